@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "share",
+  products: [
+    .executable(name: "share", targets: ["share"])
+  ],
+  targets: [
+    // C libraries from Debian, wrapped as system library targets.
+    .systemLibrary(
+      name: "COpenSSL", pkgConfig: "openssl",
+      providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CAvahi", pkgConfig: "avahi-client",
+      providers: [.apt(["libavahi-client-dev"])]),
+    .systemLibrary(
+      name: "CMagic", pkgConfig: "libmagic",
+      providers: [.apt(["libmagic-dev"])]),
+
+    // Leaves: each wraps one concern and knows nothing of the layers above it.
+    .target(name: "UniformTypes", dependencies: ["CMagic"]),
+    .target(name: "InboxStore"),
+    .target(name: "Wire"),
+    .target(name: "TLS", dependencies: ["COpenSSL"]),
+    .target(name: "Discovery", dependencies: ["CAvahi"]),
+
+    // Composition: sender, receiver, policy, paths.
+    .target(
+      name: "ShareKit",
+      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery"]),
+
+    // The command-line tool.
+    .executableTarget(name: "share", dependencies: ["ShareKit"]),
+
+    .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
+    .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore"]),
+    .testTarget(name: "WireTests", dependencies: ["Wire"]),
+    .testTarget(name: "TLSTests", dependencies: ["TLS"]),
+    .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
+    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["ShareKit"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// Placeholder until the TLS layer lands.
