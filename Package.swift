@@ -18,9 +18,12 @@ let package = Package(
       name: "CMagic", pkgConfig: "libmagic",
       providers: [.apt(["libmagic-dev"])]),
 
+    // Linux calls Swift's Glibc module leaves out (renameat2, syncfs, ...).
+    .target(name: "CLinux"),
+
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "UniformTypes", dependencies: ["CMagic"]),
-    .target(name: "InboxStore"),
+    .target(name: "InboxStore", dependencies: ["CLinux"]),
     .target(name: "Wire"),
     .target(name: "TLS", dependencies: ["COpenSSL"]),
     .target(name: "Discovery", dependencies: ["CAvahi"]),
@@ -31,14 +34,14 @@ let package = Package(
       dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery"]),
 
     // The command-line tool.
-    .executableTarget(name: "share", dependencies: ["ShareKit"]),
+    .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS"]),
 
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
     .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
-    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit"]),
+    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire"]),
     .testTarget(name: "EndToEndTests", dependencies: ["ShareKit"]),
   ],
   swiftLanguageModes: [.v6]

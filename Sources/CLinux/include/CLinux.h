@@ -1,0 +1,25 @@
+#ifndef SHARE_CLINUX_H
+#define SHARE_CLINUX_H
+// Linux calls that Swift's Glibc module does not import (they need _GNU_SOURCE).
+#include <stddef.h>
+#include <sys/types.h>
+
+/// renameat2(2) with RENAME_NOREPLACE: moves `from` to `to` only if `to` does not exist,
+/// atomically; works for directories too. Returns 0 or -1 with errno set.
+int clinux_rename_noreplace(int fromdirfd, const char *from, int todirfd, const char *to);
+
+/// syncfs(2): flushes the whole filesystem that `fd` lives on.
+int clinux_syncfs(int fd);
+
+/// posix_fadvise(2) with POSIX_FADV_SEQUENTIAL over the whole file (best effort).
+int clinux_fadvise_sequential(int fd);
+
+/// posix_fadvise(2) with POSIX_FADV_DONTNEED for a byte range (best effort).
+int clinux_fadvise_dontneed(int fd, off_t offset, off_t length);
+
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writeback of a range without waiting.
+int clinux_start_writeback(int fd, off_t offset, off_t length);
+
+/// Closes every file descriptor from `lowest` upward (close_range), for a child before exec.
+int clinux_close_from(int lowest);
+#endif

@@ -1,0 +1,60 @@
+import Glibc
+
+/// What went wrong with the Inbox or its staging area. `description` is one sentence for a
+/// person; `detail` adds the system call and errno.
+public enum InboxError: Error, Sendable, CustomStringConvertible {
+  /// A system call failed on a path.
+  case system(call: String, path: String, errno: Int32)
+  /// The disk (or the user's quota) is full.
+  case diskFull(path: String)
+  /// No item of that name is in the Inbox.
+  case noSuchItem(String)
+  /// The destination of a move already exists, and nothing is ever overwritten.
+  case destinationExists(String)
+  /// An item is larger or smaller than it said it would be.
+  case sizeMismatch(expected: Int64, actual: Int64)
+  /// Something on disk is not what share put there.
+  case unexpected(String)
+
+  public var description: String {
+    switch self {
+    case .system(let call, let path, let code):
+      if code == EACCES || code == EPERM || code == EROFS {
+        return "cannot write to \(path): permission denied; check that the folder is writable"
+      }
+      return "\(call) failed on \(path): \(String(cString: strerror(code)))"
+    case .diskFull(let path):
+      return "the disk holding \(path) is full; free some space and try again"
+    case .noSuchItem(let name): return "no item named \"\(name)\" in the Inbox (see 'share inbox list')"
+    case .destinationExists(let path): return "\(path) already exists; share never overwrites"
+    case .sizeMismatch(let expected, let actual):
+      return "the item is \(actual) bytes but was declared as \(expected)"
+    case .unexpected(let what): return what
+    }
+  }
+
+  /// The C-level detail for `--verbose`.
+  public var detail: String {
+    switch self {
+    case .system(let call, let path, let code):
+      return "\(call)(\(path)): errno \(code) (\(String(cString: strerror(code))))"
+    default: return description
+    }
+  }
+
+  /// Maps an errno from `call` on `path`, turning ENOSPC and EDQUOT into `.diskFull`.
+  static func from(_ call: String, _ path: String, _ code: Int32 = errno) -> InboxError {
+    if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+    return .system(call: call, path: path, errno: code)
+  }
+}
+
+/// Runs a system call until it does not fail with EINTR.
+@inline(__always)
+func retryingEINTR<T: BinaryInteger>(_ body: () -> T) -> T {
+  while true {
+    let result = body()
+    if result == -1 && errno == EINTR { continue }
+    return result
+  }
+}

@@ -1,0 +1,100 @@
+/// How a name offered by a peer becomes a name in the Inbox. Pure; no file system access.
+///
+/// The rules (also in Inbox/README.md):
+/// - refused: an empty name, `.`, `..`, and any name holding `/` or NUL (a path, not a name);
+/// - control characters (C0, DEL, C1) and invisible bidirectional controls become `_`;
+/// - white space at either end is dropped;
+/// - a name longer than 240 UTF-8 bytes is shortened, keeping its extension, so a collision
+///   suffix still fits in the 255-byte limit of Linux file systems;
+/// - on collision: `name-1.ext`, `name-2.ext`, ... (compound extensions such as `.tar.gz` stay whole).
+public enum InboxName {
+  /// The longest stored name, leaving room for a collision suffix under the 255-byte limit.
+  public static let maxBytes = 240
+
+  /// Why a name is refused.
+  public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+    case empty
+    case dotName
+    case pathSeparator
+    case nul
+
+    public var description: String {
+      switch self {
+      case .empty: return "the name is empty"
+      case .dotName: return "the name is \".\" or \"..\""
+      case .pathSeparator: return "the name contains \"/\" (a path, not a name)"
+      case .nul: return "the name contains a NUL byte"
+      }
+    }
+  }
+
+  /// The name to store an offered name under, or the problem that refuses it.
+  public static func sanitize(_ raw: String) throws(Problem) -> String {
+    if raw.contains("/") { throw .pathSeparator }
+    if raw.unicodeScalars.contains("\0") { throw .nul }
+    var scalars = String.UnicodeScalarView()
+    for scalar in raw.trimmingWhitespace().unicodeScalars {
+      scalars.append(isUnsafe(scalar) ? "_" : scalar)
+    }
+    let cleaned = String(scalars)
+    if cleaned.isEmpty { throw .empty }
+    if cleaned == "." || cleaned == ".." { throw .dotName }
+    return shorten(cleaned, to: maxBytes)
+  }
+
+  /// The `number`th alternative for a taken name: `photo.jpg` → `photo-1.jpg`.
+  public static func variant(of name: String, number: Int) -> String {
+    guard number > 0 else { return name }
+    let (stem, ext) = split(name)
+    return "\(stem)-\(number)\(ext)"
+  }
+
+  /// Splits off the extension (with its dot), keeping compound archive extensions whole.
+  /// A leading dot does not start an extension (`.bashrc` has none).
+  public static func split(_ name: String) -> (stem: String, ext: String) {
+    let lower = name.lowercased()
+    for compound in compoundExtensions where lower.hasSuffix(compound) && lower.count > compound.count {
+      let cut = name.index(name.endIndex, offsetBy: -compound.count)
+      return (String(name[..<cut]), String(name[cut...]))
+    }
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+    let ext = name[dot...]
+    // A long or spaced "extension" is more likely part of the name.
+    if ext.utf8.count > 17 || ext.contains(" ") { return (name, "") }
+    return (String(name[..<dot]), String(ext))
+  }
+
+  private static let compoundExtensions = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tar.lz"]
+
+  /// Control characters, DEL, C1 controls and the invisible bidi controls that can make
+  /// `exe.png` look like `gnp.exe`.
+  private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true
+    case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C, 0xFEFF: return true
+    default: return false
+    }
+  }
+
+  /// Shortens to at most `limit` UTF-8 bytes on a character boundary, keeping the extension.
+  private static func shorten(_ name: String, to limit: Int) -> String {
+    guard name.utf8.count > limit else { return name }
+    let (stem, ext) = split(name)
+    let keep = ext.utf8.count <= 32 ? ext : ""
+    var out = ""
+    for character in (keep.isEmpty ? name : stem) {
+      if out.utf8.count + character.utf8.count + keep.utf8.count > limit { break }
+      out.append(character)
+    }
+    return out + keep
+  }
+}
+
+extension String {
+  fileprivate func trimmingWhitespace() -> String {
+    var scalars = Substring(self).unicodeScalars
+    while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+    while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+    return String(scalars)
+  }
+}

@@ -1,0 +1,91 @@
+import CLinux
+import Foundation
+import Glibc
+
+/// A file being received, in the staging area, outside the Inbox. Owns its file descriptor.
+///
+/// Thread-confined: one receiving thread writes it, then finishes or discards it.
+public final class StagingFile {
+  /// Where the bytes are going.
+  public let url: URL
+  /// Bytes written so far.
+  public private(set) var size: Int64
+  private var fd: Int32
+
+  init(url: URL, fd: Int32, size: Int64 = 0) {
+    self.url = url
+    self.fd = fd
+    self.size = size
+  }
+
+  deinit {
+    if fd >= 0 { close(fd) }
+  }
+
+  /// Appends bytes, all of them, or throws (`.diskFull` on ENOSPC / EDQUOT).
+  public func write(_ buffer: UnsafeRawBufferPointer) throws(InboxError) {
+    guard var base = buffer.baseAddress else { return }
+    var remaining = buffer.count
+    while remaining > 0 {
+      let n = retryingEINTR { Glibc.write(fd, base, remaining) }
+      if n < 0 { throw InboxError.from("write", url.path) }
+      if n == 0 { throw InboxError.diskFull(path: url.path) }
+      remaining -= n
+      base += n
+      size += Int64(n)
+    }
+  }
+
+  /// Starts writing back the range just written without waiting (sync_file_range), so that the
+  /// final sync of a large file has little left to do and dirty pages do not pile up.
+  public func startWriteback(from offset: Int64, length: Int64) {
+    _ = clinux_start_writeback(fd, off_t(offset), off_t(length))
+  }
+
+  /// Makes the file read-only, optionally flushes it to disk, and closes it.
+  /// Returns its identity, which keys its metadata.
+  public func finish(sync: Bool) throws(InboxError) -> FileIdentity {
+    defer { closeDescriptor() }
+    if fchmod(fd, InboxStore.fileMode) != 0 { throw InboxError.from("fchmod", url.path) }
+    if sync, fdatasync(fd) != 0 { throw InboxError.from("fdatasync", url.path) }
+    var info = stat()
+    if fstat(fd, &info) != 0 { throw InboxError.from("fstat", url.path) }
+    return FileIdentity(info)
+  }
+
+  /// Closes and removes the file; nothing of it stays.
+  public func discard() {
+    closeDescriptor()
+    unlink(url.path)
+  }
+
+  /// Closes the descriptor but keeps the file (for resuming later).
+  public func keep() { closeDescriptor() }
+
+  private func closeDescriptor() {
+    if fd >= 0 {
+      close(fd)
+      fd = -1
+    }
+  }
+}
+
+/// What ties a metadata record to one file: inode, size and modification time in nanoseconds.
+/// Survives renames within the file system, so the record follows the item.
+public struct FileIdentity: Hashable, Codable, Sendable {
+  public var inode: UInt64
+  public var size: Int64
+  public var mtimeNanoseconds: Int64
+
+  public init(inode: UInt64, size: Int64, mtimeNanoseconds: Int64) {
+    self.inode = inode
+    self.size = size
+    self.mtimeNanoseconds = mtimeNanoseconds
+  }
+
+  init(_ info: stat) {
+    inode = UInt64(info.st_ino)
+    size = Int64(info.st_size)
+    mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+  }
+}

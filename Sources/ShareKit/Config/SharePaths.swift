@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where one share home keeps its files.
+///
+/// With `--home DIR` (or `SHARE_HOME`) everything lives under DIR, so several peers can live on
+/// one machine. Otherwise the XDG locations: configuration and identity under
+/// `$XDG_CONFIG_HOME/share` (`~/.config/share`), received items under `~/Documents/Inbox`, the
+/// control socket under `$XDG_RUNTIME_DIR/share`.
+public struct SharePaths: Sendable, Equatable {
+  /// Identity, settings, trust store, declarations.
+  public var config: URL
+  /// `Documents`, holding `Inbox` and the staging area.
+  public var documents: URL
+  /// Sockets and pid files (owner-only).
+  public var runtime: URL
+
+  public var identity: URL { config.appendingPathComponent("identity") }
+  public var settings: URL { config.appendingPathComponent("settings.json") }
+  public var trustStore: URL { config.appendingPathComponent("trust.json") }
+  /// A home's own declarations, replacing the shipped default when present.
+  public var declarations: URL { config.appendingPathComponent("Declarations.plist") }
+  public var inbox: URL { documents.appendingPathComponent("Inbox") }
+  public var controlSocket: URL { runtime.appendingPathComponent("control.sock") }
+
+  public init(config: URL, documents: URL, runtime: URL) {
+    self.config = config
+    self.documents = documents
+    self.runtime = runtime
+  }
+
+  /// Everything under one folder.
+  public init(home: URL) {
+    self.init(
+      config: home, documents: home.appendingPathComponent("Documents"),
+      runtime: home.appendingPathComponent("run"))
+  }
+
+  /// The paths for an explicit home, `SHARE_HOME`, or the XDG defaults, in that order.
+  public static func resolve(home: String?, environment: [String: String]) -> SharePaths {
+    if let home = home ?? environment["SHARE_HOME"], !home.isEmpty {
+      return SharePaths(home: URL(fileURLWithPath: home).standardizedFileURL)
+    }
+    let userHome = environment["HOME"].map { URL(fileURLWithPath: $0) }
+      ?? FileManager.default.homeDirectoryForCurrentUser
+    func xdg(_ key: String, _ fallback: String) -> URL {
+      if let value = environment[key], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+      return userHome.appendingPathComponent(fallback)
+    }
+    let config = xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("share")
+    let runtime: URL
+    if let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") {
+      runtime = URL(fileURLWithPath: dir).appendingPathComponent("share")
+    } else {
+      runtime = xdg("XDG_STATE_HOME", ".local/state").appendingPathComponent("share/run")
+    }
+    return SharePaths(config: config, documents: userHome.appendingPathComponent("Documents"), runtime: runtime)
+  }
+}

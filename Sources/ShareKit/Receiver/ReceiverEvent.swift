@@ -1,0 +1,26 @@
+import Foundation
+import TLS
+import Wire
+
+/// A peer as the receiver knows it on one connection.
+public struct PeerInfo: Sendable, Equatable {
+  /// The fingerprint of the certificate it presented: its device ID.
+  public var fingerprint: Fingerprint
+  /// The name from its Hello (untrusted: escape before display).
+  public var name: String
+  public var address: String
+  public var port: UInt16
+}
+
+/// What a receiver reports as it works, for logs and `--json` output.
+public enum ReceiverEvent: Sendable {
+  case listening(port: UInt16)
+  case connected(PeerInfo)
+  case asked(PeerInfo, items: [ItemOffer], answers: [ItemAnswer])
+  case stored(PeerInfo, item: ItemOffer, storedAs: String, size: Int64, type: String?)
+  case refused(PeerInfo, item: ItemOffer, reason: String)
+  case failed(PeerInfo, item: ItemOffer, reason: String)
+  /// A connection ended with an error (before or during the exchange).
+  case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
+  case finished(PeerInfo, stored: Int, refused: Int, failed: Int)
+}

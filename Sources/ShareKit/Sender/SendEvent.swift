@@ -1,0 +1,66 @@
+import TLS
+import Wire
+
+/// Where to send.
+public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
+  public var host: String
+  public var port: UInt16
+  /// A device name or other label the user knows this endpoint by.
+  public var label: String?
+  /// The fingerprint the receiver must present (from discovery or the trust store).
+  public var expectedFingerprint: Fingerprint?
+
+  public init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
+    self.host = host
+    self.port = port
+    self.label = label
+    self.expectedFingerprint = expectedFingerprint
+  }
+
+  /// `host:port`, with brackets around an IPv6 address.
+  public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  public var description: String { label ?? address }
+
+  /// Parses `HOST:PORT`, `[IPv6]:PORT` or `IPv6%scope` forms; nil when it is not one.
+  public static func parse(_ text: String) -> Endpoint? {
+    var host: Substring
+    let portText: Substring
+    if text.hasPrefix("[") {
+      guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+      host = text[text.index(after: text.startIndex)..<close]
+      portText = text[text.index(close, offsetBy: 2)...]
+    } else {
+      guard let colon = text.lastIndex(of: ":") else { return nil }
+      host = text[..<colon]
+      portText = text[text.index(after: colon)...]
+      // A bare IPv6 address without brackets is ambiguous; insist on brackets.
+      if host.contains(":") { return nil }
+    }
+    guard !host.isEmpty, let port = UInt16(portText), port > 0 else { return nil }
+    return Endpoint(host: String(host), port: port)
+  }
+}
+
+/// What a send reports as it goes, for progress bars and `--json` events.
+public enum SendEvent: Sendable {
+  case connected(peerName: String, fingerprint: Fingerprint)
+  case answered([ItemAnswer])
+  /// Bytes sent so far out of the total of accepted items.
+  case progress(sent: Int64, total: Int64)
+  case receipt(Receipt)
+}
+
+/// How a send to one receiver ended.
+public struct SendReport: Sendable {
+  public var endpoint: Endpoint
+  public var peerName: String
+  public var peerFingerprint: Fingerprint
+  public var answers: [ItemAnswer]
+  public var receipt: Receipt
+  /// Items the sender gave up on while sending (changed or unreadable source).
+  public var abandoned: [Int: String]
+
+  /// Every item stored.
+  public var allStored: Bool { receipt.items.allSatisfy { $0.status == .stored } }
+  public var storedCount: Int { receipt.items.filter { $0.status == .stored }.count }
+}

@@ -1,0 +1,58 @@
+import InboxStore
+import TLS
+import Wire
+
+/// A failure at the ShareKit level. `description` is one sentence for a person; `detail` adds
+/// what the layer below reported (OpenSSL's error queue, errno, Avahi's message) for `--verbose`.
+public enum ShareError: Error, CustomStringConvertible, Sendable {
+  /// A configuration file or option is wrong.
+  case configuration(String)
+  /// Reaching or talking to the peer failed in the TLS or socket layer.
+  case transport(String, detail: String)
+  /// The peer broke the protocol.
+  case wire(WireError)
+  /// The peer gave up and said why.
+  case peerFailure(code: String, message: String)
+  /// The peer's certificate is not the one expected.
+  case identityMismatch(expected: String, actual: String, peer: String)
+  /// The Inbox or staging area failed.
+  case inbox(InboxError)
+  /// A source to send cannot be read.
+  case source(path: String, reason: String)
+  /// The operation was cancelled (Ctrl-C, shutdown).
+  case cancelled(String)
+
+  public var description: String {
+    switch self {
+    case .configuration(let message): return message
+    case .transport(let message, _): return message
+    case .wire(let error): return error.description
+    case .peerFailure(_, let message): return "the peer refused: \(message)"
+    case .identityMismatch(let expected, let actual, let peer):
+      return "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation)"
+    case .inbox(let error): return error.description
+    case .source(let path, let reason): return "cannot send \(path): \(reason)"
+    case .cancelled(let why): return why
+    }
+  }
+
+  public var detail: String {
+    switch self {
+    case .transport(_, let detail): return detail
+    case .inbox(let error): return error.detail
+    default: return description
+    }
+  }
+
+  /// Wraps any error from the layers below.
+  public static func wrap(_ error: any Error) -> ShareError {
+    switch error {
+    case let error as ShareError: return error
+    case let error as WireError: return .wire(error)
+    case let error as InboxError: return .inbox(error)
+    case let error as TLSError: return .transport(error.description, detail: error.detail)
+    case let error as SocketError: return .transport(error.description, detail: error.detail)
+    default: return .transport("\(error)", detail: String(reflecting: error))
+    }
+  }
+}

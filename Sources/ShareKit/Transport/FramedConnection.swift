@@ -1,0 +1,117 @@
+import TLS
+import Wire
+
+/// A TLS connection that speaks share frames.
+///
+/// Small frames are gathered in an output buffer and written together (one TLS record for a
+/// begin, a small file's data and its end), so thousands of small items cost few records and
+/// system calls; `flush()` writes them before any wait for the peer. Thread-confined: the one
+/// thread that runs a session owns it; `abort()` may be called from any thread.
+final class FramedConnection {
+  let tls: TLSConnection
+  let limits: WireLimits
+  private var output: [UInt8] = []
+  private let outputLimit = 256 << 10
+  private var headerBuffer = [UInt8](repeating: 0, count: FrameHeader.size)
+
+  init(_ tls: TLSConnection, limits: WireLimits = .default) {
+    self.tls = tls
+    self.limits = limits
+    output.reserveCapacity(outputLimit)
+  }
+
+  // MARK: Sending
+
+  /// Queues a control message.
+  func send(_ message: Message) throws {
+    try queue(MessageCodec.frame(message))
+  }
+
+  /// Queues a control message and writes everything queued.
+  func sendNow(_ message: Message) throws {
+    try send(message)
+    try flush()
+  }
+
+  /// Queues a `begin` frame.
+  func sendBegin(_ begin: BeginFrame) throws {
+    let payload = begin.encoded
+    try queue(FrameHeader(kind: .begin, length: payload.count).encoded + payload)
+  }
+
+  /// Sends one data frame whose payload is `buffer[FrameHeader.size...]`; the first five bytes
+  /// of `buffer` are overwritten with the header, so a large chunk goes out in one write.
+  func sendData(framedIn buffer: UnsafeMutableRawBufferPointer) throws {
+    let payload = buffer.count - FrameHeader.size
+    precondition(payload >= 0 && payload <= limits.maxChunkBytes, "data frame out of bounds")
+    FrameHeader(kind: .data, length: payload).encode(into: buffer)
+    if buffer.count <= 64 << 10 && output.count + buffer.count <= outputLimit {
+      output.append(contentsOf: buffer)
+      return
+    }
+    try flush()
+    try tls.write(UnsafeRawBufferPointer(buffer))
+  }
+
+  /// Queues an `end` frame: the item's digest, or nil to abandon the item.
+  func sendEnd(_ digest: Digest?) throws {
+    let payload = digest?.bytes ?? []
+    try queue(FrameHeader(kind: .end, length: payload.count).encoded + payload)
+  }
+
+  /// Writes everything queued.
+  func flush() throws {
+    guard !output.isEmpty else { return }
+    try output.withUnsafeBytes { try tls.write($0) }
+    output.removeAll(keepingCapacity: true)
+  }
+
+  private func queue(_ bytes: [UInt8]) throws {
+    if output.count + bytes.count > outputLimit { try flush() }
+    output.append(contentsOf: bytes)
+  }
+
+  // MARK: Receiving
+
+  /// Reads the next frame header.
+  func receiveHeader() throws -> FrameHeader {
+    try headerBuffer.withUnsafeMutableBytes { try tls.readExactly(into: $0) }
+    return try FrameHeader(decoding: headerBuffer, limits: limits)
+  }
+
+  /// Reads a payload of `count` bytes into a new array.
+  func receivePayload(_ count: Int) throws -> [UInt8] {
+    var payload = [UInt8](repeating: 0, count: count)
+    if count > 0 { try payload.withUnsafeMutableBytes { try tls.readExactly(into: $0) } }
+    return payload
+  }
+
+  /// Reads payload bytes into `buffer`, all of them.
+  func receive(into buffer: UnsafeMutableRawBufferPointer) throws {
+    if buffer.count > 0 { try tls.readExactly(into: buffer) }
+  }
+
+  /// Reads the next frame, which must be a control message.
+  func receiveMessage(expecting expected: String) throws -> Message {
+    let header = try receiveHeader()
+    guard header.kind == .control else {
+      throw WireError.unexpected(expected: expected, got: "a \(header.kind) frame")
+    }
+    return try MessageCodec.decode(try receivePayload(header.length))
+  }
+
+  /// Sends a `Failure` and closes, best effort: the peer may already be gone.
+  func fail(code: String, message: String) {
+    try? sendNow(.failure(Failure(code: code, message: message)))
+    close()
+  }
+
+  /// Sends close_notify (best effort) and closes.
+  func close() {
+    tls.shutdown()
+    tls.close()
+  }
+
+  /// Aborts a blocked read or write from another thread.
+  func abort() { tls.close() }
+}

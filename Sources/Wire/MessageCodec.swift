@@ -1,0 +1,104 @@
+import Foundation
+
+/// JSON encoding of control messages: an object with a `type` field and snake_case keys.
+/// Unknown fields are ignored, so a newer peer may add fields without breaking this one.
+public enum MessageCodec {
+  /// Encodes a message as the payload of a control frame.
+  public static func encode(_ message: Message) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    do {
+      let data: Data
+      switch message {
+      case .hello(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .ask(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .answer(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .receipt(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .failure(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      }
+      return Array(data)
+    } catch {
+      // Encoding these plain value types cannot fail; reaching here is a programmer error.
+      fatalError("encoding a \(message.typeName) message failed: \(error)")
+    }
+  }
+
+  /// Encodes a message with its frame header, ready to write.
+  public static func frame(_ message: Message) -> [UInt8] {
+    let body = encode(message)
+    return FrameHeader(kind: .control, length: body.count).encoded + body
+  }
+
+  /// Decodes a control frame payload.
+  public static func decode(_ bytes: [UInt8]) throws(WireError) -> Message {
+    let data = Data(bytes)
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let type: String
+    do {
+      type = try decoder.decode(TypeProbe.self, from: data).type
+    } catch {
+      throw .malformedMessage("not a JSON object with a \"type\" field")
+    }
+    do {
+      switch type {
+      case "hello": return .hello(try decoder.decode(Typed<Hello>.self, from: data).body)
+      case "ask": return .ask(try decoder.decode(Typed<Ask>.self, from: data).body)
+      case "answer": return .answer(try decoder.decode(Typed<Answer>.self, from: data).body)
+      case "receipt": return .receipt(try decoder.decode(Typed<Receipt>.self, from: data).body)
+      case "failure": return .failure(try decoder.decode(Typed<Failure>.self, from: data).body)
+      default: throw WireError.unknownMessage(String(type.prefix(40)))
+      }
+    } catch let error as WireError {
+      throw error
+    } catch let error as DecodingError {
+      throw .malformedMessage("\(type): \(describe(error))")
+    } catch {
+      throw .malformedMessage("\(type): \(error)")
+    }
+  }
+}
+
+/// A message body with its `type` field beside the body's own fields.
+private struct Typed<Body: Codable>: Codable {
+  var type: String
+  var body: Body
+
+  private enum Keys: String, CodingKey { case type }
+
+  init(type: String, body: Body) {
+    self.type = type
+    self.body = body
+  }
+
+  init(from decoder: Decoder) throws {
+    type = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .type)
+    body = try Body(from: decoder)
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: Keys.self)
+    try container.encode(type, forKey: .type)
+    try body.encode(to: encoder)
+  }
+}
+
+private struct TypeProbe: Decodable { var type: String }
+
+/// One line naming the field at fault, without echoing the peer's data.
+private func describe(_ error: DecodingError) -> String {
+  func path(_ context: DecodingError.Context) -> String {
+    let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+    return keys.isEmpty ? "top level" : keys.joined(separator: ".")
+  }
+  switch error {
+  case .keyNotFound(let key, let context):
+    return "missing field \"\(key.stringValue)\" at \(path(context))"
+  case .typeMismatch(_, let context), .valueNotFound(_, let context):
+    return "wrong type at \(path(context))"
+  case .dataCorrupted(let context):
+    return "invalid value at \(path(context))"
+  @unknown default:
+    return "undecodable"
+  }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import ShareKit
+
+/// One subcommand of `share`: a spec (parsing and help) and what it does.
+protocol Command {
+  static var spec: CommandSpec { get }
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode
+}
+
+/// What every command gets: the environment, the terminal, and its home's paths.
+struct CommandContext {
+  var environment: [String: String]
+  var terminal: Terminal
+  var paths: SharePaths
+
+  init(arguments: ParsedArguments, environment: [String: String]) {
+    self.environment = environment
+    terminal = Terminal(environment: environment, verbose: arguments.flag("--verbose"))
+    paths = SharePaths.resolve(home: arguments.value("--home"), environment: environment)
+  }
+
+  /// This home's device, its identity created on first use.
+  func device(name: String? = nil) throws -> Device {
+    try Device.load(paths: paths, name: name)
+  }
+}

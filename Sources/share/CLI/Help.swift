@@ -1,0 +1,70 @@
+/// Help text, derived from the command specs.
+enum Help {
+  /// The full help for one command.
+  static func text(for spec: CommandSpec) -> String {
+    var lines = ["OVERVIEW: \(spec.summary)", ""]
+    let usages = spec.usage.map { "share \($0)" }
+    lines.append("USAGE: " + usages.joined(separator: "\n       "))
+    if !spec.discussion.isEmpty {
+      lines += ["", spec.discussion]
+    }
+    lines += ["", "OPTIONS:"]
+    lines += (spec.options + globalOptions).map(optionLine)
+    if !spec.examples.isEmpty {
+      lines += ["", "EXAMPLES:"]
+      lines += spec.examples.map { "  \($0)" }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The overview: every command and the exit codes.
+  static func overview(_ commands: [any Command.Type]) -> String {
+    var lines = [
+      "OVERVIEW: share — send files, folders, links and text to nearby Linux machines over TLS 1.3.",
+      "",
+      "USAGE: share <command> [options]",
+      "",
+      "COMMANDS:",
+    ]
+    for command in commands {
+      lines.append(column("  " + command.spec.name, command.spec.summary))
+    }
+    lines += [
+      "",
+      "GLOBAL OPTIONS:",
+    ]
+    lines += globalOptions.map(optionLine)
+    lines += [
+      "",
+      "EXIT CODES:",
+      column("  0", "success: everything asked was done (every item stored)"),
+      column("  1", "failure: see the error message"),
+      column("  3", "send: some items were refused or not stored, others were stored"),
+      column("  4", "send: the receiver stored none of the items"),
+      column("  64", "the command line is wrong"),
+      column("  130", "interrupted (Ctrl-C or SIGTERM)"),
+      "",
+      "See 'share help <command>' or 'share <command> --help' for detailed help.",
+    ]
+    return lines.joined(separator: "\n")
+  }
+
+  /// The short form after a usage error.
+  static func usage(for spec: CommandSpec) -> String {
+    let usages = spec.usage.map { "share \($0)" }
+    return "Usage: " + usages.joined(separator: "\n       ") + "\n  See 'share help \(spec.name)' for more information."
+  }
+
+  private static func optionLine(_ option: OptionSpec) -> String {
+    var names = option.short.map { "\($0), " } ?? ""
+    names += option.long
+    if let value = option.value { names += " \(value)" }
+    return column("  " + names, option.help + (option.repeatable ? " (repeatable)" : ""))
+  }
+
+  private static func column(_ left: String, _ right: String) -> String {
+    let width = 28
+    if left.count >= width - 1 { return left + "\n" + String(repeating: " ", count: width) + right }
+    return left + String(repeating: " ", count: width - left.count) + right
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import InboxStore
+import ShareKit
+
+/// The Inbox of the home in `context`.
+private func openInbox(_ context: CommandContext) throws -> InboxStore {
+  do {
+    return try InboxStore(documents: context.paths.documents)
+  } catch {
+    throw ShareError.inbox(error)
+  }
+}
+
+/// An Inbox item as `--json` prints it.
+struct InboxItemOutput: Encodable {
+  var name: String
+  var path: String
+  var kind: String
+  var size: Int64
+  var originalName: String?
+  var senderName: String?
+  var senderId: String?
+  var receivedAt: Date?
+  var sha256: String?
+  var type: String?
+
+  init(_ item: InboxItem) {
+    name = item.name
+    path = item.url.path
+    kind = item.metadata?.kind ?? item.kind.rawValue
+    size = item.size
+    originalName = item.metadata?.originalName
+    senderName = item.metadata?.senderName
+    senderId = item.metadata?.senderId
+    receivedAt = item.metadata?.receivedAt
+    sha256 = item.metadata?.sha256
+    type = item.metadata?.type
+  }
+}
+
+/// `share inbox list`.
+enum InboxListCommand: Command {
+  static let spec = CommandSpec(
+    path: ["inbox", "list"], summary: "List what arrived in Documents/Inbox",
+    usage: ["inbox [list] [--json]"],
+    discussion: "Items are read-only; move one out with 'share inbox move' to edit it.",
+    options: [.flag("--json", "One JSON object per item, per line")],
+    examples: ["share inbox", "share inbox list --json"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let items = try openInbox(context).list()
+    let terminal = context.terminal
+    if arguments.flag("--json") {
+      for item in items { terminal.out(JSONOutput.line(InboxItemOutput(item))) }
+      return .success
+    }
+    if items.isEmpty {
+      terminal.err("The Inbox is empty (\(context.paths.inbox.path)).")
+      return .success
+    }
+    let formatter = ISO8601DateFormatter()
+    for item in items {
+      let when = item.metadata.map { formatter.string(from: $0.receivedAt) } ?? "-"
+      let from = item.metadata.map { "\(escape($0.senderName)) (\(String($0.senderId.prefix(12))))" } ?? "unknown sender"
+      let type = item.metadata?.type ?? item.kind.rawValue
+      terminal.out("\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(from)")
+    }
+    return .success
+  }
+}
+
+/// `share inbox show ITEM`.
+enum InboxShowCommand: Command {
+  static let spec = CommandSpec(
+    path: ["inbox", "show"], summary: "Show one item's metadata",
+    usage: ["inbox show ITEM [--json]"],
+    options: [.flag("--json", "Print one JSON object")],
+    arguments: 1...1, examples: ["share inbox show notes.txt"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let item: InboxItem
+    do {
+      item = try openInbox(context).item(named: arguments.positionals[0])
+    } catch let error as InboxError {
+      throw ShareError.inbox(error)
+    }
+    let terminal = context.terminal
+    if arguments.flag("--json") {
+      terminal.out(JSONOutput.line(InboxItemOutput(item)))
+      return .success
+    }
+    terminal.out("Name:       \(escape(item.name))")
+    terminal.out("Path:       \(escape(item.url.path))")
+    terminal.out("Kind:       \(item.metadata?.kind ?? item.kind.rawValue)")
+    terminal.out("Size:       \(formatBytes(item.size)) (\(item.size) bytes)")
+    guard let meta = item.metadata else {
+      terminal.out("Metadata:   none (not placed by share, or its record was lost)")
+      return .success
+    }
+    terminal.out("Type:       \(meta.type ?? "unknown")")
+    terminal.out("Sent as:    \(escape(meta.originalName))")
+    terminal.out("From:       \(escape(meta.senderName))")
+    terminal.out("Sender ID:  \(meta.senderId)")
+    terminal.out("Received:   \(ISO8601DateFormatter().string(from: meta.receivedAt))")
+    if let sha = meta.sha256 { terminal.out("SHA-256:    \(sha)") }
+    return .success
+  }
+}
+
+/// `share inbox move ITEM [DEST]`.
+enum InboxMoveCommand: Command {
+  static let spec = CommandSpec(
+    path: ["inbox", "move"], summary: "Move an item out of the Inbox, writable again",
+    usage: ["inbox move ITEM [DEST]"],
+    discussion: """
+      DEST defaults to Documents/ of this home. When DEST is a folder the item keeps its name (or
+      takes name-1, name-2, ... when taken); otherwise DEST is the new path and must not exist.
+      Nothing is ever overwritten. Works across file systems.
+      """,
+    arguments: 1...2, examples: ["share inbox move notes.txt", "share inbox move photo.jpg ~/Pictures/"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let destination = arguments.positionals.count > 1
+      ? URL(fileURLWithPath: arguments.positionals[1]) : nil
+    do {
+      let moved = try openInbox(context).move(arguments.positionals[0], to: destination)
+      context.terminal.out(moved.path)
+    } catch let error as InboxError {
+      throw ShareError.inbox(error)
+    }
+    return .success
+  }
+}
+
+/// `share inbox delete ITEM...`.
+enum InboxDeleteCommand: Command {
+  static let spec = CommandSpec(
+    path: ["inbox", "delete"], summary: "Delete items from the Inbox",
+    usage: ["inbox delete ITEM..."], arguments: 1...Int.max,
+    examples: ["share inbox delete notes.txt notes-1.txt"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let store = try openInbox(context)
+    var failures = 0
+    for name in arguments.positionals {
+      do {
+        try store.delete(name)
+        context.terminal.err("deleted \(escape(name))")
+      } catch {
+        context.terminal.error(error.description, detail: error.detail)
+        failures += 1
+      }
+    }
+    return failures == 0 ? .success : .failure
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+import ShareKit
+
+/// Every subcommand, in the order `share help` lists them.
+let allCommands: [any Command.Type] = [
+  SendCommand.self,
+  DaemonCommand.self,
+  InboxListCommand.self,
+  InboxShowCommand.self,
+  InboxMoveCommand.self,
+  InboxDeleteCommand.self,
+  IdCommand.self,
+  HelpCommand.self,
+]
+
+/// Finds the command, parses its arguments, runs it, and turns what it throws into the
+/// product's error lines and exit codes.
+enum Entrypoint {
+  static func main(_ arguments: [String], environment: [String: String]) -> ExitCode {
+    signal(SIGPIPE, SIG_IGN)
+    // Global options may come before the command: `share --home DIR send ...`.
+    var leading: [String] = []
+    var rest = arguments[...]
+    while let first = rest.first, first.hasPrefix("-"), first != "-" {
+      leading.append(first)
+      rest = rest.dropFirst()
+      if first == "--home", let value = rest.first {
+        leading.append(value)
+        rest = rest.dropFirst()
+      }
+    }
+    let words = Array(rest)
+    let terminal = Terminal(environment: environment, verbose: leading.contains("--verbose") || leading.contains("-v"))
+
+    if words.isEmpty {
+      if leading.contains("--version") {
+        terminal.out("share \(shareVersion)")
+        return .success
+      }
+      if leading.isEmpty || leading.contains("--help") || leading.contains("-h") {
+        terminal.out(Help.overview(allCommands))
+        return .success
+      }
+    }
+    guard let (command, consumed) = find(words) else {
+      let word = words.first ?? leading.first ?? ""
+      var message = "unknown command '\(escape(word))'"
+      let names = Set(allCommands.map { $0.spec.path[0] })
+      if let suggestion = closest(to: word, among: Array(names).sorted()) { message += "; did you mean '\(suggestion)'?" }
+      terminal.error(message)
+      terminal.err("Usage: share <command> [options]\n  See 'share help' for the list of commands.")
+      return .usage
+    }
+    let spec = command.spec
+    do {
+      let parsed = try ParsedArguments.parse(leading + Array(words[consumed...]), spec: spec)
+      if parsed.flag("--help") {
+        terminal.out(Help.text(for: spec))
+        return .success
+      }
+      let context = CommandContext(arguments: parsed, environment: environment)
+      return try command.run(parsed, context)
+    } catch let error as UsageError {
+      terminal.error(error.message)
+      terminal.err(Help.usage(for: error.spec ?? spec))
+      return .usage
+    } catch let error as ShareError {
+      terminal.error(error.description, detail: error.detail)
+      return .failure
+    } catch {
+      let wrapped = ShareError.wrap(error)
+      terminal.error(wrapped.description, detail: wrapped.detail)
+      return .failure
+    }
+  }
+
+  /// The command whose path is the longest prefix of `words`, and how many words it used.
+  /// `share inbox` alone is `share inbox list`.
+  static func find(_ words: [String]) -> (any Command.Type, Int)? {
+    if words.first == "inbox", words.count == 1 || words[1].hasPrefix("-") {
+      return (InboxListCommand.self, 1)
+    }
+    let matches = allCommands.filter { words.starts(with: $0.spec.path) }
+    guard let best = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { return nil }
+    return (best, best.spec.path.count)
+  }
+}
+
+/// The version printed by `share --version`.
+let shareVersion = "0.1.0"

@@ -1,0 +1,58 @@
+import Testing
+@testable import InboxStore
+
+@Suite struct InboxNameTests {
+  @Test(arguments: ["../x", "/etc/x", "a/../../x", "a/b", "/"])
+  func namesWithASlashAreRefused(_ name: String) {
+    #expect(throws: InboxName.Problem.pathSeparator) { try InboxName.sanitize(name) }
+  }
+
+  @Test(arguments: ["", "   ", "\t"])
+  func emptyNamesAreRefused(_ name: String) {
+    #expect(throws: InboxName.Problem.empty) { try InboxName.sanitize(name) }
+  }
+
+  @Test(arguments: [".", "..", " .. "])
+  func dotNamesAreRefused(_ name: String) {
+    #expect(throws: InboxName.Problem.dotName) { try InboxName.sanitize(name) }
+  }
+
+  @Test func nulIsRefused() {
+    #expect(throws: InboxName.Problem.nul) { try InboxName.sanitize("a\0b") }
+  }
+
+  @Test func controlCharactersAndEscapeSequencesBecomeUnderscores() throws {
+    #expect(try InboxName.sanitize("evil\u{1b}[31mred.txt") == "evil_[31mred.txt")
+    #expect(try InboxName.sanitize("line\nbreak\r.txt") == "line_break_.txt")
+    #expect(try InboxName.sanitize("del\u{7f}c1\u{9b}.txt") == "del_c1_.txt")
+  }
+
+  @Test func bidiOverridesCannotDisguiseAnExtension() throws {
+    #expect(try InboxName.sanitize("photo\u{202e}gnp.exe") == "photo_gnp.exe")
+  }
+
+  @Test func ordinaryNamesAreKept() throws {
+    for name in ["photo.jpg", "Résumé 2026.pdf", "日本語.txt", ".env", "a b c", "-rf"] {
+      #expect(try InboxName.sanitize(name) == name)
+    }
+  }
+
+  @Test func overlongNamesAreShortenedKeepingTheExtension() throws {
+    let long = String(repeating: "é", count: 300) + ".jpeg"
+    let short = try InboxName.sanitize(long)
+    #expect(short.utf8.count <= InboxName.maxBytes)
+    #expect(short.hasSuffix(".jpeg"))
+    #expect(short.hasPrefix("éé"))
+    let variant = InboxName.variant(of: short, number: 99999)
+    #expect(variant.utf8.count <= 255)
+  }
+
+  @Test func variantsNumberBeforeTheExtension() {
+    #expect(InboxName.variant(of: "notes.txt", number: 1) == "notes-1.txt")
+    #expect(InboxName.variant(of: "notes.txt", number: 0) == "notes.txt")
+    #expect(InboxName.variant(of: "backup.tar.gz", number: 2) == "backup-2.tar.gz")
+    #expect(InboxName.variant(of: "README", number: 3) == "README-3")
+    #expect(InboxName.variant(of: ".env", number: 1) == ".env-1")
+    #expect(InboxName.variant(of: "my.photo.jpg", number: 1) == "my.photo-1.jpg")
+  }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Glibc
+import Testing
+@testable import InboxStore
+
+/// A fresh Documents folder in a temporary directory, removed at the end.
+final class TempDocuments: Sendable {
+  let root: URL
+  let store: InboxStore
+
+  init() throws {
+    root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("inbox-test-\(UUID().uuidString)")
+    store = try InboxStore(documents: root.appendingPathComponent("Documents"))
+  }
+
+  deinit { try? removeTree(root) }
+
+  /// Stages `bytes` as a finished file and returns its placement.
+  func stage(_ bytes: [UInt8], name: String, sync: Bool = true) throws -> InboxStore.Placement {
+    let file = try store.createStagingFile()
+    try bytes.withUnsafeBytes { try file.write($0) }
+    let identity = try file.finish(sync: sync)
+    let meta = ItemMetadata(originalName: name, kind: "file", senderName: "peer", senderId: String(repeating: "a", count: 64),
+                            receivedAt: Date(), size: Int64(bytes.count), sha256: nil, type: "public.data")
+    return InboxStore.Placement(staged: file.url, name: name, identity: identity, metadata: meta)
+  }
+
+  func mode(_ url: URL) -> mode_t {
+    var info = stat()
+    lstat(url.path, &info)
+    return info.st_mode & 0o7777
+  }
+}
+
+@Suite struct InboxStoreTests {
+  @Test func foldersAreCreatedOwnerOnly() throws {
+    let t = try TempDocuments()
+    #expect(t.mode(t.store.inbox) == 0o700)
+    #expect(t.mode(t.store.staging) == 0o700)
+  }
+
+  @Test func placedFilesAreReadOnlyWithTheirBytes() throws {
+    let t = try TempDocuments()
+    let results = t.store.place([try t.stage(Array("hello".utf8), name: "hello.txt")])
+    #expect(try results[0].get() == "hello.txt")
+    let url = t.store.inbox.appendingPathComponent("hello.txt")
+    #expect(t.mode(url) == 0o444)
+    #expect(FileManager.default.contents(atPath: url.path) == Data("hello".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: t.store.staging.path).isEmpty)
+  }
+
+  @Test func collisionsTakeNumberedNamesAndNeverReplace() throws {
+    let t = try TempDocuments()
+    for i in 0..<3 {
+      _ = t.store.place([try t.stage([UInt8(i)], name: "notes.txt")])
+    }
+    let names = Set(try FileManager.default.contentsOfDirectory(atPath: t.store.inbox.path))
+    #expect(names == ["notes.txt", "notes-1.txt", "notes-2.txt"])
+    #expect(FileManager.default.contents(atPath: t.store.inbox.appendingPathComponent("notes.txt").path) == Data([0]))
+  }
+
+  @Test func concurrentPlacementsOfOneNameAllSurvive() async throws {
+    let t = try TempDocuments()
+    let placements = try (0..<20).map { try t.stage([UInt8($0)], name: "same.bin") }
+    await withTaskGroup(of: Void.self) { group in
+      for p in placements { group.addTask { _ = t.store.place([p]) } }
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: t.store.inbox.path)
+    #expect(names.count == 20)
+    let contents = Set(names.compactMap { FileManager.default.contents(atPath: t.store.inbox.appendingPathComponent($0).path) })
+    #expect(contents.count == 20)
+  }
+
+  @Test func listCarriesMetadataAndFollowsARename() throws {
+    let t = try TempDocuments()
+    _ = t.store.place([try t.stage(Array("x".utf8), name: "a.txt")])
+    #expect(t.store.list().first?.metadata?.originalName == "a.txt")
+    // The record is keyed by the file, not its name.
+    rename(t.store.inbox.appendingPathComponent("a.txt").path, t.store.inbox.appendingPathComponent("b.txt").path)
+    let item = try #require(t.store.list().first)
+    #expect(item.name == "b.txt")
+    #expect(item.metadata?.originalName == "a.txt")
+  }
+
+  @Test func aFileDroppedInByHandHasNoMetadata() throws {
+    let t = try TempDocuments()
+    FileManager.default.createFile(atPath: t.store.inbox.appendingPathComponent("manual").path, contents: Data([1]))
+    let item = try #require(t.store.list().first)
+    #expect(item.metadata == nil)
+  }
+
+  @Test func moveMakesTheItemWritableInDocuments() throws {
+    let t = try TempDocuments()
+    _ = t.store.place([try t.stage(Array("x".utf8), name: "n.txt")])
+    let moved = try t.store.move("n.txt")
+    #expect(moved.path == t.store.documents.appendingPathComponent("n.txt").path)
+    #expect(t.mode(moved) & 0o200 != 0)
+    #expect(!FileManager.default.fileExists(atPath: t.store.inbox.appendingPathComponent("n.txt").path))
+  }
+
+  @Test func moveNeverOverwrites() throws {
+    let t = try TempDocuments()
+    FileManager.default.createFile(atPath: t.store.documents.appendingPathComponent("n.txt").path, contents: Data("old".utf8))
+    _ = t.store.place([try t.stage(Array("new".utf8), name: "n.txt")])
+    let moved = try t.store.move("n.txt")
+    #expect(moved.lastPathComponent == "n-1.txt")
+    #expect(FileManager.default.contents(atPath: t.store.documents.appendingPathComponent("n.txt").path) == Data("old".utf8))
+    // An explicit destination path that exists is an error, and the item stays.
+    _ = t.store.place([try t.stage(Array("again".utf8), name: "m.txt")])
+    #expect(throws: InboxError.self) { try t.store.move("m.txt", to: t.store.documents.appendingPathComponent("n.txt")) }
+    #expect(FileManager.default.fileExists(atPath: t.store.inbox.appendingPathComponent("m.txt").path))
+  }
+
+  @Test func moveWorksAcrossFileSystems() throws {
+    let t = try TempDocuments()
+    let other = URL(fileURLWithPath: "/dev/shm/share-move-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+    defer { try? removeTree(other) }
+    _ = t.store.place([try t.stage(Array(repeating: 7, count: 100_000), name: "big.bin")])
+    let moved = try t.store.move("big.bin", to: other)
+    #expect(FileManager.default.contents(atPath: moved.path)?.count == 100_000)
+    #expect(t.mode(moved) & 0o200 != 0)
+    #expect(t.store.list().isEmpty)
+  }
+
+  @Test func moveAndDeleteRefuseNamesOutsideTheInbox() throws {
+    let t = try TempDocuments()
+    for name in ["../Inbox", "..", "/etc/passwd", "a/b"] {
+      #expect(throws: InboxError.self) { try t.store.delete(name) }
+      #expect(throws: InboxError.self) { try t.store.move(name) }
+    }
+  }
+
+  @Test func deleteRemovesAReadOnlyFolderTree() throws {
+    let t = try TempDocuments()
+    let folder = try t.store.createStagingFolder()
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/f").path, contents: Data([1]))
+    chmod(folder.appendingPathComponent("sub/f").path, 0o444)
+    let identity = try t.store.seal(folder: folder)
+    #expect(t.mode(folder.appendingPathComponent("sub")) == 0o555)
+    let meta = ItemMetadata(originalName: "d", kind: "folder", senderName: "p", senderId: "x", receivedAt: Date(), size: 1)
+    #expect(try t.store.place([.init(staged: folder, name: "d", identity: identity, metadata: meta)])[0].get() == "d")
+    #expect(t.store.list().first?.kind == .folder)
+    try t.store.delete("d")
+    #expect(t.store.list().isEmpty)
+  }
+
+  @Test func compactionKeepsOnlyLiveRecords() throws {
+    let t = try TempDocuments()
+    for i in 0..<5 { _ = t.store.place([try t.stage([UInt8(i)], name: "f\(i)")]) }
+    for i in 0..<4 { try t.store.delete("f\(i)") }
+    try t.store.compactMetadata(force: true)
+    let journal = MetadataJournal(directory: t.store.metadataDirectory).readAll()
+    #expect(journal.records.count == 1)
+    #expect(journal.files.count == 1)
+    #expect(t.store.list().first?.metadata?.originalName == "f4")
+  }
+
+  @Test func aTornJournalLineIsSkipped() throws {
+    let t = try TempDocuments()
+    _ = t.store.place([try t.stage([1], name: "ok")])
+    FileManager.default.createFile(atPath: t.store.metadataDirectory.appendingPathComponent("zz.jsonl").path, contents: Data("{\"file\":{\"ino".utf8))
+    #expect(t.store.list().first?.metadata?.originalName == "ok")
+  }
+
+  @Test func removeStagingHonoursAge() throws {
+    let t = try TempDocuments()
+    let file = try t.store.createStagingFile()
+    file.keep()
+    t.store.removeStaging(olderThan: Date(timeIntervalSinceNow: -3600))
+    #expect(FileManager.default.fileExists(atPath: file.url.path))
+    t.store.removeStaging()
+    #expect(!FileManager.default.fileExists(atPath: file.url.path))
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import Wire
+
+@Suite struct MessageCodecTests {
+  static let samples: [Message] = [
+    .hello(Hello(name: "laptop", id: String(repeating: "ab", count: 32),
+                 accepts: AcceptsSummary(accepted: ["public.image"], excluded: ["public.executable"],
+                                         declared: [DeclaredType(identifier: "org.example.note", conformsTo: ["public.plain-text"], extensions: ["note"], mimeTypes: [])]))),
+    .ask(Ask(items: [
+      ItemOffer(id: 0, kind: .file, name: "a.txt", size: 5, type: "public.plain-text", resumeKey: "k"),
+      ItemOffer(id: 1, kind: .folder, name: "dir", size: 10, entries: [EntryOffer(path: "x/y.txt", kind: .file, size: 10)]),
+      ItemOffer(id: 2, kind: .file, name: "stdin", size: nil),
+    ])),
+    .answer(Answer(items: [ItemAnswer(id: 0, accepted: true, reason: "ok", type: "public.plain-text", offset: 0),
+                           ItemAnswer(id: 1, accepted: false, reason: "no", entries: [EntryAnswer(accepted: false, reason: "no")])])),
+    .receipt(Receipt(items: [ItemReceipt(id: 0, status: .stored, storedAs: "a-1.txt", size: 5,
+                                         sha256: Digest(bytes: Array(repeating: 1, count: 32)))])),
+    .failure(Failure(code: "version", message: "update")),
+  ]
+
+  @Test(arguments: samples)
+  func messagesRoundTrip(_ message: Message) throws {
+    #expect(try MessageCodec.decode(MessageCodec.encode(message)) == message)
+  }
+
+  @Test func keysAreSnakeCaseWithATypeField() throws {
+    let json = String(decoding: MessageCodec.encode(MessageCodecTests.samples[3]), as: UTF8.self)
+    #expect(json.contains("\"type\":\"receipt\""))
+    #expect(json.contains("\"stored_as\""))
+  }
+
+  @Test func unknownFieldsAreIgnored() throws {
+    let json = #"{"type":"failure","code":"busy","message":"later","future_field":{"x":[1,2]}}"#
+    #expect(try MessageCodec.decode(Array(json.utf8)) == .failure(Failure(code: "busy", message: "later")))
+  }
+
+  @Test func unknownMessageTypeIsAClearError() {
+    #expect(throws: WireError.unknownMessage("teleport")) {
+      try MessageCodec.decode(Array(#"{"type":"teleport"}"#.utf8))
+    }
+  }
+
+  @Test func malformedJSONIsAClearError() {
+    for text in ["", "{", "[]", "null", #"{"type":5}"#, #"{"kind":"hello"}"#] {
+      #expect(throws: WireError.self) { try MessageCodec.decode(Array(text.utf8)) }
+    }
+  }
+
+  @Test func missingFieldNamesTheField() {
+    do {
+      _ = try MessageCodec.decode(Array(#"{"type":"hello","name":"x","id":"y"}"#.utf8))
+      Issue.record("decoded a Hello without a version")
+    } catch {
+      #expect(error.description.contains("version"))
+    }
+  }
+
+  @Test func randomBytesNeverCrashTheDecoder() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+      let count = Int.random(in: 0..<200, using: &generator)
+      let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      _ = try? MessageCodec.decode(bytes)
+      _ = try? BeginFrame(decoding: bytes)
+      if bytes.count >= 5 { _ = try? FrameHeader(decoding: bytes.prefix(5), limits: .default) }
+    }
+    // Mutations of valid messages: flip bytes and truncate.
+    for sample in MessageCodecTests.samples {
+      let valid = MessageCodec.encode(sample)
+      for i in stride(from: 0, to: valid.count, by: 3) {
+        var mutated = valid
+        mutated[i] ^= 0x5a
+        _ = try? MessageCodec.decode(mutated)
+        _ = try? MessageCodec.decode(Array(valid[..<i]))
+      }
+    }
+  }
+}
+
+@Suite struct AskValidationTests {
+  func ask(_ items: [ItemOffer]) -> Ask { Ask(items: items) }
+
+  @Test func duplicateIdsAreRefused() {
+    let a = ask([ItemOffer(id: 1, kind: .file, name: "a", size: 1), ItemOffer(id: 1, kind: .file, name: "b", size: 1)])
+    #expect(throws: WireError.self) { try a.validate(limits: .default) }
+  }
+
+  @Test func negativeSizeIsRefused() {
+    #expect(throws: WireError.self) { try ask([ItemOffer(id: 0, kind: .file, name: "a", size: -1)]).validate(limits: .default) }
+  }
+
+  @Test func tooManyItemsAreRefused() {
+    let items = (0..<11).map { ItemOffer(id: $0, kind: .file, name: "f\($0)", size: 0) }
+    #expect(throws: WireError.self) { try ask(items).validate(limits: WireLimits(maxItemsPerAsk: 10)) }
+    #expect(throws: Never.self) { try ask(Array(items.prefix(10))).validate(limits: WireLimits(maxItemsPerAsk: 10)) }
+  }
+
+  @Test func folderEntriesCountTowardTheItemCap() {
+    let entries = (0..<10).map { EntryOffer(path: "e\($0)", kind: .file, size: 1) }
+    let folder = ItemOffer(id: 0, kind: .folder, name: "d", size: 10, entries: entries)
+    #expect(throws: WireError.self) { try ask([folder]).validate(limits: WireLimits(maxItemsPerAsk: 10)) }
+  }
+
+  @Test func overlongNameIsRefused() {
+    let name = String(repeating: "n", count: 5000)
+    #expect(throws: WireError.self) { try ask([ItemOffer(id: 0, kind: .file, name: name, size: 1)]).validate(limits: .default) }
+  }
+
+  @Test func emptyAskIsRefused() {
+    #expect(throws: WireError.self) { try ask([]).validate(limits: .default) }
+  }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what share needs on Debian 12 (only what is missing) and builds it.
+#   scripts/setup.sh            debug build (what the tests use)
+#   scripts/setup.sh release    release build (what the demo and benchmarks use)
+# Idempotent: a second run installs nothing and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  pkg-config libssl-dev openssl libavahi-client-dev libmagic-dev libmagic-mgc shared-mime-info
+  avahi-daemon avahi-utils dbus-daemon iproute2 python3 zip procps util-linux
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+. scripts/env.sh
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: Swift 6 is needed (https://www.swift.org/install/linux/); not found on PATH or in /opt/swift" >&2
+  exit 1
+fi
+
+configuration="${1:-debug}"
+echo "setup: building ($configuration)" >&2
+swift build -c "$configuration" 2>&1 | { grep -v 'prohibited flag' || true; } >&2
+echo "$(swift build -c "$configuration" --show-bin-path 2>/dev/null)/share"
