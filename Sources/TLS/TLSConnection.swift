@@ -29,16 +29,16 @@ public final class TLSConnection: @unchecked Sendable {
   /// ownership; `SSL_new` also takes its own reference).
   private let context: TLSContext
 
-  /// A read error found after some bytes were already returned; thrown by the next `read`.
+  /// The first read/write failure. Every later `read`/`write` throws it again, because OpenSSL
+  /// state after a failed call is not reusable (and `SSL_shutdown` must not follow a fatal
+  /// error); a read that hits it after returning some bytes reports it on the next call.
   /// Owning thread only.
-  private var pendingError: TLSError? = nil
-  /// Set after a fatal OpenSSL error, after which `SSL_shutdown` must not be called.
-  /// Owning thread only.
-  private var failed = false
+  private var failure: TLSError? = nil
 
   /// The device ID of the peer: SHA-256 of its certificate's DER SubjectPublicKeyInfo.
   public let peerFingerprint: Fingerprint
-  /// The peer certificate's subject CN (its device name as it claims it); unverified.
+  /// The peer certificate's subject CN: its device name as it claims it. Unverified and
+  /// arbitrary text from the network; escape it before showing it on a terminal.
   public let peerCommonName: String?
   /// The negotiated cipher suite, e.g. "TLS_AES_128_GCM_SHA256".
   public let negotiatedCipher: String
@@ -88,13 +88,20 @@ public final class TLSConnection: @unchecked Sendable {
 
   /// Runs the client side of the handshake on a connected socket and takes ownership of it.
   ///
-  /// Same deadline and errors as `accept`. In TLS 1.3 the client finishes its handshake before
-  /// the server has checked the client certificate, so a server that refuses this client is
-  /// reported by the first `read` (as `.peerAlert`), not here. On failure the socket is closed.
-  public static func connect(_ socket: Socket, context: TLSContext, timeout: Duration)
-    throws(TLSError) -> TLSConnection
-  {
-    try handshake(socket, context: context, timeout: timeout, asServer: false)
+  /// Same deadline and errors as `accept`. With `expectedPeer` (the pinned or advertised device
+  /// ID), a server presenting another key fails with `.peerMismatch` before the caller can send
+  /// anything. In TLS 1.3 the client finishes its handshake before the server has checked the
+  /// client certificate, so a server that refuses this client is reported by the first `read`
+  /// (as `.peerAlert`), not here. On failure the socket is closed.
+  public static func connect(
+    _ socket: Socket, context: TLSContext, timeout: Duration, expectedPeer: Fingerprint? = nil
+  ) throws(TLSError) -> TLSConnection {
+    let connection = try handshake(socket, context: context, timeout: timeout, asServer: false)
+    if let expectedPeer, connection.peerFingerprint != expectedPeer {
+      connection.close()
+      throw .peerMismatch(expected: expectedPeer, actual: connection.peerFingerprint)
+    }
+    return connection
   }
 
   /// The shared handshake: `SSL_new`, `SSL_set_fd`, then `SSL_do_handshake` in non-blocking mode
@@ -104,6 +111,11 @@ public final class TLSConnection: @unchecked Sendable {
   ) throws(TLSError) -> TLSConnection {
     let deadline = ContinuousClock.now + timeout
     let operation = asServer ? "TLS accept" : "TLS connect"
+    guard (context.role == .server) == asServer else {
+      socket.close()
+      throw .configuration(
+        detail: "\(operation): the TLSContext was made for the \(context.role) role")
+    }
     OpenSSLErrorQueue.clear()
     guard let ssl = SSL_new(context.pointer) else {
       socket.close()
@@ -191,12 +203,11 @@ public final class TLSConnection: @unchecked Sendable {
   /// (close_notify). Throws `.connectionClosed` if the peer hung up without close_notify or
   /// `close()` was called, `.timedOut` when the receive timeout (`setIdleTimeout`) expires,
   /// `.peerAlert` when the peer aborted (e.g. refused our certificate), `.io` or `.ssl`
-  /// otherwise. After an error the connection is unusable; close it.
+  /// otherwise. After any error (timeouts included) the connection is unusable: later reads and
+  /// writes throw the same error; close it.
   /// `buffer` must not be empty. Owning thread only.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
-    if let pendingError {
-      throw pendingError
-    }
+    if let failure { throw failure }
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       preconditionFailure("TLSConnection.read needs a non-empty buffer")
     }
@@ -224,10 +235,8 @@ public final class TLSConnection: @unchecked Sendable {
         continue
       }
       let error = ioFailure(code: code, errno: savedErrno, operation: "read")
-      if total > 0 {
-        pendingError = error
-        return total
-      }
+      failure = error
+      if total > 0 { return total }
       throw error
     }
   }
@@ -251,9 +260,11 @@ public final class TLSConnection: @unchecked Sendable {
 
   /// Encrypts and sends all of `buffer` (`SSL_write_ex`, whole-write mode), blocking as needed.
   /// Throws `.connectionClosed` if the peer is gone or `close()` was called, `.timedOut` when the
-  /// send timeout (`setIdleTimeout`) expires, `.peerAlert`, `.io` or `.ssl` otherwise. After an
-  /// error the connection is unusable; close it. Owning thread only.
+  /// send timeout (`setIdleTimeout`) expires, `.peerAlert`, `.io` or `.ssl` otherwise. After any
+  /// error the connection is unusable: later reads and writes throw the same error; close it.
+  /// Owning thread only.
   public func write(_ buffer: UnsafeRawBufferPointer) throws(TLSError) {
+    if let failure { throw failure }
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
     do {
       _ = try socket.acquire()
@@ -277,7 +288,9 @@ public final class TLSConnection: @unchecked Sendable {
       if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && savedErrno == EINTR {
         continue
       }
-      throw ioFailure(code: code, errno: savedErrno, operation: "write")
+      let error = ioFailure(code: code, errno: savedErrno, operation: "write")
+      failure = error
+      throw error
     }
   }
 
@@ -315,7 +328,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// about a second by a temporary send timeout, so it never blocks long on a stuck peer.
   /// Reading remains possible afterwards. Owning thread only.
   public func shutdown() {
-    guard !failed, pendingError == nil, let fd = try? socket.acquire() else { return }
+    guard failure == nil, let fd = try? socket.acquire() else { return }
     defer { socket.release() }
     var previous = timeval()
     var length = socklen_t(MemoryLayout<timeval>.size)
@@ -339,13 +352,11 @@ public final class TLSConnection: @unchecked Sendable {
 
   // MARK: Errors
 
-  /// Turns a failed `SSL_read_ex` / `SSL_write_ex` into a `TLSError`, marking fatal ones.
+  /// Turns a failed `SSL_read_ex` / `SSL_write_ex` into a `TLSError`.
   private func ioFailure(code: Int32, errno savedErrno: Int32, operation: String) -> TLSError {
     let entries = OpenSSLErrorQueue.drain()
-    if code == SSL_ERROR_SSL || code == SSL_ERROR_SYSCALL { failed = true }
     if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && !socket.isClosed {
       // Blocking socket: the kernel returned EAGAIN, i.e. SO_RCVTIMEO/SO_SNDTIMEO expired.
-      failed = true
       return .timedOut(operation: operation)
     }
     return Self.classify(

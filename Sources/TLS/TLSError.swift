@@ -12,6 +12,8 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
   case unsupportedProtocol(detail: String)
   /// The peer presented no certificate, so it has no device identity.
   case noPeerCertificate(detail: String)
+  /// The peer's certificate carries another key than the device ID the caller expected.
+  case peerMismatch(expected: Fingerprint, actual: Fingerprint)
   /// The peer aborted with a TLS alert, e.g. because it refused our certificate.
   case peerAlert(alert: String, detail: String)
   /// The peer closed the connection (or it was closed locally) before the expected data arrived.
@@ -43,6 +45,9 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
       return "The peer does not support TLS 1.3, which share requires."
     case .noPeerCertificate:
       return "The peer presented no certificate, so its device identity cannot be checked."
+    case .peerMismatch(let expected, let actual):
+      return
+        "The peer is not the expected device: its ID is \(actual.short)…, not \(expected.short)…."
     case .peerAlert(let alert, _):
       return "The peer ended the secure connection (TLS alert: \(alert))."
     case .connectionClosed:
@@ -75,6 +80,8 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
       return detail
     case .peerAlert(_, let detail):
       return detail
+    case .peerMismatch(let expected, let actual):
+      return "expected peer fingerprint \(expected.hex), got \(actual.hex)"
     case .timedOut(let operation):
       return "\(operation): the deadline or the socket timeout (SO_RCVTIMEO/SO_SNDTIMEO) expired"
     case .io(let code, let operation):

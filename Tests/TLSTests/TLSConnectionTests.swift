@@ -252,7 +252,7 @@ import Testing
     }
   }
 
-  @Test func idleTimeoutMakesABlockedReadTimeOut() throws {
+  @Test func idleTimeoutMakesABlockedReadTimeOutAndTheFailureSticks() throws {
     let peers = try Peers()
     defer { peers.directory.remove() }
     let (server, client) = try peers.connectedPair()
@@ -268,6 +268,15 @@ import Testing
       guard let error = error as? TLSError, case .timedOut = error else { return false }
       return true
     }
+    // The failure sticks: data arriving later is not read from a connection in doubt.
+    try server.write(Array("late".utf8))
+    #expect {
+      try buffer.withUnsafeMutableBytes { try client.read(into: $0) }
+    } throws: { error in
+      guard let error = error as? TLSError, case .timedOut = error else { return false }
+      return true
+    }
+    #expect(throws: TLSError.self) { try client.write(Array("x".utf8)) }
   }
 
   @Test func writingToAVanishedPeerIsConnectionClosed() throws {
@@ -300,5 +309,46 @@ import Testing
     var buffer = [UInt8](repeating: 0, count: 7)
     try buffer.withUnsafeMutableBytes { try server.readExactly(into: $0) }
     #expect(buffer == Array("over v6".utf8))
+  }
+
+  @Test func pinnedFingerprintIsCheckedByConnect() throws {
+    let peers = try Peers()
+    defer { peers.directory.remove() }
+    let (server, client) = try peers.connectedPair(expectedPeer: peers.server.fingerprint)
+    #expect(client.peerFingerprint == peers.server.fingerprint)
+    server.close()
+    client.close()
+
+    let error = try #require(
+      thrownError { () throws -> Void in
+        _ = try peers.connectedPair(expectedPeer: peers.client.fingerprint)
+      })
+    guard let tlsError = error as? TLSError, case .peerMismatch(let expected, let actual) = tlsError
+    else {
+      Issue.record("unexpected error \(error)")
+      return
+    }
+    #expect(expected == peers.client.fingerprint)
+    #expect(actual == peers.server.fingerprint)
+  }
+
+  @Test func acceptingWithAClientContextIsAConfigurationError() throws {
+    let peers = try Peers()
+    defer { peers.directory.remove() }
+    let listener = try TCPListener(host: "127.0.0.1", port: 0)
+    defer { listener.close() }
+    let accepted = Background { try listener.accept() }
+    let client = try Socket.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+    defer { client.close() }
+    let socket = try accepted.wait()
+    let error = try #require(
+      thrownError { () throws(TLSError) in
+        try TLSConnection.accept(socket, context: peers.clientContext, timeout: .seconds(1))
+      })
+    guard case .configuration = error else {
+      Issue.record("unexpected error \(error)")
+      return
+    }
+    #expect(socket.fileDescriptor == -1)
   }
 }

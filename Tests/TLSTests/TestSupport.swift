@@ -69,7 +69,7 @@ struct Peers {
   }
 
   /// A connected pair over loopback: the server side accepted on a background thread.
-  func connectedPair(host: String = "127.0.0.1") throws -> (
+  func connectedPair(host: String = "127.0.0.1", expectedPeer: Fingerprint? = nil) throws -> (
     server: TLSConnection, client: TLSConnection
   ) {
     let listener = try TCPListener(host: host, port: 0)
@@ -80,7 +80,8 @@ struct Peers {
       return try TLSConnection.accept(socket, context: serverContext, timeout: .seconds(10))
     }
     let socket = try Socket.connect(host: host, port: listener.port, timeout: .seconds(10))
-    let client = try TLSConnection.connect(socket, context: clientContext, timeout: .seconds(10))
+    let client = try TLSConnection.connect(
+      socket, context: clientContext, timeout: .seconds(10), expectedPeer: expectedPeer)
     return (try server.wait(), client)
   }
 
