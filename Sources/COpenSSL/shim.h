@@ -10,6 +10,10 @@
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/asn1.h>
+#include <sys/socket.h>
+#include <sys/eventfd.h>
 
 static inline int shim_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
   return (int)SSL_CTX_set_min_proto_version(ctx, version);
@@ -20,8 +24,39 @@ static inline int shim_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) 
 static inline long shim_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
   return SSL_CTX_set_mode(ctx, mode);
 }
+static inline long shim_SSL_CTX_clear_mode(SSL_CTX *ctx, long mode) {
+  return SSL_CTX_clear_mode(ctx, mode);
+}
 static inline long shim_SSL_CTX_set_options(SSL_CTX *ctx, long options) {
   return (long)SSL_CTX_set_options(ctx, (uint64_t)options);
 }
+static inline int shim_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
 static inline int shim_TLS1_3_VERSION(void) { return TLS1_3_VERSION; }
+
+// SSL_OP_* are built with SSL_OP_BIT(n), a cast expression Swift does not import.
+static inline long shim_SSL_OP_NO_TICKET(void) { return (long)SSL_OP_NO_TICKET; }
+
+static inline long shim_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
+  return SSL_CTX_set_session_cache_mode(ctx, mode);
+}
+static inline void shim_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int on) {
+  SSL_CTX_set_read_ahead(ctx, on);
+}
+/// Points *data at the memory BIO's contents (owned by the BIO) and returns their length.
+static inline long shim_BIO_get_mem_data(BIO *bio, char **data) {
+  return BIO_get_mem_data(bio, data);
+}
+static inline int shim_MBSTRING_UTF8(void) { return MBSTRING_UTF8; }
+static inline int shim_EVP_PKEY_ED25519(void) { return EVP_PKEY_ED25519; }
+static inline int shim_ERR_GET_LIB(unsigned long code) { return ERR_GET_LIB(code); }
+static inline int shim_ERR_GET_REASON(unsigned long code) { return ERR_GET_REASON(code); }
+static inline void shim_OPENSSL_free(void *p) { OPENSSL_free(p); }
+
+// Socket calls the TLS layer needs that Swift's Glibc module hides: accept4 is declared only
+// under _GNU_SOURCE, which a Clang module cannot turn on for glibc's headers.
+extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC): the new descriptor is blocking and close-on-exec.
+static inline int shim_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
+/// eventfd(0, EFD_CLOEXEC): the wake-up descriptor for TCPListener.close().
+static inline int shim_eventfd_cloexec(void) { return eventfd(0, EFD_CLOEXEC); }
 #endif

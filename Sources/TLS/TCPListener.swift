@@ -1,0 +1,242 @@
+import COpenSSL
+import Glibc
+import Synchronization
+
+/// A listening TCP socket.
+///
+/// By default it listens dual-stack on "::" with `IPV6_V6ONLY` off, so IPv4 peers arrive as
+/// IPv4-mapped addresses (shown as IPv4 by `Socket.peerAddress`); without IPv6 it falls back to
+/// "0.0.0.0". `SO_REUSEADDR` is on, so a restarted daemon can rebind at once.
+///
+/// `accept()` blocks the calling thread and may be called from several threads. `close()` may
+/// be called from any thread: it wakes every blocked `accept()` (through an eventfd watched by the
+/// same `poll`), which then throws `SocketError.listenerClosed`. No polling loop is involved.
+///
+/// `@unchecked Sendable`: descriptors and flags live in a `Mutex`; `port` and `host` are
+/// immutable.
+public final class TCPListener: @unchecked Sendable {
+  /// Descriptor life cycle, guarded by `state`.
+  private struct State {
+    /// The listening descriptor (non-blocking), -1 once released.
+    var fd: Int32
+    /// The eventfd that `close()` signals, -1 once released.
+    var wakeFD: Int32
+    /// Set by `close()`.
+    var closed = false
+    /// `accept()` calls currently using the descriptors.
+    var busy = 0
+  }
+
+  private let state: Mutex<State>
+
+  /// The bound port; the kernel's choice when the listener was created with port 0.
+  public let port: UInt16
+  /// The bound numeric address ("::", "0.0.0.0", "127.0.0.1", ...).
+  public let host: String
+
+  /// Binds and listens.
+  ///
+  /// - Parameters:
+  ///   - host: the address to bind; nil for all interfaces, dual-stack. Names and literals are
+  ///     resolved with `getaddrinfo` (`AI_PASSIVE`); the first address that binds is used.
+  ///   - port: the port; 0 lets the kernel choose (read it back from `port`).
+  ///   - backlog: the `listen(2)` backlog.
+  public init(host: String? = nil, port: UInt16, backlog: Int32 = 128) throws(SocketError) {
+    let wakeFD = shim_eventfd_cloexec()
+    guard wakeFD >= 0 else { throw .system(operation: "eventfd", errno: errno) }
+    let fd: Int32
+    do {
+      fd = try Self.bindListeningSocket(host: host, port: port, backlog: backlog)
+    } catch {
+      Glibc.close(wakeFD)
+      throw error
+    }
+    guard let local = SocketAddress.local(of: fd) else {
+      let code = errno
+      Glibc.close(fd)
+      Glibc.close(wakeFD)
+      throw .system(operation: "getsockname", errno: code)
+    }
+    let name = local.numericName()
+    self.port = name.port
+    self.host = name.host
+    self.state = Mutex(State(fd: fd, wakeFD: wakeFD))
+  }
+
+  deinit {
+    state.withLock { state in
+      if state.fd >= 0 { Glibc.close(state.fd) }
+      if state.wakeFD >= 0 { Glibc.close(state.wakeFD) }
+      state.fd = -1
+      state.wakeFD = -1
+    }
+  }
+
+  /// Waits for the next connection and returns it as a blocking `Socket` with `TCP_NODELAY`.
+  ///
+  /// Uses `poll` on the listening socket and the close eventfd, then `accept4(SOCK_CLOEXEC)`.
+  /// Retries `EINTR` and the transient errors Linux reports for connections that died in the
+  /// queue (`ECONNABORTED`, `EPROTO`, network-down codes). Throws `.listenerClosed` once
+  /// `close()` is called, and `.accept(errno)` for `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`: the
+  /// listener stays usable, but the caller should pause before calling again, since the
+  /// pending connection keeps the socket readable.
+  public func accept() throws(SocketError) -> Socket {
+    let (fd, wakeFD) = try acquire()
+    defer { release() }
+    while true {
+      var entries = [
+        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+      ]
+      let rc = poll(&entries, 2, -1)
+      if rc < 0 {
+        if errno == EINTR { continue }
+        throw .system(operation: "poll", errno: errno)
+      }
+      if entries[1].revents != 0 || state.withLock({ $0.closed }) { throw .listenerClosed }
+      let client = shim_accept_cloexec(fd)
+      if client >= 0 {
+        do {
+          return try Socket(adopting: client)
+        } catch {
+          // The peer vanished between accept and getpeername (ENOTCONN): wait for the next one.
+          continue
+        }
+      }
+      switch errno {
+      case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO, ENETDOWN, ENOPROTOOPT, EHOSTDOWN,
+        ENONET, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH, ETIMEDOUT:
+        continue
+      case let code:
+        throw .accept(errno: code)
+      }
+    }
+  }
+
+  /// Stops listening. Safe from any thread and idempotent: wakes every blocked `accept()` (which
+  /// throws `.listenerClosed`) and releases the descriptors once none is using them.
+  public func close() {
+    state.withLock { state in
+      guard !state.closed else { return }
+      state.closed = true
+      var one: UInt64 = 1
+      _ = write(state.wakeFD, &one, MemoryLayout<UInt64>.size)
+      if state.busy == 0 {
+        Glibc.close(state.fd)
+        Glibc.close(state.wakeFD)
+        state.fd = -1
+        state.wakeFD = -1
+      }
+    }
+  }
+
+  /// Marks the descriptors in use and returns them; throws `.listenerClosed` if closed.
+  private func acquire() throws(SocketError) -> (Int32, Int32) {
+    let fds = state.withLock { state -> (Int32, Int32)? in
+      guard !state.closed else { return nil }
+      state.busy += 1
+      return (state.fd, state.wakeFD)
+    }
+    guard let fds else { throw .listenerClosed }
+    return fds
+  }
+
+  /// Ends a use started by `acquire()`; performs a close deferred by `close()`.
+  private func release() {
+    state.withLock { state in
+      state.busy -= 1
+      if state.closed && state.busy == 0 && state.fd >= 0 {
+        Glibc.close(state.fd)
+        Glibc.close(state.wakeFD)
+        state.fd = -1
+        state.wakeFD = -1
+      }
+    }
+  }
+
+  /// Creates, configures, binds and listens; returns the non-blocking listening descriptor.
+  private static func bindListeningSocket(host: String?, port: UInt16, backlog: Int32)
+    throws(SocketError) -> Int32
+  {
+    var candidates: [SocketAddress]
+    if let host {
+      candidates = try SocketAddress.resolve(host: host, port: port, passive: true)
+    } else {
+      candidates = [
+        anyAddress(family: AF_INET6, port: port), anyAddress(family: AF_INET, port: port),
+      ]
+    }
+    var lastError: SocketError = .system(operation: "socket", errno: EAFNOSUPPORT)
+    for address in candidates {
+      let displayHost = host ?? (address.family == AF_INET6 ? "::" : "0.0.0.0")
+      let fd = socket(
+        address.family,
+        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+          | Int32(SOCK_NONBLOCK.rawValue), 0)
+      guard fd >= 0 else {
+        lastError = .system(operation: "socket", errno: errno)
+        continue
+      }
+      var one: Int32 = 1
+      var zero: Int32 = 0
+      let size = socklen_t(MemoryLayout<Int32>.size)
+      if setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, size) != 0 {
+        lastError = .system(operation: "setsockopt(SO_REUSEADDR)", errno: errno)
+        Glibc.close(fd)
+        continue
+      }
+      if address.family == AF_INET6 && address.isUnspecified {
+        // Dual stack: also accept IPv4 on "::" whatever the net.ipv6.bindv6only default is.
+        _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &zero, size)
+      }
+      if address.withSockaddr({ bind(fd, $0, $1) }) != 0 {
+        let code = errno
+        Glibc.close(fd)
+        lastError = .bind(host: displayHost, port: port, errno: code)
+        // Without IPv6 fall back to IPv4; any other failure (EADDRINUSE...) is the answer.
+        if code == EAFNOSUPPORT || code == EADDRNOTAVAIL { continue }
+        throw lastError
+      }
+      if listen(fd, backlog) != 0 {
+        let code = errno
+        Glibc.close(fd)
+        throw .system(operation: "listen", errno: code)
+      }
+      return fd
+    }
+    throw lastError
+  }
+
+  /// The wildcard address of `family` ("::" or "0.0.0.0") with `port`.
+  private static func anyAddress(family: Int32, port: UInt16) -> SocketAddress {
+    var storage = sockaddr_storage()
+    let length: Int
+    if family == AF_INET6 {
+      var v6 = sockaddr_in6()
+      v6.sin6_family = sa_family_t(AF_INET6)
+      v6.sin6_port = port.bigEndian
+      v6.sin6_addr = in6addr_any
+      withUnsafeMutableBytes(of: &storage) { d in withUnsafeBytes(of: v6) { d.copyMemory(from: $0) }
+      }
+      length = MemoryLayout<sockaddr_in6>.size
+    } else {
+      var v4 = sockaddr_in()
+      v4.sin_family = sa_family_t(AF_INET)
+      v4.sin_port = port.bigEndian
+      v4.sin_addr = in_addr(s_addr: INADDR_ANY)
+      withUnsafeMutableBytes(of: &storage) { d in withUnsafeBytes(of: v4) { d.copyMemory(from: $0) }
+      }
+      length = MemoryLayout<sockaddr_in>.size
+    }
+    return SocketAddress(family: family, proto: 0, storage: storage, length: socklen_t(length))
+  }
+}
+
+extension SocketAddress {
+  /// True for the IPv6 wildcard "::".
+  var isUnspecified: Bool {
+    guard family == AF_INET6 else { return false }
+    let v6 = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+    return withUnsafeBytes(of: v6.sin6_addr) { $0.allSatisfy { $0 == 0 } }
+  }
+}

@@ -1,0 +1,433 @@
+import COpenSSL
+import Glibc
+
+/// One TLS 1.3 connection; owns an `SSL *` (freed in `deinit`) and the `Socket` under it.
+///
+/// **Threads.** A connection is confined to one thread at a time: the thread that does the
+/// handshake, `read`, `readExactly`, `write`, `setIdleTimeout` and `shutdown` (the integrator's
+/// per-connection thread). The only call allowed from any other thread is `close()`, which aborts
+/// a blocked read or write at once (`shutdown(2)` on the socket); the blocked call then throws
+/// `.connectionClosed`.
+///
+/// **I/O.** Blocking. `read` decrypts straight into the caller's buffer and `write` encrypts
+/// straight from it: no intermediate copies beyond OpenSSL's own record buffers. Use large
+/// buffers (hundreds of KiB to a few MiB) for bulk data.
+///
+/// **SIGPIPE.** OpenSSL's socket BIO sends with `write(2)`, which raises SIGPIPE if the peer has
+/// gone; Linux has no per-socket SO_NOSIGPIPE. The application must ignore SIGPIPE
+/// (`signal(SIGPIPE, SIG_IGN)`) at start-up; the failed write then throws `.connectionClosed`.
+///
+/// `@unchecked Sendable`: so a connection can be handed to the thread that will own it, and so
+/// another thread may call `close()`, which only touches the `Socket`'s mutex-guarded state. The
+/// `SSL *` and the mutable fields below are touched only by the owning thread.
+public final class TLSConnection: @unchecked Sendable {
+  /// The owned `SSL *`.
+  private let ssl: OpaquePointer
+  /// The socket; owns the descriptor (the `SSL`'s socket BIO does not close it).
+  private let socket: Socket
+  /// Keeps the configuration alive for the connection's lifetime (documentation of the
+  /// ownership; `SSL_new` also takes its own reference).
+  private let context: TLSContext
+
+  /// The first read/write failure. Every later `read`/`write` throws it again, because OpenSSL
+  /// state after a failed call is not reusable (and `SSL_shutdown` must not follow a fatal
+  /// error); a read that hits it after returning some bytes reports it on the next call.
+  /// Owning thread only.
+  private var failure: TLSError? = nil
+
+  /// The device ID of the peer: SHA-256 of its certificate's DER SubjectPublicKeyInfo.
+  public let peerFingerprint: Fingerprint
+  /// The peer certificate's subject CN: its device name as it claims it. Unverified and
+  /// arbitrary text from the network; escape it before showing it on a terminal.
+  public let peerCommonName: String?
+  /// The negotiated cipher suite, e.g. "TLS_AES_128_GCM_SHA256".
+  public let negotiatedCipher: String
+  /// The negotiated protocol version, "TLSv1.3".
+  public let protocolVersion: String
+
+  /// The peer's numeric address (see `Socket.peerAddress`).
+  public var peerAddress: String { socket.peerAddress }
+  /// The peer's TCP port.
+  public var peerPort: UInt16 { socket.peerPort }
+
+  private init(
+    ssl: OpaquePointer, socket: Socket, context: TLSContext, peerFingerprint: Fingerprint,
+    peerCommonName: String?, negotiatedCipher: String, protocolVersion: String
+  ) {
+    self.ssl = ssl
+    self.socket = socket
+    self.context = context
+    self.peerFingerprint = peerFingerprint
+    self.peerCommonName = peerCommonName
+    self.negotiatedCipher = negotiatedCipher
+    self.protocolVersion = protocolVersion
+  }
+
+  deinit {
+    SSL_free(ssl)
+    socket.close()
+  }
+
+  // MARK: Handshake
+
+  /// Runs the server side of the handshake on an accepted socket and takes ownership of it.
+  ///
+  /// The whole handshake must finish within `timeout` (a peer that connects and says nothing,
+  /// or dribbles bytes, gets `.timedOut`): the socket is non-blocking during the handshake and
+  /// waits with `poll` against one deadline, then returns to blocking mode.
+  ///
+  /// Throws `.notTLS` for a peer that speaks another protocol (e.g. plain HTTP),
+  /// `.unsupportedProtocol` for a peer without TLS 1.3, `.noPeerCertificate` for a client with no
+  /// certificate, `.connectionClosed` if the peer hangs up, `.timedOut`, or `.handshakeFailed`.
+  /// On failure the socket is closed. Call on the connection's thread.
+  public static func accept(_ socket: Socket, context: TLSContext, timeout: Duration)
+    throws(TLSError) -> TLSConnection
+  {
+    try handshake(socket, context: context, timeout: timeout, asServer: true)
+  }
+
+  /// Runs the client side of the handshake on a connected socket and takes ownership of it.
+  ///
+  /// Same deadline and errors as `accept`. With `expectedPeer` (the pinned or advertised device
+  /// ID), a server presenting another key fails with `.peerMismatch` before the caller can send
+  /// anything. In TLS 1.3 the client finishes its handshake before the server has checked the
+  /// client certificate, so a server that refuses this client is reported by the first `read`
+  /// (as `.peerAlert`), not here. On failure the socket is closed.
+  public static func connect(
+    _ socket: Socket, context: TLSContext, timeout: Duration, expectedPeer: Fingerprint? = nil
+  ) throws(TLSError) -> TLSConnection {
+    let connection = try handshake(socket, context: context, timeout: timeout, asServer: false)
+    if let expectedPeer, connection.peerFingerprint != expectedPeer {
+      connection.close()
+      throw .peerMismatch(expected: expectedPeer, actual: connection.peerFingerprint)
+    }
+    return connection
+  }
+
+  /// The shared handshake: `SSL_new`, `SSL_set_fd`, then `SSL_do_handshake` in non-blocking mode
+  /// driven by `poll` until `deadline`.
+  private static func handshake(
+    _ socket: Socket, context: TLSContext, timeout: Duration, asServer: Bool
+  ) throws(TLSError) -> TLSConnection {
+    let deadline = ContinuousClock.now + timeout
+    let operation = asServer ? "TLS accept" : "TLS connect"
+    guard (context.role == .server) == asServer else {
+      socket.close()
+      throw .configuration(
+        detail: "\(operation): the TLSContext was made for the \(context.role) role")
+    }
+    OpenSSLErrorQueue.clear()
+    guard let ssl = SSL_new(context.pointer) else {
+      socket.close()
+      throw .configuration(detail: OpenSSLErrorQueue.drainDetail("SSL_new"))
+    }
+    var handedOver = false
+    defer {
+      if !handedOver {
+        SSL_free(ssl)
+        socket.close()
+      }
+    }
+    let fd: Int32
+    do {
+      fd = try socket.acquire()
+    } catch {
+      throw .connectionClosed(detail: "\(operation): the socket was already closed")
+    }
+    defer { socket.release() }
+
+    guard SSL_set_fd(ssl, fd) == 1 else {
+      throw .configuration(detail: OpenSSLErrorQueue.drainDetail("SSL_set_fd"))
+    }
+    if asServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
+
+    try setBlocking(fd, false, operation: operation)
+    while true {
+      OpenSSLErrorQueue.clear()
+      let rc = SSL_do_handshake(ssl)
+      if rc == 1 { break }
+      let code = SSL_get_error(ssl, rc)
+      let savedErrno = errno
+      let events: Int16
+      switch code {
+      case SSL_ERROR_WANT_READ:
+        events = Int16(POLLIN)
+      case SSL_ERROR_WANT_WRITE:
+        events = Int16(POLLOUT)
+      default:
+        throw classify(
+          code: code, errno: savedErrno, entries: OpenSSLErrorQueue.drain(),
+          operation: operation, handshake: true, socket: socket)
+      }
+      let ready = pollUntil(fd, events: events, deadline: deadline)
+      if ready == 0 { throw .timedOut(operation: "TLS handshake") }
+      if ready < 0 { throw .io(errno: errno, operation: "\(operation): poll") }
+      // POLLHUP / POLLERR: let the next SSL_do_handshake read the EOF or error and report it.
+    }
+    try setBlocking(fd, true, operation: operation)
+
+    guard let peer = SSL_get0_peer_certificate(ssl) else {
+      throw .noPeerCertificate(detail: "\(operation): SSL_get0_peer_certificate returned NULL")
+    }
+    guard let fingerprint = Certificate.fingerprint(of: peer) else {
+      throw .certificate(detail: "\(operation): cannot encode the peer's public key")
+    }
+    let cipher =
+      SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }
+      .map { String(cString: $0) } ?? "unknown"
+    let version = SSL_get_version(ssl).map { String(cString: $0) } ?? "unknown"
+    handedOver = true
+    return TLSConnection(
+      ssl: ssl, socket: socket, context: context, peerFingerprint: fingerprint,
+      peerCommonName: Certificate.commonName(of: peer), negotiatedCipher: cipher,
+      protocolVersion: version)
+  }
+
+  /// Switches `O_NONBLOCK` on or off.
+  private static func setBlocking(_ fd: Int32, _ blocking: Bool, operation: String)
+    throws(TLSError)
+  {
+    let flags = fcntl(fd, F_GETFL)
+    guard flags >= 0,
+      fcntl(fd, F_SETFL, blocking ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) == 0
+    else { throw .io(errno: errno, operation: "\(operation): fcntl(O_NONBLOCK)") }
+  }
+
+  // MARK: Reading
+
+  /// Reads decrypted bytes into `buffer` (`SSL_read_ex`), blocking until at least one byte is
+  /// available. Keeps filling `buffer` while OpenSSL already holds more received data
+  /// (`SSL_has_pending`), so large buffers come back well filled without waiting for more.
+  ///
+  /// Returns the number of bytes read (> 0), or 0 once the peer has closed cleanly
+  /// (close_notify). Throws `.connectionClosed` if the peer hung up without close_notify or
+  /// `close()` was called, `.timedOut` when the receive timeout (`setIdleTimeout`) expires,
+  /// `.peerAlert` when the peer aborted (e.g. refused our certificate), `.io` or `.ssl`
+  /// otherwise. After any error (timeouts included) the connection is unusable: later reads and
+  /// writes throw the same error; close it.
+  /// `buffer` must not be empty. Owning thread only.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
+    if let failure { throw failure }
+    guard let base = buffer.baseAddress, buffer.count > 0 else {
+      preconditionFailure("TLSConnection.read needs a non-empty buffer")
+    }
+    do {
+      _ = try socket.acquire()
+    } catch {
+      throw .connectionClosed(detail: "read: the connection was closed locally")
+    }
+    defer { socket.release() }
+
+    var total = 0
+    while true {
+      OpenSSLErrorQueue.clear()
+      var count = 0
+      let rc = SSL_read_ex(ssl, base + total, buffer.count - total, &count)
+      if rc == 1 {
+        total += count
+        if total < buffer.count && SSL_has_pending(ssl) == 1 { continue }
+        return total
+      }
+      let code = SSL_get_error(ssl, rc)
+      let savedErrno = errno
+      if code == SSL_ERROR_ZERO_RETURN { return total }
+      if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && savedErrno == EINTR {
+        continue
+      }
+      let error = ioFailure(code: code, errno: savedErrno, operation: "read")
+      failure = error
+      if total > 0 { return total }
+      throw error
+    }
+  }
+
+  /// Fills `buffer` completely, blocking as needed. Throws `.connectionClosed` if the peer closes
+  /// (cleanly or not) before `buffer.count` bytes arrived; otherwise the errors of `read`.
+  /// Owning thread only.
+  public func readExactly(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) {
+    var offset = 0
+    while offset < buffer.count {
+      let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]))
+      if n == 0 {
+        throw .connectionClosed(
+          detail: "read: the peer closed the connection after \(offset) of \(buffer.count) bytes")
+      }
+      offset += n
+    }
+  }
+
+  // MARK: Writing
+
+  /// Encrypts and sends all of `buffer` (`SSL_write_ex`, whole-write mode), blocking as needed.
+  /// Throws `.connectionClosed` if the peer is gone or `close()` was called, `.timedOut` when the
+  /// send timeout (`setIdleTimeout`) expires, `.peerAlert`, `.io` or `.ssl` otherwise. After any
+  /// error the connection is unusable: later reads and writes throw the same error; close it.
+  /// Owning thread only.
+  public func write(_ buffer: UnsafeRawBufferPointer) throws(TLSError) {
+    if let failure { throw failure }
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+    do {
+      _ = try socket.acquire()
+    } catch {
+      throw .connectionClosed(detail: "write: the connection was closed locally")
+    }
+    defer { socket.release() }
+
+    var offset = 0
+    while offset < buffer.count {
+      OpenSSLErrorQueue.clear()
+      var written = 0
+      // After a retryable failure OpenSSL requires the same arguments again, which this is.
+      let rc = SSL_write_ex(ssl, base + offset, buffer.count - offset, &written)
+      if rc == 1 {
+        offset += written
+        continue
+      }
+      let code = SSL_get_error(ssl, rc)
+      let savedErrno = errno
+      if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && savedErrno == EINTR {
+        continue
+      }
+      let error = ioFailure(code: code, errno: savedErrno, operation: "write")
+      failure = error
+      throw error
+    }
+  }
+
+  /// Encrypts and sends all of `bytes`; see `write(_:)` for buffers.
+  public func write(_ bytes: [UInt8]) throws(TLSError) {
+    // withUnsafeBytes only rethrows untyped errors, so carry the typed one out by hand.
+    let failure: TLSError? = bytes.withUnsafeBytes { raw -> TLSError? in
+      do throws(TLSError) {
+        try write(raw)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  // MARK: Timeouts and closing
+
+  /// Sets how long one blocked read or write may wait for the peer (`SO_RCVTIMEO` and
+  /// `SO_SNDTIMEO`); nil waits forever. Expiry throws `.timedOut`. Owning thread only.
+  public func setIdleTimeout(_ duration: Duration?) throws(TLSError) {
+    do {
+      try socket.setTimeouts(receive: duration, send: duration)
+    } catch {
+      if socket.isClosed {
+        throw .connectionClosed(detail: "setIdleTimeout: the connection was closed locally")
+      }
+      throw Self.tlsError(error, operation: "setIdleTimeout")
+    }
+  }
+
+  /// Sends close_notify (`SSL_shutdown`, once), telling the peer no more data follows; does not
+  /// wait for the peer's close_notify. Best effort: skipped after a fatal error, and bounded to
+  /// about a second by a temporary send timeout, so it never blocks long on a stuck peer.
+  /// Reading remains possible afterwards. Owning thread only.
+  public func shutdown() {
+    guard failure == nil, let fd = try? socket.acquire() else { return }
+    defer { socket.release() }
+    var previous = timeval()
+    var length = socklen_t(MemoryLayout<timeval>.size)
+    let saved = getsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &previous, &length) == 0
+    var bound = Duration.seconds(1).timeval
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+    OpenSSLErrorQueue.clear()
+    _ = SSL_shutdown(ssl)
+    OpenSSLErrorQueue.clear()
+    if saved {
+      _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &previous, socklen_t(MemoryLayout<timeval>.size))
+    }
+  }
+
+  /// Closes the connection without close_notify (call `shutdown()` first for a clean close).
+  /// Safe from any thread and idempotent; a read or write blocked on another thread returns
+  /// with `.connectionClosed`. The `SSL *` is freed when the connection is deinitialised.
+  public func close() {
+    socket.close()
+  }
+
+  // MARK: Errors
+
+  /// Turns a failed `SSL_read_ex` / `SSL_write_ex` into a `TLSError`.
+  private func ioFailure(code: Int32, errno savedErrno: Int32, operation: String) -> TLSError {
+    let entries = OpenSSLErrorQueue.drain()
+    if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && !socket.isClosed {
+      // Blocking socket: the kernel returned EAGAIN, i.e. SO_RCVTIMEO/SO_SNDTIMEO expired.
+      return .timedOut(operation: operation)
+    }
+    return Self.classify(
+      code: code, errno: savedErrno, entries: entries, operation: operation, handshake: false,
+      socket: socket)
+  }
+
+  /// Maps an `SSL_get_error` result, errno and the drained error queue to a `TLSError`.
+  private static func classify(
+    code: Int32, errno savedErrno: Int32, entries: [OpenSSLErrorEntry], operation: String,
+    handshake: Bool, socket: Socket
+  ) -> TLSError {
+    let detail = OpenSSLErrorQueue.describe(
+      "\(operation): SSL_get_error \(code), errno \(savedErrno) (\(errnoText(savedErrno)))",
+      entries)
+    if socket.isClosed {
+      return .connectionClosed(detail: "the connection was closed locally (\(detail))")
+    }
+    let sslReasons = Set(entries.filter { $0.library == ERR_LIB_SSL }.map(\.reason))
+    if sslReasons.contains(SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+      return .connectionClosed(detail: detail)
+    }
+    if handshake {
+      let notTLS: Set<Int32> = [
+        SSL_R_HTTP_REQUEST, SSL_R_HTTPS_PROXY_REQUEST, SSL_R_WRONG_VERSION_NUMBER,
+        SSL_R_UNKNOWN_PROTOCOL, SSL_R_PACKET_LENGTH_TOO_LONG, SSL_R_RECORD_LENGTH_MISMATCH,
+        SSL_R_BAD_PACKET_LENGTH, SSL_R_LENGTH_TOO_SHORT, SSL_R_UNEXPECTED_RECORD,
+        SSL_R_BAD_RECORD_TYPE, SSL_R_WRONG_SSL_VERSION,
+      ]
+      if !sslReasons.isDisjoint(with: notTLS) { return .notTLS(detail: detail) }
+      let oldProtocol: Set<Int32> = [
+        SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_UNSUPPORTED_SSL_VERSION, SSL_R_VERSION_TOO_LOW,
+        SSL_R_NO_PROTOCOLS_AVAILABLE, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION,
+      ]
+      if !sslReasons.isDisjoint(with: oldProtocol) { return .unsupportedProtocol(detail: detail) }
+      if sslReasons.contains(SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE) {
+        return .noPeerCertificate(detail: detail)
+      }
+    }
+    // Reasons from SSL_AD_REASON_OFFSET up are alerts the peer sent us.
+    if let alert = entries.first(where: {
+      $0.library == ERR_LIB_SSL && $0.reason >= SSL_AD_REASON_OFFSET
+    }) {
+      let text = ERR_reason_error_string(alert.code).map { String(cString: $0) } ?? "alert"
+      if alert.reason == SSL_R_TLSV1_ALERT_PROTOCOL_VERSION {
+        return .unsupportedProtocol(detail: detail)
+      }
+      return .peerAlert(alert: text, detail: detail)
+    }
+    if code == SSL_ERROR_SYSCALL {
+      if entries.isEmpty && savedErrno == 0 {
+        return .connectionClosed(
+          detail: "\(operation): the peer closed the connection (EOF); \(detail)")
+      }
+      if savedErrno == ECONNRESET || savedErrno == EPIPE {
+        return .connectionClosed(detail: detail)
+      }
+      if savedErrno == EAGAIN || savedErrno == EWOULDBLOCK {
+        return .timedOut(operation: operation)
+      }
+      if savedErrno != 0 { return .io(errno: savedErrno, operation: "\(operation): \(detail)") }
+    }
+    if handshake { return .handshakeFailed(detail: detail) }
+    return .ssl(operation: operation, detail: detail)
+  }
+
+  /// Wraps a socket error raised by this connection's socket.
+  private static func tlsError(_ error: SocketError, operation: String) -> TLSError {
+    if case .system(_, let code) = error {
+      return .io(errno: code, operation: "\(operation): \(error.detail)")
+    }
+    return .io(errno: EIO, operation: "\(operation): \(error.detail)")
+  }
+}
