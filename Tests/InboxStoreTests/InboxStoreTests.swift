@@ -84,7 +84,7 @@ final class TempDocuments: Sendable {
 
   @Test func aFileDroppedInByHandHasNoMetadata() throws {
     let t = try TempDocuments()
-    FileManager.default.createFile(atPath: t.store.inbox.appendingPathComponent("manual").path, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: t.store.inbox.appendingPathComponent("manual").path, contents: Data([1]))
     let item = try #require(t.store.list().first)
     #expect(item.metadata == nil)
   }
@@ -100,7 +100,7 @@ final class TempDocuments: Sendable {
 
   @Test func moveNeverOverwrites() throws {
     let t = try TempDocuments()
-    FileManager.default.createFile(atPath: t.store.documents.appendingPathComponent("n.txt").path, contents: Data("old".utf8))
+    _ = FileManager.default.createFile(atPath: t.store.documents.appendingPathComponent("n.txt").path, contents: Data("old".utf8))
     _ = t.store.place([try t.stage(Array("new".utf8), name: "n.txt")])
     let moved = try t.store.move("n.txt")
     #expect(moved.lastPathComponent == "n-1.txt")
@@ -135,7 +135,7 @@ final class TempDocuments: Sendable {
     let t = try TempDocuments()
     let folder = try t.store.createStagingFolder()
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/f").path, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/f").path, contents: Data([1]))
     chmod(folder.appendingPathComponent("sub/f").path, 0o444)
     let identity = try t.store.seal(folder: folder)
     #expect(t.mode(folder.appendingPathComponent("sub")) == 0o555)
@@ -160,7 +160,7 @@ final class TempDocuments: Sendable {
   @Test func aTornJournalLineIsSkipped() throws {
     let t = try TempDocuments()
     _ = t.store.place([try t.stage([1], name: "ok")])
-    FileManager.default.createFile(atPath: t.store.metadataDirectory.appendingPathComponent("zz.jsonl").path, contents: Data("{\"file\":{\"ino".utf8))
+    _ = FileManager.default.createFile(atPath: t.store.metadataDirectory.appendingPathComponent("zz.jsonl").path, contents: Data("{\"file\":{\"ino".utf8))
     #expect(t.store.list().first?.metadata?.originalName == "ok")
   }
 

@@ -36,7 +36,7 @@ final class TestHome: Sendable {
     let dir = root.appendingPathComponent("outgoing")
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let url = dir.appendingPathComponent(name)
-    FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
     return url
   }
 }

@@ -23,7 +23,7 @@ public struct Settings: Codable, Sendable, Equatable {
   public static var hostName: String {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "share" }
-    let name = String(cString: buffer)
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return name.isEmpty ? "share" : name
   }
 }
