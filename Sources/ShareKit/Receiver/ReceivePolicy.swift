@@ -35,6 +35,8 @@ public struct ReceivePolicy: Sendable {
   public var maxItemBytes: Int64
   /// The largest total of one Ask.
   public var maxAskBytes: Int64
+  /// The largest URL or text item.
+  public static let maxInlineBytes: Int64 = 1 << 20
   /// The type rules, when the home has them.
   public var types: TypeGate?
 
@@ -46,11 +48,22 @@ public struct ReceivePolicy: Sendable {
 
   /// Judges one offered item from what it says of itself.
   public func judge(_ offer: ItemOffer) -> OfferVerdict {
-    let name: String
+    var name: String
     do {
       name = try InboxName.sanitize(offer.name)
     } catch {
       return .rejected("unsafe name: \(error)")
+    }
+    // A URL or a text is stored as what it is, whatever name it came with.
+    switch offer.kind {
+    case .url where !name.lowercased().hasSuffix(".url"): name += ".url"
+    case .text where !name.lowercased().hasSuffix(".txt"): name += ".txt"
+    default: break
+    }
+    if offer.kind == .folder, offer.entries == nil { return .rejected("a folder without its entries") }
+    if offer.kind != .folder, offer.entries != nil { return .rejected("only a folder has entries") }
+    if offer.kind == .url || offer.kind == .text, (offer.size ?? Int64.max) > ReceivePolicy.maxInlineBytes {
+      return .rejected("a \(offer.kind.rawValue) item is limited to \(formatBytes(ReceivePolicy.maxInlineBytes))")
     }
     if let size = offer.size {
       if size < 0 { return .rejected("invalid size \(size)") }

@@ -16,13 +16,13 @@ final class ReceiveSession {
   private var peer: PeerInfo?
 
   /// Items whose bytes are complete and verified, waiting to be made durable together.
-  private var pending: [(offer: ItemOffer, placement: InboxStore.Placement)] = []
+  private var pending: [(offer: ItemOffer, placement: InboxStore.Placement, entries: (stored: Int, refused: Int)?)] = []
   private var pendingBytes: Int64 = 0
   private var pendingNeedsSync = false
   private var receipts: [Int: ItemReceipt] = [:]
   private var counts = (stored: 0, refused: 0, failed: 0)
 
-  /// The receive buffer: large, allocated once per connection, independent of item sizes.
+  /// The receive buffer: allocated once per connection, independent of item sizes.
   private let buffer: UnsafeMutableRawBufferPointer
   static let bufferSize = 1 << 20
   /// Items at least this large are synced on their own as they finish.
@@ -30,6 +30,19 @@ final class ReceiveSession {
   /// A batch is made durable once it holds this many items or bytes.
   static let batchItems = 2048
   static let batchBytes: Int64 = 64 << 20
+
+  /// What the receiver decided for one accepted item.
+  private struct Plan {
+    var offer: ItemOffer
+    var storedName: String
+    var type: String?
+    /// For a folder: per offered entry, its sanitized path, or why it is refused.
+    var entries: [Result<[String], EntryRefusal>]
+  }
+
+  private struct EntryRefusal: Error {
+    var reason: String
+  }
 
   init(
     connection: FramedConnection, address: String, port: UInt16, device: Device, store: InboxStore,
@@ -86,32 +99,17 @@ final class ReceiveSession {
       throw WireError.unexpected(expected: "Ask", got: "another message")
     }
     try ask.validate(limits: connection.limits)
-    var answers: [ItemAnswer] = []
-    var accepted: [(ItemOffer, String)] = []
-    var askTotal: Int64 = 0
-    for offer in ask.items {
-      var verdict = policy.judge(offer)
-      if verdict.accepted, let size = offer.size {
-        askTotal += size
-        if askTotal > policy.maxAskBytes {
-          verdict = .rejected("the offer is over this receiver's limit of \(formatBytes(policy.maxAskBytes)) per send")
-        }
-      }
-      answers.append(ItemAnswer(id: offer.id, accepted: verdict.accepted, reason: verdict.reason, type: verdict.type, offset: verdict.accepted ? 0 : nil))
-      if verdict.accepted, let name = verdict.storedName {
-        accepted.append((offer, name))
-      } else {
-        receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: verdict.reason, type: verdict.type)
-        counts.refused += 1
-        emit(.refused(peer, item: offer, reason: verdict.reason))
-      }
-    }
+    let (answers, plans) = judge(ask, peer: peer)
     emit(.asked(peer, items: ask.items, answers: answers))
     try connection.sendNow(.answer(Answer(items: answers)))
 
     // The bytes of each accepted item, in order.
-    for (offer, name) in accepted {
-      try receive(offer, storedName: name, peer: peer)
+    for plan in plans {
+      if plan.offer.kind == .folder {
+        try receiveFolder(plan, peer: peer)
+      } else {
+        try receiveItem(plan, peer: peer)
+      }
       if pending.count >= ReceiveSession.batchItems || pendingBytes >= ReceiveSession.batchBytes {
         commitPending()
       }
@@ -123,28 +121,222 @@ final class ReceiveSession {
     emit(.finished(peer, stored: counts.stored, refused: counts.refused, failed: counts.failed))
   }
 
-  /// Receives one item's payload into staging; a verified item joins the pending batch.
-  /// Throws only when the connection can no longer be trusted to stay in step.
-  private func receive(_ offer: ItemOffer, storedName: String, peer: PeerInfo) throws {
-    let header = try connection.receiveHeader()
-    guard header.kind == .begin else {
-      throw WireError.unexpected(expected: "the bytes of item \(offer.id)", got: "a \(header.kind) frame")
+  // MARK: Judging the offer
+
+  private func judge(_ ask: Ask, peer: PeerInfo) -> ([ItemAnswer], [Plan]) {
+    var answers: [ItemAnswer] = []
+    var plans: [Plan] = []
+    var askTotal: Int64 = 0
+    for offer in ask.items {
+      var verdict = policy.judge(offer)
+      var entryAnswers: [EntryAnswer]? = nil
+      var entryPlans: [Result<[String], EntryRefusal>] = []
+      if verdict.accepted, offer.kind == .folder {
+        (entryAnswers, entryPlans) = judgeEntries(of: offer)
+        let offeredFiles = (offer.entries ?? []).filter { $0.kind == .file }.count
+        let acceptedFiles = zip(offer.entries ?? [], entryAnswers ?? []).filter { $0.0.kind == .file && $0.1.accepted }.count
+        if offeredFiles > 0 && acceptedFiles == 0 {
+          verdict = .rejected("none of its \(offeredFiles) files is accepted", type: verdict.type)
+        } else if acceptedFiles < offeredFiles {
+          verdict.reason = "accepted \(acceptedFiles) of its \(offeredFiles) files"
+        }
+      }
+      if verdict.accepted {
+        let bytes = offer.kind == .folder
+          ? zip(offer.entries ?? [], entryAnswers ?? []).filter { $0.1.accepted }.reduce(Int64(0)) { $0 + $1.0.size }
+          : (offer.size ?? 0)
+        askTotal += bytes
+        if askTotal > policy.maxAskBytes {
+          verdict = .rejected("the offer is over this receiver's limit of \(formatBytes(policy.maxAskBytes)) per send")
+        }
+      }
+      answers.append(ItemAnswer(
+        id: offer.id, accepted: verdict.accepted, reason: verdict.reason, type: verdict.type,
+        offset: verdict.accepted ? 0 : nil, entries: verdict.accepted ? entryAnswers : nil))
+      if verdict.accepted, let name = verdict.storedName {
+        plans.append(Plan(offer: offer, storedName: name, type: verdict.type, entries: entryPlans))
+      } else {
+        record(offer, peer: peer, .rejected(verdict.reason), type: verdict.type)
+      }
     }
-    let begin = try BeginFrame(decoding: try connection.receivePayload(header.length))
-    guard begin.item == offer.id, begin.entry == nil, begin.offset == 0 else {
-      throw WireError.unexpected(expected: "the bytes of item \(offer.id)", got: "item \(begin.item)")
+    return (answers, plans)
+  }
+
+  /// Judges each entry of an offered folder: a safe relative path, not seen twice, and (for a
+  /// file) accepted by the type rules from its name.
+  private func judgeEntries(of offer: ItemOffer) -> ([EntryAnswer], [Result<[String], EntryRefusal>]) {
+    var answers: [EntryAnswer] = []
+    var plans: [Result<[String], EntryRefusal>] = []
+    var seen = Set<[String]>()
+    for entry in offer.entries ?? [] {
+      let plan: Result<[String], EntryRefusal>
+      do {
+        let components = try InboxName.sanitize(relativePath: entry.path)
+        if !seen.insert(components).inserted {
+          plan = .failure(EntryRefusal(reason: "another entry has the same path"))
+        } else if entry.kind == .file {
+          let verdict = policy.judge(ItemOffer(id: offer.id, kind: .file, name: components[components.count - 1], size: entry.size))
+          plan = verdict.accepted ? .success(components) : .failure(EntryRefusal(reason: verdict.reason))
+        } else if entry.kind == .folder {
+          plan = .success(components)
+        } else {
+          plan = .failure(EntryRefusal(reason: "a folder holds only files and folders"))
+        }
+      } catch {
+        plan = .failure(EntryRefusal(reason: "unsafe path: \(error)"))
+      }
+      plans.append(plan)
+      switch plan {
+      case .success: answers.append(EntryAnswer(accepted: true))
+      case .failure(let refusal): answers.append(EntryAnswer(accepted: false, reason: refusal.reason))
+      }
+    }
+    return (answers, plans)
+  }
+
+  // MARK: Receiving bytes
+
+  /// Receives a file, URL or text item into staging; a verified item joins the pending batch.
+  private func receiveItem(_ plan: Plan, peer: PeerInfo) throws {
+    let offer = plan.offer
+    let outcome = try receivePayload(
+      item: offer.id, entry: nil, declared: offer.size, name: plan.storedName, kind: offer.kind,
+      open: { () throws(InboxError) in try store.createStagingFile() })
+    switch outcome {
+    case .refused(let reason, let type):
+      record(offer, peer: peer, .rejected(reason), type: type)
+    case .failed(let reason, let type):
+      record(offer, peer: peer, .failed(reason), type: type)
+    case .complete(let file, let size, let digest, let type):
+      if let problem = ReceiveSession.checkInline(offer.kind, file: file.url) {
+        file.discard()
+        record(offer, peer: peer, .failed(problem), type: type)
+        return
+      }
+      do {
+        let syncNow = size >= ReceiveSession.syncAloneBytes
+        let identity = try file.finish(sync: syncNow)
+        if !syncNow { pendingNeedsSync = true }
+        let metadata = ItemMetadata(
+          originalName: offer.name, kind: offer.kind.rawValue, senderName: peer.name,
+          senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type)
+        pending.append((offer, InboxStore.Placement(staged: file.url, name: plan.storedName, identity: identity, metadata: metadata), nil))
+        pendingBytes += size
+      } catch {
+        file.discard()
+        record(offer, peer: peer, .failed("the receiver could not store it: \(error)"), type: type)
+      }
+    }
+  }
+
+  /// Receives a folder: each accepted file entry into a staged tree, which is then sealed
+  /// read-only and placed whole.
+  private func receiveFolder(_ plan: Plan, peer: PeerInfo) throws {
+    let offer = plan.offer
+    let entries = offer.entries ?? []
+    var refused = plan.entries.filter { if case .failure = $0 { return true }; return false }.count
+    var stored = 0
+    var bytes: Int64 = 0
+    var problems: [String] = []
+    var folder: StagedFolder? = nil
+    do {
+      folder = try store.createStagedFolder()
+    } catch {
+      problems.append("the receiver cannot stage it: \(error)")
+    }
+    var placed = false
+    defer { if !placed { folder?.discard() } }
+
+    for (index, entry) in entries.enumerated() {
+      guard case .success(let components) = plan.entries[safe: index] else { continue }
+      if entry.kind == .folder {
+        do {
+          try folder?.makeFolder(components)
+        } catch {
+          problems.append("\(entry.path): \(error)")
+        }
+        continue
+      }
+      let outcome = try receivePayload(
+        item: offer.id, entry: index, declared: entry.size, name: components[components.count - 1], kind: .file,
+        open: { () throws(InboxError) in
+          guard let folder else { throw InboxError.unexpected("no staging folder") }
+          return try folder.createFile(components)
+        })
+      switch outcome {
+      case .complete(let file, let size, _, _):
+        do {
+          _ = try file.finish(sync: false)
+          stored += 1
+          bytes += size
+        } catch {
+          file.discard()
+          refused += 1
+          problems.append("\(entry.path): \(error)")
+        }
+      case .refused(let reason, _):
+        refused += 1
+        problems.append("\(entry.path): \(reason)")
+      case .failed(let reason, _):
+        refused += 1
+        problems.append("\(entry.path): \(reason)")
+      }
     }
 
-    var problem: String? = nil  // set once the item is doomed; its bytes are then drained
+    let offeredFiles = entries.filter { $0.kind == .file }.count
+    guard let folder, stored > 0 || offeredFiles == 0 else {
+      record(offer, peer: peer, .failed(problems.first ?? "none of its files could be stored"), type: plan.type,
+             entries: (stored, refused))
+      return
+    }
+    do {
+      let identity = try store.seal(folder: folder.url)
+      pendingNeedsSync = true
+      let metadata = ItemMetadata(
+        originalName: offer.name, kind: ItemKind.folder.rawValue, senderName: peer.name,
+        senderId: peer.fingerprint.hex, receivedAt: Date(), size: bytes, type: plan.type ?? "public.folder", files: stored)
+      pending.append((offer, InboxStore.Placement(staged: folder.url, name: plan.storedName, identity: identity, metadata: metadata), (stored, refused)))
+      pendingBytes += bytes
+      placed = true
+      for problem in problems { emit(.refused(peer, item: offer, reason: problem)) }
+    } catch {
+      record(offer, peer: peer, .failed("the receiver could not store it: \(error)"), type: plan.type, entries: (0, refused + stored))
+    }
+  }
+
+  private enum PayloadOutcome {
+    case complete(StagingFile, size: Int64, digest: Digest, type: String?)
+    case refused(String, type: String?)
+    case failed(String, type: String?)
+  }
+
+  /// Receives one payload (an item's or a folder entry's bytes). Bytes go to the file `open`
+  /// creates while the payload is still wanted; once it is doomed (refused by its content, a
+  /// write failed) the rest is drained. Throws only when the connection can no longer be
+  /// trusted to stay in step; the staged file is then removed.
+  private func receivePayload(
+    item: Int, entry: Int?, declared: Int64?, name: String, kind: ItemKind,
+    open: () throws(InboxError) -> StagingFile
+  ) throws -> PayloadOutcome {
+    let header = try connection.receiveHeader()
+    guard header.kind == .begin else {
+      throw WireError.unexpected(expected: "the bytes of item \(item)", got: "a \(header.kind) frame")
+    }
+    let begin = try BeginFrame(decoding: try connection.receivePayload(header.length))
+    guard begin.item == item, begin.entry == entry, begin.offset == 0 else {
+      throw WireError.unexpected(expected: "the bytes of item \(item)", got: "item \(begin.item)")
+    }
+
+    var problem: String? = nil
     var refusedByContent = false
     var decidedType: String? = nil
     var staging: StagingFile? = nil
     do {
-      staging = try store.createStagingFile()
+      staging = try open()
     } catch {
       problem = "the receiver cannot stage it: \(error)"
     }
-    var handedOff = false  // true once the staged file belongs to the pending batch
+    var handedOff = false  // true once the caller owns the staged file
     defer { if !handedOff { staging?.discard() } }
 
     let hasher = SHA256Hasher()
@@ -152,11 +344,11 @@ final class ReceiveSession {
     var head: [UInt8] = []
     var judged = sniffLength == 0
     var received: Int64 = 0
-    let limit = offer.size ?? policy.maxItemBytes
+    let limit = declared ?? policy.maxItemBytes
 
     func judgeHead() {
       judged = true
-      let verdict = policy.judgeContent(name: storedName, kind: offer.kind, head: head, size: offer.size)
+      let verdict = policy.judgeContent(name: name, kind: kind, head: head, size: declared)
       decidedType = verdict.type
       if !verdict.accepted, problem == nil {
         problem = verdict.reason
@@ -171,7 +363,7 @@ final class ReceiveSession {
       switch frame.kind {
       case .data:
         guard received + Int64(frame.length) <= limit else {
-          throw offer.size == nil
+          throw declared == nil
             ? WireError.invalidAsk("an item of unknown size grew past \(formatBytes(limit))")
             : WireError.oversize(declared: limit)
         }
@@ -199,63 +391,66 @@ final class ReceiveSession {
         let digestBytes = try connection.receivePayload(frame.length)
         if !judged { judgeHead() }
         guard let digest = Digest(bytes: digestBytes) else {
-          finish(offer, peer: peer, outcome: .failed(problem ?? "the sender cancelled it"), type: decidedType)
-          return
+          return .failed(problem ?? "the sender gave up on it", type: decidedType)
         }
         if let problem {
-          finish(offer, peer: peer, outcome: refusedByContent ? .rejected(problem) : .failed(problem), type: decidedType)
-          return
+          return refusedByContent ? .refused(problem, type: decidedType) : .failed(problem, type: decidedType)
         }
-        if let size = offer.size, received != size {
-          problem = "the sender sent \(received) of the \(size) bytes it declared"
-        } else if hasher.finalize() != digest.bytes {
-          problem = "its bytes do not match their SHA-256; nothing was kept"
+        if let declared, received != declared {
+          return .failed("the sender sent \(received) of the \(declared) bytes it declared", type: decidedType)
         }
-        if let problem {
-          finish(offer, peer: peer, outcome: .failed(problem), type: decidedType)
-          return
+        if hasher.finalize() != digest.bytes {
+          return .failed("its bytes do not match their SHA-256; nothing was kept", type: decidedType)
         }
-        guard let file = staging else { return }
-        do {
-          let syncNow = received >= ReceiveSession.syncAloneBytes
-          let identity = try file.finish(sync: syncNow)
-          if !syncNow { pendingNeedsSync = true }
-          let metadata = ItemMetadata(
-            originalName: offer.name, kind: offer.kind.rawValue, senderName: peer.name,
-            senderId: peer.fingerprint.hex, receivedAt: Date(), size: received, sha256: digest.hex,
-            type: decidedType)
-          pending.append((offer, InboxStore.Placement(staged: file.url, name: storedName, identity: identity, metadata: metadata)))
-          pendingBytes += received
-          handedOff = true
-        } catch {
-          finish(offer, peer: peer, outcome: .failed("the receiver could not store it: \(error)"), type: decidedType)
-        }
-        return
+        guard let file = staging else { return .failed("the receiver lost its staging file", type: decidedType) }
+        handedOff = true
+        return .complete(file, size: received, digest: digest, type: decidedType)
       case .control:
         let message = try MessageCodec.decode(try connection.receivePayload(frame.length))
         if case .failure(let failure) = message {
           throw ShareError.peerFailure(code: failure.code, message: failure.message)
         }
-        throw WireError.unexpected(expected: "the bytes of item \(offer.id)", got: "a \(message.typeName) message")
+        throw WireError.unexpected(expected: "the bytes of item \(item)", got: "a \(message.typeName) message")
       case .begin:
-        throw WireError.unexpected(expected: "the end of item \(offer.id)", got: "a begin frame")
+        throw WireError.unexpected(expected: "the end of item \(item)", got: "a begin frame")
       }
     }
   }
+
+  /// A URL item must hold one absolute URL on one line; a text item must be UTF-8.
+  /// Returns the problem, or nil when the content is what its kind says.
+  static func checkInline(_ kind: ItemKind, file: URL) -> String? {
+    guard kind == .url || kind == .text else { return nil }
+    guard let data = FileManager.default.contents(atPath: file.path) else { return "cannot read it back" }
+    guard let text = String(data: data, encoding: .utf8) else { return "it is not UTF-8 text" }
+    if kind == .url {
+      let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
+      guard !line.contains("\n"), !line.contains("\r"), let url = URL(string: line), url.scheme != nil else {
+        return "it is not one absolute URL"
+      }
+    }
+    return nil
+  }
+
+  // MARK: Outcomes
 
   private enum Outcome {
     case rejected(String)
     case failed(String)
   }
 
-  private func finish(_ offer: ItemOffer, peer: PeerInfo, outcome: Outcome, type: String?) {
+  private func record(
+    _ offer: ItemOffer, peer: PeerInfo, _ outcome: Outcome, type: String?, entries: (stored: Int, refused: Int)? = nil
+  ) {
     switch outcome {
     case .rejected(let reason):
-      receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: reason, type: type)
+      receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: reason, type: type,
+                                       entriesStored: entries?.stored, entriesRefused: entries?.refused)
       counts.refused += 1
       emit(.refused(peer, item: offer, reason: reason))
     case .failed(let reason):
-      receipts[offer.id] = ItemReceipt(id: offer.id, status: .failed, reason: reason, type: type)
+      receipts[offer.id] = ItemReceipt(id: offer.id, status: .failed, reason: reason, type: type,
+                                       entriesStored: entries?.stored, entriesRefused: entries?.refused)
       counts.failed += 1
       emit(.failed(peer, item: offer, reason: reason))
     }
@@ -282,17 +477,21 @@ final class ReceiveSession {
     } else {
       results = store.place(batch.map(\.placement))
     }
-    for ((offer, placement), result) in zip(batch, results) {
+    for ((offer, placement, entries), result) in zip(batch, results) {
       switch result {
       case .success(let name):
+        let refusedEntries = entries?.refused ?? 0
         receipts[offer.id] = ItemReceipt(
-          id: offer.id, status: .stored, storedAs: name, type: placement.metadata.type,
-          size: placement.metadata.size, sha256: placement.metadata.sha256.flatMap(Digest.init(hex:)))
+          id: offer.id, status: .stored, storedAs: name,
+          reason: refusedEntries > 0 ? "\(refusedEntries) of its entries were not stored" : nil,
+          type: placement.metadata.type, size: placement.metadata.size,
+          sha256: placement.metadata.sha256.flatMap(Digest.init(hex:)),
+          entriesStored: entries?.stored, entriesRefused: entries?.refused)
         counts.stored += 1
         emit(.stored(peer, item: offer, storedAs: name, size: placement.metadata.size, type: placement.metadata.type))
       case .failure(let error):
-        unlink(placement.staged.path)
-        finish(offer, peer: peer, outcome: .failed("the receiver could not store it: \(error)"), type: placement.metadata.type)
+        try? FileManager.default.removeItem(at: placement.staged)
+        record(offer, peer: peer, .failed("the receiver could not store it: \(error)"), type: placement.metadata.type, entries: entries)
       }
     }
   }

@@ -3,7 +3,7 @@ import Glibc
 import Wire
 
 /// An item to send: how it describes itself (its offer) and where its bytes come from.
-/// Built once and shared by every recipient of a send.
+/// Built once, before anything is read, and shared by every recipient of a send.
 public struct OutgoingItem: Sendable {
   /// Where the bytes come from.
   public enum Source: Sendable {
@@ -11,6 +11,10 @@ public struct OutgoingItem: Sendable {
     case file(URL)
     /// Bytes held in memory (a URL or a text snippet).
     case inline([UInt8])
+    /// A folder: one source file per offered entry (nil for a sub-folder entry).
+    case folder(URL, entries: [URL?])
+    /// A stream of unknown length, read once (standard input).
+    case stream(Int32)
   }
 
   public var offer: ItemOffer
@@ -24,37 +28,23 @@ public struct OutgoingItem: Sendable {
     self.label = label
   }
 
-  /// Describes the paths a user named: each must be a regular file (folders, URLs, text and
-  /// standard input are other kinds of item). Nothing is read yet.
-  public static func files(_ paths: [String], firstID: Int = 0) throws(ShareError) -> [OutgoingItem] {
-    var items: [OutgoingItem] = []
-    for (index, path) in paths.enumerated() {
-      let url = URL(fileURLWithPath: path).standardizedFileURL
-      var info = stat()
-      guard stat(url.path, &info) == 0 else {
-        throw .source(path: path, reason: String(cString: strerror(errno)))
-      }
-      switch info.st_mode & S_IFMT {
-      case S_IFREG:
-        break
-      case S_IFDIR:
-        throw .source(path: path, reason: "it is a folder, and sending folders is not supported yet")
-      default:
-        throw .source(path: path, reason: "it is not a regular file")
-      }
-      guard access(url.path, R_OK) == 0 else {
-        throw .source(path: path, reason: String(cString: strerror(errno)))
-      }
-      let offer = ItemOffer(
-        id: firstID + index, kind: .file, name: url.lastPathComponent, size: Int64(info.st_size),
-        resumeKey: resumeKey(for: url, info: info))
-      items.append(OutgoingItem(offer: offer, source: .file(url), label: path))
+  /// The payloads this item sends when the receiver accepted it as `answer` says: the whole
+  /// item, or each accepted file entry of a folder, in order.
+  func payloads(for answer: ItemAnswer) -> [(entry: Int?, size: Int64?)] {
+    guard offer.kind == .folder, let entries = offer.entries else { return [(nil, offer.size)] }
+    var result: [(Int?, Int64?)] = []
+    for (index, entry) in entries.enumerated() where entry.kind == .file {
+      if answer.entries?[safe: index]?.accepted ?? false { result.append((index, entry.size)) }
     }
-    return items
+    return result
   }
 
-  /// The same for the same file content as far as the sender can tell cheaply: path, size,
-  /// modification time and inode.
+  /// The bytes the receiver will get for `answer`, when known.
+  func acceptedBytes(for answer: ItemAnswer) -> Int64 {
+    payloads(for: answer).reduce(0) { $0 + ($1.size ?? 0) }
+  }
+
+  /// The same source offered again gives the same key: path, size, modification time, inode.
   static func resumeKey(for url: URL, info: stat) -> String {
     let text = "\(url.path)\0\(info.st_size)\0\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\0\(info.st_ino)"
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a key, not a secret
@@ -63,5 +53,18 @@ public struct OutgoingItem: Sendable {
       hash = hash &* 0x100_0000_01b3
     }
     return String(hash, radix: 16)
+  }
+}
+
+extension Array {
+  subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+extension OutgoingItem {
+  /// Items for files and folders by path (a convenience over `ItemCatalog`).
+  public static func files(_ paths: [String]) throws(ShareError) -> [OutgoingItem] {
+    var catalog = ItemCatalog()
+    for path in paths { try catalog.add(path: path) }
+    return catalog.items
   }
 }

@@ -87,21 +87,29 @@ public final class Sender: @unchecked Sendable {
     }
     observer(.answered(answer.items))
 
-    // Stream what was accepted, in offer order.
+    // Stream what was accepted, in offer order: each item, or each accepted entry of a folder.
     try tls.setIdleTimeout(connectTimeout)
     let verdicts = Dictionary(answer.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let accepted = items.filter { verdicts[$0.offer.id]?.accepted == true }
-    let total = accepted.reduce(Int64(0)) { $0 + ($1.offer.size ?? 0) }
+    let accepted = items.compactMap { item in verdicts[item.offer.id].flatMap { $0.accepted ? (item, $0) : nil } }
+    let total = accepted.reduce(Int64(0)) { $0 + $1.0.acceptedBytes(for: $1.1) }
     var sent: Int64 = 0
     var abandoned: [Int: String] = [:]
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FrameHeader.size + Sender.chunkSize, alignment: 4096)
     defer { buffer.deallocate() }
-    for item in accepted {
-      if let problem = try stream(item, over: connection, buffer: buffer, progress: { bytes in
-        sent += bytes
-        observer(.progress(sent: sent, total: total))
-      }) {
-        abandoned[item.offer.id] = problem
+    func progress(_ bytes: Int64) {
+      sent += bytes
+      observer(.progress(sent: sent, total: total))
+    }
+    for (item, verdict) in accepted {
+      for payload in item.payloads(for: verdict) {
+        let begin = BeginFrame(item: item.offer.id, entry: payload.entry)
+        let problem = try withSource(item, entry: payload.entry) { source in
+          try stream(begin, declared: payload.size, from: source, over: connection, buffer: buffer, progress: progress)
+        }
+        if let problem {
+          let what = payload.entry.flatMap { item.offer.entries?[safe: $0]?.path }.map { "\($0): " } ?? ""
+          abandoned[item.offer.id] = what + problem
+        }
       }
     }
     try connection.flush()
@@ -128,65 +136,101 @@ public final class Sender: @unchecked Sendable {
     }
   }
 
-  /// Streams one item: begin, data frames, end with its digest. Returns why the item was
-  /// abandoned (its end frame then carries no digest), or nil when it was sent whole.
-  private func stream(
-    _ item: OutgoingItem, over connection: FramedConnection, buffer: UnsafeMutableRawBufferPointer,
-    progress: (Int64) -> Void
+  /// Opens the bytes of an item (or of one folder entry) and hands them to `body`.
+  /// A source that cannot be opened is a `.failed` source: its payload is abandoned.
+  private func withSource(
+    _ item: OutgoingItem, entry: Int?, _ body: (ByteSource) throws -> String?
   ) throws -> String? {
-    try connection.sendBegin(BeginFrame(item: item.offer.id))
-    let hasher = SHA256Hasher()
     switch item.source {
     case .inline(let bytes):
-      var offset = 0
-      repeat {
-        let count = min(bytes.count - offset, Sender.chunkSize)
-        let frame = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(FrameHeader.size + count)])
-        if count > 0 {
-          let chunk = UnsafeMutableRawBufferPointer(rebasing: frame[FrameHeader.size...])
-          bytes.withUnsafeBytes { source in
-            chunk.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
-          }
-          hasher.update(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size...]))
-          try connection.sendData(framedIn: frame)
-        }
-        offset += count
-        progress(Int64(count))
-      } while offset < bytes.count
+      return try body(.memory(bytes))
+    case .stream(let fd):
+      return try body(.descriptor(fd))
     case .file(let url):
-      let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else {
-        let reason = String(cString: strerror(errno))
-        try connection.sendEnd(nil)
-        return "cannot read it: \(reason)"
-      }
-      defer { close(fd) }
-      _ = clinux_fadvise_sequential(fd)
-      let declared = item.offer.size ?? 0
-      var done: Int64 = 0
-      while done < declared {
-        let want = Int(min(Int64(Sender.chunkSize), declared - done))
-        let payload = buffer.baseAddress!.advanced(by: FrameHeader.size)
-        var got = 0
-        while got < want {
-          let n = read(fd, payload + got, want - got)
-          if n < 0 && errno == EINTR { continue }
-          if n <= 0 {
-            let reason = n == 0 ? "it shrank while being sent" : String(cString: strerror(errno))
-            try connection.sendEnd(nil)
-            return reason
-          }
-          got += n
+      return try withFile(url, body)
+    case .folder(_, let entries):
+      guard let entry, let url = entries[safe: entry] ?? nil else { return try body(.failed("no such entry")) }
+      return try withFile(url, body)
+    }
+  }
+
+  private func withFile(_ url: URL, _ body: (ByteSource) throws -> String?) throws -> String? {
+    let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { return try body(.failed("cannot read it: \(String(cString: strerror(errno)))")) }
+    defer { close(fd) }
+    _ = clinux_fadvise_sequential(fd)
+    return try body(.descriptor(fd))
+  }
+
+  /// Streams one payload: begin, data frames, end with its digest. With a declared size,
+  /// exactly that many bytes are sent; without one, everything up to end of input. Returns why
+  /// the payload was abandoned (its end frame then carries no digest), or nil when sent whole.
+  private func stream(
+    _ begin: BeginFrame, declared: Int64?, from source: ByteSource, over connection: FramedConnection,
+    buffer: UnsafeMutableRawBufferPointer, progress: (Int64) -> Void
+  ) throws -> String? {
+    try connection.sendBegin(begin)
+    if case .failed(let reason) = source {
+      try connection.sendEnd(nil)
+      return reason
+    }
+    let hasher = SHA256Hasher()
+    var done: Int64 = 0
+    var offset = 0
+    let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
+    while declared.map({ done < $0 }) ?? true {
+      let want = Int(min(Int64(payloadArea.count), (declared ?? Int64.max) - done))
+      var got = 0
+      while got < want {
+        let n = source.read(into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[got..<want]), at: &offset)
+        if n < 0 {
+          try connection.sendEnd(nil)
+          return "cannot read it: \(String(cString: strerror(errno)))"
         }
-        let frame = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(FrameHeader.size + got)])
-        hasher.update(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size...]))
-        try connection.sendData(framedIn: frame)
-        done += Int64(got)
-        progress(Int64(got))
+        if n == 0 { break }
+        got += n
       }
+      if got == 0 && declared == nil { break }
+      if got < want && declared != nil {
+        try connection.sendEnd(nil)
+        return "it shrank while being sent"
+      }
+      let frame = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(FrameHeader.size + got)])
+      hasher.update(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size...]))
+      try connection.sendData(framedIn: frame)
+      done += Int64(got)
+      progress(Int64(got))
+      if got < want { break }  // end of a stream of unknown length
     }
     guard let digest = Digest(bytes: hasher.finalize()) else { fatalError("SHA-256 is 32 bytes") }
     try connection.sendEnd(digest)
     return nil
+  }
+}
+
+/// Where a payload's bytes are read from.
+enum ByteSource {
+  case memory([UInt8])
+  case descriptor(Int32)
+  case failed(String)
+
+  /// Reads up to `buffer.count` bytes; 0 at the end, -1 on error (errno set).
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int) -> Int {
+    switch self {
+    case .memory(let bytes):
+      let count = min(buffer.count, bytes.count - offset)
+      guard count > 0 else { return 0 }
+      bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
+      offset += count
+      return count
+    case .descriptor(let fd):
+      while true {
+        let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        return n
+      }
+    case .failed:
+      return -1
+    }
   }
 }

@@ -9,21 +9,33 @@ import Wire
 enum SendCommand: Command {
   static let spec = CommandSpec(
     path: ["send"], summary: "Send files to a nearby receiver",
-    usage: ["send PATH... --to HOST:PORT [--json]"],
+    usage: [
+      "send [PATH | URL | -]... [--url URL]... [--text TEXT]... --to HOST:PORT [--json]",
+    ],
     discussion: """
-      Connects over TLS 1.3, offers every item (name, size, kind) and streams the ones the
+      Offers every item at once (name, kind, size) over TLS 1.3 and streams the ones the
       receiver accepts; each is checked with SHA-256 and reported with the name it was stored
-      under, or why it was refused. The receiver's device ID is printed so you can compare it
-      with what 'share id' prints there.
+      under, or why it was refused. Items: files; folders (sent whole with their structure;
+      symbolic links are not followed and are reported, special files skipped); URLs (an
+      argument such as https://example.com, or --url); text (--text); standard input ('-',
+      named with --name, streamed without knowing its size). The receiver's device ID is
+      printed so you can compare it with what 'share id' prints there.
       Exit status: 0 all stored, 3 some refused or failed, 4 none stored, 1 error.
       """,
     options: [
       .value("--to", "HOST:PORT", "The receiver's address and port ([v6addr]:port for IPv6)"),
+      .value("--url", "URL", repeatable: true, "Send a URL (stored as a small .url file)"),
+      .value("--text", "TEXT", repeatable: true, "Send a text snippet (stored as a .txt file)"),
+      .value("--name", "NAME", "Name for standard input or a text item (default: stdin, text)"),
       .flag("--json", "Print events as JSON lines on stdout (a stable contract)"),
       .flag("--quiet", short: "-q", "Print nothing but errors"),
     ],
-    arguments: 1...Int.max,
-    examples: ["share send photo.jpg notes.txt --to 192.168.1.20:40123", "share send big.iso --to [fe80::1%eth0]:40123 --json"])
+    arguments: 0...Int.max,
+    examples: [
+      "share send photo.jpg notes.txt --to 192.168.1.20:40123",
+      "share send ~/Pictures/trip https://example.com --text 'see you at 6' --to 192.168.1.20:40123",
+      "tar c project | share send - --name project.tar --to [fe80::1%eth0]:40123 --json",
+    ])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     guard let target = arguments.value("--to") else {
@@ -32,7 +44,11 @@ enum SendCommand: Command {
     guard let endpoint = Endpoint.parse(target) else {
       throw UsageError("'\(escape(target))' is not HOST:PORT", spec: spec)
     }
-    let items = try OutgoingItem.files(arguments.positionals)
+    let catalog = try catalog(from: arguments)
+    let items = catalog.items
+    if !arguments.flag("--quiet") {
+      for note in catalog.notes { context.terminal.warn(escape(note)) }
+    }
     let device = try context.device()
     let sender = try Sender(device: device)
     let json = arguments.flag("--json")
@@ -68,6 +84,34 @@ enum SendCommand: Command {
 }
 
 import Synchronization
+
+extension SendCommand {
+  /// The items the command line names, in the order given: positional paths, URLs and `-`,
+  /// then --url, then --text.
+  static func catalog(from arguments: ParsedArguments) throws -> ItemCatalog {
+    var catalog = ItemCatalog()
+    var usedStdin = false
+    for argument in arguments.positionals {
+      if argument == "-" {
+        guard !usedStdin else { throw UsageError("standard input ('-') can be sent only once", spec: spec) }
+        usedStdin = true
+        catalog.add(stream: STDIN_FILENO, name: arguments.value("--name") ?? "stdin")
+      } else if ItemCatalog.looksLikeURL(argument) {
+        try catalog.add(url: argument)
+      } else {
+        try catalog.add(path: argument)
+      }
+    }
+    for url in arguments.all("--url") { try catalog.add(url: url) }
+    for text in arguments.all("--text") {
+      catalog.add(text: text, name: usedStdin ? nil : arguments.value("--name"))
+    }
+    guard !catalog.items.isEmpty else {
+      throw UsageError("nothing to send: name files, folders, URLs, '-' or --text", spec: spec)
+    }
+    return catalog
+  }
+}
 
 /// Prints a send as it goes: human lines, or JSON events.
 final class SendReporter {

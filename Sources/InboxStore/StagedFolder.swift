@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+
+/// A folder item being received in staging: its tree is built here from sanitized relative
+/// paths, then sealed read-only and placed in the Inbox whole.
+///
+/// Thread-confined to the receiving thread.
+public final class StagedFolder {
+  public let url: URL
+
+  init(url: URL) { self.url = url }
+
+  /// Creates a sub-folder (and any missing parents) from sanitized path components.
+  public func makeFolder(_ components: [String]) throws(InboxError) {
+    var current = url
+    for component in components {
+      current.appendPathComponent(component)
+      if mkdir(current.path, 0o700) != 0 && errno != EEXIST { throw InboxError.from("mkdir", current.path) }
+    }
+  }
+
+  /// Creates a new file at sanitized path components, never following a symlink and never
+  /// replacing an existing file.
+  public func createFile(_ components: [String]) throws(InboxError) -> StagingFile {
+    guard !components.isEmpty else { throw InboxError.unexpected("an entry has an empty path") }
+    try makeFolder(Array(components.dropLast()))
+    let file = components.reduce(url) { $0.appendingPathComponent($1) }
+    let fd = retryingEINTR { open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+    if fd < 0 { throw InboxError.from("open", file.path) }
+    return StagingFile(url: file, fd: fd)
+  }
+
+  /// Removes the folder and everything in it.
+  public func discard() { try? removeTree(url) }
+}
+
+extension InboxStore {
+  /// A new, empty staging folder to build a folder item in.
+  public func createStagedFolder() throws(InboxError) -> StagedFolder {
+    StagedFolder(url: try createStagingFolder())
+  }
+}
+
+extension InboxName {
+  /// Splits a folder entry's relative path (components joined by `/`) and sanitizes each
+  /// component; refuses absolute paths, empty components, `.` and `..`.
+  public static func sanitize(relativePath path: String) throws(Problem) -> [String] {
+    if path.hasPrefix("/") { throw .pathSeparator }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard !parts.isEmpty else { throw .empty }
+    var components: [String] = []
+    for part in parts {
+      components.append(try sanitize(String(part)))
+    }
+    return components
+  }
+}

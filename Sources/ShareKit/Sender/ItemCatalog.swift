@@ -1,0 +1,132 @@
+import Foundation
+import Glibc
+import Wire
+
+/// Turns what a user named into items that describe themselves (name, kind, size) before any
+/// byte is read, as UIActivityItemSource does. Folders are walked without following symlinks.
+public struct ItemCatalog: Sendable {
+  public private(set) var items: [OutgoingItem] = []
+  /// What was left out, for the user: symlinks, special files, unreadable entries.
+  public private(set) var notes: [String] = []
+
+  public init() {}
+
+  /// Whether a command-line argument is a URL rather than a path: an absolute URL with a scheme
+  /// (`https://…`, `ftp://…`) that does not name an existing file.
+  public static func looksLikeURL(_ argument: String) -> Bool {
+    guard let colon = argument.firstIndex(of: ":"), argument[colon...].hasPrefix("://") else { return false }
+    let scheme = argument[..<colon]
+    guard let first = scheme.first, first.isLetter,
+      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+    else { return false }
+    return !FileManager.default.fileExists(atPath: argument)
+  }
+
+  /// Adds a file or a folder by path.
+  public mutating func add(path: String) throws(ShareError) {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    var info = stat()
+    guard lstat(url.path, &info) == 0 else {
+      throw .source(path: path, reason: String(cString: strerror(errno)))
+    }
+    // A symlink named on the command line is followed: the user asked for it by name.
+    if info.st_mode & S_IFMT == S_IFLNK, stat(url.path, &info) != 0 {
+      throw .source(path: path, reason: "it is a broken symbolic link")
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      guard access(url.path, R_OK) == 0 else { throw .source(path: path, reason: String(cString: strerror(errno))) }
+      let offer = ItemOffer(
+        id: items.count, kind: .file, name: url.lastPathComponent, size: Int64(info.st_size),
+        resumeKey: OutgoingItem.resumeKey(for: url, info: info))
+      items.append(OutgoingItem(offer: offer, source: .file(url), label: path))
+    case S_IFDIR:
+      try addFolder(url, label: path)
+    default:
+      throw .source(path: path, reason: "it is not a regular file or a folder")
+    }
+  }
+
+  /// Adds a URL, stored by the receiver as a small `.url` file holding it.
+  public mutating func add(url: String) throws(ShareError) {
+    guard let parsed = URL(string: url), let scheme = parsed.scheme, !scheme.isEmpty,
+      !url.contains("\n"), !url.contains("\r")
+    else {
+      throw .source(path: url, reason: "it is not an absolute URL with a scheme")
+    }
+    var name = parsed.host ?? scheme
+    if let last = parsed.pathComponents.last, last != "/" { name += "-" + last }
+    let bytes = Array((url + "\n").utf8)
+    let offer = ItemOffer(id: items.count, kind: .url, name: name + ".url", size: Int64(bytes.count), type: "public.url")
+    items.append(OutgoingItem(offer: offer, source: .inline(bytes), label: url))
+  }
+
+  /// Adds a text snippet, stored by the receiver as a `.txt` file holding exactly the text.
+  public mutating func add(text: String, name: String?) {
+    let bytes = Array(text.utf8)
+    let offer = ItemOffer(
+      id: items.count, kind: .text, name: ItemCatalog.withExtension(name ?? "text", "txt"),
+      size: Int64(bytes.count), type: "public.utf8-plain-text")
+    items.append(OutgoingItem(offer: offer, source: .inline(bytes), label: "text"))
+  }
+
+  /// Adds standard input (or another descriptor), streamed without knowing its size.
+  public mutating func add(stream fd: Int32, name: String) {
+    let offer = ItemOffer(id: items.count, kind: .file, name: name, size: nil)
+    items.append(OutgoingItem(offer: offer, source: .stream(fd), label: "-"))
+  }
+
+  static func withExtension(_ name: String, _ ext: String) -> String {
+    name.lowercased().hasSuffix("." + ext) ? name : "\(name).\(ext)"
+  }
+
+  /// Walks a folder depth-first in name order, without following symlinks; sub-folders are
+  /// entries too, so empty ones arrive.
+  private mutating func addFolder(_ root: URL, label: String) throws(ShareError) {
+    var entries: [EntryOffer] = []
+    var sources: [URL?] = []
+    var total: Int64 = 0
+    func walk(_ folder: URL, relative: String) {
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+      } catch {
+        notes.append("skipped \(label)/\(relative): cannot read the folder")
+        return
+      }
+      for name in names {
+        let url = folder.appendingPathComponent(name)
+        let path = relative.isEmpty ? name : "\(relative)/\(name)"
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+          notes.append("skipped \(path): \(String(cString: strerror(errno)))")
+          continue
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+          guard access(url.path, R_OK) == 0 else {
+            notes.append("skipped \(path): not readable")
+            continue
+          }
+          entries.append(EntryOffer(path: path, kind: .file, size: Int64(info.st_size)))
+          sources.append(url)
+          total += Int64(info.st_size)
+        case S_IFDIR:
+          entries.append(EntryOffer(path: path, kind: .folder, size: 0))
+          sources.append(nil)
+          walk(url, relative: path)
+        case S_IFLNK:
+          let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
+          notes.append("skipped symbolic link \(path) -> \(target) (links are not followed)")
+        default:
+          notes.append("skipped \(path): not a regular file (device, socket or pipe)")
+        }
+      }
+    }
+    walk(root, relative: "")
+    let offer = ItemOffer(
+      id: items.count, kind: .folder, name: root.lastPathComponent, size: total, type: "public.folder",
+      entries: entries)
+    items.append(OutgoingItem(offer: offer, source: .folder(root, entries: sources), label: label))
+  }
+}
