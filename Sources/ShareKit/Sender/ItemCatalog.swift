@@ -130,3 +130,37 @@ public struct ItemCatalog: Sendable {
     items.append(OutgoingItem(offer: offer, source: .folder(root, entries: sources), label: label))
   }
 }
+
+extension ItemCatalog {
+  /// Copies every stream item into a temporary file, so several receivers can each read it;
+  /// the items then have a known size. The file is unlinked at once (kept open), so nothing is
+  /// left behind.
+  public mutating func spoolStreams() throws(ShareError) {
+    for index in items.indices {
+      guard case .stream(let fd) = items[index].source else { continue }
+      let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+      var template = Array("\(directory)/share-stdin-XXXXXX".utf8CString)
+      let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard spool >= 0 else { throw .source(path: "-", reason: "cannot create a temporary file: \(String(cString: strerror(errno)))") }
+      unlink(String(cString: template))
+      var buffer = [UInt8](repeating: 0, count: 1 << 20)
+      var total: Int64 = 0
+      while true {
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { throw .source(path: "-", reason: String(cString: strerror(errno))) }
+        if n == 0 { break }
+        var offset = 0
+        while offset < n {
+          let w = buffer.withUnsafeBytes { Glibc.write(spool, $0.baseAddress! + offset, n - offset) }
+          if w < 0 && errno == EINTR { continue }
+          if w <= 0 { throw .source(path: "-", reason: "cannot spool standard input: \(String(cString: strerror(errno)))") }
+          offset += w
+        }
+        total += Int64(n)
+      }
+      items[index].offer.size = total
+      items[index].source = .spooled(spool)
+    }
+  }
+}

@@ -15,6 +15,8 @@ public struct OutgoingItem: Sendable {
     case folder(URL, entries: [URL?])
     /// A stream of unknown length, read once (standard input).
     case stream(Int32)
+    /// A stream copied to an unlinked temporary file, read from the start by each receiver.
+    case spooled(Int32)
   }
 
   public var offer: ItemOffer

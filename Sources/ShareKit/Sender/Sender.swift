@@ -146,6 +146,8 @@ public final class Sender: @unchecked Sendable {
       return try body(.memory(bytes))
     case .stream(let fd):
       return try body(.descriptor(fd))
+    case .spooled(let fd):
+      return try body(.positioned(fd))
     case .file(let url):
       return try withFile(url, body)
     case .folder(_, let entries):
@@ -212,6 +214,8 @@ public final class Sender: @unchecked Sendable {
 enum ByteSource {
   case memory([UInt8])
   case descriptor(Int32)
+  /// A file read with pread from offset 0, so several senders can share one descriptor.
+  case positioned(Int32)
   case failed(String)
 
   /// Reads up to `buffer.count` bytes; 0 at the end, -1 on error (errno set).
@@ -227,6 +231,13 @@ enum ByteSource {
       while true {
         let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if n < 0 && errno == EINTR { continue }
+        return n
+      }
+    case .positioned(let fd):
+      while true {
+        let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+        if n < 0 && errno == EINTR { continue }
+        if n > 0 { offset += n }
         return n
       }
     case .failed:
