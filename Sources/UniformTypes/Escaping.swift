@@ -2,12 +2,12 @@
 /// embed in reasons and error messages: no control character, escape sequence or
 /// bidirectional override reaches a terminal, and very long values are shortened.
 public enum Escaping {
-  /// Longest escaped value embedded in a message, in characters.
+  /// Longest escaped value embedded in a message, in Unicode scalars (escapes included).
   public static let maximumLength = 160
 
   /// `value` with control characters (C0, DEL, C1), Unicode format characters (bidi
   /// overrides, zero-width characters) and line/paragraph separators written as `\u{XX}`;
-  /// backslashes doubled; cut to `maximumLength` characters with `…` when longer.
+  /// backslashes doubled; cut to `maximumLength` scalars of output, then `…`.
   public static func escaped(_ value: String, maximumLength: Int = Escaping.maximumLength) -> String {
     escaped(value, maximumLength: maximumLength, quote: false)
   }
@@ -21,19 +21,21 @@ public enum Escaping {
     var result = ""
     var count = 0
     for scalar in value.unicodeScalars {
-      if count >= maximumLength {
+      let piece: String
+      if scalar == "\\" || (quote && scalar == "\"") {
+        piece = "\\" + String(scalar)
+      } else if needsEscape(scalar) {
+        piece = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        piece = String(scalar)
+      }
+      let length = piece.unicodeScalars.count
+      if count + length > maximumLength {
         result += "…"
         break
       }
-      if scalar == "\\" || (quote && scalar == "\"") {
-        result += "\\"
-        result.unicodeScalars.append(scalar)
-      } else if needsEscape(scalar) {
-        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-      count += 1
+      result += piece
+      count += length
     }
     return result
   }

@@ -33,10 +33,11 @@ enum MIMEType {
 extension StringProtocol {
   /// The string without leading and trailing spaces, tabs, CR and LF.
   func trimmingBlanks() -> String {
-    let blanks: Set<Character> = [" ", "\t", "\r", "\n"]
-    var slice = Substring(self)
-    while let first = slice.first, blanks.contains(first) { slice = slice.dropFirst() }
-    while let last = slice.last, blanks.contains(last) { slice = slice.dropLast() }
-    return String(slice)
+    func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    let bytes = Array(utf8)
+    guard let first = bytes.firstIndex(where: { !isBlank($0) }),
+      let last = bytes.lastIndex(where: { !isBlank($0) })
+    else { return "" }
+    return String(decoding: bytes[first...last], as: UTF8.self)
   }
 }

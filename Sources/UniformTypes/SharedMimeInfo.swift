@@ -53,55 +53,59 @@ final class SharedMimeInfo: Sendable {
     var patterns: [Glob] = []
     var known = Set<String>()
     var maxLabels = 1
-    for line in Self.lines(globsText ?? []) {
+    let star = UInt8(ascii: "*")
+    let question = UInt8(ascii: "?")
+    let bracket = UInt8(ascii: "[")
+    Self.forEachLine(globsText ?? []) { line in
       // weight:mime:pattern[:flags[:...]]
-      let fields = line.split(separator: ":", omittingEmptySubsequences: false)
-      guard fields.count >= 3, let weight = Int(fields[0]) else { continue }
-      let mime = MIMEType.normalized(String(fields[1]))
-      let pattern = String(fields[2])
-      guard MIMEType.isValid(mime), !pattern.isEmpty else { continue }
-      let caseSensitive = fields.count >= 4 && fields[3].split(separator: ",").contains("cs")
+      let fields = Self.fields(line, separator: UInt8(ascii: ":"))
+      guard fields.count >= 3, let weight = Self.integer(fields[0]), let mime = Self.mimeType(fields[1]),
+        !fields[2].isEmpty
+      else { return }
+      let patternBytes = fields[2]
+      let pattern = String(decoding: patternBytes, as: UTF8.self)
+      let caseSensitive = fields.count >= 4 && Self.fields(fields[3], separator: UInt8(ascii: ",")).contains { $0.elementsEqual("cs".utf8) }
       let glob = Glob(weight: weight, mimeType: mime, pattern: pattern, caseSensitive: caseSensitive)
       known.insert(mime)
-      let wild = pattern.contains { $0 == "*" || $0 == "?" || $0 == "[" }
+      let wild = patternBytes.contains { $0 == star || $0 == question || $0 == bracket }
       if !wild {
-        let key = caseSensitive ? pattern : pattern.lowercased()
+        let key = caseSensitive ? pattern : Self.lowercasedFast(pattern)
         if literals[key].map({ $0.weight < weight }) ?? true { literals[key] = glob }
-      } else if pattern.hasPrefix("*."), !pattern.dropFirst(2).contains(where: { "*?[".contains($0) }) {
-        let ext = String(pattern.dropFirst(2))
+      } else if patternBytes.count > 2, patternBytes[patternBytes.startIndex] == star,
+        patternBytes[patternBytes.startIndex + 1] == UInt8(ascii: "."),
+        !patternBytes.dropFirst(2).contains(where: { $0 == star || $0 == question || $0 == bracket })
+      {
+        let extBytes = patternBytes.dropFirst(2)
+        let ext = String(decoding: extBytes, as: UTF8.self)
         // The file is sorted by weight, but keep the heaviest explicitly.
         if caseSensitive {
-          if caseSensitiveExtensions[ext].map({ $0.weight < weight }) ?? true {
-            caseSensitiveExtensions[ext] = glob
-          }
+          if caseSensitiveExtensions[ext].map({ $0.weight < weight }) ?? true { caseSensitiveExtensions[ext] = glob }
         } else {
-          let key = ext.lowercased()
+          let key = Self.lowercasedFast(ext)
           if extensions[key].map({ $0.weight < weight }) ?? true { extensions[key] = glob }
         }
-        maxLabels = max(maxLabels, ext.split(separator: ".").count)
+        maxLabels = max(maxLabels, extBytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
       } else {
-        patterns.append(caseSensitive ? glob : Glob(weight: weight, mimeType: mime, pattern: pattern.lowercased(), caseSensitive: false))
+        patterns.append(
+          caseSensitive ? glob : Glob(weight: weight, mimeType: mime, pattern: pattern.lowercased(), caseSensitive: false))
       }
     }
 
     var subclasses: [String: [String]] = [:]
-    for line in Self.lines(subclassText ?? []) {
-      let fields = line.split(separator: " ")
-      guard fields.count == 2 else { continue }
-      let child = MIMEType.normalized(String(fields[0]))
-      let parent = MIMEType.normalized(String(fields[1]))
-      guard MIMEType.isValid(child), MIMEType.isValid(parent), child != parent else { continue }
+    Self.forEachLine(subclassText ?? []) { line in
+      let fields = Self.fields(line, separator: UInt8(ascii: " "))
+      guard fields.count == 2, let child = Self.mimeType(fields[0]), let parent = Self.mimeType(fields[1]), child != parent
+      else { return }
       subclasses[child, default: []].append(parent)
       known.insert(child)
       known.insert(parent)
     }
     var aliases: [String: String] = [:]
-    for line in Self.lines(aliasText ?? []) {
-      let fields = line.split(separator: " ")
-      guard fields.count == 2 else { continue }
-      let alias = MIMEType.normalized(String(fields[0]))
-      let canonical = MIMEType.normalized(String(fields[1]))
-      guard MIMEType.isValid(alias), MIMEType.isValid(canonical), alias != canonical else { continue }
+    Self.forEachLine(aliasText ?? []) { line in
+      let fields = Self.fields(line, separator: UInt8(ascii: " "))
+      guard fields.count == 2, let alias = Self.mimeType(fields[0]), let canonical = Self.mimeType(fields[1]),
+        alias != canonical
+      else { return }
       aliases[alias] = canonical
       known.insert(canonical)
     }
@@ -121,7 +125,7 @@ final class SharedMimeInfo: Sendable {
   /// The MIME type for a base file name, or nil: literal names first, then `*.ext` patterns
   /// (heaviest, then longest), then the remaining patterns via fnmatch(3).
   func mimeType(forBaseName name: String) -> String? {
-    let lower = name.lowercased()
+    let lower = Self.lowercasedFast(name)
     if let glob = literals[name] ?? literals[lower] { return glob.mimeType }
     var best: Glob?
     var bestLength = 0
@@ -160,38 +164,83 @@ final class SharedMimeInfo: Sendable {
   /// Dot-separated suffixes of `name`, longest first, each as written and lower-cased;
   /// at most `maxLabels` labels; a leading dot (hidden file) does not start an extension.
   static func suffixes(_ name: String, maxLabels: Int) -> [(String, String)] {
-    var result: [(String, String)] = []
-    var index = name.endIndex
-    var labels = 0
+    let bytes = name.utf8
     var dots: [String.Index] = []
-    while index > name.startIndex, labels < maxLabels {
-      index = name.index(before: index)
-      if name[index] == ".", index > name.startIndex {
-        dots.append(index)
-        labels += 1
-      }
+    var index = bytes.endIndex
+    while index > bytes.startIndex, dots.count < maxLabels {
+      index = bytes.index(before: index)
+      if bytes[index] == UInt8(ascii: "."), index > bytes.startIndex { dots.append(index) }
     }
+    var result: [(String, String)] = []
+    result.reserveCapacity(dots.count)
     for dot in dots.reversed() {
-      let ext = String(name[name.index(after: dot)...])
+      let ext = String(decoding: bytes[bytes.index(after: dot)...], as: UTF8.self)
       guard !ext.isEmpty else { continue }
-      result.append((ext, ext.lowercased()))
+      result.append((ext, lowercasedFast(ext)))
     }
     return result
   }
 
-  /// The lines of a text file, without comments and blank lines.
-  private static func lines(_ bytes: [UInt8]) -> [String] {
-    var result: [String] = []
-    result.reserveCapacity(bytes.count / 24)
+  /// `lowercased()`, with a fast path for ASCII that is already lower-case.
+  static func lowercasedFast(_ value: String) -> String {
+    value.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+      ? value : value.lowercased()
+  }
+
+  /// Calls `body` with each line of `bytes` that is neither blank nor a `#` comment.
+  private static func forEachLine(_ bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
     var start = 0
     for i in 0...bytes.count {
       guard i == bytes.count || bytes[i] == UInt8(ascii: "\n") else { continue }
-      if i > start, bytes[start] != UInt8(ascii: "#") {
-        result.append(String(decoding: bytes[start..<i], as: UTF8.self))
-      }
+      if i > start, bytes[start] != UInt8(ascii: "#") { body(bytes[start..<i]) }
       start = i + 1
     }
+  }
+
+  /// `line` split at every `separator` (empty fields kept).
+  private static func fields(_ line: ArraySlice<UInt8>, separator: UInt8) -> [ArraySlice<UInt8>] {
+    var result: [ArraySlice<UInt8>] = []
+    var start = line.startIndex
+    for i in line.indices where line[i] == separator {
+      result.append(line[start..<i])
+      start = i + 1
+    }
+    result.append(line[start..<line.endIndex])
     return result
+  }
+
+  /// A non-negative decimal number of at most 9 digits.
+  private static func integer(_ bytes: ArraySlice<UInt8>) -> Int? {
+    guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
+    var value = 0
+    for byte in bytes {
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
+  }
+
+  /// A well-formed MIME type, lower-cased, or nil.
+  private static func mimeType(_ bytes: ArraySlice<UInt8>) -> String? {
+    var slashes = 0
+    var lowered = [UInt8]()
+    lowered.reserveCapacity(bytes.count)
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered.append(byte + 32)
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered.append(byte)
+      case UInt8(ascii: "/"):
+        slashes += 1
+        lowered.append(byte)
+      default:
+        guard "!#$&-^_.+".utf8.contains(byte) else { return nil }
+        lowered.append(byte)
+      }
+    }
+    guard slashes == 1, lowered.first != UInt8(ascii: "/"), lowered.last != UInt8(ascii: "/"), lowered.count <= 255 else {
+      return nil
+    }
+    return String(decoding: lowered, as: UTF8.self)
   }
 
   /// The bytes of a small file, or nil if it cannot be opened; read with open(2)/read(2)

@@ -14,6 +14,39 @@ public struct TypePolicy: Sendable {
   /// (accepted identifier, document type name), canonical, in file order.
   private let acceptedTypes: [(TypeIdentifier, String)]
   private let excludedTypes: [TypeIdentifier]
+  /// Acceptance and exclusion of every declared type, computed once so a judgement costs
+  /// dictionary lookups; dynamic types are computed on demand.
+  private let standings: [TypeIdentifier: Standing]
+
+  private struct Standing: Sendable {
+    var excludedBy: TypeIdentifier?
+    var acceptedBy: (TypeIdentifier, String)?
+  }
+
+  private static func standing(
+    of type: TypeIdentifier, registry: TypeRegistry, accepted: [(TypeIdentifier, String)], excluded: [TypeIdentifier]
+  ) -> Standing {
+    var chain = Set(registry.ancestors(of: type))
+    chain.insert(type)
+    return Standing(
+      excludedBy: excluded.first { chain.contains($0) },
+      acceptedBy: accepted.first { chain.contains($0.0) })
+  }
+
+  private static func standings(
+    registry: TypeRegistry, accepted: [(TypeIdentifier, String)], excluded: [TypeIdentifier]
+  ) -> [TypeIdentifier: Standing] {
+    var result: [TypeIdentifier: Standing] = [:]
+    result.reserveCapacity(registry.declaredIdentifiers.count)
+    for id in registry.declaredIdentifiers {
+      result[id] = standing(of: id, registry: registry, accepted: accepted, excluded: excluded)
+    }
+    return result
+  }
+
+  private func standing(of type: TypeIdentifier) -> Standing {
+    standings[type] ?? Self.standing(of: type, registry: registry, accepted: acceptedTypes, excluded: excludedTypes)
+  }
 
   /// Validates `declarations` against `registry` and builds the policy.
   ///
@@ -79,6 +112,7 @@ public struct TypePolicy: Sendable {
     self.warnings = warnings
     self.acceptedTypes = accepted
     self.excludedTypes = excluded
+    self.standings = Self.standings(registry: effective, accepted: accepted, excluded: excluded)
   }
 
   /// A policy rebuilt from a receiver's `AcceptSummary` on the sender's registry, to predict
@@ -117,6 +151,7 @@ public struct TypePolicy: Sendable {
       documentType.contentTypes.map { (effective.canonicalIdentifier($0) ?? $0, documentType.name) }
     }
     self.excludedTypes = summary.excludedTypes.map { effective.canonicalIdentifier($0) ?? $0 }
+    self.standings = Self.standings(registry: effective, accepted: acceptedTypes, excluded: excludedTypes)
   }
 
   private static func declarationsError(
@@ -168,13 +203,12 @@ public struct TypePolicy: Sendable {
 
   /// The first accepted identifier `type` conforms to, with its document type's name.
   public func acceptance(of type: TypeIdentifier) -> (acceptedType: TypeIdentifier, documentType: String)? {
-    for (id, name) in acceptedTypes where registry.conforms(type, to: id) { return (id, name) }
-    return nil
+    standing(of: type).acceptedBy
   }
 
   /// The first excluded identifier `type` conforms to.
   public func exclusion(of type: TypeIdentifier) -> TypeIdentifier? {
-    excludedTypes.first { registry.conforms(type, to: $0) }
+    standing(of: type).excludedBy
   }
 
   /// The accepted identifiers, canonical, in file order, without repeats.
@@ -304,16 +338,23 @@ public struct TypePolicy: Sendable {
         accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
         reason: "rejected: no content bytes were examined for an item of \(totalSize) bytes")
     }
-    let magic: MagicResult
     do {
-      magic = try sniffer.sniff(head)
+      // libmagic's description is only needed to word content rejections: ask for it then.
+      let mime = try sniffer.mimeType(ofHead: head)
+      var content = ContentClassifier.classify(
+        head: head, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+      var verdict = judge(name: name, content: content)
+      if verdict.rule == .excludedContent || verdict.rule == .typeMismatch, content.refinement == nil {
+        content.magicDescription = try sniffer.description(ofHead: head)
+        verdict = judge(name: name, content: content)
+      }
+      return verdict
     } catch {
       let nameType = registry.type(forFilename: name)
       return Verdict(
         accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
         reason: "rejected: \(error)")
     }
-    return judge(name: name, content: ContentClassifier.classify(head: head, magic: magic, registry: registry))
   }
 
   /// `judge(name:kind:head:totalSize:sniffer:)` for bytes in an array.

@@ -43,7 +43,13 @@ public final class TypeRegistry: Sendable {
     guard let mimeDirectory, mimeDirectory.standardizedFileURL.path != defaultMIMEDirectory.path else {
       return sharedSystem
     }
-    return TypeRegistry(builtinsWith: SharedMimeInfo(directory: mimeDirectory.path))
+    return load(mimeDirectory: mimeDirectory)
+  }
+
+  /// A registry of the built-in types plus the shared-mime-info database under `mimeDirectory`,
+  /// always read afresh (what `system(mimeDirectory:)` costs the first time).
+  public static func load(mimeDirectory: URL) -> TypeRegistry {
+    TypeRegistry(builtinsWith: SharedMimeInfo(directory: mimeDirectory.path))
   }
 
   /// The built-in types only, without any shared-mime-info database (for tests and predictions
@@ -366,14 +372,29 @@ public final class TypeRegistry: Sendable {
     return suffixes.last?.0
   }
 
-  /// The last path component, without trailing dots and blanks, at most its last 1,024 characters.
+  /// The last path component, without trailing dots and blanks, at most its last 1,024 bytes
+  /// (cut at a scalar boundary). Works on Unicode scalars, not Characters: no grapheme
+  /// breaking on the hot path, and hostile names stay linear.
   static func classifiableBaseName(_ name: String) -> String {
-    var base = Substring(name)
-    if let slash = base.lastIndex(where: { $0 == "/" || $0 == "\\" }) {
-      base = base[base.index(after: slash)...]
+    let scalars = name.unicodeScalars
+    var end = scalars.endIndex
+    while end > scalars.startIndex {
+      let before = scalars.index(before: end)
+      let scalar = scalars[before]
+      guard scalar == "." || scalar.properties.isWhitespace else { break }
+      end = before
     }
-    guard let end = base.lastIndex(where: { $0 != "." && !$0.isWhitespace }) else { return "" }
-    return String(base[...end].suffix(1024))
+    var start = end
+    var bytes = 0
+    while start > scalars.startIndex {
+      let before = scalars.index(before: start)
+      let scalar = scalars[before]
+      if scalar == "/" || scalar == "\\" { break }
+      bytes += UTF8.width(scalar)
+      if bytes > 1024 { break }
+      start = before
+    }
+    return String(scalars[start..<end])
   }
 }
 
