@@ -1,15 +1,3 @@
-/// What kind of activity item is offered.
-public enum ItemKind: String, Codable, Sendable, CaseIterable {
-  /// A regular file: typed by its name, then by its content.
-  case file
-  /// A folder: `public.folder`; its entries are judged one by one as files and folders.
-  case folder
-  /// A URL: `public.url`.
-  case url
-  /// A text snippet: `public.utf8-plain-text`.
-  case text
-}
-
 /// A decision about one item, with the rule that made it and a sentence a person understands.
 ///
 /// Property names convert cleanly with `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`
