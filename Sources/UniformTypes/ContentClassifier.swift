@@ -1,0 +1,257 @@
+/// Turns libmagic's answer and the first bytes into a `ContentType`. Pure: no I/O, no libmagic.
+///
+/// On top of libmagic (see Inbox/TYPES.md, "Content"):
+/// - empty content is marked `isEmpty`;
+/// - "text" with NUL bytes and no UTF-16/32 byte-order mark is `public.data` (libmagic
+///   reports some binary signatures without a MIME type as `text/plain`);
+/// - text whose first group is `[Desktop Entry]` is a desktop entry, `[Flatpak Ref]`/`[Flatpak
+///   Repo]` a Flatpak reference/repository, even after a shebang line;
+/// - other text starting with `#!` is a script, by interpreter (`sh`/`bash`… shell, `python*`,
+///   `perl`, `ruby`, `php`, `node`, `pwsh`; anything else `public.script`), also through `env`;
+/// - an ELF with `AI` and 1 or 2 at offset 8 is an AppImage;
+/// - a ZIP (or unrecognised data starting `PK\3\4`) is looked into: an OpenDocument `mimetype`
+///   first entry, Office Open XML parts (`[Content_Types].xml`, `_rels/`, `docProps/`, then
+///   `word/` docx, `xl/` xlsx, `ppt/` pptx), an Android package (`AndroidManifest.xml`,
+///   `classes.dex`) or a Java archive (`META-INF/MANIFEST.MF`).
+public enum ContentClassifier {
+  /// Classifies `head` given libmagic's `magic` result for the same bytes.
+  public static func classify(
+    head: UnsafeRawBufferPointer, magic: MagicResult, registry: TypeRegistry
+  ) -> ContentType {
+    let mime = MIMEType.normalized(magic.mimeType)
+    var result = ContentType(
+      type: registry.type(forMIMEType: mime), mimeType: mime, magicDescription: magic.description)
+    if head.isEmpty {
+      result.type = .data
+      result.isEmpty = true
+      return result
+    }
+    if registry.conforms(result.type, to: .text) {
+      if head.contains(0), !hasWideTextBOM(head) {
+        result.type = .data
+        result.refinement = "binary data (NUL bytes) that libmagic called \(mime)"
+        return result
+      }
+      if let (type, group) = iniGroupType(head) {
+        result.type = type
+        result.refinement = "\(group) group"
+        return result
+      }
+      if !registry.conforms(result.type, to: .script), let (type, interpreter) = shebangType(head) {
+        result.type = type
+        result.refinement = "script for \(interpreter) (#! line)"
+        return result
+      }
+      return result
+    }
+    if registry.conforms(result.type, to: .unixExecutable), isAppImage(head) {
+      result.type = .appImage
+      result.refinement = "AppImage (ELF with AppImage signature)"
+      return result
+    }
+    if startsWith(head, [0x50, 0x4B, 0x03, 0x04]),
+      result.type == .zipArchive || result.type == .data || result.type == .openXML
+        || result.type == .openDocument || result.type == "com.sun.java-archive",
+      let (type, evidence) = zipType(head, registry: registry),
+      type != result.type
+    {
+      result.type = type
+      result.refinement = evidence
+    }
+    return result
+  }
+
+  /// `classify(head:magic:registry:)` for bytes in an array.
+  public static func classify(head: [UInt8], magic: MagicResult, registry: TypeRegistry) -> ContentType {
+    head.withUnsafeBytes { classify(head: $0, magic: magic, registry: registry) }
+  }
+
+  // MARK: - Text
+
+  private static func hasWideTextBOM(_ head: UnsafeRawBufferPointer) -> Bool {
+    startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF])
+      || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
+  }
+
+  /// The type of an ini-style file whose first group (after blank, comment and `#!` lines) is
+  /// `[Desktop Entry]`, `[KDE Desktop Entry]`, `[Flatpak Ref]` or `[Flatpak Repo]`.
+  static func iniGroupType(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
+    var start = startsWith(head, [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var lines = 0
+    while start < head.count, lines < 200 {
+      var end = start
+      while end < head.count, head[end] != UInt8(ascii: "\n") { end += 1 }
+      let line = String(decoding: UnsafeRawBufferPointer(rebasing: head[start..<end]), as: UTF8.self)
+        .trimmingBlanks()
+      start = end + 1
+      lines += 1
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      switch line {
+      case "[Desktop Entry]", "[KDE Desktop Entry]": return (.desktopEntry, line)
+      case "[Flatpak Ref]": return ("org.flatpak.flatpakref", line)
+      case "[Flatpak Repo]": return ("org.flatpak.flatpakrepo", line)
+      default: return nil
+      }
+    }
+    return nil
+  }
+
+  /// The script type named by a `#!` first line, and the interpreter's name.
+  static func shebangType(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
+    let offset = startsWith(head, [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    guard head.count >= offset + 2, head[offset] == UInt8(ascii: "#"), head[offset + 1] == UInt8(ascii: "!")
+    else { return nil }
+    var end = offset + 2
+    while end < head.count, end < offset + 512, head[end] != UInt8(ascii: "\n") { end += 1 }
+    let line = String(decoding: UnsafeRawBufferPointer(rebasing: head[(offset + 2)..<end]), as: UTF8.self)
+    var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+    guard !words.isEmpty else { return (.script, "an unnamed interpreter") }
+    var interpreter = basename(words.removeFirst())
+    if interpreter == "env" {
+      // env [-S] [-i] [NAME=value...] program
+      while let word = words.first, word.hasPrefix("-") || word.contains("=") { words.removeFirst() }
+      interpreter = words.first.map(basename) ?? "env"
+    }
+    let name = interpreter.lowercased()
+    let type: TypeIdentifier
+    if ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox", "yash"]
+      .contains(name)
+    {
+      type = .shellScript
+    } else if name.hasPrefix("python") || name.hasPrefix("pypy") {
+      type = .pythonScript
+    } else if name.hasPrefix("perl") {
+      type = "public.perl-script"
+    } else if name.hasPrefix("ruby") || name == "jruby" {
+      type = "public.ruby-script"
+    } else if name.hasPrefix("php") {
+      type = "public.php-script"
+    } else if ["node", "nodejs", "deno", "bun", "qjs", "gjs"].contains(name) {
+      type = "com.netscape.javascript-source"
+    } else if name == "pwsh" || name == "powershell" {
+      type = "com.microsoft.powershell-script"
+    } else {
+      type = .script
+    }
+    return (type, Escaping.escaped(interpreter, maximumLength: 40))
+  }
+
+  private static func basename(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+  }
+
+  // MARK: - Binaries
+
+  /// ELF magic, then `AI` and type 1 or 2 in the ELF padding (AppImage type 1 and 2).
+  static func isAppImage(_ head: UnsafeRawBufferPointer) -> Bool {
+    head.count >= 11 && startsWith(head, [0x7F, 0x45, 0x4C, 0x46]) && head[8] == UInt8(ascii: "A")
+      && head[9] == UInt8(ascii: "I") && (head[10] == 1 || head[10] == 2)
+  }
+
+  /// What the ZIP local file headers in `head` show, with the evidence; nil for a plain ZIP.
+  static func zipType(_ head: UnsafeRawBufferPointer, registry: TypeRegistry) -> (TypeIdentifier, String)? {
+    let entries = zipEntries(head)
+    if let first = entries.first, first.name == "mimetype", let declared = first.storedText,
+      declared.hasPrefix("application/vnd.oasis.opendocument.")
+    {
+      let type = registry.type(forMIMEType: declared)
+      let resolved = registry.conforms(type, to: .openDocument) ? type : .openDocument
+      return (resolved, "OpenDocument mimetype entry (\(Escaping.escaped(declared, maximumLength: 80)))")
+    }
+    let names = entries.map(\.name)
+    let isOOXML = names.contains { $0 == "[Content_Types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docProps/") }
+    if isOOXML {
+      if names.contains(where: { $0.hasPrefix("word/") }) {
+        return ("org.openxmlformats.wordprocessingml.document", "Office Open XML parts (word/)")
+      }
+      if names.contains(where: { $0.hasPrefix("xl/") }) {
+        return ("org.openxmlformats.spreadsheetml.sheet", "Office Open XML parts (xl/)")
+      }
+      if names.contains(where: { $0.hasPrefix("ppt/") }) {
+        return ("org.openxmlformats.presentationml.presentation", "Office Open XML parts (ppt/)")
+      }
+      return (.openXML, "Office Open XML parts ([Content_Types].xml)")
+    }
+    if names.contains(where: { $0 == "AndroidManifest.xml" || $0 == "classes.dex" }) {
+      return ("com.android.package-archive", "Android package (AndroidManifest.xml)")
+    }
+    if names.contains("META-INF/MANIFEST.MF") {
+      return ("com.sun.java-archive", "Java archive (META-INF/MANIFEST.MF)")
+    }
+    return nil
+  }
+
+  struct ZipEntry {
+    var name: String
+    /// The first bytes of a stored (uncompressed) entry, as text, when they fit the head.
+    var storedText: String?
+  }
+
+  /// The local file headers found in `head`, at most 64.
+  static func zipEntries(_ head: UnsafeRawBufferPointer) -> [ZipEntry] {
+    var entries: [ZipEntry] = []
+    var offset = 0
+    while entries.count < 64, offset + 30 <= head.count,
+      head[offset] == 0x50, head[offset + 1] == 0x4B, head[offset + 2] == 3, head[offset + 3] == 4
+    {
+      let flags = le16(head, offset + 6)
+      let method = le16(head, offset + 8)
+      let compressedSize = le32(head, offset + 18)
+      let nameLength = le16(head, offset + 26)
+      let extraLength = le16(head, offset + 28)
+      let nameStart = offset + 30
+      guard nameStart + nameLength <= head.count else { break }
+      let name = String(decoding: UnsafeRawBufferPointer(rebasing: head[nameStart..<(nameStart + nameLength)]), as: UTF8.self)
+      let dataStart = nameStart + nameLength + extraLength
+      var entry = ZipEntry(name: name, storedText: nil)
+      if method == 0, compressedSize > 0, compressedSize <= 256, dataStart + compressedSize <= head.count {
+        entry.storedText = String(
+          decoding: UnsafeRawBufferPointer(rebasing: head[dataStart..<(dataStart + compressedSize)]), as: UTF8.self
+        ).trimmingBlanks()
+      }
+      entries.append(entry)
+      if flags & 0x8 != 0 && compressedSize == 0 {
+        // Sizes follow the data: find the next local header by its signature.
+        guard let next = find(head, [0x50, 0x4B, 0x03, 0x04], from: dataStart) else { break }
+        offset = next
+      } else {
+        guard compressedSize != 0xFFFF_FFFF else { break }
+        offset = dataStart + compressedSize
+      }
+    }
+    return entries
+  }
+
+  // MARK: - Bytes
+
+  static func startsWith(_ head: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
+    guard head.count >= prefix.count else { return false }
+    for (index, byte) in prefix.enumerated() where head[index] != byte { return false }
+    return true
+  }
+
+  private static func find(_ head: UnsafeRawBufferPointer, _ needle: [UInt8], from start: Int) -> Int? {
+    guard start >= 0, head.count >= needle.count, start <= head.count - needle.count else { return nil }
+    var index = start
+    while index <= head.count - needle.count {
+      if head[index] == needle[0] {
+        var match = true
+        for k in 1..<needle.count where head[index + k] != needle[k] {
+          match = false
+          break
+        }
+        if match { return index }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  private static func le16(_ head: UnsafeRawBufferPointer, _ offset: Int) -> Int {
+    Int(head[offset]) | Int(head[offset + 1]) << 8
+  }
+
+  private static func le32(_ head: UnsafeRawBufferPointer, _ offset: Int) -> Int {
+    Int(head[offset]) | Int(head[offset + 1]) << 8 | Int(head[offset + 2]) << 16 | Int(head[offset + 3]) << 24
+  }
+}

@@ -1,0 +1,54 @@
+/// Makes untrusted strings (names from the network, values from a declarations file) safe to
+/// embed in reasons and error messages: no control character, escape sequence or
+/// bidirectional override reaches a terminal, and very long values are shortened.
+public enum Escaping {
+  /// Longest escaped value embedded in a message, in Unicode scalars (escapes included).
+  public static let maximumLength = 160
+
+  /// `value` with control characters (C0, DEL, C1), Unicode format characters (bidi
+  /// overrides, zero-width characters) and line/paragraph separators written as `\u{XX}`;
+  /// backslashes doubled; cut to `maximumLength` scalars of output, then `…`.
+  public static func escaped(_ value: String, maximumLength: Int = Escaping.maximumLength) -> String {
+    escaped(value, maximumLength: maximumLength, quote: false)
+  }
+
+  /// `escaped(value)` between double quotes (inner quotes escaped too).
+  public static func quoted(_ value: String) -> String {
+    "\"" + escaped(value, maximumLength: maximumLength, quote: true) + "\""
+  }
+
+  private static func escaped(_ value: String, maximumLength: Int, quote: Bool) -> String {
+    var result = ""
+    var count = 0
+    for scalar in value.unicodeScalars {
+      let piece: String
+      if scalar == "\\" || (quote && scalar == "\"") {
+        piece = "\\" + String(scalar)
+      } else if needsEscape(scalar) {
+        piece = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        piece = String(scalar)
+      }
+      let length = piece.unicodeScalars.count
+      if count + length > maximumLength {
+        result += "…"
+        break
+      }
+      result += piece
+      count += length
+    }
+    return result
+  }
+
+  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true
+    case 0x2028, 0x2029: return true
+    default: break
+    }
+    switch scalar.properties.generalCategory {
+    case .format, .control, .surrogate, .privateUse, .unassigned: return true
+    default: return false
+    }
+  }
+}

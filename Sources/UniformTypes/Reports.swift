@@ -1,0 +1,108 @@
+/// `share types show ID`: one type, its conformance chain and tags, and what the policy says.
+public struct TypeReport: Sendable, Codable, Equatable {
+  public var identifier: TypeIdentifier
+  public var description: String
+  public var origin: TypeOrigin
+  /// Direct parents.
+  public var conformsTo: [TypeIdentifier]
+  /// Every type it conforms to, nearest first.
+  public var ancestors: [TypeIdentifier]
+  public var filenameExtensions: [String]
+  public var mimeTypes: [String]
+  public var recognizedByContent: Bool
+  /// The document type (`CFBundleTypeName`) that accepts it, if any.
+  public var acceptedBy: String?
+  /// The excluded identifier it conforms to, if any (exclusion wins over acceptance).
+  public var excludedBy: TypeIdentifier?
+}
+
+/// `share types` (effective declarations): what is accepted, declared and excluded, and from where.
+public struct DeclarationsReport: Sendable, Codable, Equatable {
+  /// The declarations file's path, or `built-in default`.
+  public var source: String
+  public var documentTypes: [DocumentType]
+  /// Accepted identifiers, canonical, without repeats.
+  public var acceptedTypes: [TypeIdentifier]
+  /// Excluded identifiers, canonical.
+  public var excludedTypes: [TypeIdentifier]
+  public var exportedTypes: [TypeReport]
+  public var importedTypes: [TypeReport]
+  public var warnings: [String]
+  /// The shared-mime-info directory in use, if any.
+  public var mimeDirectory: String?
+}
+
+/// `share types check PATH`: what the name says, what the content shows, and the verdicts.
+public struct CheckReport: Sendable, Codable, Equatable {
+  public var path: String
+  public var kind: ItemKind
+  /// Size in bytes (files only).
+  public var size: Int64?
+  public var nameType: TypeIdentifier
+  /// What the content shows (files only).
+  public var content: ContentType?
+  /// The Ask-time verdict.
+  public var nameVerdict: Verdict
+  /// The final verdict (content stage for files; the name verdict for folders).
+  public var verdict: Verdict
+}
+
+extension TypePolicy {
+  /// The report for `identifier` (canonicalised), or nil when the registry does not know it.
+  public func report(for identifier: TypeIdentifier) -> TypeReport? {
+    guard let canonical = registry.canonicalIdentifier(identifier),
+      let declaration = registry.declaration(for: canonical)
+    else { return nil }
+    return TypeReport(
+      identifier: canonical, description: declaration.description, origin: declaration.origin,
+      conformsTo: declaration.conformsTo, ancestors: registry.ancestors(of: canonical),
+      filenameExtensions: declaration.filenameExtensions, mimeTypes: declaration.mimeTypes,
+      recognizedByContent: declaration.recognizedByContent, acceptedBy: acceptance(of: canonical)?.documentType,
+      excludedBy: exclusion(of: canonical))
+  }
+
+  /// The effective declarations.
+  public var declarationsReport: DeclarationsReport {
+    DeclarationsReport(
+      source: declarations.source, documentTypes: declarations.documentTypes, acceptedTypes: accepted,
+      excludedTypes: excluded,
+      exportedTypes: declarations.exportedTypes.compactMap { report(for: $0.identifier) },
+      importedTypes: declarations.importedTypes.compactMap { report(for: $0.identifier) },
+      warnings: warnings, mimeDirectory: registry.mimeDirectory)
+  }
+
+  /// Checks a file or folder on disk as a receiver would judge it when offered under its own
+  /// name: reads the first `ContentSniffer.headLength` bytes, sniffs and judges them.
+  /// - Throws: `FileReadError` when the path cannot be opened or read, or is neither a regular file nor a folder.
+  public func check(path: String, sniffer: ContentSniffer) throws(FileReadError) -> CheckReport {
+    let head = try HeadReader.read(path: path, limit: ContentSniffer.headLength)
+    let name = TypeRegistry.classifiableBaseName(path)
+    if head.isDirectory {
+      let verdict = judge(name: name, kind: .folder)
+      return CheckReport(
+        path: path, kind: .folder, size: nil, nameType: .folder, content: nil, nameVerdict: verdict, verdict: verdict)
+    }
+    return check(name: name, head: head.bytes, totalSize: head.size, sniffer: sniffer, path: path)
+  }
+
+  /// Checks a file's name and first bytes held in memory.
+  public func check(
+    name: String, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer, path: String? = nil
+  ) -> CheckReport {
+    let nameVerdict = judge(name: name, kind: .file)
+    let content: ContentType?
+    let verdict: Verdict
+    do {
+      let magic = try sniffer.sniff(head)
+      let classified = ContentClassifier.classify(head: head, magic: magic, registry: registry)
+      content = classified
+      verdict = judge(name: name, content: classified)
+    } catch {
+      content = nil
+      verdict = judge(name: name, kind: .file, head: head, totalSize: totalSize, sniffer: sniffer)
+    }
+    return CheckReport(
+      path: path ?? name, kind: .file, size: totalSize ?? Int64(head.count), nameType: nameVerdict.nameType,
+      content: content, nameVerdict: nameVerdict, verdict: verdict)
+  }
+}

@@ -1,0 +1,262 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The parts of a freedesktop shared-mime-info database (`/usr/share/mime`) that share uses:
+/// `globs2` (filename patterns), `subclasses` (`sub-class-of`) and `aliases`.
+///
+/// Parsed once, byte by byte, into dictionaries (the three files total about 2,000 lines on
+/// Debian 12; parsing takes well under a millisecond, see `TypeBenchmark`). Malformed lines
+/// are skipped: the database is advisory, built-in declarations always win. Immutable after
+/// init, so any thread may read it.
+final class SharedMimeInfo: Sendable {
+  /// One `globs2` line.
+  struct Glob: Sendable {
+    var weight: Int
+    var mimeType: String
+    var pattern: String
+    var caseSensitive: Bool
+  }
+
+  let directory: String
+  /// Literal file names (no wildcard), lower-cased unless case-sensitive.
+  let literals: [String: Glob]
+  /// `*.ext` patterns keyed by `ext` (lower-cased), highest weight first.
+  let extensions: [String: Glob]
+  /// Case-sensitive `*.ext` patterns keyed by `ext` as written.
+  let caseSensitiveExtensions: [String: Glob]
+  /// Other patterns, matched with fnmatch(3).
+  let patterns: [Glob]
+  /// MIME type → the MIME types it is a sub-class of.
+  let subclasses: [String: [String]]
+  /// Alias → canonical MIME type.
+  let aliases: [String: String]
+  /// Every canonical MIME type the database mentions.
+  let knownTypes: Set<String>
+  /// The longest extension (in dot-separated labels) among `extensions`.
+  let maxExtensionLabels: Int
+
+  /// Reads the three files under `directory`; a missing file counts as empty.
+  /// Returns nil when none of them could be read (no database installed).
+  init?(directory: String) {
+    let globsText = Self.read(directory + "/globs2")
+    let subclassText = Self.read(directory + "/subclasses")
+    let aliasText = Self.read(directory + "/aliases")
+    guard globsText != nil || subclassText != nil || aliasText != nil else { return nil }
+    self.directory = directory
+
+    var literals: [String: Glob] = [:]
+    var extensions: [String: Glob] = [:]
+    var caseSensitiveExtensions: [String: Glob] = [:]
+    var patterns: [Glob] = []
+    var known = Set<String>()
+    var maxLabels = 1
+    let star = UInt8(ascii: "*")
+    let question = UInt8(ascii: "?")
+    let bracket = UInt8(ascii: "[")
+    Self.forEachLine(globsText ?? []) { line in
+      // weight:mime:pattern[:flags[:...]]
+      let fields = Self.fields(line, separator: UInt8(ascii: ":"))
+      guard fields.count >= 3, let weight = Self.integer(fields[0]), let mime = Self.mimeType(fields[1]),
+        !fields[2].isEmpty
+      else { return }
+      let patternBytes = fields[2]
+      let pattern = String(decoding: patternBytes, as: UTF8.self)
+      let caseSensitive = fields.count >= 4 && Self.fields(fields[3], separator: UInt8(ascii: ",")).contains { $0.elementsEqual("cs".utf8) }
+      let glob = Glob(weight: weight, mimeType: mime, pattern: pattern, caseSensitive: caseSensitive)
+      known.insert(mime)
+      let wild = patternBytes.contains { $0 == star || $0 == question || $0 == bracket }
+      if !wild {
+        let key = caseSensitive ? pattern : Self.lowercasedFast(pattern)
+        if literals[key].map({ $0.weight < weight }) ?? true { literals[key] = glob }
+      } else if patternBytes.count > 2, patternBytes[patternBytes.startIndex] == star,
+        patternBytes[patternBytes.startIndex + 1] == UInt8(ascii: "."),
+        !patternBytes.dropFirst(2).contains(where: { $0 == star || $0 == question || $0 == bracket })
+      {
+        let extBytes = patternBytes.dropFirst(2)
+        let ext = String(decoding: extBytes, as: UTF8.self)
+        // The file is sorted by weight, but keep the heaviest explicitly.
+        if caseSensitive {
+          if caseSensitiveExtensions[ext].map({ $0.weight < weight }) ?? true { caseSensitiveExtensions[ext] = glob }
+        } else {
+          let key = Self.lowercasedFast(ext)
+          if extensions[key].map({ $0.weight < weight }) ?? true { extensions[key] = glob }
+        }
+        maxLabels = max(maxLabels, extBytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
+      } else {
+        patterns.append(
+          caseSensitive ? glob : Glob(weight: weight, mimeType: mime, pattern: pattern.lowercased(), caseSensitive: false))
+      }
+    }
+
+    var subclasses: [String: [String]] = [:]
+    Self.forEachLine(subclassText ?? []) { line in
+      let fields = Self.fields(line, separator: UInt8(ascii: " "))
+      guard fields.count == 2, let child = Self.mimeType(fields[0]), let parent = Self.mimeType(fields[1]), child != parent
+      else { return }
+      subclasses[child, default: []].append(parent)
+      known.insert(child)
+      known.insert(parent)
+    }
+    var aliases: [String: String] = [:]
+    Self.forEachLine(aliasText ?? []) { line in
+      let fields = Self.fields(line, separator: UInt8(ascii: " "))
+      guard fields.count == 2, let alias = Self.mimeType(fields[0]), let canonical = Self.mimeType(fields[1]),
+        alias != canonical
+      else { return }
+      aliases[alias] = canonical
+      known.insert(canonical)
+    }
+    self.literals = literals
+    self.extensions = extensions
+    self.caseSensitiveExtensions = caseSensitiveExtensions
+    self.patterns = patterns
+    self.subclasses = subclasses
+    self.aliases = aliases
+    self.knownTypes = known
+    self.maxExtensionLabels = maxLabels
+  }
+
+  /// The canonical MIME type for `mimeType` (resolving one alias hop).
+  func canonical(_ mimeType: String) -> String { aliases[mimeType] ?? mimeType }
+
+  /// The MIME type for a base file name, or nil: literal names first, then `*.ext` patterns
+  /// (heaviest, then longest), then the remaining patterns via fnmatch(3).
+  func mimeType(forBaseName name: String) -> String? {
+    let lower = Self.lowercasedFast(name)
+    if let glob = literals[name] ?? literals[lower] { return glob.mimeType }
+    var best: Glob?
+    var bestLength = 0
+    for (ext, extLower) in Self.suffixes(name, maxLabels: maxExtensionLabels) {
+      let candidate = caseSensitiveExtensions[ext] ?? extensions[extLower]
+      guard let candidate else { continue }
+      if let current = best,
+        candidate.weight < current.weight
+          || (candidate.weight == current.weight && ext.count <= bestLength)
+      {
+        continue
+      }
+      best = candidate
+      bestLength = ext.count
+    }
+    if let best { return best.mimeType }
+    for glob in patterns where fnmatch(glob.pattern, glob.caseSensitive ? name : lower, 0) == 0 {
+      return glob.mimeType
+    }
+    return nil
+  }
+
+  /// The extensions (file name patterns `*.ext`) registered for `mimeType`, sorted.
+  func extensions(for mimeType: String) -> [String] {
+    var found = Set<String>()
+    for (ext, glob) in extensions where glob.mimeType == mimeType { found.insert(ext) }
+    for (ext, glob) in caseSensitiveExtensions where glob.mimeType == mimeType { found.insert(ext) }
+    return found.sorted()
+  }
+
+  /// The aliases of `mimeType`, sorted.
+  func aliases(of mimeType: String) -> [String] {
+    aliases.filter { $0.value == mimeType }.map(\.key).sorted()
+  }
+
+  /// Dot-separated suffixes of `name`, longest first, each as written and lower-cased;
+  /// at most `maxLabels` labels; a leading dot (hidden file) does not start an extension.
+  static func suffixes(_ name: String, maxLabels: Int) -> [(String, String)] {
+    let bytes = name.utf8
+    var dots: [String.Index] = []
+    var index = bytes.endIndex
+    while index > bytes.startIndex, dots.count < maxLabels {
+      index = bytes.index(before: index)
+      if bytes[index] == UInt8(ascii: "."), index > bytes.startIndex { dots.append(index) }
+    }
+    var result: [(String, String)] = []
+    result.reserveCapacity(dots.count)
+    for dot in dots.reversed() {
+      let ext = String(decoding: bytes[bytes.index(after: dot)...], as: UTF8.self)
+      guard !ext.isEmpty else { continue }
+      result.append((ext, lowercasedFast(ext)))
+    }
+    return result
+  }
+
+  /// `lowercased()`, with a fast path for ASCII that is already lower-case.
+  static func lowercasedFast(_ value: String) -> String {
+    value.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+      ? value : value.lowercased()
+  }
+
+  /// Calls `body` with each line of `bytes` that is neither blank nor a `#` comment.
+  private static func forEachLine(_ bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
+    var start = 0
+    for i in 0...bytes.count {
+      guard i == bytes.count || bytes[i] == UInt8(ascii: "\n") else { continue }
+      if i > start, bytes[start] != UInt8(ascii: "#") { body(bytes[start..<i]) }
+      start = i + 1
+    }
+  }
+
+  /// `line` split at every `separator` (empty fields kept).
+  private static func fields(_ line: ArraySlice<UInt8>, separator: UInt8) -> [ArraySlice<UInt8>] {
+    var result: [ArraySlice<UInt8>] = []
+    var start = line.startIndex
+    for i in line.indices where line[i] == separator {
+      result.append(line[start..<i])
+      start = i + 1
+    }
+    result.append(line[start..<line.endIndex])
+    return result
+  }
+
+  /// A non-negative decimal number of at most 9 digits.
+  private static func integer(_ bytes: ArraySlice<UInt8>) -> Int? {
+    guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
+    var value = 0
+    for byte in bytes {
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
+  }
+
+  /// A well-formed MIME type, lower-cased, or nil.
+  private static func mimeType(_ bytes: ArraySlice<UInt8>) -> String? {
+    var slashes = 0
+    var lowered = [UInt8]()
+    lowered.reserveCapacity(bytes.count)
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered.append(byte + 32)
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered.append(byte)
+      case UInt8(ascii: "/"):
+        slashes += 1
+        lowered.append(byte)
+      default:
+        guard "!#$&-^_.+".utf8.contains(byte) else { return nil }
+        lowered.append(byte)
+      }
+    }
+    guard slashes == 1, lowered.first != UInt8(ascii: "/"), lowered.last != UInt8(ascii: "/"), lowered.count <= 255 else {
+      return nil
+    }
+    return String(decoding: lowered, as: UTF8.self)
+  }
+
+  /// The bytes of a small file, or nil if it cannot be opened; read with open(2)/read(2)
+  /// to avoid Foundation's start-up cost on the daemon's start path. Capped at 4 MiB.
+  private static func read(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while bytes.count < 4 << 20 {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+    return bytes
+  }
+}

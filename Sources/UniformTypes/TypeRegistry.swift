@@ -1,0 +1,446 @@
+import Foundation
+
+/// Types, their conformance graph and their tags: built-in declarations, declarations added
+/// from a declarations file, and dynamic types for every other MIME type.
+///
+/// Lookups are pure and cost microseconds: dictionary hits, then a breadth-first walk of a
+/// graph a few levels deep. Immutable after init, so any thread may use one registry.
+///
+/// Precedence for a file name: declared extensions (a declarations file, then built-ins),
+/// then shared-mime-info (literal names, `*.ext` globs, other globs), then `public.data`.
+/// For a MIME type: declared MIME tags, then shared-mime-info aliases, then a dynamic
+/// identifier `dyn.mime.<type>/<subtype>`.
+public final class TypeRegistry: Sendable {
+  /// Where shared-mime-info lives on Debian and most Linux systems.
+  public static let defaultMIMEDirectory = URL(fileURLWithPath: "/usr/share/mime", isDirectory: true)
+
+  private let declarations: [TypeIdentifier: TypeDeclaration]
+  /// Declared identifiers in declaration order (built-ins, then each added batch).
+  public let declaredIdentifiers: [TypeIdentifier]
+  private let extensionIndex: [String: TypeIdentifier]
+  private let mimeIndex: [String: TypeIdentifier]
+  private let maxExtensionLabels: Int
+  let mimeDatabase: SharedMimeInfo?
+
+  private init(
+    declarations: [TypeIdentifier: TypeDeclaration], order: [TypeIdentifier],
+    extensionIndex: [String: TypeIdentifier], mimeIndex: [String: TypeIdentifier],
+    mimeDatabase: SharedMimeInfo?
+  ) {
+    self.declarations = declarations
+    self.declaredIdentifiers = order
+    self.extensionIndex = extensionIndex
+    self.mimeIndex = mimeIndex
+    self.mimeDatabase = mimeDatabase
+    self.maxExtensionLabels = extensionIndex.keys.reduce(1) { max($0, $1.split(separator: ".").count) }
+  }
+
+  /// A registry of the built-in types plus the shared-mime-info database under `mimeDirectory`.
+  ///
+  /// The registry for the default directory is built once per process and shared; other
+  /// directories are read on each call. A missing database leaves the built-ins alone.
+  public static func system(mimeDirectory: URL? = nil) -> TypeRegistry {
+    guard let mimeDirectory, mimeDirectory.standardizedFileURL.path != defaultMIMEDirectory.path else {
+      return sharedSystem
+    }
+    return load(mimeDirectory: mimeDirectory)
+  }
+
+  /// A registry of the built-in types plus the shared-mime-info database under `mimeDirectory`,
+  /// always read afresh (what `system(mimeDirectory:)` costs the first time).
+  public static func load(mimeDirectory: URL) -> TypeRegistry {
+    TypeRegistry(builtinsWith: SharedMimeInfo(directory: mimeDirectory.path))
+  }
+
+  /// The built-in types only, without any shared-mime-info database (for tests and predictions
+  /// that must not depend on the machine).
+  public static let builtinOnly = TypeRegistry(builtinsWith: nil)
+
+  private static let sharedSystem = TypeRegistry(
+    builtinsWith: SharedMimeInfo(directory: defaultMIMEDirectory.path))
+
+  private convenience init(builtinsWith database: SharedMimeInfo?) {
+    var declarations: [TypeIdentifier: TypeDeclaration] = [:]
+    var order: [TypeIdentifier] = []
+    var extensionIndex: [String: TypeIdentifier] = [:]
+    var mimeIndex: [String: TypeIdentifier] = [:]
+    for declaration in BuiltinTypes.all {
+      declarations[declaration.identifier] = declaration
+      order.append(declaration.identifier)
+      for ext in declaration.filenameExtensions where extensionIndex[ext] == nil {
+        extensionIndex[ext] = declaration.identifier
+      }
+      for mime in declaration.mimeTypes where mimeIndex[mime] == nil {
+        mimeIndex[mime] = declaration.identifier
+      }
+    }
+    self.init(
+      declarations: declarations, order: order, extensionIndex: extensionIndex, mimeIndex: mimeIndex,
+      mimeDatabase: database)
+  }
+
+  /// Whether a shared-mime-info database was found.
+  public var hasSharedMimeInfo: Bool { mimeDatabase != nil }
+
+  /// The directory of the shared-mime-info database in use, if any.
+  public var mimeDirectory: String? { mimeDatabase?.directory }
+
+  // MARK: - Adding declarations
+
+  /// A new registry with `additions` declared on top of this one.
+  ///
+  /// Each addition must have a reverse-DNS identifier not yet declared, conform to at least one
+  /// type known here or among `additions`, form no cycle, and carry well-formed tags. Its tags
+  /// take precedence over built-in and shared-mime-info tags.
+  /// - Throws: `TypeRegistryError` naming the first offending addition by index.
+  public func adding(_ additions: [TypeDeclaration]) throws(TypeRegistryError) -> TypeRegistry {
+    var declarations = self.declarations
+    var order = declaredIdentifiers
+    var seen: [TypeIdentifier: Int] = [:]
+    for (index, declaration) in additions.enumerated() {
+      let id = declaration.identifier
+      func fail(_ problem: TypeRegistryError.Problem) -> TypeRegistryError {
+        TypeRegistryError(index: index, identifier: id, problem: problem)
+      }
+      guard id.isReverseDNS else { throw fail(.invalidIdentifier) }
+      if let first = seen[id] { throw fail(.duplicate(firstIndex: first)) }
+      if let existing = self.declarations[id] {
+        throw fail(.alreadyDeclared(existing.origin))
+      }
+      seen[id] = index
+      guard !declaration.conformsTo.isEmpty else { throw fail(.noParent) }
+      for ext in declaration.filenameExtensions where !Self.isValidExtension(ext) {
+        throw fail(.invalidExtension(ext))
+      }
+      for mime in declaration.mimeTypes where !MIMEType.isValid(mime) {
+        throw fail(.invalidMIMEType(mime))
+      }
+    }
+    let newIDs = Set(seen.keys)
+    for (index, declaration) in additions.enumerated() {
+      for parent in declaration.conformsTo where !newIDs.contains(parent) && !isKnown(parent) {
+        throw TypeRegistryError(index: index, identifier: declaration.identifier, problem: .unknownParent(parent))
+      }
+    }
+    // Cycles can only run through new declarations: existing ones never point at them.
+    let parentsOf = Dictionary(uniqueKeysWithValues: additions.map { ($0.identifier, $0.conformsTo) })
+    for (index, declaration) in additions.enumerated() {
+      if let cycle = Self.cycle(from: declaration.identifier, parents: parentsOf) {
+        throw TypeRegistryError(index: index, identifier: declaration.identifier, problem: .cycle(cycle))
+      }
+    }
+    var extensionIndex = self.extensionIndex
+    var mimeIndex = self.mimeIndex
+    var claimedExtensions: [String: TypeIdentifier] = [:]
+    var claimedMIMETypes: [String: TypeIdentifier] = [:]
+    for (index, declaration) in additions.enumerated() {
+      let id = declaration.identifier
+      for ext in declaration.filenameExtensions {
+        if let other = claimedExtensions[ext], other != id {
+          throw TypeRegistryError(index: index, identifier: id, problem: .extensionClaimedTwice(ext, other))
+        }
+        claimedExtensions[ext] = id
+        extensionIndex[ext] = id
+      }
+      for mime in declaration.mimeTypes {
+        if let other = claimedMIMETypes[mime], other != id {
+          throw TypeRegistryError(index: index, identifier: id, problem: .mimeTypeClaimedTwice(mime, other))
+        }
+        claimedMIMETypes[mime] = id
+        mimeIndex[mime] = id
+      }
+      declarations[id] = declaration
+      order.append(id)
+    }
+    return TypeRegistry(
+      declarations: declarations, order: order, extensionIndex: extensionIndex, mimeIndex: mimeIndex,
+      mimeDatabase: mimeDatabase)
+  }
+
+  /// A lower-case extension without a leading dot, slash, blank or control character.
+  static func isValidExtension(_ ext: String) -> Bool {
+    guard !ext.isEmpty, ext.utf8.count <= 64, !ext.hasPrefix("."), !ext.hasSuffix(".") else { return false }
+    return ext.unicodeScalars.allSatisfy { scalar in
+      scalar.value > 0x20 && scalar.value != 0x7F && scalar != "/" && scalar != "\\" && scalar != "*"
+        && scalar != "?" && !(0x80...0x9F).contains(scalar.value)
+    }
+  }
+
+  /// A conformance cycle reachable from `start` through `parents`, as a path that ends where it starts.
+  private static func cycle(from start: TypeIdentifier, parents: [TypeIdentifier: [TypeIdentifier]]) -> [TypeIdentifier]? {
+    var path: [TypeIdentifier] = []
+    var onPath = Set<TypeIdentifier>()
+    var done = Set<TypeIdentifier>()
+    func visit(_ id: TypeIdentifier) -> [TypeIdentifier]? {
+      if onPath.contains(id) {
+        let from = path.firstIndex(of: id) ?? 0
+        return Array(path[from...]) + [id]
+      }
+      guard !done.contains(id), let next = parents[id] else { return nil }
+      path.append(id)
+      onPath.insert(id)
+      for parent in next {
+        if let found = visit(parent) { return found }
+      }
+      path.removeLast()
+      onPath.remove(id)
+      done.insert(id)
+      return nil
+    }
+    guard let found = visit(start), found.first == start else { return nil }
+    return found
+  }
+
+  // MARK: - Declarations and conformance
+
+  /// Whether `identifier` names a declared type or a dynamic type for a well-formed MIME type.
+  public func isKnown(_ identifier: TypeIdentifier) -> Bool {
+    declarations[identifier] != nil || identifier.dynamicMIMEType != nil
+  }
+
+  /// The canonical identifier for `identifier`: itself when declared; for a dynamic identifier
+  /// whose MIME type has a declared type (or is an alias), that type; nil when unknown.
+  public func canonicalIdentifier(_ identifier: TypeIdentifier) -> TypeIdentifier? {
+    if declarations[identifier] != nil { return identifier }
+    guard let mime = identifier.dynamicMIMEType else { return nil }
+    return type(forMIMEType: mime)
+  }
+
+  /// The declaration of a type; dynamic types get one synthesised from shared-mime-info.
+  /// Nil for an identifier that is neither declared nor dynamic.
+  public func declaration(for identifier: TypeIdentifier) -> TypeDeclaration? {
+    if let declared = declarations[identifier] { return declared }
+    guard let mime = identifier.dynamicMIMEType else { return nil }
+    let canonical = mimeDatabase?.canonical(mime) ?? mime
+    if canonical != mime || mimeIndex[mime] != nil {
+      return declaration(for: type(forMIMEType: mime))
+    }
+    let known = mimeDatabase?.knownTypes.contains(mime) ?? false
+    return TypeDeclaration(
+      identifier: identifier, description: mime, conformsTo: dynamicParents(of: mime),
+      filenameExtensions: mimeDatabase?.extensions(for: mime) ?? [],
+      mimeTypes: [mime] + (mimeDatabase?.aliases(of: mime) ?? []),
+      origin: known
+        ? TypeOrigin(kind: .sharedMimeInfo, source: mimeDatabase?.directory) : .dynamic)
+  }
+
+  /// The direct parents of a type (empty for `public.item` and unknown identifiers).
+  public func parents(of identifier: TypeIdentifier) -> [TypeIdentifier] {
+    if let declared = declarations[identifier] { return declared.conformsTo }
+    guard let mime = identifier.dynamicMIMEType else { return [] }
+    let resolved = type(forMIMEType: mime)
+    if resolved != identifier { return parents(of: resolved) }
+    return dynamicParents(of: mime)
+  }
+
+  /// Whether `identifier` is `other` or reaches it through its conformance graph.
+  public func conforms(_ identifier: TypeIdentifier, to other: TypeIdentifier) -> Bool {
+    if identifier == other { return true }
+    var queue = [identifier]
+    var seen: Set<TypeIdentifier> = [identifier]
+    var head = 0
+    while head < queue.count {
+      let current = queue[head]
+      head += 1
+      for parent in parents(of: current) where seen.insert(parent).inserted {
+        if parent == other { return true }
+        queue.append(parent)
+      }
+    }
+    return false
+  }
+
+  /// Every type `identifier` conforms to, nearest first (breadth-first), without itself.
+  public func ancestors(of identifier: TypeIdentifier) -> [TypeIdentifier] {
+    var queue = [identifier]
+    var seen: Set<TypeIdentifier> = [identifier]
+    var head = 0
+    while head < queue.count {
+      let current = queue[head]
+      head += 1
+      for parent in parents(of: current) where seen.insert(parent).inserted {
+        queue.append(parent)
+      }
+    }
+    return Array(queue.dropFirst())
+  }
+
+  /// The human description of a type, or its identifier when it has none.
+  public func describe(_ identifier: TypeIdentifier) -> String {
+    declaration(for: identifier)?.description ?? identifier.rawValue
+  }
+
+  /// Whether content sniffing positively recognises `identifier` (see `TypeDeclaration.recognizedByContent`).
+  func isRecognizedByContent(_ identifier: TypeIdentifier) -> Bool {
+    declarations[identifier]?.recognizedByContent ?? false
+  }
+
+  /// Parents of a MIME type with no declared identifier: its shared-mime-info `sub-class-of`
+  /// types, plus the type its media type implies (`text/*` → `public.plain-text`, `image/*` →
+  /// `public.image`, `audio/*` → `public.audio`, `video/*` → `public.movie`, `font/*` →
+  /// `public.font`, `*+xml` → `public.xml`, `*+json` → `public.json`, `*+zip` →
+  /// `public.zip-archive`), else `public.data`. A `sub-class-of application/x-executable`
+  /// (how shared-mime-info marks interpreted programs) becomes `public.script` for textual types
+  /// and `public.executable` otherwise.
+  private func dynamicParents(of mime: String) -> [TypeIdentifier] {
+    var result: [TypeIdentifier] = []
+    let media = MIMEType.mediaType(of: mime)
+    let subclassParents = mimeDatabase?.subclasses[mime] ?? []
+    let textual = media == "text" || subclassParents.contains("text/plain")
+    for parent in subclassParents {
+      let id: TypeIdentifier
+      if parent == "application/x-executable" {
+        id = textual ? .script : .executable
+      } else {
+        id = type(forMIMEType: parent)
+      }
+      if !result.contains(id) { result.append(id) }
+    }
+    let implied: TypeIdentifier?
+    switch media {
+    case "text": implied = .plainText
+    case "image": implied = .image
+    case "audio": implied = .audio
+    case "video": implied = .movie
+    case "font": implied = .font
+    case "inode": implied = .item
+    default:
+      if mime.hasSuffix("+xml") {
+        implied = .xml
+      } else if mime.hasSuffix("+json") {
+        implied = .json
+      } else if mime.hasSuffix("+zip") {
+        implied = .zipArchive
+      } else {
+        implied = nil
+      }
+    }
+    if let implied, !result.contains(implied) { result.append(implied) }
+    if result.isEmpty { result.append(.data) }
+    return result
+  }
+
+  // MARK: - Tags
+
+  /// The type for a file name: from its extension(s), then shared-mime-info; `public.data`
+  /// when nothing matches. Only the last path component counts; trailing dots and blanks are
+  /// ignored (`evil.desktop. ` is a desktop entry); a leading dot does not start an extension.
+  public func type(forFilename name: String) -> TypeIdentifier {
+    let base = Self.classifiableBaseName(name)
+    guard !base.isEmpty else { return .data }
+    for (_, lower) in SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels) {
+      if let id = extensionIndex[lower] { return id }
+    }
+    if let mimeDatabase, let mime = mimeDatabase.mimeType(forBaseName: base) {
+      return type(forMIMEType: mime)
+    }
+    return .data
+  }
+
+  /// The type for a filename extension without the dot (`png`, `tar.gz`); `public.data` if unknown.
+  public func type(forFilenameExtension ext: String) -> TypeIdentifier {
+    let lower = ext.lowercased()
+    if let id = extensionIndex[lower] { return id }
+    if let mime = mimeDatabase?.mimeType(forBaseName: "x." + ext) { return type(forMIMEType: mime) }
+    return .data
+  }
+
+  /// The type for a MIME type (parameters ignored, aliases resolved); a dynamic identifier when
+  /// no declaration names it; `public.data` when it is not a well-formed MIME type.
+  public func type(forMIMEType mimeType: String) -> TypeIdentifier {
+    let mime = MIMEType.normalized(mimeType)
+    if let id = mimeIndex[mime] { return id }
+    guard MIMEType.isValid(mime) else { return .data }
+    if let canonical = mimeDatabase?.aliases[mime] {
+      if let id = mimeIndex[canonical] { return id }
+      return .dynamic(mimeType: canonical)
+    }
+    return .dynamic(mimeType: mime)
+  }
+
+  /// The preferred MIME type of a type (its first MIME tag, or a dynamic type's MIME type).
+  public func preferredMIMEType(for identifier: TypeIdentifier) -> String? {
+    declarations[identifier]?.mimeTypes.first ?? identifier.dynamicMIMEType
+  }
+
+  /// The extension a name's type was found by, for messages: the longest dotted suffix known
+  /// to the registry, else the last one; nil when the name has no extension.
+  public func filenameExtension(of name: String) -> String? {
+    let base = Self.classifiableBaseName(name)
+    let suffixes = SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels)
+    for (ext, lower) in suffixes where extensionIndex[lower] != nil { return ext }
+    return suffixes.last?.0
+  }
+
+  /// The last path component, without trailing dots and blanks, at most its last 1,024 bytes
+  /// (cut at a scalar boundary). Works on Unicode scalars, not Characters: no grapheme
+  /// breaking on the hot path, and hostile names stay linear.
+  static func classifiableBaseName(_ name: String) -> String {
+    let scalars = name.unicodeScalars
+    var end = scalars.endIndex
+    while end > scalars.startIndex {
+      let before = scalars.index(before: end)
+      let scalar = scalars[before]
+      guard scalar == "." || scalar.properties.isWhitespace else { break }
+      end = before
+    }
+    var start = end
+    var bytes = 0
+    while start > scalars.startIndex {
+      let before = scalars.index(before: start)
+      let scalar = scalars[before]
+      if scalar == "/" || scalar == "\\" { break }
+      bytes += UTF8.width(scalar)
+      if bytes > 1024 { break }
+      start = before
+    }
+    return String(scalars[start..<end])
+  }
+}
+
+/// A declaration `TypeRegistry.adding(_:)` refused.
+public struct TypeRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The position of the declaration in the array passed to `adding(_:)`.
+  public var index: Int
+  public var identifier: TypeIdentifier
+  public var problem: Problem
+
+  public enum Problem: Sendable, Equatable {
+    case invalidIdentifier
+    case duplicate(firstIndex: Int)
+    case alreadyDeclared(TypeOrigin)
+    case noParent
+    case unknownParent(TypeIdentifier)
+    case cycle([TypeIdentifier])
+    case invalidExtension(String)
+    case invalidMIMEType(String)
+    case extensionClaimedTwice(String, TypeIdentifier)
+    case mimeTypeClaimedTwice(String, TypeIdentifier)
+  }
+
+  public var description: String {
+    let id = Escaping.quoted(identifier.rawValue)
+    switch problem {
+    case .invalidIdentifier:
+      return "\(id) is not a reverse-DNS identifier (labels of letters, digits and hyphens separated by dots, e.g. com.example.note)"
+    case .duplicate(let first):
+      return "\(id) is declared twice (first at index \(first))"
+    case .alreadyDeclared(let origin):
+      return "\(id) is already declared (\(origin)); declare an identifier of your own"
+    case .noParent:
+      return "\(id) conforms to nothing; name at least one type such as public.data or public.plain-text"
+    case .unknownParent(let parent):
+      return "\(id) conforms to \(Escaping.quoted(parent.rawValue)), which is not declared"
+    case .cycle(let path):
+      return "conformance cycle: " + path.map { Escaping.escaped($0.rawValue) }.joined(separator: " → ")
+    case .invalidExtension(let ext):
+      return "\(Escaping.quoted(ext)) is not a filename extension (no leading dot, no slash, wildcard, blank or control character)"
+    case .invalidMIMEType(let mime):
+      return "\(Escaping.quoted(mime)) is not a MIME type of the form type/subtype"
+    case .extensionClaimedTwice(let ext, let other):
+      return "extension \(Escaping.quoted(ext)) is also claimed by \(other)"
+    case .mimeTypeClaimedTwice(let mime, let other):
+      return "MIME type \(Escaping.quoted(mime)) is also claimed by \(other)"
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// Placeholder until the UniformTypes layer lands.

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import UniformTypes
+
+@Suite("Content classification (share's checks on top of libmagic)")
+struct ContentClassifierTests {
+  let registry = TypeRegistry.system()
+
+  func classify(_ head: [UInt8], _ mime: String, _ description: String = "") -> ContentType {
+    ContentClassifier.classify(head: head, magic: MagicResult(mimeType: mime, description: description), registry: registry)
+  }
+
+  @Test("a ZIP libmagic calls application/zip is recognised as Word, Excel or PowerPoint by its parts")
+  func officeOpenXML() {
+    #expect(classify(SampleBytes.docx, "application/zip").type == "org.openxmlformats.wordprocessingml.document")
+    #expect(classify(SampleBytes.xlsx, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet")
+    let pptx = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("ppt/presentation.xml", [0x3C])])
+    #expect(classify(pptx, "application/zip").type == "org.openxmlformats.presentationml.presentation")
+    let generic = SampleBytes.zip([("_rels/.rels", [0x3C]), ("custom/part.xml", [0x3C])])
+    #expect(classify(generic, "application/zip").type == .openXML)
+    #expect(classify(SampleBytes.plainZip, "application/zip").type == .zipArchive)
+    #expect(classify(SampleBytes.plainZip, "application/zip").refinement == nil)
+  }
+
+  @Test("OpenDocument, Android and Java archives are recognised from their first entries")
+  func otherZipFamilies() {
+    #expect(classify(SampleBytes.odt, "application/zip").type == "org.oasis-open.opendocument.text")
+    let graphics = SampleBytes.zip([("mimetype", Array("application/vnd.oasis.opendocument.graphics".utf8))])
+    #expect(registry.conforms(classify(graphics, "application/zip").type, to: .openDocument))
+    #expect(classify(SampleBytes.apk, "application/zip").type == "com.android.package-archive")
+    #expect(classify(SampleBytes.jar, "application/zip").type == "com.sun.java-archive")
+    #expect(classify(SampleBytes.jar, "application/octet-stream").type == "com.sun.java-archive")
+  }
+
+  @Test("entries written with a data descriptor (sizes after the data) are still walked")
+  func dataDescriptor() {
+    var bytes = SampleBytes.zip([("[Content_Types].xml", Array("<Types/>".utf8)), ("word/document.xml", [0x3C])])
+    // Set bit 3 and zero the first entry's sizes, as streaming writers do.
+    bytes[6] |= 0x08
+    for offset in 18..<26 { bytes[offset] = 0 }
+    #expect(classify(bytes, "application/zip").type == "org.openxmlformats.wordprocessingml.document")
+  }
+
+  @Test("ZIP refinement never overrides what libmagic identified as something else")
+  func zipRefinementIsBounded() {
+    #expect(classify(SampleBytes.docx, "application/x-pie-executable").type == .unixExecutable)
+    #expect(classify(Array("PK\u{3}\u{4}".utf8), "application/zip").type == .zipArchive)
+  }
+
+  @Test(
+    "a #! line makes text a script, by interpreter, also through env",
+    arguments: [
+      ("#!/bin/sh\necho", "public.shell-script"), ("#!/usr/bin/env bash\n", "public.shell-script"),
+      ("#! /bin/zsh -f\n", "public.shell-script"), ("#!/usr/bin/env -S python3 -u\n", "public.python-script"),
+      ("#!/usr/bin/python3.11\n", "public.python-script"), ("#!/usr/bin/env LANG=C perl -w\n", "public.perl-script"),
+      ("#!/usr/bin/ruby\n", "public.ruby-script"), ("#!/usr/bin/env node\n", "com.netscape.javascript-source"),
+      ("#!/usr/bin/awk -f\n", "public.script"), ("#!\n", "public.script"), ("\u{FEFF}#!/bin/sh\n", "public.shell-script"),
+    ] as [(String, String)])
+  func shebangs(text: String, expected: String) {
+    #expect(classify(Array(text.utf8), "text/plain").type == TypeIdentifier(expected))
+  }
+
+  @Test("libmagic's own script type is kept")
+  func libmagicScriptKept() {
+    #expect(classify(Array("#!/bin/sh\n".utf8), "text/x-shellscript").type == .shellScript)
+  }
+
+  @Test("an ini file whose first group is [Desktop Entry] is a desktop entry, after comments, blank lines, a BOM or #!")
+  func desktopEntries() {
+    let forms = [
+      "[Desktop Entry]\nExec=x\n", "# comment\n\n[Desktop Entry]\n", "\u{FEFF}[Desktop Entry]\n",
+      "#!/usr/bin/env xdg-open\n[Desktop Entry]\n", "  [Desktop Entry]  \r\nExec=x\r\n", "[KDE Desktop Entry]\n",
+    ]
+    for form in forms { #expect(classify(Array(form.utf8), "text/plain").type == .desktopEntry, "\(form.debugDescription)") }
+    #expect(classify(Array("[Flatpak Ref]\nName=x\n".utf8), "text/plain").type == "org.flatpak.flatpakref")
+    #expect(classify(Array("[Other]\n[Desktop Entry]\n".utf8), "text/plain").type == .plainText)
+    #expect(classify(Array("Hello\n[Desktop Entry]\n".utf8), "text/plain").type == .plainText)
+  }
+
+  @Test("text with NUL bytes and no UTF-16 byte-order mark is binary data")
+  func nulBytes() {
+    let squash = classify(SampleBytes.squashfs, "text/plain", "Squashfs filesystem")
+    #expect(squash.type == .data)
+    #expect(squash.refinement?.contains("NUL") == true)
+    #expect(classify(SampleBytes.utf16LE("hi"), "text/plain").type == .plainText)
+  }
+
+  @Test("an ELF with the AppImage signature is an AppImage; other ELFs are not")
+  func appImages() throws {
+    #expect(classify(try SampleBytes.appImage(), "application/x-pie-executable").type == .appImage)
+    var typeOne = try SampleBytes.elf()
+    typeOne[8] = UInt8(ascii: "A")
+    typeOne[9] = UInt8(ascii: "I")
+    typeOne[10] = 1
+    #expect(classify(typeOne, "application/x-executable").type == .appImage)
+    #expect(classify(try SampleBytes.elf(), "application/x-sharedlib").type == .unixExecutable)
+  }
+
+  @Test("empty content is marked empty")
+  func empty() {
+    let empty = classify([], "application/x-empty", "empty")
+    #expect(empty.isEmpty && empty.type == .data)
+  }
+
+  @Test("the label is the first clause of libmagic's description, escaped and short")
+  func labels() {
+    #expect(classify([0x7F], "application/x-executable", "ELF 64-bit LSB pie executable, x86-64, version 1").label == "ELF 64-bit LSB pie executable")
+    #expect(classify([1], "application/octet-stream", "data").label == "unrecognised data")
+    #expect(!classify([1], "application/octet-stream", "evil \u{1B}[2J").label.contains("\u{1B}"))
+    #expect(classify([1], "application/octet-stream", "").label == "application/octet-stream")
+  }
+
+  @Test("random heads with random libmagic answers never crash the classifier")
+  func fuzz() {
+    let mimes = ["application/zip", "text/plain", "application/x-executable", "application/octet-stream", "bogus", ""]
+    var seed: UInt64 = 42
+    for round in 0..<2000 {
+      var bytes = SampleBytes.random(count: round % 300, seed: seed)
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1
+      if round % 3 == 0, bytes.count >= 4 { bytes.replaceSubrange(0..<4, with: [0x50, 0x4B, 3, 4]) }
+      if round % 5 == 0, bytes.count >= 2 { bytes.replaceSubrange(0..<2, with: Array("#!".utf8)) }
+      if round % 7 == 0, bytes.count >= 30 {
+        // A local header claiming huge sizes and name lengths.
+        bytes.replaceSubrange(18..<30, with: [0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF])
+      }
+      let result = classify(bytes, mimes[round % mimes.count])
+      #expect(registry.isKnown(result.type))
+    }
+  }
+}

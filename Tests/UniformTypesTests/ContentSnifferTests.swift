@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import UniformTypes
+
+@Suite("libmagic content sniffer")
+struct ContentSnifferTests {
+  @Test("libmagic names real formats by MIME type and description")
+  func sniffing() throws {
+    let sniffer = try ContentSniffer()
+    let png = try sniffer.sniff(SampleBytes.png)
+    #expect(png.mimeType == "image/png" && png.description.hasPrefix("PNG image data"))
+    let elf = try sniffer.sniff(try SampleBytes.elf())
+    #expect(elf.description.hasPrefix("ELF"))
+    #expect(try SampleBytes.png.withUnsafeBytes { try sniffer.mimeType(ofHead: $0) } == "image/png")
+    #expect(try sniffer.sniff([]).mimeType == "application/x-empty")
+  }
+
+  @Test("a database that cannot be loaded is a typed error carrying libmagic's message")
+  func badDatabase() {
+    #expect {
+      _ = try ContentSniffer(databasePath: "/nonexistent/magic.mgc")
+    } throws: { error in
+      guard let error = error as? ContentSnifferError else { return false }
+      return error.function == "magic_load" && !error.message.isEmpty
+    }
+  }
+
+  @Test("one sniffer used from many tasks at once gives every task the right answer")
+  func concurrentUse() async throws {
+    let sniffer = try ContentSniffer()
+    let elf = try SampleBytes.elf()
+    let inputs: [([UInt8], String)] = [(SampleBytes.png, "image/png"), (SampleBytes.pdf, "application/pdf"), (SampleBytes.gif, "image/gif"), (Array(elf.prefix(4096)), "application/x-sharedlib")]
+    let failures = await withTaskGroup(of: Int.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          var failures = 0
+          for round in 0..<100 {
+            let (bytes, expected) = inputs[(task + round) % inputs.count]
+            if (try? sniffer.sniff(bytes).mimeType) != expected { failures += 1 }
+          }
+          return failures
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(failures == 0)
+  }
+
+  @Test("the head length covers tar, OOXML parts and the ISO 9660 volume descriptor")
+  func headLength() {
+    #expect(ContentSniffer.headLength >= 32_769 + 6)
+  }
+}

@@ -1,0 +1,27 @@
+import Testing
+
+@testable import UniformTypes
+
+@Suite("Escaping untrusted text")
+struct EscapingTests {
+  @Test("control characters, bidi overrides and zero-width characters are written as \\u{…}")
+  func escapes() {
+    #expect(Escaping.escaped("a\u{1B}[2Jb") == "a\\u{1B}[2Jb")
+    #expect(Escaping.escaped("x\u{202E}y\u{200B}z\u{85}") == "x\\u{202E}y\\u{200B}z\\u{85}")
+    #expect(Escaping.escaped("tab\there\nnl\0") == "tab\\u{9}here\\u{A}nl\\u{0}")
+    #expect(Escaping.escaped("back\\slash") == "back\\\\slash")
+    #expect(Escaping.escaped("Crème brûlée 東京 🙂") == "Crème brûlée 東京 🙂")
+  }
+
+  @Test("quoting escapes inner quotes")
+  func quoting() {
+    #expect(Escaping.quoted("say \"hi\"") == "\"say \\\"hi\\\"\"")
+  }
+
+  @Test("output is cut at the maximum length, escapes included")
+  func bounded() {
+    let long = Escaping.escaped(String(repeating: "\u{1B}", count: 1000), maximumLength: 20)
+    #expect(long.unicodeScalars.count <= 21 && long.hasSuffix("…"))
+    #expect(Escaping.escaped("short", maximumLength: 20) == "short")
+  }
+}

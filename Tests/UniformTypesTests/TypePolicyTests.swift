@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+@testable import UniformTypes
+
+@Suite("Type policy")
+struct TypePolicyTests {
+  static let registry = TypeRegistry.system()
+  static let policy = Result { try TypePolicy(registry: registry, declarations: .builtinDefault) }
+  static let sniffer = Result { try ContentSniffer() }
+
+  func content(_ type: TypeIdentifier, _ description: String = "", empty: Bool = false) -> ContentType {
+    ContentType(type: type, mimeType: "x/y", magicDescription: description, isEmpty: empty)
+  }
+
+  @Test("reasons read as the issue's examples")
+  func reasonWording() throws {
+    let policy = try Self.policy.get()
+    let elf = policy.judge(name: "cat.png", content: content(.unixExecutable, "ELF 64-bit LSB pie executable, x86-64"))
+    #expect(
+      elf.reason
+        == "rejected: executable content (ELF 64-bit LSB pie executable) excluded by declarations (public.unix-executable conforms to public.executable)"
+    )
+    #expect(elf.rule == .excludedContent && elf.decidedBy == "public.executable")
+    let mismatch = policy.judge(name: "paper.png", content: content("com.adobe.pdf", "PDF document, version 1.4"))
+    #expect(mismatch.reason == "rejected: name says public.png but content is com.adobe.pdf (PDF document)")
+    let accepted = policy.judge(name: "photo.png", content: content("public.png", "PNG image data, 2 x 2"))
+    #expect(accepted.reason == "accepted: public.png conforms to public.image (accepted by \"Images\")")
+    #expect(accepted.decidedBy == "Images" && accepted.match == .same)
+  }
+
+  @Test("folders, URLs and text snippets are typed by their kind")
+  func kinds() throws {
+    let policy = try Self.policy.get()
+    let folder = policy.judge(name: "Holiday.png", kind: .folder)
+    #expect(folder.accepted && folder.type == .folder && folder.decidedBy == "Folders")
+    let url = policy.judge(name: "https://example.org/a.sh", kind: .url)
+    #expect(url.accepted && url.type == .url && url.decidedBy == "Links")
+    let text = policy.judge(name: "snippet", kind: .text)
+    #expect(text.accepted && text.type == .utf8PlainText)
+  }
+
+  @Test("a folder kind is rejected when the declarations do not accept public.folder")
+  func foldersNeedAcceptance() throws {
+    let policy = try TypePolicy(
+      registry: Self.registry,
+      declarations: Declarations(documentTypes: [DocumentType(name: "Images", contentTypes: [.image])], source: "t"))
+    #expect(!policy.judge(name: "dir", kind: .folder).accepted)
+    #expect(policy.judge(name: "dir", kind: .folder).rule == .notAccepted)
+  }
+
+  @Test("at Ask time, a name that gives no type is accepted pending its content, and excluded names cost no bytes")
+  func nameStage() throws {
+    let policy = try Self.policy.get()
+    let unknown = policy.judge(name: "blob", kind: .file)
+    #expect(unknown.accepted && unknown.rule == .pendingContent && unknown.stage == .name)
+    let script = policy.judge(name: "setup.sh", kind: .file)
+    #expect(!script.accepted && script.rule == .excludedName && script.decidedBy == "public.script")
+    #expect(script.reason == "rejected: name says public.shell-script (extension \"sh\"): script excluded by declarations (public.shell-script conforms to public.script)")
+    let iso = policy.judge(name: "disk.iso", kind: .file)
+    #expect(!iso.accepted && iso.rule == .notAccepted)
+    #expect(iso.reason.hasPrefix("rejected: name says public.iso-image (extension \"iso\"), which no accepted type covers (accepted: public.image"))
+  }
+
+  @Test(
+    "name and content reconcile by the documented rules",
+    arguments: [
+      ("a.png", "public.png", Verdict.Match.same, "public.png"),
+      ("a.txt", "public.shell-script", .contentRefinesName, "public.shell-script"),
+      ("noext", "public.plain-text", .contentRefinesName, "public.plain-text"),
+      ("a.md", "public.plain-text", .nameRefinesContent, "net.daringfireball.markdown"),
+      ("a.csv", "public.plain-text", .textFamily, "public.comma-separated-values-text"),
+      ("a.tar.gz", "org.gnu.gnu-zip-archive", .nameRefinesContent, "org.gnu.gnu-zip-tar-archive"),
+      ("a.doc", "com.microsoft.compound-document", .nameRefinesContent, "com.microsoft.word.doc"),
+      ("a.docx", "org.openxmlformats.openxml", .nameRefinesContent, "org.openxmlformats.wordprocessingml.document"),
+      ("a.html", "public.c-source", .textFamily, "public.html"),
+      ("a.csv", "public.python-script", .textFamily, "public.python-script"),
+      ("a.txt", "public.rtf", .textFamily, "public.rtf"),
+      ("a.jpg", "public.png", .mediaFamily, "public.png"),
+      ("a.mp3", "public.mpeg-4", .mediaFamily, "public.mpeg-4"),
+    ] as [(String, TypeIdentifier, Verdict.Match, TypeIdentifier)])
+  func agreements(name: String, contentType: TypeIdentifier, match: Verdict.Match, type: TypeIdentifier) throws {
+    let policy = try Self.policy.get()
+    let result = policy.agreement(name: Self.registry.type(forFilename: name), content: content(contentType))
+    #expect(result?.0 == type)
+    #expect(result?.1 == match)
+  }
+
+  @Test(
+    "names and contents that do not agree are mismatches",
+    arguments: [
+      ("a.png", "com.adobe.pdf"), ("a.png", "public.data"), ("a.txt", "public.data"), ("a.docx", "public.zip-archive"),
+      ("a.tar.gz", "public.tar-archive"), ("a.pdf", "public.plain-text"), ("a.zip", "public.png"), ("a.mp3", "public.png"),
+      ("a.svg", "public.data"), ("a.deb", "public.zip-archive"),
+    ] as [(String, TypeIdentifier)])
+  func mismatches(name: String, contentType: TypeIdentifier) throws {
+    let policy = try Self.policy.get()
+    #expect(policy.agreement(name: Self.registry.type(forFilename: name), content: content(contentType)) == nil)
+  }
+
+  @Test("exclusion wins over every agreement: content first, then name")
+  func exclusionFirst() throws {
+    let policy = try Self.policy.get()
+    // A .desktop whose content looks like plain text: excluded by its name.
+    let byName = policy.judge(name: "launch.desktop", content: content(.plainText))
+    #expect(!byName.accepted && byName.rule == .excludedName)
+    // A .txt whose content is a desktop entry: excluded by content.
+    let byContent = policy.judge(name: "photos.txt", content: content(.desktopEntry))
+    #expect(!byContent.accepted && byContent.rule == .excludedContent)
+    // Empty content never counts as excluded content, but an excluded name still is.
+    let emptyScript = policy.judge(name: "x.sh", content: content(.data, empty: true))
+    #expect(!emptyScript.accepted && emptyScript.rule == .excludedName)
+  }
+
+  @Test("what the name stage rejects, the content stage rejects too")
+  func stagesAreConsistent() throws {
+    let policy = try TypePolicy(
+      registry: Self.registry,
+      declarations: Declarations(documentTypes: [DocumentType(name: "PNG", contentTypes: ["public.png"])], source: "t"))
+    #expect(!policy.judge(name: "a.jpg", kind: .file).accepted)
+    let verdict = policy.judge(name: "a.jpg", content: content("public.png"))
+    #expect(!verdict.accepted && verdict.rule == .notAccepted)
+  }
+
+  @Test("hostile names produce reasons without control characters, of bounded length")
+  func hostileNames() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    let names = [
+      "evil\u{1B}[31m\u{7}.sh", "x\u{202E}gnp.exe", "\u{0}", String(repeating: "\u{1B}", count: 10_000),
+      "a.\u{1B}]0;pwned\u{7}", "../../etc/passwd", String(repeating: "x", count: 200_000),
+    ]
+    for name in names {
+      for verdict in [
+        policy.judge(name: name, kind: .file), policy.judge(name: name, head: try SampleBytes.elf(), sniffer: sniffer),
+        policy.judge(name: name, head: SampleBytes.utf8("hello\n"), sniffer: sniffer),
+      ] {
+        #expect(!verdict.reason.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        #expect(verdict.reason.count < 800)
+      }
+    }
+  }
+
+  @Test("text snippets must be UTF-8 without NUL; a sequence cut by the head's end is allowed when more follows")
+  func textItems() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    #expect(policy.judge(name: "t", kind: .text, head: SampleBytes.utf8("héllo"), sniffer: sniffer).accepted)
+    let invalid = policy.judge(name: "t", kind: .text, head: [0x68, 0xFF, 0x69], sniffer: sniffer)
+    #expect(!invalid.accepted && invalid.rule == .invalidText)
+    #expect(!policy.judge(name: "t", kind: .text, head: [0x68, 0, 0x69], sniffer: sniffer).accepted)
+    let cut = Array(SampleBytes.utf8("hé").dropLast())  // "h" + first byte of "é"
+    #expect(!policy.judge(name: "t", kind: .text, head: cut, totalSize: Int64(cut.count), sniffer: sniffer).accepted)
+    #expect(policy.judge(name: "t", kind: .text, head: cut, totalSize: 100, sniffer: sniffer).accepted)
+  }
+
+  @Test("URL items must be one URL with a scheme")
+  func urlItems() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    #expect(policy.judge(name: "u", kind: .url, head: SampleBytes.utf8("https://example.org/a?b=c\n"), sniffer: sniffer).accepted)
+    for bad in ["example.org", "https://a b", "://x", "java script:x", "https://a\u{1B}b", ""] {
+      #expect(!policy.judge(name: "u", kind: .url, head: SampleBytes.utf8(bad), sniffer: sniffer).accepted, "\(bad.debugDescription)")
+    }
+  }
+
+  @Test("an item with bytes but an empty head cannot be judged and is rejected")
+  func emptyHeadWithSize() throws {
+    let policy = try Self.policy.get()
+    let verdict = policy.judge(name: "a.png", head: [], totalSize: 10, sniffer: try Self.sniffer.get())
+    #expect(!verdict.accepted && verdict.rule == .contentUnreadable)
+  }
+
+  @Test("show: a type's chain, tags, and what the declarations say about it")
+  func typeReport() throws {
+    let policy = try Self.policy.get()
+    let jpeg = try #require(policy.report(for: "public.jpeg"))
+    #expect(jpeg.ancestors == ["public.image", "public.data", "public.content", "public.item"])
+    #expect(jpeg.filenameExtensions.contains("jpg") && jpeg.mimeTypes.first == "image/jpeg")
+    #expect(jpeg.acceptedBy == "Images" && jpeg.excludedBy == nil && jpeg.origin == .builtin)
+    let script = try #require(policy.report(for: "public.python-script"))
+    #expect(script.excludedBy == "public.script")
+    #expect(policy.report(for: "dyn.mime.image/png")?.identifier == "public.png")
+    #expect(policy.report(for: "com.example.nothing") == nil)
+  }
+
+  @Test("effective declarations report where they came from and what they accept and exclude")
+  func declarationsReport() throws {
+    let report = try Self.policy.get().declarationsReport
+    #expect(report.source == "built-in default")
+    #expect(report.acceptedTypes.contains(.image) && report.excludedTypes.contains(.executable))
+    #expect(report.mimeDirectory == "/usr/share/mime")
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    let json = String(decoding: try encoder.encode(report), as: UTF8.self)
+    #expect(json.contains("\"accepted_types\"") && json.contains("\"document_types\""))
+  }
+
+  @Test("check: a folder on disk is judged as a folder; what is neither file nor folder is an error")
+  func checkPaths() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-check-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try policy.check(path: directory.path, sniffer: sniffer)
+    #expect(report.kind == .folder && report.verdict.accepted && report.content == nil)
+    let fifo = directory.appendingPathComponent("pipe").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    #expect(throws: FileReadError(path: fifo, function: "type", errno: 0)) {
+      _ = try policy.check(path: fifo, sniffer: sniffer)
+    }
+    let missing = directory.appendingPathComponent("missing").path
+    #expect(throws: FileReadError(path: missing, function: "open", errno: ENOENT)) {
+      _ = try policy.check(path: missing, sniffer: sniffer)
+    }
+  }
+
+  @Test("check reports name type, content and both verdicts, and encodes to snake_case JSON")
+  func checkReport() throws {
+    let policy = try Self.policy.get()
+    let report = policy.check(name: "cat.png", head: try SampleBytes.elf(), sniffer: try Self.sniffer.get())
+    #expect(report.nameType == "public.png" && report.nameVerdict.accepted)
+    #expect(report.content?.type == .unixExecutable && !report.verdict.accepted)
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    let json = String(decoding: try encoder.encode(report), as: UTF8.self)
+    for key in ["\"name_type\"", "\"name_verdict\"", "\"content_type\"", "\"decided_by\"", "\"magic_description\""] {
+      #expect(json.contains(key), "\(key)")
+    }
+  }
+}
