@@ -34,7 +34,7 @@ let package = Package(
       dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery"]),
 
     // The command-line tool.
-    .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS"]),
+    .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes"]),
 
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
     .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore"]),

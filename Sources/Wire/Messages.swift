@@ -26,19 +26,31 @@ public struct Hello: Codable, Sendable, Equatable {
   }
 }
 
-/// What a receiver accepts, so a sender can warn before it sends bytes.
+/// What a receiver accepts, so a sender can warn before it sends bytes: its declarations in
+/// brief (the same shape as the type layer's summary, which ShareKit converts to and from).
 public struct AcceptsSummary: Codable, Sendable, Equatable {
-  /// Type identifiers the receiver accepts (items must conform to one).
-  public var accepted: [String]
-  /// Type identifiers the receiver excludes even when they would conform.
-  public var excluded: [String]
+  /// Accepted groups: a name and the type identifiers it accepts.
+  public var documentTypes: [DocumentTypeSummary]
+  /// Type identifiers excluded even when they would conform.
+  public var excludedTypes: [String]
   /// The receiver's own type declarations, so the sender can map names to them.
-  public var declared: [DeclaredType]
+  public var declaredTypes: [DeclaredType]
 
-  public init(accepted: [String], excluded: [String], declared: [DeclaredType] = []) {
-    self.accepted = accepted
-    self.excluded = excluded
-    self.declared = declared
+  public init(documentTypes: [DocumentTypeSummary], excludedTypes: [String], declaredTypes: [DeclaredType] = []) {
+    self.documentTypes = documentTypes
+    self.excludedTypes = excludedTypes
+    self.declaredTypes = declaredTypes
+  }
+}
+
+/// One accepted group of a receiver's declarations.
+public struct DocumentTypeSummary: Codable, Sendable, Equatable {
+  public var name: String
+  public var contentTypes: [String]
+
+  public init(name: String, contentTypes: [String]) {
+    self.name = name
+    self.contentTypes = contentTypes
   }
 }
 
@@ -46,14 +58,12 @@ public struct AcceptsSummary: Codable, Sendable, Equatable {
 public struct DeclaredType: Codable, Sendable, Equatable {
   public var identifier: String
   public var conformsTo: [String]
-  public var extensions: [String]
-  public var mimeTypes: [String]
+  public var filenameExtensions: [String]
 
-  public init(identifier: String, conformsTo: [String], extensions: [String], mimeTypes: [String]) {
+  public init(identifier: String, conformsTo: [String], filenameExtensions: [String]) {
     self.identifier = identifier
     self.conformsTo = conformsTo
-    self.extensions = extensions
-    self.mimeTypes = mimeTypes
+    self.filenameExtensions = filenameExtensions
   }
 }
 

@@ -10,6 +10,9 @@ let allCommands: [any Command.Type] = [
   InboxShowCommand.self,
   InboxMoveCommand.self,
   InboxDeleteCommand.self,
+  TypesCommand.self,
+  TypesShowCommand.self,
+  TypesCheckCommand.self,
   IdCommand.self,
   HelpCommand.self,
 ]
@@ -53,6 +56,15 @@ enum Entrypoint {
       return .usage
     }
     let spec = command.spec
+    let group = Array(words[0..<consumed])
+    let subcommands = allCommands.map { $0.spec.path }.filter { $0.count == consumed + 1 && $0.starts(with: group) }.map { $0[consumed] }
+    if !subcommands.isEmpty, spec.arguments.upperBound == 0, consumed < words.count, !words[consumed].hasPrefix("-") {
+      var message = "unknown subcommand '\(escape(words[consumed]))' of 'share \(group.joined(separator: " "))'"
+      if let suggestion = closest(to: words[consumed], among: subcommands) { message += "; did you mean '\(suggestion)'?" }
+      terminal.error(message)
+      terminal.err(Help.usage(for: spec))
+      return .usage
+    }
     do {
       let parsed = try ParsedArguments.parse(leading + Array(words[consumed...]), spec: spec)
       if parsed.flag("--help") {
@@ -78,10 +90,8 @@ enum Entrypoint {
   /// The command whose path is the longest prefix of `words`, and how many words it used.
   /// `share inbox` alone is `share inbox list`.
   static func find(_ words: [String]) -> (any Command.Type, Int)? {
-    if words.first == "inbox", words.count == 1 || words[1].hasPrefix("-") {
-      return (InboxListCommand.self, 1)
-    }
     let matches = allCommands.filter { words.starts(with: $0.spec.path) }
+    if words.first == "inbox", matches.isEmpty { return (InboxListCommand.self, 1) }
     guard let best = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { return nil }
     return (best, best.spec.path.count)
   }

@@ -5,8 +5,8 @@ import Testing
 @Suite struct MessageCodecTests {
   static let samples: [Message] = [
     .hello(Hello(name: "laptop", id: String(repeating: "ab", count: 32),
-                 accepts: AcceptsSummary(accepted: ["public.image"], excluded: ["public.executable"],
-                                         declared: [DeclaredType(identifier: "org.example.note", conformsTo: ["public.plain-text"], extensions: ["note"], mimeTypes: [])]))),
+                 accepts: AcceptsSummary(documentTypes: [DocumentTypeSummary(name: "Images", contentTypes: ["public.image"])], excludedTypes: ["public.executable"],
+                                         declaredTypes: [DeclaredType(identifier: "org.example.note", conformsTo: ["public.plain-text"], filenameExtensions: ["note"])]))),
     .ask(Ask(items: [
       ItemOffer(id: 0, kind: .file, name: "a.txt", size: 5, type: "public.plain-text", resumeKey: "k"),
       ItemOffer(id: 1, kind: .folder, name: "dir", size: 10, entries: [EntryOffer(path: "x/y.txt", kind: .file, size: 10)]),

@@ -1,16 +1,98 @@
+import Foundation
+import UniformTypes
 import Wire
 
-/// The receiver's type rules (declarations + registry + content sniffing). Filled in by the
-/// type-declarations layer.
+/// The receiver's type rules: its declarations over the system's type registry, and libmagic
+/// for content. Decides, from a name and then from the first bytes, what may enter the Inbox.
+///
+/// Immutable; `ContentSniffer` guards its libmagic handle with a mutex, so any thread may judge.
 public struct TypeGate: Sendable {
-  public var sniffLength: Int { 0 }
-  public var summary: AcceptsSummary? { nil }
+  public let policy: TypePolicy
+  public let registry: TypeRegistry
+  public let sniffer: ContentSniffer
+  /// Where the declarations came from: a home's file, or the shipped default.
+  public let source: String
 
-  public func judge(name: String, kind: ItemKind) -> OfferVerdict {
-    OfferVerdict(accepted: true, reason: "accepted", type: nil, storedName: name)
+  /// The home's `Declarations.plist` when it has one, else the shipped default. A malformed
+  /// file is an error that names the key and what is wrong.
+  public static func load(paths: SharePaths) throws(ShareError) -> TypeGate {
+    let registry = TypeRegistry.system()
+    let declarations: Declarations
+    if FileManager.default.fileExists(atPath: paths.declarations.path) {
+      do {
+        declarations = try Declarations.load(from: paths.declarations)
+      } catch {
+        throw .configuration("the declarations are invalid: \(error)")
+      }
+    } else {
+      declarations = Declarations.builtinDefault
+    }
+    do {
+      let policy = try TypePolicy(registry: registry, declarations: declarations)
+      let sniffer = try ContentSniffer()
+      return TypeGate(policy: policy, registry: registry, sniffer: sniffer, source: declarations.source)
+    } catch let error as DeclarationsError {
+      throw .configuration("the declarations are invalid: \(error)")
+    } catch {
+      throw .configuration("cannot load libmagic for content sniffing: \(error)")
+    }
   }
 
-  public func judgeContent(name: String, kind: ItemKind, head: [UInt8], size: Int64?) -> ContentVerdict {
-    ContentVerdict(accepted: true, reason: "accepted", type: nil)
+  /// How many leading bytes content judgement examines.
+  public var sniffLength: Int { ContentSniffer.headLength }
+
+  /// Judges an item from its name and kind (Ask time): rejected items cost no bytes.
+  public func judge(name: String, kind: Wire.ItemKind) -> OfferVerdict {
+    let verdict = policy.judge(name: name, kind: UniformTypes.ItemKind(kind))
+    return OfferVerdict(accepted: verdict.accepted, reason: verdict.reason, type: verdict.type.rawValue, storedName: name)
+  }
+
+  /// Judges an item's first bytes.
+  public func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?) -> ContentVerdict {
+    let verdict = policy.judge(name: name, kind: UniformTypes.ItemKind(kind), head: head, totalSize: size, sniffer: sniffer)
+    return ContentVerdict(accepted: verdict.accepted, reason: verdict.reason, type: verdict.type.rawValue)
+  }
+
+  /// The summary for this receiver's Hello.
+  public var summary: AcceptsSummary { AcceptsSummary(policy.summary) }
+}
+
+extension UniformTypes.ItemKind {
+  init(_ kind: Wire.ItemKind) {
+    switch kind {
+    case .file: self = .file
+    case .folder: self = .folder
+    case .url: self = .url
+    case .text: self = .text
+    }
+  }
+}
+
+extension AcceptsSummary {
+  /// The wire form of the type layer's summary.
+  init(_ summary: AcceptSummary) {
+    self.init(
+      documentTypes: summary.documentTypes.map { DocumentTypeSummary(name: $0.name, contentTypes: $0.contentTypes.map(\.rawValue)) },
+      excludedTypes: summary.excludedTypes.map(\.rawValue),
+      declaredTypes: summary.declaredTypes.map {
+        DeclaredType(identifier: $0.identifier.rawValue, conformsTo: $0.conformsTo.map(\.rawValue), filenameExtensions: $0.filenameExtensions)
+      })
+  }
+}
+
+extension AcceptSummary {
+  /// The type layer's form of a summary read from the network, cut to safe bounds.
+  public init(_ summary: AcceptsSummary) {
+    self.init(
+      documentTypes: summary.documentTypes.map {
+        DocumentType(name: $0.name, contentTypes: $0.contentTypes.map { TypeIdentifier(rawValue: $0) })
+      },
+      excludedTypes: summary.excludedTypes.map { TypeIdentifier(rawValue: $0) },
+      declaredTypes: summary.declaredTypes.map {
+        DeclaredType(
+          identifier: TypeIdentifier(rawValue: $0.identifier), conformsTo: $0.conformsTo.map { TypeIdentifier(rawValue: $0) },
+          filenameExtensions: $0.filenameExtensions)
+      })
+    self = bounded()
   }
 }

@@ -1,3 +1,5 @@
+import UniformTypes
+
 /// The result of parsing one command line against a `CommandSpec`.
 struct ParsedArguments: Sendable {
   var spec: CommandSpec
@@ -98,27 +100,7 @@ struct UsageError: Error, Sendable {
   }
 }
 
-/// The candidate nearest to `word` by edit distance, when near enough to be a likely typo.
+/// The candidate nearest to `word`, when near enough to be a likely typo.
 func closest(to word: String, among candidates: [String]) -> String? {
-  let scored = candidates.map { ($0, editDistance(word, $0)) }.sorted { $0.1 < $1.1 }
-  guard let best = scored.first else { return nil }
-  let tolerance = max(2, word.count / 3)
-  return best.1 <= tolerance ? best.0 : nil
-}
-
-/// Levenshtein distance over characters.
-func editDistance(_ a: String, _ b: String) -> Int {
-  let a = Array(a), b = Array(b)
-  if a.isEmpty { return b.count }
-  if b.isEmpty { return a.count }
-  var previous = Array(0...b.count)
-  var current = [Int](repeating: 0, count: b.count + 1)
-  for i in 1...a.count {
-    current[0] = i
-    for j in 1...b.count {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-    }
-    swap(&previous, &current)
-  }
-  return previous[b.count]
+  Suggestions.closest(to: word, among: candidates)
 }

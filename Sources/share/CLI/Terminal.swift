@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import UniformTypes
 
 /// Where output goes, and how it may look.
 ///
@@ -57,22 +58,9 @@ struct Terminal: Sendable {
   }
 }
 
-/// Makes an untrusted string safe to print: control characters (C0, DEL, C1), escape sequences
-/// and invisible bidirectional controls are shown as `\u{…}` escapes (a tab as `\t`, a newline as
-/// `\n`); a backslash is doubled so an escape cannot be forged.
+/// Makes an untrusted string safe to print: control characters (C0, DEL, C1), escape sequences,
+/// invisible format characters (bidi overrides) are shown as `\u{…}` escapes, a backslash is
+/// doubled so an escape cannot be forged. Nothing is cut.
 func escape(_ text: String) -> String {
-  var out = ""
-  for scalar in text.unicodeScalars {
-    switch scalar.value {
-    case 0x5C: out += "\\\\"
-    case 0x09: out += "\\t"
-    case 0x0A: out += "\\n"
-    case 0x0D: out += "\\r"
-    case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C, 0xFEFF:
-      out += "\\u{\(String(scalar.value, radix: 16))}"
-    default:
-      out.unicodeScalars.append(scalar)
-    }
-  }
-  return out
+  Escaping.escaped(text, maximumLength: Int.max)
 }

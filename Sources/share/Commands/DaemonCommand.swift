@@ -36,8 +36,9 @@ enum DaemonCommand: Command {
     store.removeStaging()
 
     let log = DaemonLog(terminal: context.terminal, json: arguments.flag("--json"))
+    let types = try TypeGate.load(paths: context.paths)
     let receiver = try Receiver(
-      device: device, store: store, policy: ReceivePolicy(),
+      device: device, store: store, policy: ReceivePolicy(types: types),
       configuration: ReceiverConfiguration(host: arguments.value("--host"), port: UInt16(port)),
       events: { log.record($0) })
 
@@ -52,6 +53,7 @@ enum DaemonCommand: Command {
       source.resume()
       return source
     }
+    log.note("type declarations: \(types.source)")
     log.note("receiving as \(escape(device.name)) (\(device.fingerprint.short)) into \(context.paths.inbox.path)")
     receiver.start()
     withExtendedLifetime(signals) { dispatchMain() }

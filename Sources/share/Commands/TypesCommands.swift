@@ -1,0 +1,130 @@
+import Foundation
+import ShareKit
+import UniformTypes
+
+/// `share types`: the effective declarations and where they came from.
+enum TypesCommand: Command {
+  static let spec = CommandSpec(
+    path: ["types"], summary: "Show what this receiver accepts and excludes",
+    usage: ["types [--json]", "types show ID [--json]", "types check PATH... [--json]"],
+    discussion: """
+      The receiver's type declarations (Info.plist vocabulary: CFBundleDocumentTypes with
+      LSItemContentTypes, UTExportedTypeDeclarations / UTImportedTypeDeclarations, and
+      ExcludedActivityTypes) decide what lands in its Inbox. A home's own Declarations.plist
+      replaces the shipped default (Inbox/Declarations.plist). The rules are in Inbox/TYPES.md.
+      """,
+    options: [.flag("--json", "Print one JSON object")],
+    examples: ["share types", "share types show public.png", "share types check ~/Downloads/*"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let gate = try TypeGate.load(paths: context.paths)
+    let report = gate.policy.declarationsReport
+    let terminal = context.terminal
+    if arguments.flag("--json") {
+      terminal.out(JSONOutput.line(report))
+      return .success
+    }
+    terminal.out("Declarations: \(escape(report.source))")
+    terminal.out("Accepted:")
+    for group in report.documentTypes {
+      terminal.out("  \(escape(group.name)): \(group.contentTypes.map(\.rawValue).joined(separator: ", "))")
+    }
+    terminal.out("Excluded: \(report.excludedTypes.map(\.rawValue).joined(separator: ", "))")
+    let declared = report.exportedTypes + report.importedTypes
+    if !declared.isEmpty {
+      terminal.out("Declared here:")
+      for type in declared {
+        let tags = type.filenameExtensions.map { ".\($0)" } + type.mimeTypes
+        terminal.out("  \(type.identifier.rawValue) (\(escape(type.description))) conforms to \(type.conformsTo.map(\.rawValue).joined(separator: ", "))\(tags.isEmpty ? "" : "; " + tags.joined(separator: " "))")
+      }
+    }
+    for warning in report.warnings { terminal.warn(escape(warning)) }
+    return .success
+  }
+}
+
+/// `share types show ID`: one type's conformance chain and tags.
+enum TypesShowCommand: Command {
+  static let spec = CommandSpec(
+    path: ["types", "show"], summary: "Show a type's conformance chain and tags",
+    usage: ["types show ID [--json]"],
+    discussion: "ID is a type identifier (public.jpeg), a file extension (.jpg) or a MIME type (image/jpeg).",
+    options: [.flag("--json", "Print one JSON object")], arguments: 1...1,
+    examples: ["share types show public.jpeg", "share types show .docx", "share types show image/heic"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let gate = try TypeGate.load(paths: context.paths)
+    let query = arguments.positionals[0]
+    let identifier: TypeIdentifier
+    if query.hasPrefix(".") {
+      identifier = gate.registry.type(forFilenameExtension: String(query.dropFirst()))
+    } else if query.contains("/") {
+      identifier = gate.registry.type(forMIMEType: query)
+    } else {
+      identifier = TypeIdentifier(rawValue: query)
+    }
+    guard let report = gate.policy.report(for: identifier) else {
+      throw ShareError.configuration("no type \(escape(query)) is known (see 'share types')")
+    }
+    let terminal = context.terminal
+    if arguments.flag("--json") {
+      terminal.out(JSONOutput.line(report))
+      return .success
+    }
+    terminal.out("\(report.identifier.rawValue): \(escape(report.description))")
+    terminal.out("  origin:      \(report.origin)")
+    terminal.out("  conforms to: \(([report.identifier] + report.ancestors).map(\.rawValue).joined(separator: " → "))")
+    if !report.filenameExtensions.isEmpty {
+      terminal.out("  extensions:  \(report.filenameExtensions.map { ".\($0)" }.joined(separator: " "))")
+    }
+    if !report.mimeTypes.isEmpty { terminal.out("  MIME types:  \(report.mimeTypes.joined(separator: " "))") }
+    if let excluded = report.excludedBy {
+      terminal.out("  verdict:     excluded (conforms to \(excluded.rawValue))")
+    } else if let group = report.acceptedBy {
+      terminal.out("  verdict:     accepted by \"\(escape(group))\"")
+    } else {
+      terminal.out("  verdict:     not accepted")
+    }
+    return .success
+  }
+}
+
+/// `share types check PATH...`: how this receiver would judge files, and why.
+enum TypesCheckCommand: Command {
+  static let spec = CommandSpec(
+    path: ["types", "check"], summary: "Judge files as this receiver would, with the rule that decided",
+    usage: ["types check PATH... [--json]"],
+    discussion: "Prints the type from the name, the type from the content (libmagic, first 64 KiB), and the verdict.\nExit status: 0 when every file would be accepted, 3 when some would not.",
+    options: [.flag("--json", "One JSON object per file, per line")], arguments: 1...Int.max,
+    examples: ["share types check photo.png run.sh", "share types check --json ~/Downloads/*"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let gate = try TypeGate.load(paths: context.paths)
+    let terminal = context.terminal
+    var refused = 0
+    var failed = 0
+    for path in arguments.positionals {
+      let report: CheckReport
+      do {
+        report = try gate.policy.check(path: path, sniffer: gate.sniffer)
+      } catch {
+        terminal.error("cannot read \(escape(path)): \(error)")
+        failed += 1
+        continue
+      }
+      if !report.verdict.accepted { refused += 1 }
+      if arguments.flag("--json") {
+        terminal.out(JSONOutput.line(report))
+        continue
+      }
+      terminal.out("\(escape(path))")
+      terminal.out("  name:    \(report.nameType.rawValue)")
+      if let content = report.content {
+        terminal.out("  content: \(content.type.rawValue) (\(escape(content.mimeType)))")
+      }
+      terminal.out("  verdict: \(escape(report.verdict.reason)) [rule: \(report.verdict.rule.rawValue)]")
+    }
+    if failed > 0 { return .failure }
+    return refused == 0 ? .success : .partial
+  }
+}

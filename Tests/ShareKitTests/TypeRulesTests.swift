@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import InboxStore
+import Wire
+@testable import ShareKit
+
+/// The receiver's type declarations decide what enters its Inbox, from names and from content.
+@Suite struct TypeRulesTests {
+  static let png: [UInt8] = [
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2,
+    0, 0, 0, 0x90, 0x77, 0x53, 0xDE, 0, 0, 0, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x08, 0xD7, 0x63, 0xF8, 0xCF, 0xC0, 0, 0,
+    0x03, 0x01, 0x01, 0x00, 0x18, 0xDD, 0x8D, 0xB0, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+  ]
+
+  func elf() throws -> [UInt8] { Array(try #require(FileManager.default.contents(atPath: "/bin/true"))) }
+
+  @Test func aPhotoIsStoredWhileAnELFNamedPngAndAScriptAreRefusedWithReasons() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
+    let items = try OutgoingItem.files([
+      a.file("photo.png", TypeRulesTests.png).path, a.file("evil.png", try elf()).path,
+      a.file("run.sh", Array("#!/bin/sh\necho hi\n".utf8)).path,
+    ])
+    let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
+    let byName = Dictionary(uniqueKeysWithValues: zip(["photo.png", "evil.png", "run.sh"], report.receipt.items))
+    #expect(byName["photo.png"]?.status == .stored)
+    #expect(byName["photo.png"]?.type == "public.png")
+    #expect(byName["evil.png"]?.status == .rejected)
+    #expect(byName["evil.png"]?.reason?.contains("executable content (ELF") == true)
+    #expect(byName["run.sh"]?.status == .rejected)
+    #expect(byName["run.sh"]?.reason?.contains("script") == true)
+    // run.sh was refused from its name: the answer said so before any byte moved.
+    #expect(report.answers.first { $0.id == 2 }?.accepted == false)
+    #expect(b.inboxNames() == ["photo.png"])
+    #expect(b.stagingNames().isEmpty)
+    let stored = try InboxStore(documents: b.device.paths.documents).list()
+    #expect(stored.first?.metadata?.type == "public.png")
+  }
+
+  @Test func aTxtThatIsAShellScriptIsRefusedAsAScript() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
+    let items = try OutgoingItem.files([a.file("notes.txt", Array("#!/bin/bash\nrm -rf ~\n".utf8)).path])
+    let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
+    #expect(report.receipt.items[0].status == .rejected)
+    #expect(b.inboxNames().isEmpty)
+  }
+
+  @Test func aHomesOwnDeclarationsImportATypeAndExcludeImages() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let plist = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0"><dict>
+        <key>CFBundleDocumentTypes</key>
+        <array><dict><key>CFBundleTypeName</key><string>Everything</string>
+          <key>LSItemContentTypes</key><array><string>public.data</string></array></dict></array>
+        <key>UTImportedTypeDeclarations</key>
+        <array><dict><key>UTTypeIdentifier</key><string>org.example.note</string>
+          <key>UTTypeDescription</key><string>Note</string>
+          <key>UTTypeConformsTo</key><array><string>public.plain-text</string></array>
+          <key>UTTypeTagSpecification</key><dict><key>public.filename-extension</key><string>note</string></dict></dict></array>
+        <key>ExcludedActivityTypes</key><array><string>public.image</string></array>
+      </dict></plist>
+      """
+    try FileManager.default.createDirectory(at: b.device.paths.config, withIntermediateDirectories: true)
+    try plist.write(to: b.device.paths.declarations, atomically: true, encoding: .utf8)
+    let gate = try TypeGate.load(paths: b.device.paths)
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: gate))
+    let items = try OutgoingItem.files([
+      a.file("todo.note", Array("buy milk\n".utf8)).path, a.file("photo.png", TypeRulesTests.png).path,
+    ])
+    let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
+    #expect(report.receipt.items[0].status == .stored)
+    #expect(report.receipt.items[0].type == "org.example.note")
+    #expect(report.receipt.items[1].status == .rejected)
+    #expect(b.inboxNames() == ["todo.note"])
+  }
+
+  @Test func malformedDeclarationsAreAClearErrorNamingTheKey() throws {
+    let b = try TestHome()
+    let plist = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+        <key>CFBundleDocumentTypes</key><array><dict><key>CFBundleTypeName</key><string>X</string>
+          <key>LSItemContentTypes</key><string>public.image</string></dict></array>
+        <key>UTExportedTypeDeclarations</key><array><dict><key>UTTypeIdentifier</key><string>org.example.x</string>
+          <key>UTTypeConformsTo</key><integer>5</integer></dict></array>
+      </dict></plist>
+      """
+    try FileManager.default.createDirectory(at: b.device.paths.config, withIntermediateDirectories: true)
+    try plist.write(to: b.device.paths.declarations, atomically: true, encoding: .utf8)
+    do {
+      _ = try TypeGate.load(paths: b.device.paths)
+      Issue.record("loaded malformed declarations")
+    } catch {
+      #expect(error.description.contains("UTTypeConformsTo") || error.description.contains("LSItemContentTypes"))
+    }
+  }
+
+  @Test func theReceiversHelloSummarisesWhatItAccepts() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
+    let client = try RawClient(to: receiver.port, home: a)
+    guard case .hello(let hello) = try client.hello() else {
+      Issue.record("expected a Hello")
+      return
+    }
+    let summary = try #require(hello.accepts)
+    #expect(summary.documentTypes.flatMap(\.contentTypes).contains("public.image"))
+    #expect(summary.excludedTypes.contains("public.executable"))
+  }
+}
