@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// The command-line contract: help on stdout with exit 0, usage errors on stderr with
+/// `Error:`/`Usage:` and exit 64, runtime failures exit 1 with one clear sentence.
+@Suite struct CommandLineContractTests {
+  @Test func helpAndDashDashHelpPrintTheOverviewOnStdoutAndExitZero() throws {
+    let home = try ShareHome(name: "alice")
+    let help = try home.run(["help"])
+    let dashHelp = try home.run(["--help"])
+    let bare = try home.run([])
+    for result in [help, dashHelp, bare] {
+      #expect(result.exited(with: 0), "\(result)")
+      #expect(result.stderr.isEmpty, "\(result)")
+    }
+    #expect(help.stdoutText.contains("USAGE: share <command>"))
+    for command in ["send", "daemon", "inbox list", "inbox show", "inbox move", "inbox delete", "id", "help"] {
+      #expect(help.stdoutText.contains("  \(command) "), "the overview does not list '\(command)'")
+    }
+    #expect(help.stdoutText.contains("EXIT CODES:"))
+    #expect(dashHelp.stdoutText == help.stdoutText)
+    #expect(bare.stdoutText == help.stdoutText)
+  }
+
+  @Test(arguments: [["send"], ["daemon"], ["id"], ["inbox", "list"], ["inbox", "show"], ["inbox", "move"], ["inbox", "delete"]])
+  func helpCommandAndDashDashHelpPrintTheSameText(command: [String]) throws {
+    let home = try ShareHome(name: "alice")
+    let viaHelp = try home.run(["help"] + command)
+    let viaOption = try home.run(command + ["--help"])
+    #expect(viaHelp.exited(with: 0), "\(viaHelp)")
+    #expect(viaOption.exited(with: 0), "\(viaOption)")
+    #expect(viaHelp.stderr.isEmpty && viaOption.stderr.isEmpty)
+    // `inbox list` shows its optional word: `share inbox [list]`.
+    let usage = command == ["inbox", "list"] ? "share inbox [list]" : "share \(command.joined(separator: " "))"
+    #expect(viaHelp.stdoutText.contains("USAGE: \(usage)"), "\(viaHelp)")
+    #expect(viaHelp.stdoutText == viaOption.stdoutText)
+  }
+
+  @Test func anUnknownOptionSuggestsTheNearestAndExits64() throws {
+    let home = try ShareHome(name: "alice")
+    let result = try home.run(["send", "x.txt", "--tto", "127.0.0.1:9"])
+    #expect(result.exited(with: 64), "\(result)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrLines.first == "Error: unknown option '--tto'; did you mean '--to'?", "\(result)")
+    #expect(result.stderrLines.contains { $0.hasPrefix("Usage: share send") }, "\(result)")
+  }
+
+  @Test func anUnknownCommandSuggestsTheNearestAndExits64() throws {
+    let home = try ShareHome(name: "alice")
+    let result = try home.run(["sned", "x.txt"])
+    #expect(result.exited(with: 64), "\(result)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrLines.first == "Error: unknown command 'sned'; did you mean 'send'?", "\(result)")
+    #expect(result.stderrLines.contains { $0.hasPrefix("Usage:") }, "\(result)")
+  }
+
+  @Test(arguments: [["send"], ["inbox", "show"], ["inbox", "move"], ["inbox", "delete"]])
+  func missingArgumentsAreAUsageError(command: [String]) throws {
+    let home = try ShareHome(name: "alice")
+    let result = try home.run(["--home", home.home.path] + command)
+    #expect(result.exited(with: 64), "\(result)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrLines.first?.hasPrefix("Error: ") == true, "\(result)")
+    #expect(result.stderrLines.contains { $0.hasPrefix("Usage: share \(command.joined(separator: " "))") }, "\(result)")
+  }
+
+  @Test func sendWithoutToOrWithAnAddressThatIsNotHostPortIsAUsageError() throws {
+    let home = try ShareHome(name: "alice")
+    let file = try home.file("x.txt", "x")
+    let nonsense = try home.share("send", file.path, "--to", "nonsense")
+    #expect(nonsense.exited(with: 64), "\(nonsense)")
+    #expect(nonsense.stderrLines.first == "Error: 'nonsense' is not HOST:PORT", "\(nonsense)")
+    #expect(nonsense.stderrLines.contains { $0.hasPrefix("Usage: share send") })
+    let missing = try home.share("send", file.path)
+    #expect(missing.exited(with: 64), "\(missing)")
+    #expect(missing.stderrLines.first?.contains("--to") == true, "\(missing)")
+    let badPort = try home.share("send", file.path, "--to", "127.0.0.1:99999")
+    #expect(badPort.exited(with: 64), "\(badPort)")
+  }
+
+  @Test func aPortOutOfRangeForTheDaemonIsAUsageError() throws {
+    let home = try ShareHome(name: "alice")
+    let result = try home.share("daemon", "--port", "70000")
+    #expect(result.exited(with: 64), "\(result)")
+    #expect(result.stderrLines.first?.contains("--port") == true, "\(result)")
+  }
+
+  @Test func showingAnItemThatIsNotInTheInboxFailsWithExit1AndSaysSo() throws {
+    let home = try ShareHome(name: "bob")
+    let result = try home.share("inbox", "show", "nosuch")
+    #expect(result.exited(with: 1), "\(result)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrLines == ["Error: no item named \"nosuch\" in the Inbox (see 'share inbox list')"], "\(result)")
+  }
+
+  @Test func movingOrDeletingAnItemThatIsNotInTheInboxFailsWithExit1() throws {
+    let home = try ShareHome(name: "bob")
+    for command in [["inbox", "move", "nosuch"], ["inbox", "delete", "nosuch"]] {
+      let result = try home.run(["--home", home.home.path] + command)
+      #expect(result.exited(with: 1), "\(result)")
+      #expect(result.stderrText.contains("no item named \"nosuch\""), "\(result)")
+    }
+  }
+
+  @Test func anEmptyInboxSaysSoOnStderrAndListsNothing() throws {
+    let home = try ShareHome(name: "bob")
+    let plain = try home.share("inbox", "list")
+    #expect(plain.exited(with: 0), "\(plain)")
+    #expect(plain.stdout.isEmpty)
+    #expect(plain.stderrText.contains("The Inbox is empty"), "\(plain)")
+    let json = try home.share("inbox", "list", "--json")
+    #expect(json.exited(with: 0) && json.stdout.isEmpty, "\(json)")
+  }
+
+  @Test func sendingAFileThatDoesNotExistFailsWithExit1NamingIt() throws {
+    let home = try ShareHome(name: "alice")
+    let missing = home.files.appendingPathComponent("nosuch.txt").path
+    let port = try unusedLoopbackPort()
+    let result = try home.share("send", missing, "--to", "127.0.0.1:\(port)")
+    #expect(result.exited(with: 1), "\(result)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrLines.count == 1, "\(result)")
+    #expect(result.stderrText.hasPrefix("Error: "))
+    #expect(result.stderrText.contains(missing), "\(result)")
+    #expect(result.stderrText.contains("No such file"), "\(result)")
+    // It fails before connecting: the message is about the file, not the unused port.
+    #expect(!result.stderrText.lowercased().contains("refused"))
+  }
+
+  @Test func sendingAFolderFailsWithExit1SayingFoldersAreNotSupported() throws {
+    let home = try ShareHome(name: "alice")
+    let port = try unusedLoopbackPort()
+    let result = try home.share("send", home.files.path, "--to", "127.0.0.1:\(port)")
+    #expect(result.exited(with: 1), "\(result)")
+    #expect(result.stderrText.contains("folder"), "\(result)")
+  }
+
+  @Test func versionPrintsTheVersionOnStdout() throws {
+    let home = try ShareHome(name: "alice")
+    let result = try home.run(["--version"])
+    #expect(result.exited(with: 0), "\(result)")
+    #expect(result.stdoutLines.count == 1 && result.stdoutLines[0].hasPrefix("share "), "\(result)")
+  }
+
+  @Test func helpForAnUnknownCommandSuggestsTheNearestAndExits64() throws {
+    let home = try ShareHome(name: "alice")
+    let result = try home.run(["help", "sen"])
+    #expect(result.exited(with: 64), "\(result)")
+    #expect(result.stderrLines.first == "Error: no command 'sen'; did you mean 'send'?", "\(result)")
+  }
+
+  @Test func aGlobalOptionWithoutACommandIsAUsageErrorThatNamesTheRealProblem() throws {
+    let home = try ShareHome(name: "alice")
+    let noCommand = try home.run(["--home", home.home.path])
+    let noValue = try home.run(["--home"])
+    for result in [noCommand, noValue] {
+      #expect(result.exited(with: 64), "\(result)")
+      #expect(result.stderrLines.contains { $0.hasPrefix("Usage:") }, "\(result)")
+    }
+    withKnownIssue("bug: Entrypoint reports a leading option as \"unknown command '--home'\"") {
+      #expect(!noCommand.stderrText.contains("unknown command"), "\(noCommand)")
+      #expect(!noValue.stderrText.contains("unknown command"), "\(noValue)")
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Starting and stopping `share daemon`.
+@Suite struct DaemonLifecycleTests {
+  @Test func theDaemonPrintsItsPortAndCreatesAnOwnerOnlyInbox() throws {
+    let b = try ShareHome(name: "bob")
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    #expect(daemon.port != 0)
+    #expect(String(decoding: daemon.process.stdoutSoFar, as: UTF8.self) == "listening on port \(daemon.port)\n")
+    #expect(permissions(b.inbox) == 0o700)
+    #expect(permissions(b.documents.appendingPathComponent(".share")) == 0o700)
+    // The port really is served.
+    let connection = try PlainConnection(port: daemon.port)
+    _ = connection
+  }
+
+  @Test func sigtermStopsTheDaemonWithExitCodeZeroEvenWithAConnectionOpen() throws {
+    let b = try ShareHome(name: "bob")
+    let daemon = try b.startDaemon()
+    // A connection that never says anything, so a session is in flight.
+    let idle = try PlainConnection(port: daemon.port)
+    let stopped = daemon.stop(timeout: .seconds(8))
+    withExtendedLifetime(idle) {}
+    #expect(stopped.exited(with: 0), "\(stopped)")
+    #expect(stopped.stderrText.contains("stopping"), "\(stopped)")
+  }
+
+  @Test func aSecondDaemonOnATakenPortFailsWithExit1AndAClearError() throws {
+    let b = try ShareHome(name: "bob")
+    let first = try b.startDaemon()
+    defer { _ = first.stop() }
+    let other = try ShareHome(name: "carol")
+    let second = try other.share("daemon", "--port", String(first.port), "--host", "127.0.0.1", timeout: .seconds(20))
+    #expect(second.exited(with: 1), "\(second)")
+    #expect(second.stderrText.hasPrefix("Error: "), "\(second)")
+    #expect(second.stderrText.contains(String(first.port)) || second.stderrText.lowercased().contains("in use"), "\(second)")
+  }
+
+  @Test func daemonJSONPrintsTheListeningEventAndOneParseableObjectPerEvent() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(json: true)
+    defer { _ = daemon.stop() }
+    let aliceID = try a.deviceID()
+    let sent = try a.share("send", try a.file("j.txt", "json").path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(daemon.process.waitFor(timeout: .seconds(20)) { stdout, _, _ in
+      String(decoding: stdout, as: UTF8.self).contains("\"finished\"")
+    })
+    let stopped = daemon.stop()
+    let events = try parseJSONLines(stopped.stdoutText)
+    let kinds = events.compactMap { $0["event"] as? String }
+    #expect(kinds.count == events.count, "\(stopped)")
+    let listening = try #require(events.first { $0["event"] as? String == "listening" }, "\(kinds)")
+    #expect((listening["port"] as? NSNumber)?.uint16Value == daemon.port)
+    for kind in ["connected", "asked", "stored", "finished"] {
+      #expect(kinds.contains(kind), "no \(kind) event in \(kinds)")
+    }
+    let stored = try #require(events.first { $0["event"] as? String == "stored" })
+    #expect(stored["peer_id"] as? String == aliceID)
+    #expect(stored["peer_name"] as? String == "alice")
+    #expect(stored["stored_as"] as? String == "j.txt")
+  }
+}

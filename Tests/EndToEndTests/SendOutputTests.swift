@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// What `share send` prints: results on stdout, the rest on stderr, or JSON events with `--json`.
+@Suite struct SendOutputTests {
+  @Test func sendPrintsOneLinePerItemOnStdoutAndTheReceiverIDOnStderr() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    let bobID = try b.deviceID()
+    let grouped = stride(from: 0, to: 64, by: 4).map { offset -> String in
+      let start = bobID.index(bobID.startIndex, offsetBy: offset)
+      return String(bobID[start..<bobID.index(start, offsetBy: 4)])
+    }.joined(separator: "-")
+
+    let result = try a.share("send", try a.file("one.txt", "1").path, try a.file("two.txt", "2").path, "--to", daemon.address)
+    #expect(result.exited(with: 0), "\(result)")
+    #expect(result.stdoutLines == ["stored   one.txt", "stored   two.txt"], "\(result)")
+    #expect(result.stderrLines.contains("Connected to bob at \(daemon.address)"), "\(result)")
+    #expect(result.stderrLines.contains { $0.contains("receiver ID:") && $0.contains(grouped) }, "\(result)")
+    #expect(result.stderrLines.last == "2 of 2 stored in bob's Inbox", "\(result)")
+  }
+
+  @Test func sendJSONPrintsParseableEventsFromConnectedToDone() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    let bobID = try b.deviceID()
+    let file = try a.file("notes.txt", "hello\n")
+
+    let result = try a.share("send", file.path, "--to", daemon.address, "--json")
+    #expect(result.exited(with: 0), "\(result)")
+    let events = try parseJSONLines(result.stdoutText)
+    let kinds = events.compactMap { $0["event"] as? String }
+    #expect(kinds.count == events.count, "every line has an event: \(result.stdoutText)")
+    #expect(kinds.first == "connected" && kinds.last == "done", "\(kinds)")
+    #expect(kinds.contains("stored"))
+
+    let connected = try #require(events.first { $0["event"] as? String == "connected" })
+    #expect(connected["peer_id"] as? String == bobID)
+    #expect(connected["peer_name"] as? String == "bob")
+    let stored = try #require(events.first { $0["event"] as? String == "stored" })
+    #expect(stored["item"] as? String == "notes.txt")
+    #expect(stored["stored_as"] as? String == "notes.txt")
+    #expect(stored["sha256"] as? String == (try sha256sum(file)))
+    let done = try #require(events.last)
+    #expect((done["stored"] as? NSNumber)?.intValue == 1)
+    #expect((done["failed"] as? NSNumber)?.intValue == 0)
+    #expect((done["refused"] as? NSNumber)?.intValue == 0)
+    #expect(b.inboxNames() == ["notes.txt"])
+  }
+
+  @Test func quietSendPrintsNothingWhenAllIsStored() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    let result = try a.share("send", try a.file("q.txt", "q").path, "--to", daemon.address, "--quiet")
+    #expect(result.exited(with: 0), "\(result)")
+    #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+    #expect(b.inboxNames() == ["q.txt"])
+  }
+
+  @Test func sendingToAPortWithNothingListeningFailsSayingTheConnectionWasRefused() throws {
+    let a = try ShareHome(name: "alice")
+    let port = try unusedLoopbackPort()
+    let result = try a.share("send", try a.file("x.txt", "x").path, "--to", "127.0.0.1:\(port)")
+    #expect(result.exited(with: 1), "\(result)")
+    #expect(result.stdout.isEmpty, "\(result)")
+    #expect(result.stderrText.hasPrefix("Error: "), "\(result)")
+    #expect(result.stderrText.lowercased().contains("refused"), "\(result)")
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+
+/// One peer for end-to-end tests: a share home (`--home`) in a temporary folder of its own, with
+/// a scratch folder for files to send and a private `HOME`, so that nothing touches the real
+/// user's files. Removed, with everything in it, when it goes away.
+final class ShareHome: Sendable {
+  /// The temporary folder holding everything below.
+  let root: URL
+  /// What `--home` names.
+  let home: URL
+  /// Files to send live here, outside the home.
+  let files: URL
+  /// The device name, written to the home's settings so that it does not depend on the host.
+  let name: String
+
+  init(name: String) throws {
+    self.name = name
+    root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-e2e-\(UUID().uuidString)")
+    home = root.appendingPathComponent("home")
+    files = root.appendingPathComponent("files")
+    let fileManager = FileManager.default
+    for dir in [home, files, root.appendingPathComponent("user")] {
+      try fileManager.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+    let settings = try JSONSerialization.data(withJSONObject: ["name": name])
+    try settings.write(to: home.appendingPathComponent("settings.json"))
+  }
+
+  deinit { try? FileManager.default.removeItem(at: root) }
+
+  var documents: URL { home.appendingPathComponent("Documents") }
+  var inbox: URL { documents.appendingPathComponent("Inbox") }
+  var staging: URL { documents.appendingPathComponent(".share/staging") }
+
+  /// The environment `share` runs with: this process's, without anything that could point share
+  /// at another home or change its colours, and with `HOME` in the scratch area.
+  func environment(_ overrides: [String: String?] = [:]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("XDG_") || key == "SHARE_HOME" || key == "NO_COLOR" {
+      environment[key] = nil
+    }
+    environment["HOME"] = root.appendingPathComponent("user").path
+    for (key, value) in overrides { environment[key] = value }
+    return environment
+  }
+
+  /// Starts `share` with exactly `arguments` (no `--home` added).
+  func start(_ arguments: [String], environment overrides: [String: String?] = [:], stderr: FileHandle? = nil) throws -> ChildProcess {
+    try ChildProcess(executable: try ShareBinary.require(), arguments: arguments, environment: environment(overrides), stderr: stderr)
+  }
+
+  /// Runs `share` with exactly `arguments` (no `--home` added) and waits for it.
+  func run(_ arguments: [String], environment overrides: [String: String?] = [:], timeout: Duration = .seconds(60)) throws -> CommandResult {
+    try start(arguments, environment: overrides).wait(timeout: timeout)
+  }
+
+  /// Runs `share --home HOME ARGUMENTS...` and waits for it.
+  func share(_ arguments: String..., timeout: Duration = .seconds(60)) throws -> CommandResult {
+    try run(["--home", home.path] + arguments, timeout: timeout)
+  }
+
+  /// Starts `share --home HOME ARGUMENTS...` in the background.
+  func startShare(_ arguments: String...) throws -> ChildProcess {
+    try start(["--home", home.path] + arguments)
+  }
+
+  /// Starts `share daemon` on a free loopback port and waits until it listens.
+  func startDaemon(json: Bool = false) throws -> Daemon { try Daemon(home: self, json: json) }
+
+  /// This device's ID as `share id --json` prints it.
+  func deviceID() throws -> String {
+    let result = try share("id", "--json")
+    guard result.exited(with: 0), let object = try parseJSONLines(result.stdoutText).first,
+      let id = object["id"] as? String
+    else { throw HarnessError("'share id --json' did not print an ID:\n\(result)") }
+    return id
+  }
+
+  /// The Inbox as `share inbox list --json` prints it, one object per item.
+  func listedItems() throws -> [[String: Any]] {
+    let result = try share("inbox", "list", "--json")
+    guard result.exited(with: 0) else { throw HarnessError("'share inbox list --json' failed:\n\(result)") }
+    return try parseJSONLines(result.stdoutText)
+  }
+
+  /// The names in the Inbox folder, straight from the disk.
+  func inboxNames() -> Set<String> {
+    Set((try? FileManager.default.contentsOfDirectory(atPath: inbox.path)) ?? [])
+  }
+
+  /// What is in the staging folder, straight from the disk, with sizes.
+  func stagingEntries() -> [(name: String, size: Int64)] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+    return names.map { ($0, fileSize(staging.appendingPathComponent($0)) ?? -1) }
+  }
+
+  /// Writes a file to send.
+  @discardableResult
+  func file(_ name: String, _ contents: String) throws -> URL {
+    let url = files.appendingPathComponent(name)
+    guard FileManager.default.createFile(atPath: url.path, contents: Data(contents.utf8)) else {
+      throw HarnessError("cannot create \(url.path)")
+    }
+    return url
+  }
+
+  /// Writes a file of `size` random bytes to send.
+  func randomFile(_ name: String, size: Int) throws -> URL {
+    let url = files.appendingPathComponent(name)
+    try writeRandomBytes(size, to: url)
+    return url
+  }
+
+  /// Makes a sparse file of `size` zero bytes to send: large, but instant and taking no space.
+  func sparseFile(_ name: String, size: Int) throws -> URL {
+    let url = files.appendingPathComponent(name)
+    let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw HarnessError("cannot create \(url.path): errno \(errno)") }
+    defer { close(fd) }
+    guard ftruncate(fd, off_t(size)) == 0 else { throw HarnessError("cannot size \(url.path): errno \(errno)") }
+    return url
+  }
+}
