@@ -19,7 +19,8 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .system(let call, let path, let code):
-      if code == EACCES || code == EPERM || code == EROFS {
+      if code == EROFS { return "the file system holding \(path) is read-only" }
+      if code == EACCES || code == EPERM {
         return "cannot write to \(path): permission denied; check that the folder is writable"
       }
       return "\(call) failed on \(path): \(String(cString: strerror(code)))"
@@ -30,6 +31,19 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
     case .sizeMismatch(let expected, let actual):
       return "the item is \(actual) bytes but was declared as \(expected)"
     case .unexpected(let what): return what
+    }
+  }
+
+  /// What a peer may be told: the same failure without paths (they reveal the receiver's user
+  /// name and layout) and without advice meant for the receiver's owner.
+  public var peerDescription: String {
+    switch self {
+    case .diskFull: return "the receiver's disk is full"
+    case .system(_, _, let code) where code == EROFS || code == EACCES || code == EPERM:
+      return "the receiver cannot write to its Inbox"
+    case .system(let call, _, let code): return "the receiver's \(call) failed (\(String(cString: strerror(code))))"
+    case .noSuchItem, .destinationExists, .unexpected: return "the receiver could not store it"
+    case .sizeMismatch: return description
     }
   }
 

@@ -182,7 +182,11 @@ public final class InboxStore: Sendable {
       let finalName = try rename(item.url, intoFreeNameIn: target, from: name, acrossFileSystems: true)
       moved = target.appendingPathComponent(finalName)
     } else {
-      try renameNoReplace(item.url, to: target, acrossFileSystems: true)
+      do {
+        try renameNoReplace(item.url, to: target, acrossFileSystems: true)
+      } catch .system(_, _, EEXIST) {
+        throw .destinationExists(target.path)
+      }
       moved = target
     }
     let mask = currentUmask()

@@ -24,11 +24,16 @@ enum Entrypoint {
     signal(SIGPIPE, SIG_IGN)
     // Global options may come before the command: `share --home DIR send ...`.
     var leading: [String] = []
+    var homeWithoutValue = false
     var rest = arguments[...]
     while let first = rest.first, first.hasPrefix("-"), first != "-" {
       leading.append(first)
       rest = rest.dropFirst()
-      if first == "--home", let value = rest.first {
+      if first == "--home" {
+        guard let value = rest.first else {
+          homeWithoutValue = true
+          break
+        }
         leading.append(value)
         rest = rest.dropFirst()
       }
@@ -45,6 +50,10 @@ enum Entrypoint {
         terminal.out(Help.overview(allCommands))
         return .success
       }
+      let message = homeWithoutValue ? "--home needs a value (DIR)" : "missing command"
+      terminal.error(message)
+      terminal.err("Usage: share <command> [options]\n  See 'share help' for the list of commands.")
+      return .usage
     }
     guard let (command, consumed) = find(words) else {
       let word = words.first ?? leading.first ?? ""

@@ -205,8 +205,8 @@ final class ReceiveSession {
     switch outcome {
     case .refused(let reason, let type):
       record(offer, peer: peer, .rejected(reason), type: type)
-    case .failed(let reason, let type):
-      record(offer, peer: peer, .failed(reason), type: type)
+    case .failed(let reason, let type, let detail):
+      record(offer, peer: peer, .failed(reason), type: type, detail: detail)
     case .complete(let file, let size, let digest, let type):
       if let problem = ReceiveSession.checkInline(offer.kind, file: file.url) {
         file.discard()
@@ -224,7 +224,7 @@ final class ReceiveSession {
         pendingBytes += size
       } catch {
         file.discard()
-        record(offer, peer: peer, .failed("the receiver could not store it: \(error)"), type: type)
+        record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: type, detail: "\(error)")
       }
     }
   }
@@ -242,7 +242,8 @@ final class ReceiveSession {
     do {
       folder = try store.createStagedFolder()
     } catch {
-      problems.append("the receiver cannot stage it: \(error)")
+      problems.append("not stored: \(error.peerDescription)")
+      emit(.failed(peer, item: offer, reason: "cannot stage it: \(error)"))
     }
     var placed = false
     defer { if !placed { folder?.discard() } }
@@ -253,7 +254,7 @@ final class ReceiveSession {
         do {
           try folder?.makeFolder(components)
         } catch {
-          problems.append("\(entry.path): \(error)")
+          problems.append("\(entry.path): \(error.peerDescription)")
         }
         continue
       }
@@ -272,12 +273,12 @@ final class ReceiveSession {
         } catch {
           file.discard()
           refused += 1
-          problems.append("\(entry.path): \(error)")
+          problems.append("\(entry.path): \(error.peerDescription)")
         }
       case .refused(let reason, _):
         refused += 1
         problems.append("\(entry.path): \(reason)")
-      case .failed(let reason, _):
+      case .failed(let reason, _, _):
         refused += 1
         problems.append("\(entry.path): \(reason)")
       }
@@ -300,14 +301,16 @@ final class ReceiveSession {
       placed = true
       for problem in problems { emit(.refused(peer, item: offer, reason: problem)) }
     } catch {
-      record(offer, peer: peer, .failed("the receiver could not store it: \(error)"), type: plan.type, entries: (0, refused + stored))
+      record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: plan.type,
+             entries: (0, refused + stored), detail: "\(error)")
     }
   }
 
   private enum PayloadOutcome {
     case complete(StagingFile, size: Int64, digest: Digest, type: String?)
     case refused(String, type: String?)
-    case failed(String, type: String?)
+    /// Why, for the sender, and the local detail (with paths) for this machine's log.
+    case failed(String, type: String?, detail: String? = nil)
   }
 
   /// Receives one payload (an item's or a folder entry's bytes). Bytes go to the file `open`
@@ -327,14 +330,16 @@ final class ReceiveSession {
       throw WireError.unexpected(expected: "the bytes of item \(item)", got: "item \(begin.item)")
     }
 
-    var problem: String? = nil
+    var problem: String? = nil  // for the sender: never a path on this machine
+    var detail: String? = nil  // for this machine's log
     var refusedByContent = false
     var decidedType: String? = nil
     var staging: StagingFile? = nil
     do {
       staging = try open()
     } catch {
-      problem = "the receiver cannot stage it: \(error)"
+      problem = "not stored: \(error.peerDescription)"
+      detail = "cannot stage it: \(error)"
     }
     var handedOff = false  // true once the caller owns the staged file
     defer { if !handedOff { staging?.discard() } }
@@ -383,7 +388,8 @@ final class ReceiveSession {
             do {
               try file.write(bytes)
             } catch {
-              problem = "the receiver could not write it: \(error)"
+              problem = "not stored: \(error.peerDescription)"
+              detail = "cannot write it: \(error)"
             }
           }
         }
@@ -391,10 +397,10 @@ final class ReceiveSession {
         let digestBytes = try connection.receivePayload(frame.length)
         if !judged { judgeHead() }
         guard let digest = Digest(bytes: digestBytes) else {
-          return .failed(problem ?? "the sender gave up on it", type: decidedType)
+          return .failed(problem ?? "the sender gave up on it", type: decidedType, detail: detail)
         }
         if let problem {
-          return refusedByContent ? .refused(problem, type: decidedType) : .failed(problem, type: decidedType)
+          return refusedByContent ? .refused(problem, type: decidedType) : .failed(problem, type: decidedType, detail: detail)
         }
         if let declared, received != declared {
           return .failed("the sender sent \(received) of the \(declared) bytes it declared", type: decidedType)
@@ -439,8 +445,11 @@ final class ReceiveSession {
     case failed(String)
   }
 
+  /// Records an item's fate for the Receipt (`outcome`'s reason, which the sender sees) and
+  /// for this machine's log (`detail` when given: it may name local paths).
   private func record(
-    _ offer: ItemOffer, peer: PeerInfo, _ outcome: Outcome, type: String?, entries: (stored: Int, refused: Int)? = nil
+    _ offer: ItemOffer, peer: PeerInfo, _ outcome: Outcome, type: String?, entries: (stored: Int, refused: Int)? = nil,
+    detail: String? = nil
   ) {
     switch outcome {
     case .rejected(let reason):
@@ -452,7 +461,7 @@ final class ReceiveSession {
       receipts[offer.id] = ItemReceipt(id: offer.id, status: .failed, reason: reason, type: type,
                                        entriesStored: entries?.stored, entriesRefused: entries?.refused)
       counts.failed += 1
-      emit(.failed(peer, item: offer, reason: reason))
+      emit(.failed(peer, item: offer, reason: detail ?? reason))
     }
   }
 
@@ -491,7 +500,8 @@ final class ReceiveSession {
         emit(.stored(peer, item: offer, storedAs: name, size: placement.metadata.size, type: placement.metadata.type))
       case .failure(let error):
         try? FileManager.default.removeItem(at: placement.staged)
-        record(offer, peer: peer, .failed("the receiver could not store it: \(error)"), type: placement.metadata.type, entries: entries)
+        record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: placement.metadata.type,
+               entries: entries, detail: "\(error)")
       }
     }
   }

@@ -11,9 +11,27 @@ enum JSONOutput {
     return encoder
   }()
 
-  /// One line of JSON for `value`.
+  /// One line of JSON for `value`. Beyond what JSONEncoder escapes (below U+0020), C1 controls
+  /// and invisible format characters (bidi overrides) are written as `\uXXXX`, so a name from the
+  /// network cannot reach a terminal raw even through JSON; the value decodes the same.
   static func line(_ value: some Encodable) -> String {
     guard let data = try? encoder.encode(value) else { return "{}" }
-    return String(decoding: data, as: UTF8.self)
+    var out = String.UnicodeScalarView()
+    for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+      if needsEscape(scalar) {
+        out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+      } else {
+        out.append(scalar)
+      }
+    }
+    return String(out)
+  }
+
+  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x7F...0x9F, 0x2028, 0x2029: return true
+    case 0x10000...: return false
+    default: return scalar.properties.generalCategory == .format
+    }
   }
 }
