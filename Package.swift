@@ -31,7 +31,7 @@ let package = Package(
     // Composition: sender, receiver, policy, paths.
     .target(
       name: "ShareKit",
-      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery"]),
+      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "CLinux"]),
 
     // The command-line tool.
     .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes"]),

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/fs.h>
 
@@ -24,4 +25,12 @@ int clinux_start_writeback(int fd, off_t offset, off_t length) {
 
 int clinux_close_from(int lowest) {
   return (int)syscall(SYS_close_range, (unsigned)lowest, ~0U, 0);
+}
+
+int clinux_peer_uid(int fd, uid_t *uid) {
+  struct ucred credentials;
+  socklen_t length = sizeof(credentials);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+  *uid = credentials.uid;
+  return 0;
 }

@@ -62,6 +62,14 @@ public final class StagingFile {
   /// Closes the descriptor but keeps the file (for resuming later).
   public func keep() { closeDescriptor() }
 
+  /// Flushes the bytes written so far to disk (best effort).
+  public func sync() {
+    if fd >= 0 { _ = fdatasync(fd) }
+  }
+
+  /// The open descriptor (for reading back a prefix); -1 once finished.
+  var descriptor: Int32 { fd }
+
   private func closeDescriptor() {
     if fd >= 0 {
       close(fd)

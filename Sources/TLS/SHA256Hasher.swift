@@ -45,6 +45,18 @@ public final class SHA256Hasher {
     return Array(digest.prefix(Int(length)))
   }
 
+  /// The digest of the bytes so far, leaving the hasher as it was so more bytes can follow
+  /// (`EVP_MD_CTX_copy_ex` into a scratch context, finalized there).
+  public func finalizeCopy() -> [UInt8] {
+    guard let copy = EVP_MD_CTX_new() else { return [] }
+    defer { EVP_MD_CTX_free(copy) }
+    guard EVP_MD_CTX_copy_ex(copy, context) == 1 else { return [] }
+    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    var length: UInt32 = 0
+    _ = EVP_DigestFinal_ex(copy, &digest, &length)
+    return Array(digest.prefix(Int(length)))
+  }
+
   /// The SHA-256 digest of `bytes` in one call.
   public static func hash(_ bytes: [UInt8]) -> [UInt8] {
     let hasher = SHA256Hasher()

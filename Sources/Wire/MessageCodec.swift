@@ -15,6 +15,7 @@ public enum MessageCodec {
       case .answer(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       case .receipt(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       case .failure(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .wait(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       }
       return Array(data)
     } catch {
@@ -47,6 +48,7 @@ public enum MessageCodec {
       case "answer": return .answer(try decoder.decode(Typed<Answer>.self, from: data).body)
       case "receipt": return .receipt(try decoder.decode(Typed<Receipt>.self, from: data).body)
       case "failure": return .failure(try decoder.decode(Typed<Failure>.self, from: data).body)
+      case "wait": return .wait(try decoder.decode(Typed<Wait>.self, from: data).body)
       default: throw WireError.unknownMessage(String(type.prefix(40)))
       }
     } catch let error as WireError {

@@ -216,6 +216,17 @@ public struct Failure: Codable, Sendable, Equatable {
   }
 }
 
+/// `Wait`: the receiver will answer later (a person is being asked); the sender keeps waiting.
+public struct Wait: Codable, Sendable, Equatable {
+  public var message: String
+  /// Seconds the receiver will wait for the person at most.
+  public var timeout: Int?
+  public init(message: String, timeout: Int? = nil) {
+    self.message = message
+    self.timeout = timeout
+  }
+}
+
 /// Any control message.
 public enum Message: Sendable, Equatable {
   case hello(Hello)
@@ -223,6 +234,7 @@ public enum Message: Sendable, Equatable {
   case answer(Answer)
   case receipt(Receipt)
   case failure(Failure)
+  case wait(Wait)
 
   /// The `type` field on the wire.
   public var typeName: String {
@@ -232,6 +244,7 @@ public enum Message: Sendable, Equatable {
     case .answer: return "answer"
     case .receipt: return "receipt"
     case .failure: return "failure"
+    case .wait: return "wait"
     }
   }
 }

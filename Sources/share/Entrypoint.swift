@@ -10,6 +10,14 @@ let allCommands: [any Command.Type] = [
   InboxShowCommand.self,
   InboxMoveCommand.self,
   InboxDeleteCommand.self,
+  StatusCommand.self,
+  ReceiveCommand.self,
+  RequestsCommand.self,
+  AcceptCommand.self,
+  DeclineCommand.self,
+  TrustListCommand.self,
+  TrustAddCommand.self,
+  TrustRemoveCommand.self,
   TypesCommand.self,
   TypesShowCommand.self,
   TypesCheckCommand.self,
@@ -101,6 +109,7 @@ enum Entrypoint {
   static func find(_ words: [String]) -> (any Command.Type, Int)? {
     let matches = allCommands.filter { words.starts(with: $0.spec.path) }
     if words.first == "inbox", matches.isEmpty { return (InboxListCommand.self, 1) }
+    if words.first == "trust", matches.isEmpty { return (TrustListCommand.self, 1) }
     guard let best = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { return nil }
     return (best, best.spec.path.count)
   }

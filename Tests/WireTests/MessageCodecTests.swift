@@ -17,6 +17,7 @@ import Testing
     .receipt(Receipt(items: [ItemReceipt(id: 0, status: .stored, storedAs: "a-1.txt", size: 5,
                                          sha256: Digest(bytes: Array(repeating: 1, count: 32)))])),
     .failure(Failure(code: "version", message: "update")),
+    .wait(Wait(message: "asking the person", timeout: 120)),
   ]
 
   @Test(arguments: samples)

@@ -22,4 +22,7 @@ int clinux_start_writeback(int fd, off_t offset, off_t length);
 
 /// Closes every file descriptor from `lowest` upward (close_range), for a child before exec.
 int clinux_close_from(int lowest);
+/// The user ID of the process at the other end of a Unix-domain socket (SO_PEERCRED).
+/// Returns 0 and sets *uid, or -1 with errno set.
+int clinux_peer_uid(int fd, uid_t *uid);
 #endif

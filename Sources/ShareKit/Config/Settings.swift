@@ -4,8 +4,30 @@ import Foundation
 public struct Settings: Codable, Sendable, Equatable {
   /// The device name peers see; the host name when unset.
   public var name: String?
+  /// The receive mode the daemon starts in (`share receive` changes it); `everyone` when unset.
+  public var receiveMode: ReceiveMode?
+  /// When a timed `everyone` falls back to `contacts`.
+  public var receiveUntil: Date?
 
-  public init(name: String? = nil) { self.name = name }
+  public init(name: String? = nil, receiveMode: ReceiveMode? = nil, receiveUntil: Date? = nil) {
+    self.name = name
+    self.receiveMode = receiveMode
+    self.receiveUntil = receiveUntil
+  }
+
+  /// Writes the settings atomically, owner-only.
+  public func save(to url: URL) throws(ShareError) {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try writeAtomically(try encoder.encode(self), to: url)
+    } catch {
+      throw .configuration("cannot write \(url.path): \(error)")
+    }
+  }
 
   /// Reads the settings; a missing file is the defaults, a broken one an error.
   public static func load(from url: URL) throws(ShareError) -> Settings {
@@ -13,6 +35,7 @@ public struct Settings: Codable, Sendable, Equatable {
     do {
       let decoder = JSONDecoder()
       decoder.keyDecodingStrategy = .convertFromSnakeCase
+      decoder.dateDecodingStrategy = .iso8601
       return try decoder.decode(Settings.self, from: data)
     } catch {
       throw .configuration("\(url.path) is not valid settings JSON: \(error.localizedDescription)")

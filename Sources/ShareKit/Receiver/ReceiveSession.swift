@@ -7,13 +7,18 @@ import Wire
 /// owns its connection, its buffer and its staging files; nothing in it is shared.
 final class ReceiveSession {
   private let connection: FramedConnection
-  private let device: Device
-  private let store: InboxStore
+  private let context: SessionContext
   private let policy: ReceivePolicy
-  private let emit: @Sendable (ReceiverEvent) -> Void
   private let address: String
   private let port: UInt16
   private var peer: PeerInfo?
+  private var device: Device { context.device }
+  private var store: InboxStore { context.store }
+  private var emit: @Sendable (ReceiverEvent) -> Void { context.emit }
+  /// This session's row in the transfer table, once bytes are expected.
+  private var transfer: Int?
+  /// Resume keys this session holds, released when it ends.
+  private var heldResumeKeys: [String] = []
 
   /// Items whose bytes are complete and verified, waiting to be made durable together.
   private var pending: [(offer: ItemOffer, placement: InboxStore.Placement, entries: (stored: Int, refused: Int)?)] = []
@@ -36,6 +41,9 @@ final class ReceiveSession {
     var offer: ItemOffer
     var storedName: String
     var type: String?
+    /// For a resumable file: its record, and the bytes already staged.
+    var resume: ResumeRecord? = nil
+    var offset: Int64 = 0
     /// For a folder: per offered entry, its sanitized path, or why it is refused.
     var entries: [Result<[String], EntryRefusal>]
   }
@@ -44,27 +52,29 @@ final class ReceiveSession {
     var reason: String
   }
 
-  init(
-    connection: FramedConnection, address: String, port: UInt16, device: Device, store: InboxStore,
-    policy: ReceivePolicy, emit: @escaping @Sendable (ReceiverEvent) -> Void
-  ) {
+  init(connection: FramedConnection, address: String, port: UInt16, context: SessionContext, policy: ReceivePolicy) {
     self.connection = connection
     self.address = address
     self.port = port
-    self.device = device
-    self.store = store
+    self.context = context
     self.policy = policy
-    self.emit = emit
     buffer = .allocate(byteCount: ReceiveSession.bufferSize, alignment: 4096)
   }
 
-  deinit { buffer.deallocate() }
+  deinit {
+    buffer.deallocate()
+    if let transfer { context.transfers.end(transfer) }
+    context.releaseResumeKeys(heldResumeKeys)
+  }
 
   /// Runs the exchange. Whatever happens, verified items are placed before this returns.
   func run() {
     do {
       try exchange()
       connection.close()
+    } catch let refusal as Refusal {
+      emit(.connectionFailed(address: address, peer: peer, error: .peerFailure(code: refusal.code, message: refusal.message)))
+      connection.fail(code: refusal.code, message: refusal.message)
     } catch {
       commitPending()
       let failure = ShareError.wrap(error)
@@ -90,6 +100,7 @@ final class ReceiveSession {
       throw WireError.versionMismatch(ours: protocolVersion, theirs: hello.version)
     }
     guard Fingerprint(hex: hello.id) == fingerprint else { throw WireError.identityMismatch }
+    if let refusal = context.gatekeeper?.admit(fingerprint) { throw refusal }
     emit(.connected(peer))
     try connection.sendNow(
       .hello(Hello(name: device.name, id: device.fingerprint.hex, accepts: policy.summary)))
@@ -99,9 +110,35 @@ final class ReceiveSession {
       throw WireError.unexpected(expected: "Ask", got: "another message")
     }
     try ask.validate(limits: connection.limits)
-    let (answers, plans) = judge(ask, peer: peer)
+    var (answers, plans) = judge(ask, peer: peer)
+    (answers, plans) = checkSpace(answers, plans, peer: peer)
+    if !plans.isEmpty, let gatekeeper = context.gatekeeper {
+      let items = zip(ask.items, answers).map { offer, answer in
+        AskedItem(name: offer.name, kind: offer.kind.rawValue, size: offer.size, type: answer.type, accepted: answer.accepted, reason: answer.reason)
+      }
+      let connection = self.connection
+      let refusal = gatekeeper.consent(peerName: peer.name, peer: fingerprint, address: address, items: items) { ask in
+        let seconds = Int(gatekeeper.askTimeout / .seconds(1))
+        try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to accept (ask \(ask.id))", timeout: seconds)))
+      }
+      if let refusal {
+        for plan in plans { record(plan.offer, peer: peer, .rejected(refusal.message), type: plan.type) }
+        answers = answers.map { ItemAnswer(id: $0.id, accepted: false, reason: $0.accepted ? refusal.message : $0.reason, type: $0.type) }
+        plans = []
+      }
+    }
+    plans = plans.map(prepareResume)
+    for plan in plans where plan.offset > 0 {
+      if let index = answers.firstIndex(where: { $0.id == plan.offer.id }) { answers[index].offset = plan.offset }
+    }
     emit(.asked(peer, items: ask.items, answers: answers))
     try connection.sendNow(.answer(Answer(items: answers)))
+    if !plans.isEmpty {
+      let expected = plans.reduce(Int64(0)) { total, plan in
+        total + (plan.offer.kind == .folder ? (plan.offer.size ?? 0) : max(0, (plan.offer.size ?? 0) - plan.offset))
+      }
+      transfer = context.transfers.begin(peerName: peer.name, peerId: fingerprint.hex, items: plans.count, bytes: expected)
+    }
 
     // The bytes of each accepted item, in order.
     for plan in plans {
@@ -194,14 +231,57 @@ final class ReceiveSession {
     return (answers, plans)
   }
 
+  /// Refuses, in offer order, the items that would not leave `reserveBytes` free on the disk
+  /// holding the Inbox.
+  private func checkSpace(_ answers: [ItemAnswer], _ plans: [Plan], peer: PeerInfo) -> ([ItemAnswer], [Plan]) {
+    guard !plans.isEmpty, let free = store.availableBytes() else { return (answers, plans) }
+    var budget = free - context.reserveBytes
+    var answers = answers
+    var kept: [Plan] = []
+    for plan in plans {
+      let bytes = plan.offer.kind == .folder
+        ? zip(plan.offer.entries ?? [], answers.first { $0.id == plan.offer.id }?.entries ?? []).filter { $0.1.accepted }.reduce(Int64(0)) { $0 + $1.0.size }
+        : (plan.offer.size ?? 0)
+      if bytes <= budget {
+        budget -= bytes
+        kept.append(plan)
+        continue
+      }
+      let reason = "not enough free space on the receiver (it keeps \(formatBytes(context.reserveBytes)) free)"
+      if let index = answers.firstIndex(where: { $0.id == plan.offer.id }) {
+        answers[index] = ItemAnswer(id: plan.offer.id, accepted: false, reason: reason, type: plan.type)
+      }
+      record(plan.offer, peer: peer, .rejected(reason), type: plan.type)
+    }
+    return (answers, kept)
+  }
+
+  /// Gives a resumable file its record and the bytes staging already holds for it, unless
+  /// another connection is receiving the same item.
+  private func prepareResume(_ plan: Plan) -> Plan {
+    guard plan.offer.kind == .file, let size = plan.offer.size, size > 0, let key = plan.offer.resumeKey, let peer else { return plan }
+    var plan = plan
+    let record = ResumeRecord(senderId: peer.fingerprint.hex, resumeKey: key, name: plan.offer.name, size: size)
+    guard context.holdResumeKey(record.stem) else { return plan }
+    heldResumeKeys.append(record.stem)
+    plan.resume = record
+    plan.offset = store.resumableOffset(for: record)
+    return plan
+  }
+
   // MARK: Receiving bytes
 
   /// Receives a file, URL or text item into staging; a verified item joins the pending batch.
   private func receiveItem(_ plan: Plan, peer: PeerInfo) throws {
     let offer = plan.offer
+    let store = self.store
     let outcome = try receivePayload(
       item: offer.id, entry: nil, declared: offer.size, name: plan.storedName, kind: offer.kind,
-      open: { () throws(InboxError) in try store.createStagingFile() })
+      resume: plan.resume, offset: plan.offset,
+      open: { () throws(InboxError) in
+        if let record = plan.resume { return try store.openResumable(record, offset: plan.offset) }
+        return try store.createStagingFile()
+      })
     switch outcome {
     case .refused(let reason, let type):
       record(offer, peer: peer, .rejected(reason), type: type)
@@ -222,6 +302,7 @@ final class ReceiveSession {
           senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type)
         pending.append((offer, InboxStore.Placement(staged: file.url, name: plan.storedName, identity: identity, metadata: metadata), nil))
         pendingBytes += size
+        if let record = plan.resume { store.forgetResumeRecord(record) }
       } catch {
         file.discard()
         record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: type, detail: "\(error)")
@@ -260,6 +341,7 @@ final class ReceiveSession {
       }
       let outcome = try receivePayload(
         item: offer.id, entry: index, declared: entry.size, name: components[components.count - 1], kind: .file,
+        resume: nil, offset: 0,
         open: { () throws(InboxError) in
           guard let folder else { throw InboxError.unexpected("no staging folder") }
           return try folder.createFile(components)
@@ -318,7 +400,7 @@ final class ReceiveSession {
   /// write failed) the rest is drained. Throws only when the connection can no longer be
   /// trusted to stay in step; the staged file is then removed.
   private func receivePayload(
-    item: Int, entry: Int?, declared: Int64?, name: String, kind: ItemKind,
+    item: Int, entry: Int?, declared: Int64?, name: String, kind: ItemKind, resume: ResumeRecord?, offset: Int64,
     open: () throws(InboxError) -> StagingFile
   ) throws -> PayloadOutcome {
     let header = try connection.receiveHeader()
@@ -326,8 +408,8 @@ final class ReceiveSession {
       throw WireError.unexpected(expected: "the bytes of item \(item)", got: "a \(header.kind) frame")
     }
     let begin = try BeginFrame(decoding: try connection.receivePayload(header.length))
-    guard begin.item == item, begin.entry == entry, begin.offset == 0 else {
-      throw WireError.unexpected(expected: "the bytes of item \(item)", got: "item \(begin.item)")
+    guard begin.item == item, begin.entry == entry, begin.offset == offset else {
+      throw WireError.unexpected(expected: "the bytes of item \(item) from \(offset)", got: "item \(begin.item) from \(begin.offset)")
     }
 
     var problem: String? = nil  // for the sender: never a path on this machine
@@ -342,7 +424,17 @@ final class ReceiveSession {
       detail = "cannot stage it: \(error)"
     }
     var handedOff = false  // true once the caller owns the staged file
-    defer { if !handedOff { staging?.discard() } }
+    var interrupted = true  // until the end frame: a thrown error leaves a resumable part
+    defer {
+      if !handedOff, let file = staging {
+        if interrupted, problem == nil, let resume {
+          store.keepForResume(file, record: resume)
+        } else {
+          file.discard()
+          if let resume { store.discardResumable(resume) }
+        }
+      }
+    }
 
     let hasher = SHA256Hasher()
     let sniffLength = policy.sniffLength
@@ -363,6 +455,25 @@ final class ReceiveSession {
       }
     }
 
+    // A resumed item: the staged prefix must be the sender's, byte for byte, before anything is
+    // appended; it also feeds the digest and the content check.
+    if offset > 0, let file = staging {
+      let matches = file.readPrefix(offset, chunk: buffer) { bytes in
+        hasher.update(bytes)
+        if head.count < sniffLength { head.append(contentsOf: bytes.prefix(sniffLength - head.count)) }
+      }
+      guard matches, let prefix = begin.prefixDigest, Digest(bytes: hasher.finalizeCopy()) == prefix else {
+        // Not the same bytes: drop the staged part; this attempt fails, the next starts afresh.
+        problem = "its resumed bytes did not match the sender's; send it again"
+        staging?.discard()
+        staging = nil
+        if let resume { store.discardResumable(resume) }
+        return try drain(item: item, problem: problem ?? "", type: decidedType)
+      }
+      received = offset
+      if head.count >= sniffLength { judgeHead() }
+    }
+
     while true {
       let frame = try connection.receiveHeader()
       switch frame.kind {
@@ -378,6 +489,7 @@ final class ReceiveSession {
           try connection.receive(into: piece)
           remaining -= piece.count
           received += Int64(piece.count)
+          if let transfer { context.transfers.add(transfer, bytes: Int64(piece.count)) }
           let bytes = UnsafeRawBufferPointer(piece)
           hasher.update(bytes)
           if !judged {
@@ -395,6 +507,7 @@ final class ReceiveSession {
         }
       case .end:
         let digestBytes = try connection.receivePayload(frame.length)
+        interrupted = false
         if !judged { judgeHead() }
         guard let digest = Digest(bytes: digestBytes) else {
           return .failed(problem ?? "the sender gave up on it", type: decidedType, detail: detail)
@@ -419,6 +532,27 @@ final class ReceiveSession {
         throw WireError.unexpected(expected: "the bytes of item \(item)", got: "a \(message.typeName) message")
       case .begin:
         throw WireError.unexpected(expected: "the end of item \(item)", got: "a begin frame")
+      }
+    }
+  }
+
+  /// Reads and drops the rest of a payload whose fate is already decided.
+  private func drain(item: Int, problem: String, type: String?) throws -> PayloadOutcome {
+    while true {
+      let frame = try connection.receiveHeader()
+      switch frame.kind {
+      case .data:
+        var remaining = frame.length
+        while remaining > 0 {
+          let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(remaining, buffer.count)])
+          try connection.receive(into: piece)
+          remaining -= piece.count
+        }
+      case .end:
+        _ = try connection.receivePayload(frame.length)
+        return .failed(problem, type: type)
+      case .control, .begin:
+        throw WireError.unexpected(expected: "the end of item \(item)", got: "a \(frame.kind) frame")
       }
     }
   }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import InboxStore
 import Synchronization
@@ -18,11 +19,14 @@ public struct ReceiverConfiguration: Sendable {
   public var maxConnections: Int
   public var maxConnectionsPerAddress: Int
   public var limits: WireLimits
+  /// Bytes always left free on the disk holding the Inbox; items that would eat into them are
+  /// refused before any byte moves.
+  public var reserveBytes: Int64
 
   public init(
     host: String? = nil, port: UInt16 = 0, handshakeTimeout: Duration = .seconds(10),
     idleTimeout: Duration = .seconds(60), maxConnections: Int = 64, maxConnectionsPerAddress: Int = 8,
-    limits: WireLimits = .default
+    limits: WireLimits = .default, reserveBytes: Int64 = 64 << 20
   ) {
     self.host = host
     self.port = port
@@ -31,6 +35,7 @@ public struct ReceiverConfiguration: Sendable {
     self.maxConnections = maxConnections
     self.maxConnectionsPerAddress = maxConnectionsPerAddress
     self.limits = limits
+    self.reserveBytes = reserveBytes
   }
 }
 
@@ -48,6 +53,13 @@ public final class Receiver: @unchecked Sendable {
   private let policy: Mutex<ReceivePolicy>
   private let emit: @Sendable (ReceiverEvent) -> Void
   private let state = Mutex(State())
+  private let sessions: SessionContext
+  /// Entered by each session thread, left when it ends: what a graceful stop waits on.
+  private let active = DispatchGroup()
+  /// Who may ask, and the person's consent; nil accepts every ask the policy accepts.
+  public let gatekeeper: Gatekeeper?
+  /// Transfers in flight.
+  public let transfers = TransferTable()
 
   private struct State {
     var open: [Int: Socket] = [:]
@@ -62,7 +74,7 @@ public final class Receiver: @unchecked Sendable {
   /// Binds the listening socket (so the port is known at once) without accepting yet.
   public init(
     device: Device, store: InboxStore, policy: ReceivePolicy, configuration: ReceiverConfiguration,
-    events: @escaping @Sendable (ReceiverEvent) -> Void
+    gatekeeper: Gatekeeper? = nil, events: @escaping @Sendable (ReceiverEvent) -> Void
   ) throws(ShareError) {
     ignoreSIGPIPE()
     self.device = device
@@ -70,6 +82,10 @@ public final class Receiver: @unchecked Sendable {
     self.configuration = configuration
     self.policy = Mutex(policy)
     self.emit = events
+    self.gatekeeper = gatekeeper
+    sessions = SessionContext(
+      device: device, store: store, gatekeeper: gatekeeper, transfers: transfers,
+      reserveBytes: configuration.reserveBytes, emit: events)
     do {
       context = try TLSContext(identity: device.identity, role: .server)
       listener = try TCPListener(host: configuration.host, port: configuration.port)
@@ -91,14 +107,23 @@ public final class Receiver: @unchecked Sendable {
     emit(.listening(port: port))
   }
 
-  /// Stops accepting and aborts every connection in flight (their staging is discarded).
-  public func stop() {
+  /// Stops accepting and aborts every connection in flight at once.
+  public func stop() { stop(grace: .zero) }
+
+  /// Stops gracefully: no new connections or asks; transfers in flight get up to `grace` to
+  /// finish, then are cancelled (a resumable item's staging is kept for the sender's next try).
+  /// Returns how many connections had to be cancelled.
+  @discardableResult
+  public func stop(grace: Duration) -> Int {
     listener.close()
-    let sockets = state.withLock { state -> [Socket] in
-      state.stopped = true
-      return Array(state.open.values)
-    }
+    gatekeeper?.close()
+    state.withLock { $0.stopped = true }
+    if active.wait(timeout: .now() + .nanoseconds(Int(grace / .nanoseconds(1)))) == .success { return 0 }
+    let sockets = state.withLock { Array($0.open.values) }
     for socket in sockets { socket.close() }
+    // Give the sessions a moment to keep their staging and place what is verified.
+    _ = active.wait(timeout: .now() + 5)
+    return sockets.count
   }
 
   /// The number of connections being served.
@@ -121,9 +146,11 @@ public final class Receiver: @unchecked Sendable {
         socket.close()
         continue
       }
+      active.enter()
       let thread = Thread { [self] in
         serve(socket)
         release(id, address: socket.peerAddress)
+        active.leave()
       }
       thread.name = "share-session"
       thread.start()
@@ -169,7 +196,7 @@ public final class Receiver: @unchecked Sendable {
     }
     let session = ReceiveSession(
       connection: FramedConnection(tls, limits: configuration.limits), address: address,
-      port: socket.peerPort, device: device, store: store, policy: policy.withLock { $0 }, emit: emit)
+      port: socket.peerPort, context: sessions, policy: policy.withLock { $0 })
     session.run()
   }
 }

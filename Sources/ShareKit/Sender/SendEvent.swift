@@ -44,6 +44,8 @@ public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
 /// What a send reports as it goes, for progress bars and `--json` events.
 public enum SendEvent: Sendable {
   case connected(peerName: String, fingerprint: Fingerprint)
+  /// The receiver is asking its person before it answers.
+  case waiting(String)
   case answered([ItemAnswer])
   /// Bytes sent so far out of the total of accepted items.
   case progress(sent: Int64, total: Int64)

@@ -79,19 +79,23 @@ public final class Sender: @unchecked Sendable {
     // Offer, then wait for the answer.
     try connection.sendNow(.ask(Ask(items: items.map(\.offer))))
     try tls.setIdleTimeout(answerTimeout)
-    let answer: Answer
-    switch try connection.receiveMessage(expecting: "Answer") {
-    case .answer(let a): answer = a
-    case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
-    case let other: throw WireError.unexpected(expected: "Answer", got: "a \(other.typeName) message")
+    var answer: Answer? = nil
+    while answer == nil {
+      switch try connection.receiveMessage(expecting: "Answer") {
+      case .answer(let a): answer = a
+      case .wait(let wait): observer(.waiting(wait.message))
+      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
+      case let other: throw WireError.unexpected(expected: "Answer", got: "a \(other.typeName) message")
+      }
     }
+    guard let answer else { throw WireError.unexpected(expected: "Answer", got: "nothing") }
     observer(.answered(answer.items))
 
     // Stream what was accepted, in offer order: each item, or each accepted entry of a folder.
     try tls.setIdleTimeout(connectTimeout)
     let verdicts = Dictionary(answer.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let accepted = items.compactMap { item in verdicts[item.offer.id].flatMap { $0.accepted ? (item, $0) : nil } }
-    let total = accepted.reduce(Int64(0)) { $0 + $1.0.acceptedBytes(for: $1.1) }
+    let total = accepted.reduce(Int64(0)) { $0 + $1.0.acceptedBytes(for: $1.1) - ($1.1.offset ?? 0) }
     var sent: Int64 = 0
     var abandoned: [Int: String] = [:]
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FrameHeader.size + Sender.chunkSize, alignment: 4096)
@@ -101,10 +105,12 @@ public final class Sender: @unchecked Sendable {
       observer(.progress(sent: sent, total: total))
     }
     for (item, verdict) in accepted {
+      let resumeAt = item.offer.kind == .file ? max(0, min(verdict.offset ?? 0, item.offer.size ?? 0)) : 0
       for payload in item.payloads(for: verdict) {
-        let begin = BeginFrame(item: item.offer.id, entry: payload.entry)
         let problem = try withSource(item, entry: payload.entry) { source in
-          try stream(begin, declared: payload.size, from: source, over: connection, buffer: buffer, progress: progress)
+          try stream(
+            item: item.offer.id, entry: payload.entry, from: resumeAt, declared: payload.size, source: source,
+            over: connection, buffer: buffer, progress: progress)
         }
         if let problem {
           let what = payload.entry.flatMap { item.offer.entries?[safe: $0]?.path }.map { "\($0): " } ?? ""
@@ -168,17 +174,36 @@ public final class Sender: @unchecked Sendable {
   /// exactly that many bytes are sent; without one, everything up to end of input. Returns why
   /// the payload was abandoned (its end frame then carries no digest), or nil when sent whole.
   private func stream(
-    _ begin: BeginFrame, declared: Int64?, from source: ByteSource, over connection: FramedConnection,
-    buffer: UnsafeMutableRawBufferPointer, progress: (Int64) -> Void
+    item: Int, entry: Int?, from resumeAt: Int64, declared: Int64?, source: ByteSource,
+    over connection: FramedConnection, buffer: UnsafeMutableRawBufferPointer, progress: (Int64) -> Void
   ) throws -> String? {
-    try connection.sendBegin(begin)
+    let hasher = SHA256Hasher()
+    var done: Int64 = 0
+    var offset = 0
+    // Resuming: the receiver holds the first `resumeAt` bytes; prove ours are the same by their
+    // digest, then carry on from there (the digest at the end still covers the whole item).
+    if resumeAt > 0, case .descriptor = source {
+      let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
+      while done < resumeAt {
+        let n = source.read(into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[0..<Int(min(Int64(payloadArea.count), resumeAt - done))]), at: &offset)
+        if n <= 0 { break }
+        hasher.update(UnsafeRawBufferPointer(rebasing: payloadArea[0..<n]))
+        done += Int64(n)
+      }
+    }
+    if resumeAt > 0 {
+      try connection.sendBegin(BeginFrame(item: item, entry: entry, offset: resumeAt, prefixDigest: Digest(bytes: hasher.finalizeCopy())))
+      if done < resumeAt {
+        try connection.sendEnd(nil)
+        return "it shrank since the interrupted attempt"
+      }
+    } else {
+      try connection.sendBegin(BeginFrame(item: item, entry: entry))
+    }
     if case .failed(let reason) = source {
       try connection.sendEnd(nil)
       return reason
     }
-    let hasher = SHA256Hasher()
-    var done: Int64 = 0
-    var offset = 0
     let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
     while declared.map({ done < $0 }) ?? true {
       let want = Int(min(Int64(payloadArea.count), (declared ?? Int64.max) - done))

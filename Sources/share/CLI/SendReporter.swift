@@ -66,6 +66,12 @@ final class SendReporter: Sendable {
       } else if !quiet {
         line("Connected to \(escape(name)) at \(endpoints[recipient].address)\n  receiver ID: \(fingerprint.grouped)")
       }
+    case .waiting(let message):
+      if json {
+        emit(Event(event: "waiting", to: to, message: message))
+      } else if !quiet {
+        line("\(escape(to)): \(escape(message)); they can run 'share requests' and 'share accept'")
+      }
     case .answered(let answers):
       for answer in answers {
         let name = names[answer.id] ?? "#\(answer.id)"

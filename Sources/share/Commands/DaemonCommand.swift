@@ -3,60 +3,104 @@ import Foundation
 import Glibc
 import InboxStore
 import ShareKit
+import Synchronization
 import Wire
 
 /// `share daemon`: receive into this home's Inbox until stopped.
 enum DaemonCommand: Command {
   static let spec = CommandSpec(
     path: ["daemon"], summary: "Receive items into Documents/Inbox until stopped",
-    usage: ["daemon [--port N] [--host ADDR] [--name NAME] [--json]"],
+    usage: ["daemon [--port N] [--host ADDR] [--name NAME] [--mode MODE [--for DURATION]] [--json]"],
     discussion: """
       Listens for senders over TLS 1.3 (a client certificate is required) and files what it
       accepts into Documents/Inbox, read-only. Prints 'listening on port N' on stdout once ready
-      (with --json, a {"event":"listening",...} line); logs to stderr. SIGTERM or Ctrl-C stops it.
+      (with --json, a {"event":"listening",...} line); logs to stderr.
+
+      Receive modes: off (refuses everything), contacts (only trusted peers, see 'share trust'),
+      everyone (strangers' asks wait for 'share accept ID'; --for 10m falls back to contacts).
+      Nothing is written to disk before an ask is accepted. Change the mode of a running
+      daemon with 'share receive'.
+
+      SIGTERM or Ctrl-C: stops taking new asks, lets transfers in flight finish within --grace
+      seconds, then cancels them keeping their staging, so the sender's next try resumes.
+      SIGHUP reloads the declarations and the contacts (a broken file keeps the old one).
+      One daemon per home. Under systemd, readiness is reported through $NOTIFY_SOCKET.
       """,
     options: [
       .value("--port", "N", "TCP port to listen on; 0 picks a free one (default 0)"),
       .value("--host", "ADDR", "Address to listen on (default: all, IPv4 and IPv6)"),
       .value("--name", "NAME", "Device name peers see (default: settings, else host name)"),
+      .value("--mode", "MODE", "off, contacts or everyone (default: the last 'share receive', else everyone)"),
+      .value("--for", "DURATION", "With --mode everyone: fall back to contacts after DURATION (10m, 1h)"),
+      .value("--grace", "SECONDS", "How long transfers in flight may finish on SIGTERM (default 5)"),
+      .value("--ask-timeout", "SECONDS", "How long an ask waits for 'share accept' (default 120)"),
+      .value("--on-receive", "CMD", "Run CMD (with /bin/sh -c) for each stored item; its metadata is in SHARE_ITEM_* variables"),
+      .flag("--notify", "Show a desktop notification (notify-send) for arrivals and asks"),
       .flag("--json", "Print events as JSON lines on stdout"),
     ],
-    examples: ["share daemon --port 0", "share --home /tmp/peer-b daemon --name lab-b --json"])
+    examples: [
+      "share daemon --port 0", "share --home /tmp/peer-b daemon --name lab-b --json",
+      "share daemon --mode everyone --for 10m --notify",
+      "share daemon --on-receive 'logger -t share \"got $SHARE_ITEM_NAME from $SHARE_SENDER_NAME\"'",
+    ])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let port = try arguments.integer("--port", in: 0...65535) ?? 0
-    let device = try context.device(name: arguments.value("--name"))
-    let store: InboxStore
-    do {
-      store = try InboxStore(documents: context.paths.documents)
-    } catch {
-      throw ShareError.inbox(error)
-    }
-    // Nothing can be resumed yet: an interrupted transfer's staging is removed, never shown.
-    store.removeStaging()
+    var options = DaemonOptions()
+    options.port = UInt16(try arguments.integer("--port", in: 0...65535) ?? 0)
+    options.host = arguments.value("--host")
+    options.name = arguments.value("--name")
+    options.mode = try modeSetting(arguments)
+    if let grace = try arguments.integer("--grace", in: 0...3600) { options.grace = .seconds(grace) }
+    if let timeout = try arguments.integer("--ask-timeout", in: 1...86400) { options.askTimeout = .seconds(timeout) }
+    options.onReceive = arguments.value("--on-receive")
+    options.notify = arguments.flag("--notify")
+    options.configuration.host = options.host
+    options.configuration.port = options.port
 
     let log = DaemonLog(terminal: context.terminal, json: arguments.flag("--json"))
-    let types = try TypeGate.load(paths: context.paths)
-    let receiver = try Receiver(
-      device: device, store: store, policy: ReceivePolicy(types: types),
-      configuration: ReceiverConfiguration(host: arguments.value("--host"), port: UInt16(port)),
-      events: { log.record($0) })
+    let daemon = try Daemon(paths: context.paths, options: options, events: { log.record($0) }, note: { log.note($0) })
 
-    let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
+    let stopping = Atomic<Bool>(false)
+    var sources: [DispatchSourceSignal] = []
+    for number in [SIGTERM, SIGINT, SIGHUP] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
       source.setEventHandler {
-        log.note("stopping (signal \(number))")
-        receiver.stop()
+        if number == SIGHUP {
+          daemon.reload()
+          return
+        }
+        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        log.note("stopping (signal \(number)): no new asks; transfers in flight get \(options.grace) to finish")
+        daemon.stop()
         exit(ExitCode.success.rawValue)
       }
       source.resume()
-      return source
+      sources.append(source)
     }
-    log.note("type declarations: \(types.source)")
-    log.note("receiving as \(escape(device.name)) (\(device.fingerprint.short)) into \(context.paths.inbox.path)")
-    receiver.start()
-    withExtendedLifetime(signals) { dispatchMain() }
+    log.note("type declarations: \(daemon.status.declarations)")
+    log.note("receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(context.paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)")
+    try daemon.start()
+    withExtendedLifetime(sources) { dispatchMain() }
+  }
+
+  /// The mode from --mode / --for, or nil to use the home's settings.
+  static func modeSetting(_ arguments: ParsedArguments) throws -> ModeSetting? {
+    guard let text = arguments.value("--mode") else {
+      if arguments.value("--for") != nil { throw UsageError("--for goes with --mode everyone", spec: spec) }
+      return nil
+    }
+    guard let mode = ReceiveMode(rawValue: text) else {
+      throw UsageError("--mode takes off, contacts or everyone, not '\(escape(text))'", spec: spec)
+    }
+    var until: Date? = nil
+    if let duration = arguments.value("--for") {
+      guard mode == .everyone, let seconds = parseDuration(duration) else {
+        throw UsageError("--for takes a duration such as 10m or 1h, with --mode everyone", spec: spec)
+      }
+      until = Date().addingTimeInterval(seconds)
+    }
+    return ModeSetting(mode: mode, until: until)
   }
 }
 

@@ -1,0 +1,161 @@
+import Foundation
+import Glibc
+
+/// What a resumable staging file is: whose item it holds, so a later offer of the same item by
+/// the same sender can continue where the bytes stopped.
+public struct ResumeRecord: Codable, Sendable, Equatable {
+  public var senderId: String
+  /// The sender's key for its source (path, size, modification time).
+  public var resumeKey: String
+  public var name: String
+  public var size: Int64
+  public var updatedAt: Date
+
+  public init(senderId: String, resumeKey: String, name: String, size: Int64, updatedAt: Date = Date()) {
+    self.senderId = senderId
+    self.resumeKey = resumeKey
+    self.name = name
+    self.size = size
+    self.updatedAt = updatedAt
+  }
+
+  /// The staging file name stem for this item: a digest of who sends what, so it is the same on
+  /// every attempt and never a name from the network.
+  public var stem: String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var second: UInt64 = 0x8422_2325_cbf2_9ce4
+    for byte in "\(senderId)\0\(resumeKey)\0\(name)\0\(size)".utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37_79b9
+    }
+    return "r-" + String(hash, radix: 16) + String(second, radix: 16)
+  }
+}
+
+/// Resumable staging: a `<stem>.part` file beside a `<stem>.resume` record (JSON). Only files
+/// with a known size and a sender resume key are resumable; everything else in staging is
+/// discarded when its transfer ends.
+extension InboxStore {
+  func partURL(_ record: ResumeRecord) -> URL { staging.appendingPathComponent(record.stem + ".part") }
+  func recordURL(_ record: ResumeRecord) -> URL { staging.appendingPathComponent(record.stem + ".resume") }
+
+  /// How many bytes of this item staging already holds (0 when none). A record that does not
+  /// match, is unreadable, or a part longer than the item, is discarded: never fatal.
+  public func resumableOffset(for record: ResumeRecord) -> Int64 {
+    let recordURL = recordURL(record)
+    let part = partURL(record)
+    guard let data = FileManager.default.contents(atPath: recordURL.path) else {
+      unlink(part.path)
+      return 0
+    }
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    decoder.dateDecodingStrategy = .iso8601
+    var info = stat()
+    guard let stored = try? decoder.decode(ResumeRecord.self, from: data),
+      stored.senderId == record.senderId, stored.resumeKey == record.resumeKey, stored.name == record.name,
+      stored.size == record.size, lstat(part.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      Int64(info.st_size) < record.size
+    else {
+      discardResumable(record)
+      return 0
+    }
+    return Int64(info.st_size)
+  }
+
+  /// Opens the staging file of a resumable item, creating it when `offset` is 0, else opening the
+  /// existing one for appending after checking it still holds exactly `offset` bytes.
+  public func openResumable(_ record: ResumeRecord, offset: Int64) throws(InboxError) -> StagingFile {
+    let url = partURL(record)
+    if offset == 0 {
+      discardResumable(record)
+      let fd = retryingEINTR { open(url.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+      if fd < 0 { throw InboxError.from("open", url.path) }
+      return StagingFile(url: url, fd: fd)
+    }
+    let fd = retryingEINTR { open(url.path, O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
+    if fd < 0 { throw InboxError.from("open", url.path) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, Int64(info.st_size) == offset, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+      close(fd)
+      throw InboxError.unexpected("the staged part of \(record.name) changed")
+    }
+    return StagingFile(url: url, fd: fd, size: offset)
+  }
+
+  /// Keeps an interrupted item for resuming: its bytes synced, its record written.
+  public func keepForResume(_ file: StagingFile, record: ResumeRecord) {
+    file.sync()
+    file.keep()
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.dateEncodingStrategy = .iso8601
+    guard let data = try? encoder.encode(record) else { return }
+    try? writeDurably(data, to: recordURL(record))
+  }
+
+  /// Removes an item's resumable staging and its record.
+  public func discardResumable(_ record: ResumeRecord) {
+    unlink(partURL(record).path)
+    unlink(recordURL(record).path)
+  }
+
+  /// Cleans staging when a daemon starts: keeps resumable parts younger than `expiry` with a
+  /// readable record; removes everything else (parts of transfers that cannot resume, folders,
+  /// records without parts, expired parts). Returns how many resumable parts were kept.
+  @discardableResult
+  public func cleanStaging(expiry: TimeInterval) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+    let cutoff = Date().timeIntervalSince1970 - expiry
+    var kept = 0
+    for name in names {
+      let url = staging.appendingPathComponent(name)
+      var info = stat()
+      let fresh = lstat(url.path, &info) == 0 && Double(info.st_mtim.tv_sec) >= cutoff
+      if name.hasPrefix("r-"), name.hasSuffix(".part"), fresh,
+        FileManager.default.fileExists(atPath: staging.appendingPathComponent(String(name.dropLast(5)) + ".resume").path)
+      {
+        kept += 1
+        continue
+      }
+      if name.hasPrefix("r-"), name.hasSuffix(".resume"), fresh,
+        FileManager.default.fileExists(atPath: staging.appendingPathComponent(String(name.dropLast(7)) + ".part").path)
+      {
+        continue
+      }
+      try? removeTree(url)
+    }
+    return kept
+  }
+}
+
+extension StagingFile {
+  /// Feeds the first `count` bytes of the file to `body`, in chunks (for checking a resumed
+  /// prefix). Returns false when the file is shorter or unreadable.
+  public func readPrefix(_ count: Int64, chunk: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    var offset: Int64 = 0
+    while offset < count {
+      let want = Int(min(Int64(chunk.count), count - offset))
+      let n = pread(descriptor, chunk.baseAddress, want, off_t(offset))
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return false }
+      body(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+      offset += Int64(n)
+    }
+    return true
+  }
+}
+
+extension InboxStore {
+  /// Removes the record of a resumable item whose part has been placed in the Inbox.
+  public func forgetResumeRecord(_ record: ResumeRecord) {
+    unlink(recordURL(record).path)
+  }
+
+  /// Bytes free for this user on the file system holding the Inbox (statvfs), when known.
+  public func availableBytes() -> Int64? {
+    var info = statvfs()
+    guard statvfs(inbox.path, &info) == 0 else { return nil }
+    return Int64(info.f_bavail) * Int64(info.f_frsize)
+  }
+}

@@ -1,0 +1,86 @@
+import Dispatch
+import Foundation
+
+/// What the daemon does when an item arrives or an ask waits: run the owner's command with the
+/// item's metadata in environment variables (never interpolated into a shell line), and show a
+/// desktop notification where `notify-send` exists. Received URLs and text are never opened.
+///
+/// Hooks run one at a time on a queue of their own, so a slow command never holds up receiving.
+public final class ArrivalHooks: Sendable {
+  /// A shell command line written by the owner, run with `/bin/sh -c`.
+  public let command: String?
+  public let notify: Bool
+  private let notifySend: String?
+  private let queue = DispatchQueue(label: "share.hooks")
+  private let report: @Sendable (String) -> Void
+
+  public init(command: String?, notify: Bool, report: @escaping @Sendable (String) -> Void) {
+    self.command = command
+    self.notify = notify
+    self.report = report
+    notifySend = notify ? ArrivalHooks.find("notify-send") : nil
+    if notify && notifySend == nil { report("--notify: notify-send is not installed; no desktop notifications") }
+  }
+
+  /// The variables an `--on-receive` command gets for a stored item.
+  public static func environment(
+    path: String, name: String, originalName: String, kind: String, size: Int64, type: String?, sha256: String?,
+    senderName: String, senderID: String
+  ) -> [String: String] {
+    [
+      "SHARE_ITEM_PATH": path, "SHARE_ITEM_NAME": name, "SHARE_ITEM_ORIGINAL_NAME": originalName,
+      "SHARE_ITEM_KIND": kind, "SHARE_ITEM_SIZE": String(size), "SHARE_ITEM_TYPE": type ?? "",
+      "SHARE_ITEM_SHA256": sha256 ?? "", "SHARE_SENDER_NAME": senderName, "SHARE_SENDER_ID": senderID,
+    ]
+  }
+
+  /// Runs the hook for a stored item.
+  public func stored(_ variables: [String: String]) {
+    if let command {
+      queue.async { [report] in
+        let status = ArrivalHooks.run("/bin/sh", ["-c", command], extra: variables)
+        if status != 0 { report("--on-receive command exited with status \(status) for \(variables["SHARE_ITEM_NAME"] ?? "")") }
+      }
+    }
+    if let notifySend {
+      let title = "Received \(variables["SHARE_ITEM_NAME"] ?? "an item")"
+      let body = "from \(variables["SHARE_SENDER_NAME"] ?? "?") — in your Inbox"
+      queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
+    }
+  }
+
+  /// Shows a notification for an ask waiting for the person.
+  public func waiting(_ ask: PendingAsk) {
+    guard let notifySend else { return }
+    let title = "\(ask.peerName) wants to send \(ask.items.count) item(s)"
+    let body = "Run 'share accept \(ask.id)' or 'share decline \(ask.id)'"
+    queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
+  }
+
+  /// Waits until every queued hook has run (for shutdown).
+  public func drain() { queue.sync {} }
+
+  private static func run(_ executable: String, _ arguments: [String], extra: [String: String]) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+    process.standardInput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      return -1
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  private static func find(_ program: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for dir in path.split(separator: ":") {
+      let candidate = "\(dir)/\(program)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+}

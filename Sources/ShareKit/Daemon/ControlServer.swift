@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Serves the daemon's control socket on a thread of its own: one JSON request per connection,
+/// one JSON response, from the same user only.
+///
+/// `@unchecked Sendable`: the listening descriptor is set once; `stop()` shuts it down from any
+/// thread, which wakes the blocked accept.
+public final class ControlServer: @unchecked Sendable {
+  private let fd: Int32
+  private let path: String
+  private let handle: @Sendable (ControlRequest) -> ControlResponse
+  private let stopped = Atomic<Bool>(false)
+
+  /// Listens at `path` (its folder is created owner-only).
+  public init(path: URL, handle: @escaping @Sendable (ControlRequest) -> ControlResponse) throws(ShareError) {
+    do {
+      try FileManager.default.createDirectory(
+        at: path.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .configuration("cannot create \(path.deletingLastPathComponent().path): \(error.localizedDescription)")
+    }
+    chmod(path.deletingLastPathComponent().path, 0o700)
+    self.path = path.path
+    self.handle = handle
+    fd = try UnixSocket.listen(at: path.path)
+  }
+
+  public func start() {
+    let thread = Thread { [self] in serve() }
+    thread.name = "share-control"
+    thread.start()
+  }
+
+  /// Stops serving and removes the socket file.
+  public func stop() {
+    guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
+    shutdown(fd, Int32(SHUT_RDWR))
+    unlink(path)
+  }
+
+  private func serve() {
+    while !stopped.load(ordering: .sequentiallyConsistent) {
+      let client = accept(fd, nil, nil)
+      if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
+      if client < 0 {
+        if errno == EINTR || errno == ECONNABORTED { continue }
+        if stopped.load(ordering: .sequentiallyConsistent) { break }
+        Thread.sleep(forTimeInterval: 0.05)
+        continue
+      }
+      // Each request is answered on its own thread: an `accept` may wait for nothing, but a
+      // slow client must not hold up the next one.
+      let thread = Thread { [self] in
+        answer(client)
+        close(client)
+      }
+      thread.start()
+    }
+    close(fd)
+  }
+
+  private func answer(_ client: Int32) {
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let response: ControlResponse
+    if UnixSocket.peerUID(client) != getuid() {
+      response = ControlResponse(ok: false, error: "this daemon belongs to another user")
+    } else if let line = UnixSocket.readLine(client),
+      let request = try? ControlCoding.decoder.decode(ControlRequest.self, from: line)
+    {
+      response = handle(request)
+    } else {
+      response = ControlResponse(ok: false, error: "malformed request")
+    }
+    var data = (try? ControlCoding.encoder.encode(response)) ?? Data("{\"ok\":false}".utf8)
+    data.append(0x0A)
+    UnixSocket.writeAll(client, data)
+  }
+}
+
+/// Talks to a running daemon over its control socket.
+public enum ControlClient {
+  /// Sends one request and returns the daemon's response; a failed request is an error.
+  public static func send(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse {
+    let fd = try UnixSocket.connect(to: paths.controlSocket.path)
+    defer { close(fd) }
+    guard var data = try? ControlCoding.encoder.encode(request) else {
+      throw .configuration("cannot encode the request")
+    }
+    data.append(0x0A)
+    UnixSocket.writeAll(fd, data)
+    guard let line = UnixSocket.readLine(fd),
+      let response = try? ControlCoding.decoder.decode(ControlResponse.self, from: line)
+    else {
+      throw .configuration("the daemon gave no answer")
+    }
+    guard response.ok else { throw .configuration(response.error ?? "the daemon refused the request") }
+    return response
+  }
+}

@@ -1,0 +1,223 @@
+import Dispatch
+import Foundation
+import Glibc
+import InboxStore
+import Synchronization
+import TLS
+
+/// How a daemon is started.
+public struct DaemonOptions: Sendable {
+  public var name: String?
+  public var host: String?
+  public var port: UInt16 = 0
+  /// The mode to start in; nil: the home's settings, else `everyone`.
+  public var mode: ModeSetting?
+  /// How long transfers in flight may take to finish on SIGTERM before they are cancelled.
+  public var grace: Duration = .seconds(5)
+  /// How long an ask waits for the person before it is declined.
+  public var askTimeout: Duration = .seconds(120)
+  /// A command run for each stored item (`--on-receive`).
+  public var onReceive: String?
+  public var notify = false
+  /// Staging of interrupted transfers is kept this long for resuming.
+  public var stagingExpiry: TimeInterval = 7 * 86400
+  public var configuration = ReceiverConfiguration()
+
+  public init() {}
+}
+
+/// The receiving daemon: the receiver, its gatekeeper (modes, contacts, consent), the control
+/// socket, arrival hooks, and its life cycle (one per home, readiness, graceful stop, reload).
+///
+/// `@unchecked Sendable`: its parts are Sendable and immutable after `init`; `started` and the
+/// lock descriptor are set once by `start`, before other threads see the daemon.
+public final class Daemon: @unchecked Sendable {
+  public let paths: SharePaths
+  public let device: Device
+  public let store: InboxStore
+  public let receiver: Receiver
+  public let gatekeeper: Gatekeeper
+  public let options: DaemonOptions
+  private let hooks: ArrivalHooks
+  private let types: Mutex<TypeGate>
+  private let note: @Sendable (String) -> Void
+  private var control: ControlServer?
+  private var lockFD: Int32 = -1
+  private let startedAt = Date()
+  private let advertisement = Mutex<(name: String?, state: String)>((nil, "not advertised"))
+
+  /// Loads everything the daemon needs and binds its port; a malformed declarations or trust
+  /// file, a busy port, or another daemon on this home is an error.
+  public init(
+    paths: SharePaths, options: DaemonOptions, events: @escaping @Sendable (ReceiverEvent) -> Void,
+    note: @escaping @Sendable (String) -> Void
+  ) throws(ShareError) {
+    self.paths = paths
+    self.options = options
+    self.note = note
+    device = try Device.load(paths: paths, name: options.name)
+    do {
+      store = try InboxStore(documents: paths.documents)
+    } catch {
+      throw .inbox(error)
+    }
+    let gate = try TypeGate.load(paths: paths)
+    types = Mutex(gate)
+    let settings = try Settings.load(from: paths.settings)
+    let mode = options.mode ?? ModeSetting(mode: settings.receiveMode ?? .everyone, until: settings.receiveUntil)
+    let hooks = ArrivalHooks(command: options.onReceive, notify: options.notify, report: note)
+    self.hooks = hooks
+    gatekeeper = Gatekeeper(
+      mode: mode, trust: try TrustStore.load(from: paths.trustStore), askTimeout: options.askTimeout,
+      onPending: { ask in
+        note("\(ask.peerName) (\(String(ask.peerId.prefix(12)))) asks to send \(ask.items.count) item(s): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
+        hooks.waiting(ask)
+      })
+    let store = self.store
+    let inbox = paths.inbox
+    receiver = try Receiver(
+      device: device, store: store, policy: ReceivePolicy(types: gate), configuration: options.configuration,
+      gatekeeper: gatekeeper,
+      events: { event in
+        events(event)
+        if case .stored(let peer, let item, let name, let size, let type) = event {
+          hooks.stored(ArrivalHooks.environment(
+            path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
+            size: size, type: type, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
+        }
+      })
+  }
+
+  /// Takes the home's daemon lock, cleans staging, starts receiving and serving the control
+  /// socket, and tells systemd it is ready.
+  public func start() throws(ShareError) {
+    try lock()
+    let kept = store.cleanStaging(expiry: options.stagingExpiry)
+    if kept > 0 { note("kept \(kept) interrupted transfer(s) in staging for resuming") }
+    let server = try ControlServer(path: paths.controlSocket) { [weak self] request in
+      self?.handle(request) ?? ControlResponse(ok: false, error: "the daemon is stopping")
+    }
+    control = server
+    server.start()
+    receiver.start()
+    SystemdNotify.send("READY=1\nSTATUS=receiving (\(gatekeeper.mode.effective().rawValue)) on port \(receiver.port)")
+  }
+
+  /// Records what the advertiser reports, for `share status`.
+  public func advertised(as name: String?, state: String) {
+    advertisement.withLock { $0 = (name, state) }
+  }
+
+  /// Re-reads the declarations and the contacts; a broken file keeps the old one and says why.
+  public func reload() {
+    do {
+      let gate = try TypeGate.load(paths: paths)
+      types.withLock { $0 = gate }
+      receiver.update(policy: ReceivePolicy(types: gate))
+      note("reloaded type declarations (\(gate.source))")
+    } catch {
+      note("kept the previous type declarations: \(error)")
+    }
+    do {
+      gatekeeper.set(trust: try TrustStore.load(from: paths.trustStore))
+      note("reloaded contacts")
+    } catch {
+      note("kept the previous contacts: \(error)")
+    }
+  }
+
+  /// Stops: no new connections or asks, transfers in flight get the grace period, then the
+  /// rest are cancelled with their staging kept for resuming.
+  public func stop() {
+    SystemdNotify.send("STOPPING=1")
+    control?.stop()
+    let cancelled = receiver.stop(grace: options.grace)
+    if cancelled > 0 { note("cancelled \(cancelled) transfer(s) after the grace period; their staging is kept for resuming") }
+    hooks.drain()
+    if lockFD >= 0 { close(lockFD) }
+  }
+
+  /// The daemon's state for `share status`.
+  public var status: DaemonStatus {
+    let mode = gatekeeper.mode
+    let advertised = advertisement.withLock { $0 }
+    return DaemonStatus(
+      name: device.name, id: device.fingerprint.hex, pid: getpid(), port: receiver.port, mode: mode.effective(),
+      modeUntil: mode.effective() == .everyone ? mode.until : nil, advertisedAs: advertised.name,
+      advertising: advertised.state, inbox: paths.inbox.path, declarations: types.withLock { $0.source },
+      startedAt: startedAt, transfers: receiver.transfers.all, pending: gatekeeper.pending)
+  }
+
+  /// Changes the receive mode now and for the next start.
+  public func set(mode: ModeSetting) throws(ShareError) {
+    gatekeeper.set(mode: mode)
+    var settings = try Settings.load(from: paths.settings)
+    settings.receiveMode = mode.mode
+    settings.receiveUntil = mode.until
+    try settings.save(to: paths.settings)
+    note("receive mode: \(mode.mode.rawValue)\(mode.until.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? "")")
+  }
+
+  private func handle(_ request: ControlRequest) -> ControlResponse {
+    switch request.command {
+    case "status":
+      return ControlResponse(ok: true, status: status)
+    case "requests":
+      return ControlResponse(ok: true, requests: gatekeeper.pending)
+    case "accept", "decline":
+      guard let id = request.id else { return ControlResponse(ok: false, error: "which ask? (an ID from 'share requests')") }
+      let accept = request.command == "accept"
+      if accept, request.trust == true, let ask = gatekeeper.pending.first(where: { $0.id == id }),
+        let fingerprint = Fingerprint(hex: ask.peerId)
+      {
+        do {
+          var trust = try TrustStore.load(from: paths.trustStore)
+          trust.add(TrustedPeer(id: fingerprint, name: ask.peerName))
+          try trust.save()
+          gatekeeper.set(trust: trust)
+        } catch {
+          return ControlResponse(ok: false, error: "\(error)")
+        }
+      }
+      guard let decided = gatekeeper.decide(id, accept: accept) else {
+        return ControlResponse(ok: false, error: "no ask \(id) is waiting (see 'share requests')")
+      }
+      note("\(accept ? "accepted" : "declined") ask \(id) from \(decided.peerName)")
+      return ControlResponse(ok: true, decided: decided)
+    case "receive":
+      guard let mode = request.mode else { return ControlResponse(ok: false, error: "which mode?") }
+      let until = request.forSeconds.map { Date().addingTimeInterval($0) }
+      do {
+        try set(mode: ModeSetting(mode: mode, until: until))
+      } catch {
+        return ControlResponse(ok: false, error: "\(error)")
+      }
+      return ControlResponse(ok: true, status: status)
+    case "reload":
+      reload()
+      return ControlResponse(ok: true, status: status)
+    default:
+      return ControlResponse(ok: false, error: "unknown request \(request.command)")
+    }
+  }
+
+  /// One daemon per home: an exclusive lock on `daemon.lock` in the runtime folder.
+  private func lock() throws(ShareError) {
+    do {
+      try FileManager.default.createDirectory(at: paths.runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .configuration("cannot create \(paths.runtime.path): \(error.localizedDescription)")
+    }
+    let path = paths.runtime.appendingPathComponent("daemon.lock").path
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw .configuration("cannot open \(path): \(String(cString: strerror(errno)))") }
+    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+      close(fd)
+      throw .configuration("a share daemon is already running for this home (\(paths.config.path))")
+    }
+    let pid = Array("\(getpid())\n".utf8)
+    _ = ftruncate(fd, 0)
+    _ = pwrite(fd, pid, pid.count, 0)
+    lockFD = fd
+  }
+}

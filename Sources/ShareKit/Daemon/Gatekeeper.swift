@@ -1,0 +1,194 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TLS
+import Wire
+
+/// One item of an ask, as `share requests` shows it.
+public struct AskedItem: Codable, Sendable, Equatable {
+  public var name: String
+  public var kind: String
+  public var size: Int64?
+  public var type: String?
+  /// The type rules' verdict (an ask only decides about items the rules accept).
+  public var accepted: Bool
+  public var reason: String?
+}
+
+/// An ask waiting for the person, as `share requests` lists it.
+public struct PendingAsk: Codable, Sendable, Equatable {
+  public var id: Int
+  public var peerName: String
+  public var peerId: String
+  public var address: String
+  public var items: [AskedItem]
+  public var askedAt: Date
+  public var expiresAt: Date
+  /// How many connections wait on this ask (duplicates are folded into one).
+  public var connections: Int
+  /// For a pairing request: the code both people compare.
+  public var pairingCode: String?
+}
+
+/// Why a connection or an ask is refused, with the code the peer gets.
+public struct Refusal: Error, Sendable, Equatable {
+  public var code: String
+  public var message: String
+}
+
+/// Decides who may ask and whether an ask goes ahead: the receive mode, the contacts, and the
+/// person's consent. Sessions call it from their own threads and may block in `consent` until
+/// the person answers (`decide`) or the ask times out.
+///
+/// Ask spam (AirDoS) is bounded: at most `maxPendingPerPeer` asks waiting per peer and
+/// `maxPending` in all; an ask identical to one already waiting (same peer, same items) is folded
+/// into it; the excess is refused with a reason, without bothering the person.
+public final class Gatekeeper: Sendable {
+  private struct Entry {
+    var ask: PendingAsk
+    var key: String
+    var decision: Bool? = nil
+    var waiters: [DispatchSemaphore] = []
+  }
+
+  private struct State {
+    var mode: ModeSetting
+    var trust: TrustStore
+    var entries: [Int: Entry] = [:]
+    var nextID = 1
+    var closing = false
+  }
+
+  private let state: Mutex<State>
+  public let askTimeout: Duration
+  public let maxPendingPerPeer: Int
+  public let maxPending: Int
+  /// Called when a new ask starts waiting (for a notification).
+  private let onPending: @Sendable (PendingAsk) -> Void
+
+  public init(
+    mode: ModeSetting, trust: TrustStore, askTimeout: Duration = .seconds(120), maxPendingPerPeer: Int = 2,
+    maxPending: Int = 16, onPending: @escaping @Sendable (PendingAsk) -> Void = { _ in }
+  ) {
+    state = Mutex(State(mode: mode, trust: trust))
+    self.askTimeout = askTimeout
+    self.maxPendingPerPeer = maxPendingPerPeer
+    self.maxPending = maxPending
+    self.onPending = onPending
+  }
+
+  // MARK: Mode and contacts
+
+  public var mode: ModeSetting { state.withLock { $0.mode } }
+
+  public func set(mode: ModeSetting) { state.withLock { $0.mode = mode } }
+
+  public var trust: TrustStore { state.withLock { $0.trust } }
+
+  public func set(trust: TrustStore) { state.withLock { $0.trust = trust } }
+
+  /// Refuses every new ask and declines the waiting ones (shutdown).
+  public func close() {
+    let waiting = state.withLock { state -> [DispatchSemaphore] in
+      state.closing = true
+      var all: [DispatchSemaphore] = []
+      for (id, entry) in state.entries where entry.decision == nil {
+        state.entries[id]?.decision = false
+        all += entry.waiters
+      }
+      return all
+    }
+    waiting.forEach { $0.signal() }
+  }
+
+  /// Whether a peer may ask at all, right after its Hello: nil, or the refusal.
+  public func admit(_ peer: Fingerprint) -> Refusal? {
+    state.withLock { state in
+      if state.closing { return Refusal(code: "shutdown", message: "the receiver is shutting down") }
+      switch state.mode.effective() {
+      case .off:
+        return Refusal(code: "refused", message: "the receiver is not receiving (receive mode off)")
+      case .contacts where !state.trust.trusts(peer):
+        return Refusal(code: "refused", message: "the receiver accepts only its contacts; ask its owner to trust you or to receive from everyone")
+      default:
+        return nil
+      }
+    }
+  }
+
+  /// Whether an ask from `peer` goes ahead. A contact that needs no asking goes ahead at once;
+  /// otherwise the ask waits, folded with an identical one, until the person accepts or
+  /// declines it or it times out. Returns nil to proceed, or why it was declined.
+  public func consent(
+    peerName: String, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
+    willWait: (PendingAsk) -> Void = { _ in }
+  ) -> Refusal? {
+    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
+    let semaphore = DispatchSemaphore(value: 0)
+    let registered = state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
+      if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }
+      if pairingCode == nil, let contact = state.trust.peer(peer), !contact.ask { return .success((0, nil)) }
+      if let (id, _) = state.entries.first(where: { $0.value.key == key && $0.value.decision == nil }) {
+        state.entries[id]?.waiters.append(semaphore)
+        state.entries[id]?.ask.connections += 1
+        return .success((id, nil))
+      }
+      let waitingFromPeer = state.entries.values.filter { $0.ask.peerId == peer.hex && $0.decision == nil }.count
+      if waitingFromPeer >= maxPendingPerPeer {
+        return .failure(Refusal(code: "busy", message: "too many asks from you are already waiting for an answer"))
+      }
+      if state.entries.values.filter({ $0.decision == nil }).count >= maxPending {
+        return .failure(Refusal(code: "busy", message: "too many asks are waiting for an answer; try again later"))
+      }
+      let id = state.nextID
+      state.nextID += 1
+      let now = Date()
+      let ask = PendingAsk(
+        id: id, peerName: peerName, peerId: peer.hex, address: address, items: items, askedAt: now,
+        expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
+      state.entries[id] = Entry(ask: ask, key: key, waiters: [semaphore])
+      return .success((id, ask))
+    }
+    let id: Int
+    switch registered {
+    case .failure(let refusal): return refusal
+    case .success(let (entry, new)):
+      if entry == 0 { return nil }
+      id = entry
+      if let new { onPending(new) }
+      if let ask = state.withLock({ $0.entries[entry]?.ask }) { willWait(ask) }
+    }
+    let timedOut = semaphore.wait(timeout: .now() + .nanoseconds(Int(askTimeout / .nanoseconds(1)))) == .timedOut
+    let decision = state.withLock { state -> Bool? in
+      guard let entry = state.entries[id] else { return nil }
+      if timedOut && entry.decision == nil { state.entries[id]?.decision = false }
+      let decision = state.entries[id]?.decision
+      state.entries[id]?.waiters.removeAll { $0 === semaphore }
+      if state.entries[id]?.waiters.isEmpty == true { state.entries[id] = nil }
+      return timedOut && entry.decision == nil ? nil : decision
+    }
+    switch decision {
+    case .some(true): return nil
+    case .some(false):
+      return Refusal(code: "declined", message: state.withLock { $0.closing } ? "the receiver is shutting down" : "declined by the receiver")
+    case .none:
+      return Refusal(code: "declined", message: "declined: nobody answered within \(Int(askTimeout / .seconds(1))) seconds")
+    }
+  }
+
+  /// The asks waiting for the person, oldest first.
+  public var pending: [PendingAsk] {
+    state.withLock { $0.entries.values.filter { $0.decision == nil }.map(\.ask).sorted { $0.id < $1.id } }
+  }
+
+  /// Accepts or declines a waiting ask; false when there is none with that ID.
+  public func decide(_ id: Int, accept: Bool) -> PendingAsk? {
+    let (ask, waiters) = state.withLock { state -> (PendingAsk?, [DispatchSemaphore]) in
+      guard let entry = state.entries[id], entry.decision == nil else { return (nil, []) }
+      state.entries[id]?.decision = accept
+      return (entry.ask, entry.waiters)
+    }
+    waiters.forEach { $0.signal() }
+    return ask
+  }
+}

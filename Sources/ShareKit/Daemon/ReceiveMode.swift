@@ -1,0 +1,52 @@
+import Foundation
+
+/// Who may send to this receiver, as AirDrop's Receiving Off / Contacts Only / Everyone.
+public enum ReceiveMode: String, Codable, Sendable, CaseIterable {
+  /// Not advertised; every connection is refused.
+  case off
+  /// Only trusted peers (contacts); others are refused without asking anyone.
+  case contacts
+  /// Anyone may ask; an ask from a stranger waits for the person to accept it.
+  case everyone
+}
+
+/// A mode and, for `everyone`, when it falls back to `contacts` (nil: never).
+public struct ModeSetting: Codable, Sendable, Equatable {
+  public var mode: ReceiveMode
+  public var until: Date?
+
+  public init(mode: ReceiveMode, until: Date? = nil) {
+    self.mode = mode
+    self.until = mode == .everyone ? until : nil
+  }
+
+  /// The mode in force at `now`: `everyone` past its time is `contacts`.
+  public func effective(at now: Date = Date()) -> ReceiveMode {
+    if mode == .everyone, let until, until <= now { return .contacts }
+    return mode
+  }
+}
+
+/// Parses durations such as `90s`, `10m`, `2h`, `1h30m` (a bare number is minutes).
+public func parseDuration(_ text: String) -> TimeInterval? {
+  if let minutes = Double(text), minutes > 0 { return minutes * 60 }
+  var total: TimeInterval = 0
+  var number = ""
+  for character in text {
+    if character.isNumber || character == "." {
+      number.append(character)
+      continue
+    }
+    guard let value = Double(number) else { return nil }
+    switch character {
+    case "s": total += value
+    case "m": total += value * 60
+    case "h": total += value * 3600
+    case "d": total += value * 86400
+    default: return nil
+    }
+    number = ""
+  }
+  guard number.isEmpty, total > 0 else { return nil }
+  return total
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+
+/// A transfer in flight, as `share status` shows it.
+public struct TransferStatus: Codable, Sendable, Equatable {
+  public var id: Int
+  public var peerName: String
+  public var peerId: String
+  public var items: Int
+  public var bytesReceived: Int64
+  public var bytesExpected: Int64
+  public var startedAt: Date
+}
+
+/// The receiver's transfers in flight. Sessions update their own row from their threads.
+public final class TransferTable: Sendable {
+  private let rows = Mutex<[Int: TransferStatus]>([:])
+  private let nextID = Atomic<Int>(1)
+
+  public init() {}
+
+  /// Adds a row and returns its ID.
+  func begin(peerName: String, peerId: String, items: Int, bytes: Int64) -> Int {
+    let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    rows.withLock {
+      $0[id] = TransferStatus(
+        id: id, peerName: peerName, peerId: peerId, items: items, bytesReceived: 0, bytesExpected: bytes, startedAt: Date())
+    }
+    return id
+  }
+
+  func add(_ id: Int, bytes: Int64) {
+    rows.withLock { $0[id]?.bytesReceived += bytes }
+  }
+
+  func end(_ id: Int) {
+    _ = rows.withLock { $0.removeValue(forKey: id) }
+  }
+
+  public var all: [TransferStatus] { rows.withLock { $0.values.sorted { $0.id < $1.id } } }
+}

@@ -1,0 +1,37 @@
+import InboxStore
+import Synchronization
+
+/// What every receiving session shares: the device, the Inbox, the gatekeeper, the transfer
+/// table, and the resume keys in use (so two connections never append to one staged file).
+final class SessionContext: Sendable {
+  let device: Device
+  let store: InboxStore
+  let gatekeeper: Gatekeeper?
+  let transfers: TransferTable
+  /// Bytes always left free on the disk holding the Inbox.
+  let reserveBytes: Int64
+  let emit: @Sendable (ReceiverEvent) -> Void
+  private let resumeKeys = Mutex<Set<String>>([])
+
+  init(
+    device: Device, store: InboxStore, gatekeeper: Gatekeeper?, transfers: TransferTable, reserveBytes: Int64,
+    emit: @escaping @Sendable (ReceiverEvent) -> Void
+  ) {
+    self.device = device
+    self.store = store
+    self.gatekeeper = gatekeeper
+    self.transfers = transfers
+    self.reserveBytes = reserveBytes
+    self.emit = emit
+  }
+
+  /// Claims a resume key; false when another session holds it.
+  func holdResumeKey(_ key: String) -> Bool {
+    resumeKeys.withLock { $0.insert(key).inserted }
+  }
+
+  func releaseResumeKeys(_ keys: [String]) {
+    guard !keys.isEmpty else { return }
+    resumeKeys.withLock { held in keys.forEach { held.remove($0) } }
+  }
+}

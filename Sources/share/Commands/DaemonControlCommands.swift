@@ -1,0 +1,136 @@
+import Foundation
+import ShareKit
+
+/// `share status`: what the running daemon is doing.
+enum StatusCommand: Command {
+  static let spec = CommandSpec(
+    path: ["status"], summary: "Show the running daemon: mode, name, port, transfers, asks",
+    usage: ["status [--json]"], options: [.flag("--json", "Print one JSON object")],
+    examples: ["share status", "share status --json"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    guard let status = try ControlClient.send(ControlRequest(command: "status"), paths: context.paths).status else {
+      throw ShareError.configuration("the daemon sent no status")
+    }
+    let terminal = context.terminal
+    if arguments.flag("--json") {
+      terminal.out(JSONOutput.line(status))
+      return .success
+    }
+    let formatter = ISO8601DateFormatter()
+    terminal.out("Daemon:      \(escape(status.name)) (\(status.id.prefix(12))), pid \(status.pid), port \(status.port)")
+    terminal.out("Mode:        \(status.mode.rawValue)\(status.modeUntil.map { " until \(formatter.string(from: $0))" } ?? "")")
+    terminal.out("Advertised:  \(status.advertisedAs.map { escape($0) } ?? "-") (\(status.advertising))")
+    terminal.out("Inbox:       \(status.inbox)")
+    terminal.out("Types:       \(escape(status.declarations))")
+    if status.transfers.isEmpty {
+      terminal.out("Transfers:   none")
+    } else {
+      terminal.out("Transfers:")
+      for t in status.transfers {
+        let percent = t.bytesExpected > 0 ? Int(Double(t.bytesReceived) * 100 / Double(t.bytesExpected)) : 100
+        terminal.out("  from \(escape(t.peerName)) (\(t.peerId.prefix(12))): \(t.items) item(s), \(formatBytes(t.bytesReceived)) of \(formatBytes(t.bytesExpected)) (\(percent)%)")
+      }
+    }
+    terminal.out("Asks:        \(status.pending.isEmpty ? "none waiting" : "\(status.pending.count) waiting (see 'share requests')")")
+    return .success
+  }
+}
+
+/// `share receive MODE [--for DURATION]`: change the running daemon's receive mode.
+enum ReceiveCommand: Command {
+  static let spec = CommandSpec(
+    path: ["receive"], summary: "Set who may send: off, contacts or everyone",
+    usage: ["receive off|contacts|everyone [--for DURATION]"],
+    discussion: """
+      off: refuse everything (not advertised). contacts: only trusted peers ('share trust').
+      everyone: strangers may ask, and their asks wait for 'share accept'; with --for, the daemon
+      falls back to contacts after DURATION (90s, 10m, 2h). The mode is kept for the next start.
+      """,
+    options: [.value("--for", "DURATION", "With everyone: fall back to contacts after DURATION")],
+    arguments: 1...1, examples: ["share receive everyone --for 10m", "share receive contacts", "share receive off"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    guard let mode = ReceiveMode(rawValue: arguments.positionals[0]) else {
+      throw UsageError("the mode is off, contacts or everyone, not '\(escape(arguments.positionals[0]))'", spec: spec)
+    }
+    var seconds: Double? = nil
+    if let text = arguments.value("--for") {
+      guard mode == .everyone, let parsed = parseDuration(text) else {
+        throw UsageError("--for takes a duration such as 10m, with everyone", spec: spec)
+      }
+      seconds = parsed
+    }
+    let status = try ControlClient.send(ControlRequest(command: "receive", mode: mode, forSeconds: seconds), paths: context.paths).status
+    let until = status?.modeUntil.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+    context.terminal.err("Receiving: \(mode.rawValue)\(until)")
+    return .success
+  }
+}
+
+/// `share requests`: asks waiting for the person.
+enum RequestsCommand: Command {
+  static let spec = CommandSpec(
+    path: ["requests"], summary: "List asks waiting for you to accept or decline",
+    usage: ["requests [--json]"], options: [.flag("--json", "One JSON object per ask, per line")],
+    examples: ["share requests"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let asks = try ControlClient.send(ControlRequest(command: "requests"), paths: context.paths).requests ?? []
+    let terminal = context.terminal
+    if arguments.flag("--json") {
+      for ask in asks { terminal.out(JSONOutput.line(ask)) }
+      return .success
+    }
+    if asks.isEmpty {
+      terminal.err("No asks are waiting.")
+      return .success
+    }
+    for ask in asks {
+      let seconds = max(0, Int(ask.expiresAt.timeIntervalSinceNow))
+      terminal.out("[\(ask.id)] \(escape(ask.peerName)) (\(ask.peerId)) from \(ask.address), \(seconds)s left")
+      if let code = ask.pairingCode { terminal.out("    pairing, code \(code)") }
+      for item in ask.items {
+        let size = item.size.map(formatBytes) ?? "unknown size"
+        let verdict = item.accepted ? "" : " — will be refused: \(escape(item.reason ?? ""))"
+        terminal.out("    \(item.kind) \(escape(item.name)), \(size), \(item.type ?? "?")\(verdict)")
+      }
+    }
+    terminal.err("Accept with 'share accept ID' (add --trust to trust the sender), decline with 'share decline ID'.")
+    return .success
+  }
+}
+
+/// `share accept ID` / `share decline ID`.
+enum AcceptCommand: Command {
+  static let spec = CommandSpec(
+    path: ["accept"], summary: "Accept a waiting ask",
+    usage: ["accept ID [--trust]"],
+    options: [.flag("--trust", "Also trust the sender: its next sends are accepted without asking")],
+    arguments: 1...1, examples: ["share accept 3", "share accept 3 --trust"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    try decide(arguments, context, accept: true, spec: spec)
+  }
+}
+
+enum DeclineCommand: Command {
+  static let spec = CommandSpec(
+    path: ["decline"], summary: "Decline a waiting ask", usage: ["decline ID"], arguments: 1...1,
+    examples: ["share decline 3"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    try decide(arguments, context, accept: false, spec: spec)
+  }
+}
+
+private func decide(_ arguments: ParsedArguments, _ context: CommandContext, accept: Bool, spec: CommandSpec) throws -> ExitCode {
+  guard let id = Int(arguments.positionals[0]) else {
+    throw UsageError("ID is the number 'share requests' shows, not '\(escape(arguments.positionals[0]))'", spec: spec)
+  }
+  let request = ControlRequest(command: accept ? "accept" : "decline", id: id, trust: accept && arguments.flag("--trust"))
+  let decided = try ControlClient.send(request, paths: context.paths).decided
+  let who = decided.map { "\(escape($0.peerName)) (\($0.peerId.prefix(12)))" } ?? "the sender"
+  context.terminal.err("\(accept ? "Accepted" : "Declined") ask \(id) from \(who)")
+  return .success
+}

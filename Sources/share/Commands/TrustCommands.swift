@@ -1,0 +1,83 @@
+import Foundation
+import ShareKit
+import TLS
+
+/// `share trust list`: this home's contacts.
+enum TrustListCommand: Command {
+  static let spec = CommandSpec(
+    path: ["trust", "list"], summary: "List trusted peers (contacts)",
+    usage: ["trust [list] [--json]"],
+    discussion: """
+      Contacts are peers identified by their device ID (certificate fingerprint). In contacts mode
+      only they may send; in everyone mode their sends are accepted without asking.
+      """,
+    options: [.flag("--json", "One JSON object per contact, per line")],
+    examples: ["share trust", "share trust list --json"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let store = try TrustStore.load(from: context.paths.trustStore)
+    if arguments.flag("--json") {
+      for peer in store.peers { context.terminal.out(JSONOutput.line(peer)) }
+      return .success
+    }
+    if store.peers.isEmpty {
+      context.terminal.err("No contacts yet. Add one with 'share trust add ID --name NAME', or accept an ask with --trust.")
+    }
+    for peer in store.peers {
+      context.terminal.out("\(escape(peer.name))\t\(peer.id.grouped)\(peer.ask ? "\t(asks first)" : "")")
+    }
+    return .success
+  }
+}
+
+/// `share trust add ID [--name NAME]`.
+enum TrustAddCommand: Command {
+  static let spec = CommandSpec(
+    path: ["trust", "add"], summary: "Trust a peer by its device ID",
+    usage: ["trust add ID [--name NAME] [--ask]"],
+    discussion: "ID is the 64-hex-digit device ID that 'share id' prints on the peer (separators allowed).",
+    options: [
+      .value("--name", "NAME", "What to call it (default: the first digits of its ID)"),
+      .flag("--ask", "Still ask before accepting its sends"),
+    ],
+    arguments: 1...1, examples: ["share trust add 3f2a-9c01-… --name laptop"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    guard let id = Fingerprint(hex: arguments.positionals[0]) else {
+      throw UsageError("'\(escape(arguments.positionals[0]))' is not a device ID (64 hex digits, as 'share id' prints)", spec: spec)
+    }
+    var store = try TrustStore.load(from: context.paths.trustStore)
+    store.add(TrustedPeer(id: id, name: arguments.value("--name") ?? id.short, ask: arguments.flag("--ask")))
+    try store.save()
+    notifyDaemon(context)
+    context.terminal.err("Trusted \(escape(arguments.value("--name") ?? id.short)) (\(id.grouped))")
+    return .success
+  }
+}
+
+/// `share trust remove ID|NAME`.
+enum TrustRemoveCommand: Command {
+  static let spec = CommandSpec(
+    path: ["trust", "remove"], summary: "Stop trusting a peer",
+    usage: ["trust remove ID-PREFIX|NAME"], arguments: 1...1, examples: ["share trust remove laptop"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    var store = try TrustStore.load(from: context.paths.trustStore)
+    let query = arguments.positionals[0]
+    let matches = store.matches(query)
+    guard !matches.isEmpty else { throw ShareError.configuration("no contact matches '\(escape(query))' (see 'share trust list')") }
+    guard matches.count == 1 else {
+      throw ShareError.configuration("'\(escape(query))' matches \(matches.count) contacts; give more of the ID")
+    }
+    store.remove(matching: query)
+    try store.save()
+    notifyDaemon(context)
+    context.terminal.err("No longer trusted: \(escape(matches[0].name)) (\(matches[0].id.grouped))")
+    return .success
+  }
+}
+
+/// Tells a running daemon to re-read its contacts; quiet when none runs.
+private func notifyDaemon(_ context: CommandContext) {
+  _ = try? ControlClient.send(ControlRequest(command: "reload"), paths: context.paths)
+}

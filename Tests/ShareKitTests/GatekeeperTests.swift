@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+import Testing
+import TLS
+@testable import ShareKit
+
+/// Receive modes, contacts and consent, without sockets.
+@Suite struct GatekeeperTests {
+  static let alice = Fingerprint(bytes: Array(repeating: 0xa1, count: 32))!
+  static let mallory = Fingerprint(bytes: Array(repeating: 0x66, count: 32))!
+  static let items = [AskedItem(name: "a.txt", kind: "file", size: 1, type: "public.plain-text", accepted: true, reason: nil)]
+
+  func trust(_ peers: Fingerprint...) -> TrustStore {
+    var store = try! TrustStore.load(from: URL(fileURLWithPath: "/nonexistent/trust.json"))
+    for peer in peers { store.add(TrustedPeer(id: peer, name: "p")) }
+    return store
+  }
+
+  @Test func offRefusesEveryoneAndContactsRefusesStrangers() {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .off), trust: trust(Self.alice))
+    #expect(gate.admit(Self.alice)?.code == "refused")
+    gate.set(mode: ModeSetting(mode: .contacts))
+    #expect(gate.admit(Self.alice) == nil)
+    #expect(gate.admit(Self.mallory)?.message.contains("only its contacts") == true)
+    gate.set(mode: ModeSetting(mode: .everyone))
+    #expect(gate.admit(Self.mallory) == nil)
+  }
+
+  @Test func everyoneForAWhileFallsBackToContacts() {
+    let setting = ModeSetting(mode: .everyone, until: Date(timeIntervalSinceNow: -1))
+    #expect(setting.effective() == .contacts)
+    #expect(ModeSetting(mode: .everyone, until: Date(timeIntervalSinceNow: 60)).effective() == .everyone)
+    let gate = Gatekeeper(mode: setting, trust: trust())
+    #expect(gate.admit(Self.mallory) != nil)
+  }
+
+  @Test func aContactIsAcceptedWithoutAsking() {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(Self.alice))
+    #expect(gate.consent(peerName: "alice", peer: Self.alice, address: "::1", items: Self.items) == nil)
+    #expect(gate.pending.isEmpty)
+  }
+
+  @Test func aStrangersAskWaitsUntilAccepted() async throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
+    let result = Mutex<Refusal??>(nil)
+    let thread = Thread { result.withLock { $0 = .some(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)) } }
+    thread.start()
+    try await waitUntil { gate.pending.count == 1 }
+    #expect(gate.pending.first?.items == Self.items)
+    #expect(gate.decide(gate.pending[0].id, accept: true) != nil)
+    try await waitUntil { result.withLock { $0 != nil } }
+    #expect(result.withLock { $0 } == .some(nil))
+  }
+
+  @Test func aDeclinedOrUnansweredAskIsRefused() async throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .milliseconds(300))
+    #expect(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)?.message.contains("nobody answered") == true)
+    let result = Mutex<Refusal??>(nil)
+    let longer = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
+    Thread { result.withLock { $0 = .some(longer.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)) } }.start()
+    try await waitUntil { longer.pending.count == 1 }
+    _ = longer.decide(longer.pending[0].id, accept: false)
+    try await waitUntil { result.withLock { $0 != nil } }
+    #expect(result.withLock { $0 }??.code == "declined")
+  }
+
+  @Test func askSpamIsCappedAndDuplicatesAreFolded() async throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10), maxPendingPerPeer: 2, maxPending: 3)
+    let refusals = Mutex<[Refusal?]>([])
+    func ask(_ peer: Fingerprint, _ name: String) {
+      let items = [AskedItem(name: name, kind: "file", size: 1, type: nil, accepted: true, reason: nil)]
+      Thread { let r = gate.consent(peerName: "x", peer: peer, address: "::1", items: items); refusals.withLock { $0.append(r) } }.start()
+    }
+    ask(Self.mallory, "1")
+    ask(Self.mallory, "1")  // the same ask again: folded
+    try await waitUntil { gate.pending.first?.connections == 2 }
+    ask(Self.mallory, "2")
+    try await waitUntil { gate.pending.count == 2 }
+    ask(Self.mallory, "3")  // over the per-peer cap: refused at once
+    try await waitUntil { refusals.withLock { $0.count } == 1 }
+    #expect(refusals.withLock { $0.first??.code } == "busy")
+    ask(Self.alice, "a")
+    try await waitUntil { gate.pending.count == 3 }
+    ask(GatekeeperTests.alice, "b")  // over the total cap
+    try await waitUntil { refusals.withLock { $0.count } == 2 }
+    gate.close()  // shutdown declines everything waiting
+    try await waitUntil { refusals.withLock { $0.count } == 6 }
+    #expect(gate.admit(Self.alice)?.code == "shutdown")
+  }
+
+  @Test func durationsParse() {
+    #expect(parseDuration("10m") == 600)
+    #expect(parseDuration("1h30m") == 5400)
+    #expect(parseDuration("90s") == 90)
+    #expect(parseDuration("5") == 300)
+    #expect(parseDuration("abc") == nil)
+    #expect(parseDuration("-5") == nil)
+  }
+
+  @Test func verificationCodesAgreeOnBothSidesAndDifferForAnotherPeer() {
+    #expect(verificationCode(Self.alice, Self.mallory) == verificationCode(Self.mallory, Self.alice))
+    let other = Fingerprint(bytes: Array(repeating: 0x67, count: 32))!
+    #expect(verificationCode(Self.alice, Self.mallory) != verificationCode(Self.alice, other))
+    #expect(verificationCode(Self.alice, Self.mallory).count == 7)
+  }
+}
+
+/// Polls a condition (bounded) for tests that wait on other threads.
+func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+  let deadline = ContinuousClock.now + timeout
+  while !condition() {
+    guard ContinuousClock.now < deadline else {
+      Issue.record("timed out waiting")
+      return
+    }
+    try await Task.sleep(for: .milliseconds(10))
+  }
+}
