@@ -62,6 +62,7 @@ final class AdvertiserSession: @unchecked Sendable {
       } catch {
         teardown()
         phase = .stopped
+        continuation.finish()
         throw error
       }
       phase = .running
@@ -87,8 +88,7 @@ final class AdvertiserSession: @unchecked Sendable {
     }
   }
 
-  /// Withdraws the service and cancels the reconnect timer. Event thread or
-  /// under the loop lock.
+  /// Withdraws the service and cancels the reconnect timer. Under the loop lock.
   private func withdraw() {
     if let timer = reconnectTimer {
       loop.freeTimer(timer)
@@ -254,7 +254,16 @@ final class AdvertiserSession: @unchecked Sendable {
       }
       group = made
     }
-    guard let group, avahi_entry_group_is_empty(group) != 0 else { return }
+    guard let group else { return }
+    // Empty when new or reset; otherwise our service is already in it.
+    let empty = avahi_entry_group_is_empty(group)
+    guard empty > 0 else {
+      if empty < 0 {
+        continuation.yield(
+          .failed(.avahi(call: "avahi_entry_group_is_empty", code: empty, message: avahiMessage(empty))))
+      }
+      return
+    }
 
     let (list, ok) = makeStringList(txt)
     defer { avahi_string_list_free(list) }

@@ -57,9 +57,8 @@ func avahiProtocol(_ proto: IPProtocol) -> AvahiProtocol {
   }
 }
 
-/// Formats an address numerically (`avahi_address_snprint`). An IPv6
-/// link-local address (fe80::/10) gets its zone, `%interfaceName`, without
-/// which it cannot be connected to.
+/// Formats an address numerically (`avahi_address_snprint`), with the zone
+/// of an IPv6 link-local address (see `zonedAddress`).
 func numericAddress(_ address: UnsafePointer<AvahiAddress>, interfaceName: String) -> String? {
   var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
   let text = buffer.withUnsafeMutableBufferPointer { buffer -> String? in
@@ -69,14 +68,18 @@ func numericAddress(_ address: UnsafePointer<AvahiAddress>, interfaceName: Strin
     return String(cString: base)
   }
   guard let text, !text.isEmpty else { return nil }
-  let a = address.pointee
-  if a.proto == AvahiProtocol(AVAHI_PROTO_INET6) {
-    let bytes = a.data.ipv6.address
-    if bytes.0 == 0xFE && (bytes.1 & 0xC0) == 0x80 && !interfaceName.isEmpty {
-      return text + "%" + interfaceName
-    }
-  }
-  return text
+  return zonedAddress(text, interfaceName: interfaceName)
+}
+
+/// Appends `%interfaceName` to a textual IPv6 link-local address (fe80::/10),
+/// without which it cannot be connected to; other addresses are returned as
+/// they are, as is one already carrying a zone. Pure.
+func zonedAddress(_ address: String, interfaceName: String) -> String {
+  guard !interfaceName.isEmpty, address.contains(":"), !address.contains("%") else { return address }
+  let lower = address.lowercased()
+  let linkLocal = ["fe8", "fe9", "fea", "feb"].contains { lower.hasPrefix($0) }
+    && lower.split(separator: ":", omittingEmptySubsequences: false).first?.count == 4
+  return linkLocal ? address + "%" + interfaceName : address
 }
 
 /// The strings of a resolver's `AvahiStringList`, in wire order: the order
