@@ -80,17 +80,19 @@ mkdir -p /run/avahi-daemon
 # `env --default-signal`: callers such as Swift tests (Foundation.Process) can
 # hand us a signal mask with SIGTERM blocked, which the daemons would inherit
 # and then ignore avahi-down.sh.
+# `env` and `setsid` exec in place, so $! is the daemon's pid.
 env --default-signal setsid avahi-daemon --no-drop-root --no-chroot -f "$CONF" \
   </dev/null >>"$STATE/avahi.log" 2>&1 &
+launched=$!
 
 started() {
   local p
   p=$(cat /run/avahi-daemon/pid 2>/dev/null || true)
   share_pid_is "$p" avahi-daemon && share_avahi_running
 }
-if ! share_wait_until 100 started; then
+if ! share_wait_until 100 share_running_or_gone "$launched" started || ! started; then
   tail -n 20 "$STATE/avahi.log" >&2 || true
-  share_die "avahi-daemon did not come up within 10 s (log: $STATE/avahi.log)"
+  share_die "avahi-daemon exited at start or was not running within 10 s (log: $STATE/avahi.log)"
 fi
 pid=$(cat /run/avahi-daemon/pid)
 echo "$pid" > "$STATE/avahi.pid"

@@ -141,9 +141,10 @@ start_host() {
     "$STATE/$ns/avahi.conf" </dev/null >>"$STATE/$ns/avahi.log" 2>&1 &
   pid=$!
   echo "$pid" > "$STATE/$ns/avahi.pid"
-  if ! share_wait_until 150 avahi_running_in "$ns"; then
+  if ! share_wait_until 150 share_running_or_gone "$pid" avahi_running_in "$ns" ||
+    ! share_pid_alive "$pid"; then
     tail -n 20 "$STATE/$ns/avahi.log" >&2 || true
-    share_die "avahi-daemon in $ns did not reach the running state (log: $STATE/$ns/avahi.log)"
+    share_die "avahi-daemon in $ns exited at start or was not running within 15 s (log: $STATE/$ns/avahi.log)"
   fi
 }
 

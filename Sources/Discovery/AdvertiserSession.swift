@@ -249,7 +249,8 @@ final class AdvertiserSession: @unchecked Sendable {
         let made = avahi_entry_group_new(client, advertiserGroupCallback, userdata)
       else {
         let (code, message) = avahiLastError(client)
-        continuation.yield(.failed(.avahi(call: "avahi_entry_group_new", code: code, message: message)))
+        continuation.yield(
+          .failed(.avahi(call: "avahi_entry_group_new", code: code, message: message)))
         return
       }
       group = made
@@ -260,7 +261,8 @@ final class AdvertiserSession: @unchecked Sendable {
     guard empty > 0 else {
       if empty < 0 {
         continuation.yield(
-          .failed(.avahi(call: "avahi_entry_group_is_empty", code: empty, message: avahiMessage(empty))))
+          .failed(
+            .avahi(call: "avahi_entry_group_is_empty", code: empty, message: avahiMessage(empty))))
       }
       return
     }
@@ -270,13 +272,15 @@ final class AdvertiserSession: @unchecked Sendable {
     guard ok else {
       let code = Int32(AVAHI_ERR_NO_MEMORY)
       continuation.yield(
-        .failed(.avahi(call: "avahi_string_list_add_arbitrary", code: code, message: avahiMessage(code))))
+        .failed(
+          .avahi(call: "avahi_string_list_add_arbitrary", code: code, message: avahiMessage(code))))
       return
     }
     var renames = 0
     while true {
       let rc = avahi_entry_group_add_service_strlst(
-        group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0),
+        group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC),
+        AvahiPublishFlags(0),
         name, type, nil, nil, port, list)
       if rc == Int32(AVAHI_ERR_COLLISION) && renames < Self.maximumRenames {
         renames += 1
@@ -286,14 +290,17 @@ final class AdvertiserSession: @unchecked Sendable {
       }
       guard rc >= 0 else {
         continuation.yield(
-          .failed(.avahi(call: "avahi_entry_group_add_service_strlst", code: rc, message: avahiMessage(rc))))
+          .failed(
+            .avahi(
+              call: "avahi_entry_group_add_service_strlst", code: rc, message: avahiMessage(rc))))
         return
       }
       break
     }
     let rc = avahi_entry_group_commit(group)
     if rc < 0 {
-      continuation.yield(.failed(.avahi(call: "avahi_entry_group_commit", code: rc, message: avahiMessage(rc))))
+      continuation.yield(
+        .failed(.avahi(call: "avahi_entry_group_commit", code: rc, message: avahiMessage(rc))))
     }
   }
 

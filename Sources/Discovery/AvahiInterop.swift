@@ -15,7 +15,9 @@ func avahiMessage(_ code: Int32) -> String {
 
 /// The last error of a client (`avahi_client_errno`), as a code and its text.
 func avahiLastError(_ client: OpaquePointer?) -> (code: Int32, message: String) {
-  guard let client else { return (Int32(AVAHI_ERR_FAILURE), avahiMessage(Int32(AVAHI_ERR_FAILURE))) }
+  guard let client else {
+    return (Int32(AVAHI_ERR_FAILURE), avahiMessage(Int32(AVAHI_ERR_FAILURE)))
+  }
   let code = avahi_client_errno(client)
   return (code, avahiMessage(code))
 }
@@ -75,9 +77,12 @@ func numericAddress(_ address: UnsafePointer<AvahiAddress>, interfaceName: Strin
 /// without which it cannot be connected to; other addresses are returned as
 /// they are, as is one already carrying a zone. Pure.
 func zonedAddress(_ address: String, interfaceName: String) -> String {
-  guard !interfaceName.isEmpty, address.contains(":"), !address.contains("%") else { return address }
+  guard !interfaceName.isEmpty, address.contains(":"), !address.contains("%") else {
+    return address
+  }
   let lower = address.lowercased()
-  let linkLocal = ["fe8", "fe9", "fea", "feb"].contains { lower.hasPrefix($0) }
+  let linkLocal =
+    ["fe8", "fe9", "fea", "feb"].contains { lower.hasPrefix($0) }
     && lower.split(separator: ":", omittingEmptySubsequences: false).first?.count == 4
   return linkLocal ? address + "%" + interfaceName : address
 }
@@ -108,7 +113,9 @@ func wireOrderStrings(_ list: UnsafeMutablePointer<AvahiStringList>?) -> [[UInt8
 /// The caller owns the result and frees it with `avahi_string_list_free`.
 /// Returns nil for an empty array (an empty list) and on allocation failure,
 /// which `ok` tells apart.
-func makeStringList(_ strings: [[UInt8]]) -> (list: UnsafeMutablePointer<AvahiStringList>?, ok: Bool) {
+func makeStringList(_ strings: [[UInt8]]) -> (
+  list: UnsafeMutablePointer<AvahiStringList>?, ok: Bool
+) {
   var list: UnsafeMutablePointer<AvahiStringList>? = nil
   for string in strings {
     let next = string.withUnsafeBufferPointer { bytes in

@@ -46,7 +46,9 @@ final class BrowseSession: @unchecked Sendable {
     // No AVAHI_CLIENT_NO_FAIL: a user waiting for peers must hear at once
     // that Avahi is not there, rather than wait for it.
     var error: Int32 = 0
-    guard let client = avahi_client_new(loop.api, AvahiClientFlags(0), browseClientCallback, userdata, &error)
+    guard
+      let client = avahi_client_new(
+        loop.api, AvahiClientFlags(0), browseClientCallback, userdata, &error)
     else {
       close()
       switch error {
@@ -86,7 +88,12 @@ final class BrowseSession: @unchecked Sendable {
   /// and the loop, and drops Avahi's reference to `self`. Idempotent. Never
   /// call on the event thread.
   func close() {
-    guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
+    guard
+      closed.withLock({ closed in
+        defer { closed = true }
+        return !closed
+      })
+    else { return }
     loop.stopThread()
     for resolver in pending.keys {
       avahi_service_resolver_free(resolver)
@@ -112,7 +119,8 @@ final class BrowseSession: @unchecked Sendable {
     guard state == AVAHI_CLIENT_FAILURE else { return }
     let (_, message) = avahiLastError(client)
     continuation.finish(
-      throwing: DiscoveryError.daemonUnreachable(detail: "avahi-daemon went away while browsing: \(message)"))
+      throwing: DiscoveryError.daemonUnreachable(
+        detail: "avahi-daemon went away while browsing: \(message)"))
   }
 
   fileprivate func instanceAppeared(
@@ -185,7 +193,8 @@ final class BrowseSession: @unchecked Sendable {
     guard let address, let text = numericAddress(address, interfaceName: instance.interfaceName)
     else {
       let code = Int32(AVAHI_ERR_INVALID_ADDRESS)
-      continuation.yield(.failure(.resolveFailed(instance, code: code, message: avahiMessage(code))))
+      continuation.yield(
+        .failure(.resolveFailed(instance, code: code, message: avahiMessage(code))))
       return
     }
     let raw = wireOrderStrings(txt)
@@ -235,7 +244,8 @@ private let browseCallback: AvahiServiceBrowserCallback = {
       interface: interface, proto: proto, name: name, type: type, domain: domain, flags: flags)
   case AVAHI_BROWSER_REMOVE:
     guard let name, let type, let domain else { return }
-    session.instanceRemoved(interface: interface, proto: proto, name: name, type: type, domain: domain)
+    session.instanceRemoved(
+      interface: interface, proto: proto, name: name, type: type, domain: domain)
   case AVAHI_BROWSER_ALL_FOR_NOW:
     session.allForNow()
   case AVAHI_BROWSER_FAILURE:

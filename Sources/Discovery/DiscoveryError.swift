@@ -36,7 +36,8 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
     case .invalidServiceName(let name, let reason):
       return "Invalid service name \"\(escapeForTerminal(name))\": \(reason)."
     case .invalidServiceType(let type):
-      return "Invalid service type \"\(escapeForTerminal(type))\": expected _name._tcp or _name._udp."
+      return
+        "Invalid service type \"\(escapeForTerminal(type))\": expected _name._tcp or _name._udp."
     case .invalidTXT(let key, let reason):
       return "Invalid TXT entry \"\(escapeForTerminal(key))\": \(reason)."
     }

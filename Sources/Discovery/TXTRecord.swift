@@ -76,7 +76,8 @@ public enum TXTRecord {
       }
       total += entry.count + 1
       guard total <= maximumRecordLength else {
-        throw .invalidTXT(key: key, reason: "the TXT record would exceed \(maximumRecordLength) bytes")
+        throw .invalidTXT(
+          key: key, reason: "the TXT record would exceed \(maximumRecordLength) bytes")
       }
       entries.append(entry)
     }

@@ -26,9 +26,13 @@ import Testing
 
   @Test func bidiOverridesAndIsolatesAreEscaped() {
     #expect(escapeForTerminal("abc\u{202E}gpj.exe") == "abc\\u{202E}gpj.exe")
-    for value: UInt32 in [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x2066, 0x2067, 0x2068, 0x2069] {
+    for value: UInt32 in [
+      0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x2066, 0x2067, 0x2068, 0x2069,
+    ] {
       let scalar = Unicode.Scalar(value)!
-      #expect(escapeForTerminal(String(Character(scalar))) == "\\u{\(String(value, radix: 16, uppercase: true))}")
+      #expect(
+        escapeForTerminal(String(Character(scalar)))
+          == "\\u{\(String(value, radix: 16, uppercase: true))}")
     }
   }
 

@@ -22,7 +22,9 @@ import Testing
     return (advertiser, events)
   }
 
-  private func added(_ name: String, in browse: EventRecorder<BrowseEvent>) async -> ResolvedService? {
+  private func added(_ name: String, in browse: EventRecorder<BrowseEvent>) async
+    -> ResolvedService?
+  {
     await browse.first { $0.added?.instance.name == name }?.added
   }
 
@@ -96,7 +98,8 @@ import Testing
     let browse = EventRecorder(try ServiceBrowser.browse())
     defer { browse.cancel() }
     let hostile = try #require(
-      await added(hostileName, in: browse), "publisher: \(publisher.output); events: \(browse.events)")
+      await added(hostileName, in: browse),
+      "publisher: \(publisher.output); events: \(browse.events)")
     #expect(hostile.rawTXT.first == Array("bin=".utf8) + [0xFF, 0xFE, 0x01, 0x78])
     #expect(hostile.rawTXT.count == 65)
     #expect(hostile.txt.count == 64)
@@ -125,7 +128,8 @@ import Testing
     defer { browse.cancel() }
     #expect(await browse.first { $0.isAllForNow } != nil)
     let events = browse.events
-    let addedAt = try #require(events.firstIndex { $0.added?.instance.name == name }, "events: \(events)")
+    let addedAt = try #require(
+      events.firstIndex { $0.added?.instance.name == name }, "events: \(events)")
     let allForNowAt = try #require(events.firstIndex { $0.isAllForNow })
     #expect(addedAt < allForNowAt)
   }

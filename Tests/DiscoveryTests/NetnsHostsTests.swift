@@ -14,7 +14,8 @@ import Testing
 
     let name = uniqueName("netns")
     let publisher = try ChildProcess(
-      "/bin/bash", [script, "exec", "share-a", "avahi-publish", "-s", name, "_share._tcp", "4000", "v=1"])
+      "/bin/bash",
+      [script, "exec", "share-a", "avahi-publish", "-s", name, "_share._tcp", "4000", "v=1"])
     defer { publisher.stop() }
 
     // avahi-browse -t exits after "all for now"; the announcement may not have
@@ -22,7 +23,8 @@ import Testing
     let expected = "=;veth-b;IPv4;\(name);_share._tcp;local;share-a.local;198.18.0.1;4000;\"v=1\""
     var lines: [Substring] = []
     for _ in 0..<20 where !lines.contains(where: { $0 == expected }) {
-      let browse = try run("/bin/bash", [script, "exec", "share-b", "avahi-browse", "-rtp", "_share._tcp"])
+      let browse = try run(
+        "/bin/bash", [script, "exec", "share-b", "avahi-browse", "-rtp", "_share._tcp"])
       lines = browse.output.split(separator: "\n").filter { $0.contains(";\(name);") }
     }
     #expect(lines.contains { $0 == expected }, "publisher: \(publisher.output)\nseen: \(lines)")

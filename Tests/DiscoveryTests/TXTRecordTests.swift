@@ -13,7 +13,10 @@ import Testing
   }
 
   @Test func firstOccurrenceOfAKeyWinsIgnoringCase() {
-    #expect(TXTRecord.parse([bytes("dup=first"), bytes("DUP=second"), bytes("dup=third")]) == ["dup": "first"])
+    #expect(
+      TXTRecord.parse([bytes("dup=first"), bytes("DUP=second"), bytes("dup=third")]) == [
+        "dup": "first"
+      ])
   }
 
   @Test func keyWithoutEqualsSignHasEmptyValue() {
@@ -26,7 +29,10 @@ import Testing
   }
 
   @Test func binaryValueIsDecodedLossily() {
-    #expect(TXTRecord.parse([bytes("bin=") + [0xFF, 0xFE, 0x00, 0x78]]) == ["bin": "\u{FFFD}\u{FFFD}\u{0}x"])
+    #expect(
+      TXTRecord.parse([bytes("bin=") + [0xFF, 0xFE, 0x00, 0x78]]) == [
+        "bin": "\u{FFFD}\u{FFFD}\u{0}x"
+      ])
   }
 
   @Test func malformedEntriesAreSkippedAndTheRestKept() {
@@ -80,12 +86,17 @@ import Testing
   }
 
   @Test func entryLongerThan255BytesIsRejected() {
-    #expect(throws: DiscoveryError.self) { try TXTRecord.encode(["big": String(repeating: "A", count: 252)]) }
-    #expect(throws: Never.self) { try TXTRecord.encode(["big": String(repeating: "A", count: 251)]) }
+    #expect(throws: DiscoveryError.self) {
+      try TXTRecord.encode(["big": String(repeating: "A", count: 252)])
+    }
+    #expect(throws: Never.self) {
+      try TXTRecord.encode(["big": String(repeating: "A", count: 251)])
+    }
   }
 
   @Test func recordLongerThan1300BytesIsRejected() {
-    let pairs = Dictionary(uniqueKeysWithValues: (1...6).map { ("k\($0)", String(repeating: "x", count: 240)) })
+    let pairs = Dictionary(
+      uniqueKeysWithValues: (1...6).map { ("k\($0)", String(repeating: "x", count: 240)) })
     #expect(throws: DiscoveryError.self) { try TXTRecord.encode(pairs) }
   }
 }

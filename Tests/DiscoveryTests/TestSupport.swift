@@ -31,7 +31,8 @@ final class ChildProcess: Sendable {
   private let log: String
 
   init(_ executable: String, _ arguments: [String]) throws {
-    log = FileManager.default.temporaryDirectory
+    log =
+      FileManager.default.temporaryDirectory
       .appendingPathComponent("discovery-test-\(UUID().uuidString).log").path
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -52,11 +53,15 @@ final class ChildProcess: Sendable {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for arg in argv { free(arg) } }
     var pid: pid_t = 0
     let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard rc == 0 else {
-      throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(String(cString: strerror(rc)))"])
+      throw CocoaError(
+        .executableLoad,
+        userInfo: [
+          NSLocalizedDescriptionKey: "posix_spawn \(executable): \(String(cString: strerror(rc)))"
+        ])
     }
     self.pid = pid
   }
@@ -105,7 +110,8 @@ func runScript(_ name: String, _ arguments: [String] = []) throws -> CommandResu
   let result = try run("/bin/bash", [path] + arguments)
   try #require(
     result.status == 0,
-    "scripts/\(name) \(arguments.joined(separator: " ")) exited \(result.status):\n\(result.output)")
+    "scripts/\(name) \(arguments.joined(separator: " ")) exited \(result.status):\n\(result.output)"
+  )
   return result
 }
 
@@ -191,7 +197,9 @@ final class EventRecorder<Event: Sendable>: Sendable {
   /// The `n`th matching event (counting those recorded already); nil if the
   /// sequence ends or `seconds` pass first. `predicate` runs under a lock:
   /// it must not call back into the recorder.
-  func nth(_ n: Int, within seconds: Double = 30, where predicate: @escaping @Sendable (Event) -> Bool)
+  func nth(
+    _ n: Int, within seconds: Double = 30, where predicate: @escaping @Sendable (Event) -> Bool
+  )
     async -> Event?
   {
     await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
@@ -208,7 +216,8 @@ final class EventRecorder<Event: Sendable>: Sendable {
         let id = state.nextID
         state.nextID += 1
         state.waiters.append(
-          Waiter(id: id, remaining: n - matches.count, predicate: predicate, continuation: continuation))
+          Waiter(
+            id: id, remaining: n - matches.count, predicate: predicate, continuation: continuation))
         return id
       }
       guard let id else { return }

@@ -8,7 +8,9 @@ import Testing
     #expect(advertiser.type == "_share._tcp")
   }
 
-  @Test(arguments: ["", String(repeating: "x", count: 64), "a\u{1B}[31m", "line\nbreak", "c1\u{85}"])
+  @Test(arguments: [
+    "", String(repeating: "x", count: 64), "a\u{1B}[31m", "line\nbreak", "c1\u{85}",
+  ])
   func invalidNameIsRejected(name: String) {
     #expect(throws: DiscoveryError.self) { try ServiceAdvertiser(name: name, port: 4000) }
   }
@@ -17,16 +19,23 @@ import Testing
     _ = try ServiceAdvertiser(name: String(repeating: "é", count: 31) + "x", port: 4000)
   }
 
-  @Test(arguments: ["share._tcp", "_share._sctp", "_share", "_._tcp", "_sixteen-chars-xx._tcp", "_a b._tcp", "_share._tcp.local"])
+  @Test(arguments: [
+    "share._tcp", "_share._sctp", "_share", "_._tcp", "_sixteen-chars-xx._tcp", "_a b._tcp",
+    "_share._tcp.local",
+  ])
   func invalidTypeIsRejected(type: String) {
     #expect(throws: DiscoveryError.invalidServiceType(type)) {
       try ServiceAdvertiser(name: "desk", port: 4000, type: type)
     }
-    #expect(throws: DiscoveryError.invalidServiceType(type)) { try ServiceBrowser.browse(type: type) }
+    #expect(throws: DiscoveryError.invalidServiceType(type)) {
+      try ServiceBrowser.browse(type: type)
+    }
   }
 
   @Test func invalidTXTKeyIsRejectedAtInit() {
-    #expect(throws: DiscoveryError.self) { try ServiceAdvertiser(name: "desk", port: 4000, txt: ["fingerprint": "x"]) }
+    #expect(throws: DiscoveryError.self) {
+      try ServiceAdvertiser(name: "desk", port: 4000, txt: ["fingerprint": "x"])
+    }
   }
 
   @Test func stopBeforeStartFinishesEventsAndIsIdempotent() async throws {
@@ -41,7 +50,8 @@ import Testing
   }
 
   @Test func daemonUnreachableMessageSaysHowToStartAvahiAndHowToSendWithoutIt() {
-    let text = DiscoveryError.daemonUnreachable(detail: "avahi_client_new: Daemon not running").description
+    let text = DiscoveryError.daemonUnreachable(detail: "avahi_client_new: Daemon not running")
+      .description
     #expect(text.contains("avahi-daemon"))
     #expect(text.contains("systemctl start avahi-daemon"))
     #expect(text.contains("--to HOST:PORT"))
@@ -51,7 +61,8 @@ import Testing
     let instance = ServiceInstance(
       name: "x\u{1B}]0;pwned\u{07}", type: "_share._tcp", domain: "local", interfaceIndex: 1,
       interfaceName: "lo", ipProtocol: .ipv4)
-    let text = DiscoveryError.resolveFailed(instance, code: -15, message: "Timeout reached").description
+    let text = DiscoveryError.resolveFailed(instance, code: -15, message: "Timeout reached")
+      .description
     #expect(!text.unicodeScalars.contains("\u{1B}"))
     #expect(!text.unicodeScalars.contains("\u{07}"))
   }

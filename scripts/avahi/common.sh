@@ -46,6 +46,14 @@ share_wait_until() {
   return 1
 }
 
+# share_running_or_gone PID CHECK...: true when CHECK succeeds or PID has
+# exited, so a wait on a daemon that died at start ends at once.
+share_running_or_gone() {
+  local pid=$1
+  shift
+  "$@" || ! share_pid_alive "$pid"
+}
+
 # share_ensure_packages CMD:PACKAGE...: installs (apt-get, Debian) the packages
 # whose command is missing. Runs `apt-get update` once, only when something is
 # missing. While installing, a temporary policy-rc.d keeps the package scripts
