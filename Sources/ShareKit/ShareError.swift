@@ -1,3 +1,4 @@
+import Discovery
 import InboxStore
 import TLS
 import Wire
@@ -21,6 +22,8 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
   case source(path: String, reason: String)
   /// The operation was cancelled (Ctrl-C, shutdown).
   case cancelled(String)
+  /// Finding peers failed (Avahi unreachable, ...).
+  case discovery(DiscoveryError)
 
   public var description: String {
     switch self {
@@ -33,6 +36,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     case .inbox(let error): return error.description
     case .source(let path, let reason): return "cannot send \(path): \(reason)"
     case .cancelled(let why): return why
+    case .discovery(let error): return error.description
     }
   }
 
@@ -40,6 +44,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     switch self {
     case .transport(_, let detail): return detail
     case .inbox(let error): return error.detail
+    case .discovery(let error): return error.detail ?? error.description
     default: return description
     }
   }
@@ -52,6 +57,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     case let error as InboxError: return .inbox(error)
     case let error as TLSError: return .transport(error.description, detail: error.detail)
     case let error as SocketError: return .transport(error.description, detail: error.detail)
+    case let error as DiscoveryError: return .discovery(error)
     default: return .transport("\(error)", detail: String(reflecting: error))
     }
   }

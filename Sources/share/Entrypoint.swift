@@ -5,6 +5,7 @@ import ShareKit
 /// Every subcommand, in the order `share help` lists them.
 let allCommands: [any Command.Type] = [
   SendCommand.self,
+  PeersCommand.self,
   DaemonCommand.self,
   InboxListCommand.self,
   InboxShowCommand.self,

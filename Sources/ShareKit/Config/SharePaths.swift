@@ -17,6 +17,8 @@ public struct SharePaths: Sendable, Equatable {
   public var identity: URL { config.appendingPathComponent("identity") }
   public var settings: URL { config.appendingPathComponent("settings.json") }
   public var trustStore: URL { config.appendingPathComponent("trust.json") }
+  /// Trust on first use: the device ID each peer name had when first sent to.
+  public var knownPeers: URL { config.appendingPathComponent("known_peers.json") }
   /// A home's own declarations, replacing the shipped default when present.
   public var declarations: URL { config.appendingPathComponent("Declarations.plist") }
   public var inbox: URL { documents.appendingPathComponent("Inbox") }

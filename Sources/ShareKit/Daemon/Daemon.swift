@@ -1,3 +1,4 @@
+import Discovery
 import Dispatch
 import Foundation
 import Glibc
@@ -45,6 +46,9 @@ public final class Daemon: @unchecked Sendable {
   private var lockFD: Int32 = -1
   private let startedAt = Date()
   private let advertisement = Mutex<(name: String?, state: String)>((nil, "not advertised"))
+  /// The service published while the mode is not `off`.
+  private let advertiser = Mutex<ServiceAdvertiser?>(nil)
+  private let launched = ContinuousClock.now
 
   /// Loads everything the daemon needs and binds its port; a malformed declarations or trust
   /// file, a busy port, or another daemon on this home is an error.
@@ -100,12 +104,54 @@ public final class Daemon: @unchecked Sendable {
     control = server
     server.start()
     receiver.start()
+    updateAdvertisement()
     SystemdNotify.send("READY=1\nSTATUS=receiving (\(gatekeeper.mode.effective().rawValue)) on port \(receiver.port)")
   }
 
-  /// Records what the advertiser reports, for `share status`.
-  public func advertised(as name: String?, state: String) {
-    advertisement.withLock { $0 = (name, state) }
+  /// Publishes the service unless the mode is `off`, withdraws it when it is: called at start
+  /// and whenever the mode changes.
+  private func updateAdvertisement() {
+    let wanted = gatekeeper.mode.effective() != .off
+    let current = advertiser.withLock { $0 }
+    if wanted == (current != nil) { return }
+    if !wanted {
+      current?.stop()
+      advertiser.withLock { $0 = nil }
+      advertisement.withLock { $0 = (nil, "withdrawn (receive mode off)") }
+      note("withdrew the advertisement (receive mode off)")
+      return
+    }
+    do {
+      let service = try ServiceAdvertiser(name: device.name, port: receiver.port, txt: AdvertisedKeys.record(for: device))
+      advertiser.withLock { $0 = service }
+      advertisement.withLock { $0 = (nil, "registering") }
+      let launched = self.launched
+      Task { [weak self] in
+        for await event in service.events {
+          guard let self else { return }
+          switch event {
+          case .registered(let name):
+            advertisement.withLock { $0 = (name, "advertised") }
+            let elapsed = ContinuousClock.now - launched
+            note("advertised as \(name) on _share._tcp (\(Int(elapsed / .milliseconds(1))) ms after start)")
+          case .collision(let old, let new):
+            note("the name \(old) is taken on this network; advertising as \(new)")
+          case .daemonUnavailable(let why):
+            advertisement.withLock { $0 = (nil, "Avahi unavailable; retrying") }
+            note("cannot advertise: \(why); still receiving on port \(receiver.port), retrying")
+          case .daemonReturned:
+            note("Avahi is back; advertising again")
+          case .failed(let error):
+            advertisement.withLock { $0 = (nil, "failed: \(error)") }
+            note("advertising failed: \(error); still receiving on port \(receiver.port)")
+          }
+        }
+      }
+      try service.start()
+    } catch {
+      advertisement.withLock { $0 = (nil, "failed: \(error)") }
+      note("cannot advertise: \(error); still receiving on port \(receiver.port)")
+    }
   }
 
   /// Re-reads the declarations and the contacts; a broken file keeps the old one and says why.
@@ -130,6 +176,9 @@ public final class Daemon: @unchecked Sendable {
   /// rest are cancelled with their staging kept for resuming.
   public func stop() {
     SystemdNotify.send("STOPPING=1")
+    // Withdraw first, so nobody new finds a daemon that is going away.
+    advertiser.withLock { $0 }?.stop()
+    advertiser.withLock { $0 = nil }
     control?.stop()
     let cancelled = receiver.stop(grace: options.grace)
     if cancelled > 0 { note("cancelled \(cancelled) transfer(s) after the grace period; their staging is kept for resuming") }
@@ -151,6 +200,7 @@ public final class Daemon: @unchecked Sendable {
   /// Changes the receive mode now and for the next start.
   public func set(mode: ModeSetting) throws(ShareError) {
     gatekeeper.set(mode: mode)
+    updateAdvertisement()
     var settings = try Settings.load(from: paths.settings)
     settings.receiveMode = mode.mode
     settings.receiveUntil = mode.until

@@ -2,13 +2,15 @@ import TLS
 import Wire
 
 /// Where to send.
-public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
+public struct Endpoint: Sendable, CustomStringConvertible {
   public var host: String
   public var port: UInt16
   /// A device name or other label the user knows this endpoint by.
   public var label: String?
   /// The fingerprint the receiver must present (from discovery or the trust store).
   public var expectedFingerprint: Fingerprint?
+  /// Further addresses of the same receiver, tried in order when `host` cannot be reached.
+  public var alternatives: [(host: String, port: UInt16)] = []
 
   public init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
     self.host = host

@@ -55,7 +55,7 @@ public final class Sender: @unchecked Sendable {
   private func exchange(
     _ items: [OutgoingItem], endpoint: Endpoint, observer: (SendEvent) -> Void
   ) throws -> SendReport {
-    let tcp = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: connectTimeout)
+    let tcp = try connect(endpoint)
     socket.withLock { $0 = tcp }
     if cancelled.load(ordering: .sequentiallyConsistent) { tcp.close() }
     let tls = try TLSConnection.connect(tcp, context: context, timeout: connectTimeout)
@@ -132,6 +132,21 @@ public final class Sender: @unchecked Sendable {
     return SendReport(
       endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: answer.items,
       receipt: receipt, abandoned: abandoned)
+  }
+
+  /// Connects to the endpoint's address, then to each alternative in turn; the first error is
+  /// the one reported when none answers.
+  private func connect(_ endpoint: Endpoint) throws -> Socket {
+    var firstError: (any Error)? = nil
+    for (host, port) in [(endpoint.host, endpoint.port)] + endpoint.alternatives {
+      do {
+        return try Socket.connect(host: host, port: port, timeout: connectTimeout)
+      } catch {
+        if firstError == nil { firstError = error }
+        if cancelled.load(ordering: .sequentiallyConsistent) { break }
+      }
+    }
+    throw firstError ?? ShareError.transport("no address to connect to", detail: "empty endpoint")
   }
 
   private func expectHello(_ connection: FramedConnection) throws -> Hello {

@@ -11,7 +11,7 @@ enum SendCommand: Command {
   static let spec = CommandSpec(
     path: ["send"], summary: "Send files, folders, URLs and text to nearby receivers",
     usage: [
-      "send [PATH | URL | -]... [--url URL]... [--text TEXT]... --to HOST:PORT... [--json | --quiet]",
+      "send [PATH | URL | -]... [--url URL]... [--text TEXT]... [--to PEER]... [--json | --quiet]",
     ],
     discussion: """
       Offers every item at once (name, kind, size) over TLS 1.3 and streams the ones the
@@ -21,6 +21,11 @@ enum SendCommand: Command {
       argument such as https://example.com, or --url); text (--text); standard input ('-',
       named with --name, streamed without knowing its size). The receiver's device ID is
       printed so you can compare it with what 'share id' prints there.
+
+      PEER is a device name or an ID prefix, found nearby through Avahi (the receiver's
+      certificate must match the ID it advertises, and the ID this home saw for that name
+      before), or HOST:PORT to connect directly without discovery. Without --to: the one peer
+      nearby, or a numbered choice on a terminal when there are several.
 
       --to may be repeated: the sends run at once, each with its own result; a slow or failing
       receiver does not hold back the others. With several receivers, standard input is first
@@ -32,7 +37,7 @@ enum SendCommand: Command {
       Exit status: 0 all stored, 3 some refused or failed, 4 none stored, 1 error, 130 interrupted.
       """,
     options: [
-      .value("--to", "HOST:PORT", repeatable: true, "A receiver's address and port ([v6addr]:port for IPv6)"),
+      .value("--to", "PEER", repeatable: true, "A receiver: device name or ID prefix (found nearby), or HOST:PORT ([v6addr]:port)"),
       .value("--url", "URL", repeatable: true, "Send a URL (stored as a small .url file)"),
       .value("--text", "TEXT", repeatable: true, "Send a text snippet (stored as a .txt file)"),
       .value("--name", "NAME", "Name for standard input or a text item (default: stdin, text)"),
@@ -48,20 +53,10 @@ enum SendCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let targets = arguments.all("--to")
-    guard !targets.isEmpty else {
-      throw UsageError("--to HOST:PORT is required (discovery by name is not available yet)", spec: spec)
-    }
-    var endpoints: [Endpoint] = []
-    for target in targets {
-      guard let endpoint = Endpoint.parse(target) else {
-        throw UsageError("'\(escape(target))' is not HOST:PORT", spec: spec)
-      }
-      endpoints.append(endpoint)
-    }
     var catalog = try catalog(from: arguments)
-    if endpoints.count > 1 { try catalog.spoolStreams() }
     let device = try context.device()
+    let endpoints = try resolveTargets(arguments.all("--to"), device: device, context: context)
+    if endpoints.count > 1 { try catalog.spoolStreams() }
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"),
       endpoints: endpoints, items: catalog.items)
@@ -102,7 +97,72 @@ enum SendCommand: Command {
     }
     group.wait()
     let all = results.withLock { $0.compactMap { $0 } }
+    rememberNamedPeers(endpoints, all, context: context)
     return reporter.summarize(all, interrupted: interrupted.load(ordering: .sequentiallyConsistent))
+  }
+
+  /// Turns each `--to` into an endpoint: HOST:PORT directly; a name or ID prefix through
+  /// discovery (its advertised ID becomes the certificate the receiver must present). Without
+  /// `--to`, the one peer nearby, or a choice on a terminal.
+  static func resolveTargets(_ targets: [String], device: Device, context: CommandContext) throws -> [Endpoint] {
+    var endpoints: [Endpoint?] = targets.map { Endpoint.parse($0) }
+    let named = zip(targets, endpoints).filter { $0.1 == nil }.map(\.0)
+    guard !named.isEmpty || targets.isEmpty else { return endpoints.compactMap { $0 } }
+
+    let trust = try TrustStore.load(from: context.paths.trustStore)
+    let (known, warning) = KnownPeers.load(from: context.paths.knownPeers)
+    if let warning { context.terminal.warn(warning) }
+    let directory = PeerDirectory(own: device.fingerprint, trust: trust)
+    // A name this home has sent to before needs no "all for now": its known ID settles it.
+    let expected = named.map { name in known.id(for: name) ?? trust.peers.first { $0.name == name }?.id }
+    let allKnown = expected.allSatisfy { $0 != nil }
+    let peers = try runBlocking {
+      try await directory.snapshot(timeout: .seconds(3)) { seen in
+        allKnown && zip(named, expected).allSatisfy { name, id in seen.contains { $0.name == name && $0.id == id } }
+      }
+    }
+
+    func endpoint(for query: String?) throws -> Endpoint {
+      switch try PeerSelection.choose(query, among: peers, known: known, trust: trust) {
+      case .chosen(let peer):
+        guard let endpoint = peer.endpoint else { throw ShareError.configuration("\(escape(peer.name)) has no address") }
+        return endpoint
+      case .ambiguous(let candidates):
+        return try pick(among: candidates, query: query, context: context)
+      }
+    }
+    if targets.isEmpty { return [try endpoint(for: nil)] }
+    for (index, target) in targets.enumerated() where endpoints[index] == nil {
+      endpoints[index] = try endpoint(for: target)
+    }
+    return endpoints.compactMap { $0 }
+  }
+
+  /// Several peers fit: a numbered choice on a terminal, else an error that lists them.
+  static func pick(among peers: [Peer], query: String?, context: CommandContext) throws -> Endpoint {
+    let listing = peers.enumerated().map { "  \($0.offset + 1). \(escape($0.element.name)) (\($0.element.id?.short ?? "no ID"))" }
+    let what = query.map { "several peers match '\(escape($0))'" } ?? "several peers are nearby"
+    guard isatty(STDIN_FILENO) == 1, context.terminal.stderrIsTerminal else {
+      throw ShareError.configuration("\(what); choose one with --to NAME or an ID prefix:\n" + listing.joined(separator: "\n"))
+    }
+    context.terminal.err("\(what):\n" + listing.joined(separator: "\n"))
+    Terminal.write("Send to which one? [1-\(peers.count)] ", to: STDERR_FILENO)
+    guard let answer = readLine(), let choice = Int(answer.trimmingCharacters(in: .whitespaces)),
+      peers.indices.contains(choice - 1), let endpoint = peers[choice - 1].endpoint
+    else { throw ShareError.cancelled("no peer chosen") }
+    return endpoint
+  }
+
+  /// Trust on first use: a peer reached by name is remembered with the ID it proved.
+  static func rememberNamedPeers(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>], context: CommandContext) {
+    var (known, _) = KnownPeers.load(from: context.paths.knownPeers)
+    var changed = false
+    for (endpoint, result) in zip(endpoints, results) {
+      guard endpoint.expectedFingerprint != nil, let name = endpoint.label, case .success(let report) = result else { continue }
+      known.remember(name: name, id: report.peerFingerprint)
+      changed = true
+    }
+    if changed { try? known.save() }
   }
 
   /// The items the command line names, in the order given: positional paths, URLs and `-`,

@@ -1,0 +1,114 @@
+import Foundation
+import TLS
+
+/// Trust on first use for sending by name: the device ID each peer name had the first time this
+/// home sent to it (`known_peers.json`). A name that later comes with another ID is refused, with
+/// both IDs named, until the owner forgets the old one.
+public struct KnownPeers: Sendable, Equatable {
+  public struct Entry: Codable, Sendable, Equatable {
+    public var name: String
+    public var id: Fingerprint
+    public var firstSeen: Date
+    public var lastSeen: Date
+  }
+
+  public private(set) var entries: [Entry]
+  public let url: URL
+
+  private struct File: Codable { var peers: [Entry] }
+
+  /// Reads the file; missing is empty; a damaged file is reported and treated as empty, since
+  /// it only ever adds refusals.
+  public static func load(from url: URL) -> (KnownPeers, warning: String?) {
+    guard let data = FileManager.default.contents(atPath: url.path) else { return (KnownPeers(entries: [], url: url), nil) }
+    do {
+      return (KnownPeers(entries: try TrustStore.decoder.decode(File.self, from: data).peers, url: url), nil)
+    } catch {
+      return (KnownPeers(entries: [], url: url), "\(url.path) is damaged and was ignored: \(error.localizedDescription)")
+    }
+  }
+
+  /// The ID remembered for a name.
+  public func id(for name: String) -> Fingerprint? { entries.first { $0.name == name }?.id }
+
+  /// Remembers (or refreshes) a name's ID after a successful exchange.
+  public mutating func remember(name: String, id: Fingerprint) {
+    let now = Date()
+    if let index = entries.firstIndex(where: { $0.name == name }) {
+      entries[index].id = id
+      entries[index].lastSeen = now
+    } else {
+      entries.append(Entry(name: name, id: id, firstSeen: now, lastSeen: now))
+    }
+  }
+
+  /// Forgets a name; returns whether it was known.
+  @discardableResult
+  public mutating func forget(name: String) -> Bool {
+    let before = entries.count
+    entries.removeAll { $0.name == name }
+    return entries.count != before
+  }
+
+  public func save() throws(ShareError) {
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try writeAtomically(try TrustStore.encoder.encode(File(peers: entries)), to: url)
+    } catch {
+      throw .configuration("cannot write \(url.path): \(error)")
+    }
+  }
+}
+
+/// Chooses the peer a `--to NAME` (or no `--to`) means.
+public enum PeerSelection {
+  /// The outcome of choosing.
+  public enum Outcome: Sendable {
+    case chosen(Peer)
+    /// Several peers fit; the caller may let a person choose.
+    case ambiguous([Peer])
+  }
+
+  /// Picks among `peers` by device name or ID prefix (nil: the only peer nearby).
+  ///
+  /// A peer's ID is checked against what this home remembers for its name and what its
+  /// contacts say: a name that comes with another ID is refused, naming both. When several
+  /// devices claim one name, the one whose ID this home knows for it is chosen.
+  public static func choose(_ query: String?, among peers: [Peer], known: KnownPeers, trust: TrustStore) throws(ShareError) -> Outcome {
+    let candidates = peers.filter { !$0.isSelf && !$0.addresses.isEmpty }
+    var matches: [Peer]
+    if let query {
+      let exact = candidates.filter { $0.name == query }
+      let folded = exact.isEmpty ? candidates.filter { $0.name.lowercased() == query.lowercased() } : exact
+      let byID = normalizedFingerprintPrefix(query).map { prefix in
+        prefix.count >= Fingerprint.minimumPrefixLength ? candidates.filter { $0.id?.matches(prefix: prefix) == true } : []
+      } ?? []
+      matches = folded + byID.filter { peer in !folded.contains { $0.key == peer.key } }
+      if matches.isEmpty {
+        let seen = candidates.map { "\($0.name) (\($0.id?.short ?? "no ID"))" }
+        throw .configuration(
+          "no nearby peer is called \(query)" + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
+      }
+    } else {
+      matches = candidates.filter { $0.id != nil }
+      if matches.isEmpty { throw .configuration("no peer is nearby; start 'share daemon' on the other device, or use --to HOST:PORT") }
+    }
+    if matches.count > 1, let query {
+      // Several devices claim this name: prefer the one this home knows by it.
+      let expected = known.id(for: query) ?? trust.peers.first { $0.name == query }?.id
+      if let expected, let known = matches.first(where: { $0.id == expected }) { matches = [known] }
+    }
+    guard matches.count == 1 else { return .ambiguous(matches) }
+    let peer = matches[0]
+    guard let id = peer.id else {
+      throw .configuration("\(peer.name) advertises no device ID; send to it with --to HOST:PORT")
+    }
+    if let remembered = known.id(for: peer.name), remembered != id {
+      throw .identityMismatch(expected: remembered.hex, actual: id.hex, peer: peer.name)
+    }
+    if let contact = trust.peers.first(where: { $0.name == peer.name }), contact.id != id {
+      throw .identityMismatch(expected: contact.id.hex, actual: id.hex, peer: peer.name)
+    }
+    return .chosen(peer)
+  }
+}
