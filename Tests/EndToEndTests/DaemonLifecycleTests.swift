@@ -28,6 +28,29 @@ import Testing
     #expect(stopped.stderrText.contains("stopping"), "\(stopped)")
   }
 
+  @Test func aSIGTERMSentTheMomentTheDaemonSaysItIsListeningStopsIt() throws {
+    // A supervisor may stop a daemon as soon as it is up. A few tries, since the window is small.
+    for _ in 0..<3 {
+      let b = try ShareHome(name: "bob")
+      let daemon = try b.startDaemon()  // returns as soon as 'listening on port N' is read
+      daemon.process.signal(SIGTERM)
+      let stoppedAtOnce = daemon.process.waitFor(timeout: .seconds(5)) { _, _, exited in exited }
+      withKnownIssue(
+        """
+        bug: DaemonCommand sets SIGTERM/SIGINT to SIG_IGN, then creates DispatchSources whose handlers libdispatch \
+        installs asynchronously; 'listening on port N' can be printed before that, and a signal in between is \
+        discarded (seen under load: 2 of 60 daemons kept running); SendCommand has the same window
+        """, isIntermittent: true
+      ) {
+        #expect(stoppedAtOnce, "a SIGTERM sent right after 'listening' was ignored:\n\(daemon.log)")
+      }
+      // Whatever became of that signal, the daemon is not wedged: SIGTERM stops it cleanly.
+      let stopped = daemon.stop()
+      #expect(stopped.exited(with: 0), "\(stopped)")
+      #expect(stopped.stderrText.contains("stopping (signal 15)"), "\(stopped)")
+    }
+  }
+
   @Test func aSecondDaemonOnATakenPortFailsWithExit1AndAClearError() throws {
     let b = try ShareHome(name: "bob")
     let first = try b.startDaemon()

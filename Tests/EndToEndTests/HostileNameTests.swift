@@ -41,10 +41,12 @@ import Testing
     #expect(sent.exited(with: 0), "\(sent)")
     expectNothingRaw(sent.stdout, "send stdout")
     expectNothingRaw(sent.stderr, "send stderr")
-    // Shown as visible escapes, not silently dropped.
-    #expect(sent.stdoutText.contains(#"evil\u{1b}[2Jname\n.txt"#), "\(sent)")
-    #expect(sent.stdoutText.contains(#"exe\u{202e}gnp.txt"#), "\(sent)")
-    #expect(sent.stdoutText.contains(#"csi\u{9b}31mred.txt"#), "\(sent)")
+    // Shown as visible escapes (Escaping.escaped: `\u{…}`, uppercase hex), not silently dropped.
+    #expect(sent.stdoutLines == [
+      #"stored   evil\u{1B}[2Jname\u{A}.txt as evil_[2Jname_.txt"#,
+      #"stored   exe\u{202E}gnp.txt as exe_gnp.txt"#,
+      #"stored   csi\u{9B}31mred.txt as csi_31mred.txt"#,
+    ], "\(sent)")
 
     let json = try a.share("send", evil.path, "--to", daemon.address, "--json")
     #expect(json.exited(with: 0), "\(json)")
@@ -72,26 +74,32 @@ import Testing
     let show = try b.share("inbox", "show", "evil_[2Jname_.txt")
     #expect(show.exited(with: 0), "\(show)")
     expectNothingRaw(show.stdout, "inbox show stdout")
-    #expect(show.stdoutText.contains(#"evil\u{1b}[2Jname\n.txt"#), "\(show)")
+    #expect(show.stdoutLines.contains(#"Sent as:    evil\u{1B}[2Jname\u{A}.txt"#), "\(show)")
 
     expectNothingRaw(Data(daemon.log.utf8), "the daemon's log")
   }
 
-  @Test
-  func jsonOutputEscapesC1AndBidiControlsFromNetworkNames() throws {
+  @Test func jsonOutputEscapesC1AndBidiControlsFromNetworkNames() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon()
     defer { _ = daemon.stop() }
-    let sent = try a.share("send", try a.file(Self.flipped, "x").path, try a.file(Self.csi, "y").path, "--to", daemon.address)
+    let sent = try a.share("send", try a.file(Self.flipped, "xx\n").path, try a.file(Self.csi, "yy\n").path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
     let listJSON = try b.share("inbox", "list", "--json")
     let items = try parseJSONLines(listJSON.stdoutText)
     // The values survive (JSON may spell them as \u escapes and still mean the same string)...
     #expect(Set(items.compactMap { $0["original_name"] as? String }) == [Self.flipped, Self.csi])
-    // ...but the bytes printed carry no raw C1 or bidi control.
-    withKnownIssue("bug: JSONOutput leaves C1 controls (U+0080–U+009F) and bidi overrides raw; JSON only requires escaping below U+0020") {
-      expectNothingRaw(listJSON.stdout, "inbox list --json")
-    }
+    // ...but the bytes printed carry no raw C1 or bidi control: they are spelled as JSON escapes.
+    expectNothingRaw(listJSON.stdout, "inbox list --json")
+    #expect(listJSON.stdoutText.contains(#"exe\u202egnp.txt"#), "\(listJSON)")
+    #expect(listJSON.stdoutText.contains(#"csi\u009b31mred.txt"#), "\(listJSON)")
+
+    // The same for the sender's --json events, which name the items it offered.
+    let sentJSON = try a.share("send", try a.file("more" + Self.csi, "zz\n").path, "--to", daemon.address, "--json")
+    #expect(sentJSON.exited(with: 0), "\(sentJSON)")
+    expectNothingRaw(sentJSON.stdout, "send --json")
+    #expect(sentJSON.stdoutText.contains(#""item":"morecsi\u009b31mred.txt""#), "\(sentJSON)")
+    #expect(try parseJSONLines(sentJSON.stdoutText).contains { $0["item"] as? String == "more" + Self.csi })
   }
 
   @Test func aSenderNamedWithEscapeSequencesIsShownEscapedByTheReceiver() throws {
@@ -104,10 +112,10 @@ import Testing
     expectNothingRaw(Data(daemon.log.utf8), "the daemon's log")
     let list = try b.share("inbox", "list")
     expectNothingRaw(list.stdout, "inbox list")
-    #expect(list.stdoutText.contains(#"mallory\u{1b}]0;owned\u{7}"#), "\(list)")
+    #expect(list.stdoutText.contains(#"mallory\u{1B}]0;owned\u{7} ("#), "\(list)")
     let show = try b.share("inbox", "show", "hi.txt")
     expectNothingRaw(show.stdout, "inbox show")
-    #expect(show.stdoutText.contains(#"From:       mallory\u{1b}]0;owned\u{7}"#), "\(show)")
+    #expect(show.stdoutLines.contains(#"From:       mallory\u{1B}]0;owned\u{7}"#), "\(show)")
   }
 
   @Test func aReceiverNamedWithEscapeSequencesIsShownEscapedByTheSender() throws {
@@ -118,6 +126,7 @@ import Testing
     #expect(sent.exited(with: 0), "\(sent)")
     expectNothingRaw(sent.stdout, "send stdout")
     expectNothingRaw(sent.stderr, "send stderr")
-    #expect(sent.stderrText.contains(#"Connected to bob\u{1b}[31m\u{202e} at"#), "\(sent)")
+    #expect(sent.stderrLines.first == #"Connected to bob\u{1B}[31m\u{202E} at "# + daemon.address, "\(sent)")
+    #expect(sent.stderrLines.last == #"1 of 1 stored in bob\u{1B}[31m\u{202E}'s Inbox"#, "\(sent)")
   }
 }

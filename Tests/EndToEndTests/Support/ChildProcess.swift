@@ -82,14 +82,18 @@ final class ChildProcess: @unchecked Sendable {
   private let process = Process()
   private let state = ChildState()
 
-  /// Launches `executable` with `arguments`. stdin is /dev/null. stderr goes to `stderr` when
-  /// given (a terminal, say), else it is captured like stdout.
-  init(executable: URL, arguments: [String], environment: [String: String], stderr: FileHandle? = nil) throws {
+  /// Launches `executable` with `arguments`. stdin is /dev/null, or a pipe fed `stdin` and then
+  /// closed, as `printf … | share send -` would. stdout is captured; stderr goes to `stderr`
+  /// when given (a terminal, say), else it is captured like stdout.
+  init(
+    executable: URL, arguments: [String], environment: [String: String], stdin: Data? = nil, stderr: FileHandle? = nil
+  ) throws {
     self.arguments = arguments
     process.executableURL = executable
     process.arguments = arguments
     process.environment = environment
-    process.standardInput = FileHandle.nullDevice
+    let inPipe = stdin.map { _ in Pipe() }
+    process.standardInput = inPipe ?? FileHandle.nullDevice
     let outPipe = Pipe()
     process.standardOutput = outPipe
     var pipes = [(outPipe, false)]
@@ -107,7 +111,19 @@ final class ChildProcess: @unchecked Sendable {
       let status = process.terminationStatus
       state.update { $0.exit = (status, signalled) }
     }
-    try process.run()
+    try ChildProcess.withCleanSignalMask { try process.run() }
+    if let inPipe, let stdin {
+      // The child's copy of the read end is all it needs; the writer feeds it from a thread so
+      // a child that reads slowly (or not at all) cannot block the test.
+      try? inPipe.fileHandleForReading.close()
+      let writer = inPipe.fileHandleForWriting
+      let thread = Thread {
+        ChildProcess.feed(stdin, to: writer.fileDescriptor)
+        try? writer.close()
+      }
+      thread.name = "e2e-stdin"
+      thread.start()
+    }
     for (pipe, isStderr) in pipes {
       // The parent's copy of the write end must go, or the reader would never see end of file.
       // Foundation closes it on launch; closing a closed FileHandle again is a no-op.
@@ -124,6 +140,40 @@ final class ChildProcess: @unchecked Sendable {
 
   deinit {
     if isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
+
+  /// Runs `body` (which spawns a child) with no signal blocked on this thread, then restores
+  /// the thread's mask.
+  ///
+  /// A child inherits the signal mask of the thread that spawns it, and Foundation's `Process`
+  /// does not reset it. Tests run on Swift concurrency's worker threads, which block nearly every
+  /// signal; children spawned from them would start with SIGINT, SIGTERM, SIGCHLD and the rest
+  /// blocked — unlike anything started from a shell, so their reaction to signals would not be
+  /// what users get (a blocked signal that the program ignores stays pending instead of being
+  /// discarded, which hid a real bug). Unblocking here cannot deliver anything new to this
+  /// process: its main thread blocks nothing already.
+  private static func withCleanSignalMask<T>(_ body: () throws -> T) rethrows -> T {
+    var empty = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&empty)
+    pthread_sigmask(SIG_SETMASK, &empty, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    return try body()
+  }
+
+  /// Writes all of `data` to `fd`, stopping early if the reader has gone away (SIGPIPE is
+  /// ignored so that ends in EPIPE instead of killing the test process).
+  private static func feed(_ data: Data, to fd: Int32) {
+    _ = Glibc.signal(SIGPIPE, SIG_IGN)
+    data.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        offset += n
+      }
+    }
   }
 
   private static func drain(_ fd: Int32, into state: ChildState, isStderr: Bool) {
@@ -149,6 +199,16 @@ final class ChildProcess: @unchecked Sendable {
     state.locked { state in
       if state.exit == nil { _ = kill(process.processIdentifier, number) }
     }
+  }
+
+  /// Whether the child has a handler for signal `number` (Linux: the `SigCgt` mask in
+  /// /proc/PID/status). False once it has gone.
+  func catches(_ number: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+      let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << UInt64(number - 1)) != 0
   }
 
   /// Waits (bounded) until stdout, stderr or the exit status satisfy `condition`.

@@ -93,3 +93,24 @@ func hasControlCharacters(_ text: String) -> Bool {
 
 /// The ASCII escape byte that starts terminal escape sequences.
 let escapeByte: UInt8 = 0x1B
+
+/// A valid 1×1 RGBA PNG: signature, IHDR, IDAT, IEND.
+let tinyPNG = Data(
+  base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+  ?? Data()
+
+/// Every file, folder and link under `root` (hidden ones included), without following links.
+func everything(under root: URL) -> [URL] {
+  guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+  return walker.compactMap { $0 as? URL }
+}
+
+/// The regular files under `root` whose bytes contain `needle`.
+func files(under root: URL, containing needle: Data) -> [URL] {
+  everything(under: root).filter { url in
+    var info = stat()
+    guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    guard let bytes = FileManager.default.contents(atPath: url.path) else { return false }
+    return bytes.range(of: needle) != nil
+  }
+}

@@ -46,13 +46,20 @@ final class ShareHome: Sendable {
   }
 
   /// Starts `share` with exactly `arguments` (no `--home` added).
-  func start(_ arguments: [String], environment overrides: [String: String?] = [:], stderr: FileHandle? = nil) throws -> ChildProcess {
-    try ChildProcess(executable: try ShareBinary.require(), arguments: arguments, environment: environment(overrides), stderr: stderr)
+  func start(
+    _ arguments: [String], environment overrides: [String: String?] = [:], stdin: Data? = nil, stderr: FileHandle? = nil
+  ) throws -> ChildProcess {
+    try ChildProcess(
+      executable: try ShareBinary.require(), arguments: arguments, environment: environment(overrides), stdin: stdin,
+      stderr: stderr)
   }
 
   /// Runs `share` with exactly `arguments` (no `--home` added) and waits for it.
-  func run(_ arguments: [String], environment overrides: [String: String?] = [:], timeout: Duration = .seconds(60)) throws -> CommandResult {
-    try start(arguments, environment: overrides).wait(timeout: timeout)
+  func run(
+    _ arguments: [String], environment overrides: [String: String?] = [:], stdin: Data? = nil,
+    timeout: Duration = .seconds(60)
+  ) throws -> CommandResult {
+    try start(arguments, environment: overrides, stdin: stdin).wait(timeout: timeout)
   }
 
   /// Runs `share --home HOME ARGUMENTS...` and waits for it.
@@ -63,6 +70,41 @@ final class ShareHome: Sendable {
   /// Starts `share --home HOME ARGUMENTS...` in the background.
   func startShare(_ arguments: String...) throws -> ChildProcess {
     try start(["--home", home.path] + arguments)
+  }
+
+  /// This home's own type declarations (`--home DIR` reads `DIR/Declarations.plist`), replacing
+  /// the shipped default.
+  var declarations: URL { home.appendingPathComponent("Declarations.plist") }
+
+  /// Gives this home declarations that accept any item and exclude nothing: a realistic
+  /// configuration for a user who wants a plain transport (backups, disk images, random data),
+  /// and what the transport tests need to move large binary files that the default refuses as
+  /// unknown data (`public.data`).
+  func acceptEverything() throws {
+    try writeDeclarations("""
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+        <key>CFBundleDocumentTypes</key>
+        <array>
+          <dict>
+            <key>CFBundleTypeName</key>
+            <string>Everything</string>
+            <key>LSItemContentTypes</key>
+            <array><string>public.item</string></array>
+          </dict>
+        </array>
+        <key>ExcludedActivityTypes</key>
+        <array/>
+      </dict>
+      </plist>
+      """)
+  }
+
+  /// Writes this home's `Declarations.plist`.
+  func writeDeclarations(_ plist: String) throws {
+    try Data(plist.utf8).write(to: declarations)
   }
 
   /// Starts `share daemon` on a free loopback port and waits until it listens.
@@ -109,6 +151,20 @@ final class ShareHome: Sendable {
   func randomFile(_ name: String, size: Int) throws -> URL {
     let url = files.appendingPathComponent(name)
     try writeRandomBytes(size, to: url)
+    return url
+  }
+
+  /// Writes a real PNG image (1×1 pixel, as libmagic and any viewer recognise it) to send.
+  func pngFile(_ name: String) throws -> URL {
+    let url = files.appendingPathComponent(name)
+    try tinyPNG.write(to: url)
+    return url
+  }
+
+  /// Copies `source` (a program, say) to a file to send under `name`.
+  func copy(_ source: URL, as name: String) throws -> URL {
+    let url = files.appendingPathComponent(name)
+    try FileManager.default.copyItem(at: source, to: url)
     return url
   }
 

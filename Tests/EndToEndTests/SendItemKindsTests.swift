@@ -1,0 +1,144 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Every kind of activity item a send can carry besides files: folders (whole, read-only, links
+/// not followed), URLs, text snippets and standard input. All to a daemon with the default
+/// declarations.
+@Suite struct SendItemKindsTests {
+  /// alice's folder `trip`: text at two depths, an empty sub-folder, and a symbolic link to a
+  /// file outside it that must not be followed.
+  func tripFolder(_ a: ShareHome) throws -> URL {
+    let trip = a.files.appendingPathComponent("trip")
+    let fileManager = FileManager.default
+    try fileManager.createDirectory(at: trip.appendingPathComponent("days/monday"), withIntermediateDirectories: true)
+    try fileManager.createDirectory(at: trip.appendingPathComponent("empty"), withIntermediateDirectories: true)
+    try Data("packing list\n".utf8).write(to: trip.appendingPathComponent("list.txt"))
+    try Data("went to the lake\n".utf8).write(to: trip.appendingPathComponent("days/monday/notes.txt"))
+    try tinyPNG.write(to: trip.appendingPathComponent("days/photo.png"))
+    let secret = try a.file("secret.txt", "not to be shared\n")
+    try fileManager.createSymbolicLink(atPath: trip.appendingPathComponent("days/secret-link").path, withDestinationPath: secret.path)
+    return trip
+  }
+
+  @Test func aFolderArrivesWholeAndReadOnlyWithItsStructureAndItsSymlinkIsReportedNotFollowed() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    let trip = try tripFolder(a)
+
+    let sent = try a.share("send", trip.path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stdoutLines == ["stored   trip"], "\(sent)")
+    // The link is a warning on stderr, before anything is sent.
+    #expect(sent.stderrLines.first == "Warning: skipped symbolic link days/secret-link -> \(a.files.path)/secret.txt (links are not followed)", "\(sent)")
+    #expect(sent.stderrLines.last == "1 of 1 stored in bob's Inbox", "\(sent)")
+
+    // The same tree: files identical, the empty folder there, the link nowhere.
+    let stored = b.inbox.appendingPathComponent("trip")
+    let tree = Set(everything(under: stored).map { String($0.path.dropFirst(stored.path.count + 1)) })
+    #expect(tree == ["list.txt", "days", "days/monday", "days/monday/notes.txt", "days/photo.png", "empty"], "\(tree)")
+    for path in ["list.txt", "days/monday/notes.txt", "days/photo.png"] {
+      #expect(filesAreIdentical(trip.appendingPathComponent(path), stored.appendingPathComponent(path)), "\(path)")
+    }
+    #expect(files(under: b.documents, containing: Data("not to be shared".utf8)).isEmpty, "the link was followed")
+
+    // Read-only all the way down: no write bit on the folder, its sub-folders or its files.
+    for url in [stored] + everything(under: stored) {
+      let mode = try #require(permissions(url))
+      #expect(mode & 0o222 == 0, "\(url.path) has mode \(String(mode, radix: 8))")
+    }
+    #expect(permissions(stored.appendingPathComponent("days")) == 0o555)
+    #expect(permissions(stored.appendingPathComponent("list.txt")) == 0o444)
+
+    let listed = try b.listedItems()
+    #expect(listed.count == 1, "\(listed)")
+    #expect(listed.first?["name"] as? String == "trip")
+    #expect(listed.first?["kind"] as? String == "folder", "\(listed)")
+    #expect(b.stagingEntries().isEmpty)
+
+    // A folder moves out whole and becomes writable again.
+    let moved = try b.share("inbox", "move", "trip")
+    #expect(moved.exited(with: 0), "\(moved)")
+    let out = b.documents.appendingPathComponent("trip")
+    #expect(filesAreIdentical(trip.appendingPathComponent("days/monday/notes.txt"), out.appendingPathComponent("days/monday/notes.txt")))
+    #expect((permissions(out.appendingPathComponent("days")) ?? 0) & 0o200 != 0, "the moved folder is not writable")
+    #expect(b.inboxNames().isEmpty)
+  }
+
+  @Test func aScriptInsideAFolderIsLeftOutAndTheRestOfTheFolderIsStored() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    let project = a.files.appendingPathComponent("project")
+    try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+    try Data("read me first\n".utf8).write(to: project.appendingPathComponent("README.txt"))
+    try Data("#!/bin/sh\nrm -rf ~\n".utf8).write(to: project.appendingPathComponent("install.sh"))
+
+    let sent = try a.share("send", project.path, "--to", daemon.address)
+    #expect(sent.stdoutLines.count == 1 && sent.stdoutLines[0].hasPrefix("stored   project ("), "\(sent)")
+    #expect(sent.stdoutLines.first?.contains("1 of its entries were not stored") == true, "\(sent)")
+    let stored = b.inbox.appendingPathComponent("project")
+    #expect(Set(everything(under: stored).map(\.lastPathComponent)) == ["README.txt"])
+    #expect(files(under: b.documents, containing: Data("rm -rf".utf8)).isEmpty)
+  }
+
+  @Test func aURLArgumentAndTextAreStoredAsURLAndTXTFiles() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+
+    let sent = try a.share(
+      "send", "https://example.com/guide/intro.html", "--url", "https://example.org", "--text", "see you at 6",
+      "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stdoutLines == ["stored   example.com-intro.html.url", "stored   example.org.url", "stored   text.txt"], "\(sent)")
+    let inbox = b.inbox
+    #expect(b.inboxNames() == ["example.com-intro.html.url", "example.org.url", "text.txt"])
+    #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("example.com-intro.html.url").path) == Data("https://example.com/guide/intro.html\n".utf8))
+    #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("example.org.url").path) == Data("https://example.org\n".utf8))
+    // Exactly the text, nothing added.
+    #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("text.txt").path) == Data("see you at 6".utf8))
+
+    let listed = try b.listedItems()
+    let kinds = Dictionary(uniqueKeysWithValues: listed.compactMap { item in
+      (item["name"] as? String).map { ($0, item["kind"] as? String ?? "?") }
+    })
+    #expect(kinds == ["example.com-intro.html.url": "url", "example.org.url": "url", "text.txt": "text"], "\(listed)")
+
+    // --name names a text item.
+    let named = try a.share("send", "--text", "milk, eggs", "--name", "shopping", "--to", daemon.address)
+    #expect(named.exited(with: 0), "\(named)")
+    #expect(named.stdoutLines == ["stored   shopping.txt"], "\(named)")
+    #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("shopping.txt").path) == Data("milk, eggs".utf8))
+  }
+
+  @Test func standardInputIsSentWithDashAndNamedWithName() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    // Several MiB of text through a pipe: more than one data frame, of a size nobody declared.
+    let line = "the quick brown fox jumps over the lazy dog 0123456789\n"
+    let text = Data(String(repeating: line, count: (3 << 20) / line.utf8.count).utf8)
+
+    let sent = try a.run(["--home", a.home.path, "send", "-", "--name", "fox.txt", "--to", daemon.address], stdin: text)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stdoutLines == ["stored   fox.txt"], "\(sent)")
+    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("fox.txt").path) == text)
+    let listed = try b.listedItems()
+    #expect((listed.first?["size"] as? NSNumber)?.intValue == text.count, "\(listed)")
+
+    // Without --name it is called stdin; its content says it is text.
+    let unnamed = try a.run(["--home", a.home.path, "send", "-", "--to", daemon.address], stdin: Data("piped\n".utf8))
+    #expect(unnamed.exited(with: 0), "\(unnamed)")
+    #expect(unnamed.stdoutLines == ["stored   stdin"], "\(unnamed)")
+    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("stdin").path) == Data("piped\n".utf8))
+
+    // And an executable piped in under an innocent name is judged by its content all the same.
+    let program = try #require(FileManager.default.contents(atPath: "/bin/true"))
+    let disguised = try a.run(["--home", a.home.path, "send", "-", "--name", "cat.png", "--to", daemon.address], stdin: program)
+    #expect(disguised.exited(with: 4), "\(disguised)")
+    #expect(disguised.stdoutLines.first?.hasPrefix("refused  cat.png: rejected: executable content") == true, "\(disguised)")
+    #expect(b.inboxNames() == ["fox.txt", "stdin"])
+  }
+}
