@@ -71,6 +71,8 @@ extension InboxStore {
       discardResumable(record)
       let fd = retryingEINTR { open(url.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
       if fd < 0 { throw InboxError.from("open", url.path) }
+      // The record goes first, so even a receiver killed mid-item leaves a part it can resume.
+      try writeRecord(record)
       return StagingFile(url: url, fd: fd)
     }
     let fd = retryingEINTR { open(url.path, O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
@@ -87,11 +89,17 @@ extension InboxStore {
   public func keepForResume(_ file: StagingFile, record: ResumeRecord) {
     file.sync()
     file.keep()
+    var refreshed = record
+    refreshed.updatedAt = Date()
+    try? writeRecord(refreshed)
+  }
+
+  private func writeRecord(_ record: ResumeRecord) throws(InboxError) {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.dateEncodingStrategy = .iso8601
-    guard let data = try? encoder.encode(record) else { return }
-    try? writeDurably(data, to: recordURL(record))
+    guard let data = try? encoder.encode(record) else { throw InboxError.unexpected("cannot encode a resume record") }
+    try writeDurably(data, to: recordURL(record))
   }
 
   /// Removes an item's resumable staging and its record.

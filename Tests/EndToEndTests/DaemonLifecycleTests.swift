@@ -64,7 +64,7 @@ import Testing
 
   @Test func daemonJSONPrintsTheListeningEventAndOneParseableObjectPerEvent() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon(json: true)
+    let daemon = try b.startDaemon(json: true, trusting: [a])
     defer { _ = daemon.stop() }
     let aliceID = try a.deviceID()
     let sent = try a.share("send", try a.file("j.txt", "json").path, "--to", daemon.address)

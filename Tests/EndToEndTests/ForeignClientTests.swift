@@ -6,7 +6,7 @@ import Testing
 @Suite struct ForeignClientTests {
   @Test func aPlainTCPClientIsLoggedAsAFailedConnectionAndTheDaemonKeepsServing() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
 
     let connection = try PlainConnection(port: daemon.port)
@@ -25,7 +25,7 @@ import Testing
 
   @Test func aTLSClientWithoutACertificateIsLoggedAsAFailedConnectionAndTheDaemonKeepsServing() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let candidates: [String] = ["/usr/bin/openssl", "/bin/openssl"]
     guard let openssl = candidates.first(where: { access($0, X_OK) == 0 }) else {

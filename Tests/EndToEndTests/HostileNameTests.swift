@@ -30,7 +30,7 @@ import Testing
 
   @Test func hostileFileNamesAreEscapedInEveryOutputAndStoredWithoutControlCharacters() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let evil = try a.file(Self.evil, "boo\n")
     let flipped = try a.file(Self.flipped, "png?\n")
@@ -81,7 +81,7 @@ import Testing
 
   @Test func jsonOutputEscapesC1AndBidiControlsFromNetworkNames() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let sent = try a.share("send", try a.file(Self.flipped, "xx\n").path, try a.file(Self.csi, "yy\n").path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
@@ -104,7 +104,7 @@ import Testing
 
   @Test func aSenderNamedWithEscapeSequencesIsShownEscapedByTheReceiver() throws {
     let (a, b) = (try ShareHome(name: "mallory\u{1b}]0;owned\u{07}"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let sent = try a.share("send", try a.file("hi.txt", "hi").path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
@@ -120,7 +120,7 @@ import Testing
 
   @Test func aReceiverNamedWithEscapeSequencesIsShownEscapedByTheSender() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob\u{1b}[31m\u{202e}"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let sent = try a.share("send", try a.file("hi.txt", "hi").path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")

@@ -8,7 +8,7 @@ import Testing
   /// A receiver home holding `names` (each a small text file sent by alice).
   func receiverHolding(_ names: [String]) throws -> ShareHome {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let paths = try names.map { try a.file($0, "content of \($0)\n").path }
     let sent = try a.run(["--home", a.home.path, "send"] + paths + ["--to", daemon.address])

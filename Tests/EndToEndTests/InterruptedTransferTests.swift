@@ -3,7 +3,8 @@ import Glibc
 import Testing
 
 /// SIGKILL on either side in the middle of a transfer: nothing partial reaches the Inbox, what
-/// was stored before stays intact, staging is cleaned up, and the next send works.
+/// was stored before stays intact, the partial file waits in staging, and the next send
+/// resumes from it.
 @Suite struct InterruptedTransferTests {
   /// Large enough that a transfer over loopback takes seconds, so it is surely caught midway.
   /// A sparse file: no time or disk to make it.
@@ -34,7 +35,7 @@ import Testing
 
   @Test func killingTheDaemonMidTransferLeavesNothingPartialAndARestartCleansStagingAndReceivesAgain() throws {
     let (a, b) = (try ShareHome(name: "alice"), try transportReceiver())
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
 
     // Something stored before the crash.
@@ -60,24 +61,28 @@ import Testing
     #expect(filesAreIdentical(before, b.inbox.appendingPathComponent("before.bin")))
     #expect(b.stagingEntries().contains { $0.name.hasSuffix(".part") }, "the killed daemon left no partial file to clean up")
 
-    // A restarted daemon clears staging before it listens, and receives again.
-    let restarted = try b.startDaemon()
+    // A restarted daemon keeps the resumable part (and nothing else), and the next send resumes.
+    let restarted = try b.startDaemon(trusting: [a])
     defer { _ = restarted.stop() }
-    #expect(b.stagingEntries().isEmpty, "staging after restart: \(b.stagingEntries())")
-    let again = try a.share("send", huge.path, "--to", restarted.address, timeout: .seconds(120))
+    #expect(b.stagingEntries().allSatisfy { $0.name.hasPrefix("r-") }, "staging after restart: \(b.stagingEntries())")
+    let again = try a.share("send", huge.path, "--to", restarted.address, "--json", timeout: .seconds(120))
     #expect(again.exited(with: 0), "\(again)")
-    #expect(again.stdoutLines == ["stored   huge.bin"], "no partial file took the name: \(again)")
+    let answered = try parseJSONLines(again.stdoutText).first { $0["event"] as? String == "answered" }
+    let resumedFrom = (answered?["resume_from"] as? NSNumber)?.int64Value ?? 0
+    #expect(resumedFrom > 0, "the second send did not resume: \(again)")
     #expect(fileSize(b.inbox.appendingPathComponent("huge.bin")) == Int64(Self.hugeSize))
+    #expect(filesAreIdentical(huge, b.inbox.appendingPathComponent("huge.bin")))
     #expect(b.inboxNames() == ["before.bin", "huge.bin"])
+    #expect(b.stagingEntries().isEmpty, "staging after the resumed send: \(b.stagingEntries())")
     #expect(filesAreIdentical(before, b.inbox.appendingPathComponent("before.bin")))
     let listed = try b.listedItems()
     #expect(listed.first { $0["name"] as? String == "before.bin" }?["sha256"] as? String == (try sha256sum(before)))
     #expect(b.stagingEntries().isEmpty)
   }
 
-  @Test func killingTheSenderMidTransferLeavesNothingPartialAndTheDaemonDiscardsStagingAndKeepsServing() throws {
+  @Test func killingTheSenderMidTransferLeavesNothingPartialAndTheNextSendResumes() throws {
     let (a, b) = (try ShareHome(name: "alice"), try transportReceiver())
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let huge = try a.sparseFile("huge.bin", size: Self.hugeSize)
 
@@ -88,24 +93,33 @@ import Testing
     #expect(killed.signalled && killed.status == SIGKILL, "\(killed)")
     #expect(staged < Int64(Self.hugeSize))
 
-    // The daemon sees the connection drop, discards the partial file, and keeps running.
+    // The daemon sees the connection drop, keeps the partial file for resuming, and keeps running.
     #expect(daemon.waitForLog("failed"), "the daemon did not log the dropped connection:\n\(daemon.log)")
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !b.stagingEntries().isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
-    #expect(b.stagingEntries().isEmpty, "staging: \(b.stagingEntries())")
     #expect(b.inboxNames().isEmpty)
     #expect(daemon.isRunning)
+    try expectResumes(a, b, huge, daemon)
+  }
 
-    // And receives the next send.
-    let next = try a.share("send", try a.file("after.txt", "after\n").path, "--to", daemon.address)
-    #expect(next.exited(with: 0), "\(next)")
-    #expect(b.inboxNames() == ["after.txt"])
+  /// The next send of `file` resumes from the staged part: it sends far fewer bytes than the
+  /// file, and the stored file is whole.
+  func expectResumes(_ a: ShareHome, _ b: ShareHome, _ file: URL, _ daemon: Daemon) throws {
+    let parts = b.stagingEntries().filter { $0.name.hasSuffix(".part") }
+    #expect(parts.count == 1 && parts.allSatisfy { $0.name.hasPrefix("r-") }, "staging: \(b.stagingEntries())")
+    let again = try a.share("send", file.path, "--to", daemon.address, "--json", timeout: .seconds(120))
+    #expect(again.exited(with: 0), "\(again)")
+    let events = try parseJSONLines(again.stdoutText)
+    let resumedFrom = (events.first { $0["event"] as? String == "answered" }?["resume_from"] as? NSNumber)?.int64Value ?? 0
+    #expect(resumedFrom > 0, "the second send did not resume: \(again)")
+    let total = (events.last { $0["event"] as? String == "progress" }?["total"] as? NSNumber)?.int64Value ?? Int64.max
+    #expect(total == Int64(Self.hugeSize) - resumedFrom, "bytes sent the second time: \(total)")
+    #expect(filesAreIdentical(file, b.inbox.appendingPathComponent(file.lastPathComponent)))
+    #expect(b.stagingEntries().isEmpty, "staging after the resumed send: \(b.stagingEntries())")
   }
 
   @Test(arguments: [SIGINT, SIGTERM])
   func interruptingASendExits130SayingNothingPartialIsKept(signal: Int32) throws {
     let (a, b) = (try ShareHome(name: "alice"), try transportReceiver())
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let huge = try a.sparseFile("huge.bin", size: Self.hugeSize)
 
@@ -120,10 +134,25 @@ import Testing
     #expect(interrupted.stderrText.contains("Error: cancelled"), "\(interrupted)")
 
     #expect(daemon.waitForLog("failed"), "\(daemon.log)")
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !b.stagingEntries().isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
-    #expect(b.stagingEntries().isEmpty, "staging: \(b.stagingEntries())")
     #expect(b.inboxNames().isEmpty)
     #expect(daemon.isRunning)
+    try expectResumes(a, b, huge, daemon)
+  }
+
+  @Test func stoppingTheDaemonMidTransferKeepsAResumableFileAndARestartedDaemonResumes() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try transportReceiver())
+    let daemon = try b.startDaemon(trusting: [a], arguments: ["--grace", "0"])
+    let huge = try a.sparseFile("huge.bin", size: Self.hugeSize)
+    let sender = try a.startShare("send", huge.path, "--to", daemon.address)
+    _ = try waitForBytesInStaging(b, sender: sender)
+    let stopped = daemon.stop()
+    #expect(stopped.exited(with: 0), "\(stopped)")
+    #expect(stopped.stderrText.contains("staging is kept for resuming"), "\(stopped)")
+    let sent = sender.wait(timeout: .seconds(60))
+    #expect(sent.status != 0, "\(sent)")
+    #expect(b.inboxNames().isEmpty)
+    let restarted = try b.startDaemon()
+    defer { _ = restarted.stop() }
+    try expectResumes(a, b, huge, restarted)
   }
 }

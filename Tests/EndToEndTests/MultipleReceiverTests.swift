@@ -7,7 +7,7 @@ import Testing
   @Test func twoReceiversBothGetEveryItemAndTheOutputHasAHeaderPerReceiver() throws {
     let a = try ShareHome(name: "alice")
     let (b, c) = (try ShareHome(name: "bob"), try ShareHome(name: "carol"))
-    let (bob, carol) = (try b.startDaemon(), try c.startDaemon())
+    let (bob, carol) = (try b.startDaemon(trusting: [a]), try c.startDaemon(trusting: [a]))
     defer {
       _ = bob.stop()
       _ = carol.stop()
@@ -35,7 +35,7 @@ import Testing
   @Test func anUnreachableThirdReceiverMakesTheSendExit1WhileTheOthersStillGetEverything() throws {
     let a = try ShareHome(name: "alice")
     let (b, c) = (try ShareHome(name: "bob"), try ShareHome(name: "carol"))
-    let (bob, carol) = (try b.startDaemon(), try c.startDaemon())
+    let (bob, carol) = (try b.startDaemon(trusting: [a]), try c.startDaemon(trusting: [a]))
     defer {
       _ = bob.stop()
       _ = carol.stop()
@@ -60,7 +60,7 @@ import Testing
   @Test func sendJSONToTwoReceiversIsOneObjectPerLineEachNamingItsReceiver() throws {
     let a = try ShareHome(name: "alice")
     let (b, c) = (try ShareHome(name: "bob"), try ShareHome(name: "carol"))
-    let (bob, carol) = (try b.startDaemon(), try c.startDaemon())
+    let (bob, carol) = (try b.startDaemon(trusting: [a]), try c.startDaemon(trusting: [a]))
     defer {
       _ = bob.stop()
       _ = carol.stop()

@@ -12,7 +12,7 @@ import Testing
   @Test func aLargeSendOnATerminalShowsABarWithAPercentageWhileItRunsAndLeavesNoBarBehind() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     try b.acceptEverything()  // a large sparse file is binary data; see ShareHome.acceptEverything
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     // Large enough that the transfer lasts seconds over loopback, so a person (and this test)
     // sees the bar move; sparse, so it costs no time or disk to make.
@@ -47,7 +47,7 @@ import Testing
 
   @Test func noBarIsDrawnWhenStderrIsAPipe() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let text = try a.file("long.txt", String(repeating: "progress is for people\n", count: 200_000))
     let sent = try a.run(
@@ -61,7 +61,7 @@ import Testing
   /// Sends a small file with stderr on a pseudo-terminal; returns what the terminal showed.
   func sendOnATerminal(term: String) throws -> (CommandResult, String, Daemon) {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     let terminal = try Pseudoterminal()
     let child = try a.start(
       ["--home", a.home.path, "send", try a.file("small.txt", "small\n").path, "--to", daemon.address],

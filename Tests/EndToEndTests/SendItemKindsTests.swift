@@ -23,7 +23,7 @@ import Testing
 
   @Test func aFolderArrivesWholeAndReadOnlyWithItsStructureAndItsSymlinkIsReportedNotFollowed() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let trip = try tripFolder(a)
 
@@ -68,7 +68,7 @@ import Testing
 
   @Test func aScriptInsideAFolderIsLeftOutAndTheRestOfTheFolderIsStored() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let project = a.files.appendingPathComponent("project")
     try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
@@ -85,7 +85,7 @@ import Testing
 
   @Test func aURLArgumentAndTextAreStoredAsURLAndTXTFiles() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
 
     let sent = try a.share(
@@ -115,7 +115,7 @@ import Testing
 
   @Test func standardInputIsSentWithDashAndNamedWithName() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     // Several MiB of text through a pipe: more than one data frame, of a size nobody declared.
     let line = "the quick brown fox jumps over the lazy dog 0123456789\n"

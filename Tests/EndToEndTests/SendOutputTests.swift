@@ -5,7 +5,7 @@ import Testing
 @Suite struct SendOutputTests {
   @Test func sendPrintsOneLinePerItemOnStdoutAndTheReceiverIDOnStderr() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let bobID = try b.deviceID()
     let grouped = stride(from: 0, to: 64, by: 4).map { offset -> String in
@@ -26,7 +26,7 @@ import Testing
 
   @Test func sendJSONPrintsParseableEventsFromConnectedToDone() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let bobID = try b.deviceID()
     let file = try a.file("notes.txt", "hello\n")
@@ -55,7 +55,7 @@ import Testing
 
   @Test func quietSendPrintsNothingWhenAllIsStored() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let result = try a.share("send", try a.file("q.txt", "quiet\n").path, "--to", daemon.address, "--quiet")
     #expect(result.exited(with: 0), "\(result)")

@@ -12,7 +12,7 @@ import Testing
     // Declarations.plist accepting any item, as a user who wants a plain transport would write;
     // the default declarations are exercised end to end in TypeDeclarationTests.
     try b.acceptEverything()
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let big = try a.randomFile("big.bin", size: 256 << 20)
     let notes = try a.file("notes.txt", "remember the milk\n")
@@ -71,7 +71,7 @@ import Testing
 
   @Test func inboxWithoutASubcommandListsLikeInboxList() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let sent = try a.share("send", try a.file("a.txt", "a list\n").path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")

@@ -18,7 +18,7 @@ import Testing
 
   @Test func aDefaultReceiverStoresTheRealPhotoAndRefusesAnExecutableNamedPNGAndAScriptLeavingNoTraceOfThem() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     #expect(daemon.waitForLog("type declarations: built-in default"), "\(daemon.log)")
     let (photo, evil, run) = try scenarioFiles(a)
@@ -60,7 +60,7 @@ import Testing
 
   @Test func aSendWhereEveryItemIsRefusedExits4AndStoresNothing() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let (_, evil, run) = try scenarioFiles(a)
     let noise = try a.randomFile("noise.bin", size: 4096)
@@ -88,7 +88,7 @@ import Testing
   @Test func aHomesOwnDeclarationsReplaceTheDefault() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     try b.acceptEverything()
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     #expect(daemon.waitForLog("type declarations: \(b.declarations.path)"), "\(daemon.log)")
     let noise = try a.randomFile("noise.bin", size: 4096)
@@ -231,7 +231,7 @@ import Testing
 
   @Test func aOneByteTextFileIsAcceptedAsText() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon()
+    let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let y = try a.file("answer.txt", "y")
     let sent = try a.share("send", y.path, "--to", daemon.address)

@@ -13,18 +13,55 @@ import Wire
 /// These run as root and use real mounts (a small tmpfs), because permission bits do not stop
 /// root from writing.
 @Suite struct DiskFaultTests {
+  @Test func anItemLargerThanTheFreeSpaceIsRefusedBeforeAnyByteMoves() throws {
+    let mount = try ScratchMount(options: "size=2m")
+    defer { mount.unmount() }
+    let a = try TestHome(name: "alice")
+    let b = try TestHome(name: "bob", documents: mount.point)
+    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: 512 << 10))
+    defer { receiver.receiver.stop() }
+    let items = try OutgoingItem.files([a.file("big.bin", randomBytes(3 << 20)).path, a.file("small.txt", Array("fits\n".utf8)).path])
+    let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
+    #expect(report.answers.first { $0.id == 0 }?.accepted == false)
+    #expect(report.receipt.items.first { $0.id == 0 }?.reason?.contains("not enough free space") == true)
+    #expect(report.receipt.items.first { $0.id == 1 }?.status == .stored)
+    #expect(b.inboxNames() == ["small.txt"])
+    #expect(b.stagingNames().isEmpty)
+  }
+
   @Test func aFullDiskFailsTheItemThatDoesNotFitStoresTheNextAndLeavesNothingPartial() throws {
     let mount = try ScratchMount(options: "size=2m")
     defer { mount.unmount() }
     let a = try TestHome(name: "alice")
     let b = try TestHome(name: "bob", documents: mount.point)
-    let receiver = try RunningReceiver(home: b)
+    // No reserve: this test is about the disk filling up mid-transfer, after the space check.
+    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: 0))
     defer { receiver.receiver.stop() }
 
-    // The big one first: the small one fits only if the big one's partial file was discarded.
+    // The big one first, from a pipe: its size is unknown, so no free-space check can refuse it
+    // up front and the disk fills mid-transfer. The small one fits only if the big one's partial
+    // file was discarded.
     let small = Array("small enough\n".utf8)
-    let items = try OutgoingItem.files([a.file("big.bin", randomBytes(4 << 20)).path, a.file("small.txt", small).path])
-    let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    let (readEnd, writeEnd) = (fds[0], fds[1])
+    let payload = randomBytes(4 << 20)
+    Thread {
+      payload.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let n = write(writeEnd, raw.baseAddress! + offset, min(65536, raw.count - offset))
+          if n <= 0 { break }
+          offset += n
+        }
+      }
+      close(writeEnd)
+    }.start()
+    defer { close(readEnd) }
+    var catalog = ItemCatalog()
+    catalog.add(stream: readEnd, name: "big.bin")
+    try catalog.add(path: a.file("small.txt", small).path)
+    let report = try Sender(device: a.device).send(catalog.items, to: receiver.endpoint)
 
     let big = try #require(report.receipt.items.first { $0.id == 0 })
     #expect(big.status == .failed)
@@ -53,7 +90,7 @@ import Wire
     defer { mount.unmount() }
     let a = try TestHome(name: "alice")
     let b = try TestHome(name: "bob", documents: mount.point)
-    let receiver = try RunningReceiver(home: b)  // creates Inbox, staging and meta first
+    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: 0))  // creates Inbox, staging and meta first
     defer { receiver.receiver.stop() }
     try mount.remount(readOnly: true)
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 import TLS
@@ -40,31 +41,31 @@ import TLS
     #expect(gate.pending.isEmpty)
   }
 
-  @Test func aStrangersAskWaitsUntilAccepted() async throws {
+  @Test func aStrangersAskWaitsUntilAccepted() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
     let result = Mutex<Refusal??>(nil)
     let thread = Thread { result.withLock { $0 = .some(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)) } }
     thread.start()
-    try await waitUntil { gate.pending.count == 1 }
+    try waitUntil { gate.pending.count == 1 }
     #expect(gate.pending.first?.items == Self.items)
     #expect(gate.decide(gate.pending[0].id, accept: true) != nil)
-    try await waitUntil { result.withLock { $0 != nil } }
+    try waitUntil { result.withLock { $0 != nil } }
     #expect(result.withLock { $0 } == .some(nil))
   }
 
-  @Test func aDeclinedOrUnansweredAskIsRefused() async throws {
+  @Test func aDeclinedOrUnansweredAskIsRefused() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .milliseconds(300))
     #expect(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)?.message.contains("nobody answered") == true)
     let result = Mutex<Refusal??>(nil)
     let longer = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
     Thread { result.withLock { $0 = .some(longer.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)) } }.start()
-    try await waitUntil { longer.pending.count == 1 }
+    try waitUntil { longer.pending.count == 1 }
     _ = longer.decide(longer.pending[0].id, accept: false)
-    try await waitUntil { result.withLock { $0 != nil } }
+    try waitUntil { result.withLock { $0 != nil } }
     #expect(result.withLock { $0 }??.code == "declined")
   }
 
-  @Test func askSpamIsCappedAndDuplicatesAreFolded() async throws {
+  @Test func askSpamIsCappedAndDuplicatesAreFolded() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10), maxPendingPerPeer: 2, maxPending: 3)
     let refusals = Mutex<[Refusal?]>([])
     func ask(_ peer: Fingerprint, _ name: String) {
@@ -73,18 +74,18 @@ import TLS
     }
     ask(Self.mallory, "1")
     ask(Self.mallory, "1")  // the same ask again: folded
-    try await waitUntil { gate.pending.first?.connections == 2 }
+    try waitUntil { gate.pending.first?.connections == 2 }
     ask(Self.mallory, "2")
-    try await waitUntil { gate.pending.count == 2 }
+    try waitUntil { gate.pending.count == 2 }
     ask(Self.mallory, "3")  // over the per-peer cap: refused at once
-    try await waitUntil { refusals.withLock { $0.count } == 1 }
+    try waitUntil { refusals.withLock { $0.count } == 1 }
     #expect(refusals.withLock { $0.first??.code } == "busy")
     ask(Self.alice, "a")
-    try await waitUntil { gate.pending.count == 3 }
+    try waitUntil { gate.pending.count == 3 }
     ask(GatekeeperTests.alice, "b")  // over the total cap
-    try await waitUntil { refusals.withLock { $0.count } == 2 }
+    try waitUntil { refusals.withLock { $0.count } == 2 }
     gate.close()  // shutdown declines everything waiting
-    try await waitUntil { refusals.withLock { $0.count } == 6 }
+    try waitUntil { refusals.withLock { $0.count } == 6 }
     #expect(gate.admit(Self.alice)?.code == "shutdown")
   }
 
@@ -105,14 +106,15 @@ import TLS
   }
 }
 
-/// Polls a condition (bounded) for tests that wait on other threads.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+/// Polls a condition (bounded) for tests that wait on other threads. Synchronous on purpose:
+/// an async wait can be starved of the two cooperative threads by blocking tests running beside it.
+func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) throws {
   let deadline = ContinuousClock.now + timeout
   while !condition() {
     guard ContinuousClock.now < deadline else {
       Issue.record("timed out waiting")
       return
     }
-    try await Task.sleep(for: .milliseconds(10))
+    usleep(10_000)
   }
 }

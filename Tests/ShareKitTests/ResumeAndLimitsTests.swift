@@ -40,7 +40,7 @@ import Wire
   @Test func aResumedPrefixThatDiffersIsDroppedAndTheNextTryStartsAfresh() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let store = try InboxStore(documents: b.device.paths.documents)
-    let bytes = randomBytes(1 << 20)
+    let bytes = randomBytes(9 << 20)
     let source = a.file("data.bin", bytes)
     let items = try OutgoingItem.files([source.path])
     // A staged part whose bytes are not the sender's.

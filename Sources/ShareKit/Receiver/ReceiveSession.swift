@@ -30,6 +30,8 @@ final class ReceiveSession {
   /// The receive buffer: allocated once per connection, independent of item sizes.
   private let buffer: UnsafeMutableRawBufferPointer
   static let bufferSize = 1 << 20
+  /// Items at least this large can resume after an interruption (smaller ones simply start over).
+  static let resumableBytes: Int64 = 8 << 20
   /// Items at least this large are synced on their own as they finish.
   static let syncAloneBytes: Int64 = 8 << 20
   /// A batch is made durable once it holds this many items or bytes.
@@ -259,7 +261,9 @@ final class ReceiveSession {
   /// Gives a resumable file its record and the bytes staging already holds for it, unless
   /// another connection is receiving the same item.
   private func prepareResume(_ plan: Plan) -> Plan {
-    guard plan.offer.kind == .file, let size = plan.offer.size, size > 0, let key = plan.offer.resumeKey, let peer else { return plan }
+    guard plan.offer.kind == .file, let size = plan.offer.size, size >= ReceiveSession.resumableBytes,
+      let key = plan.offer.resumeKey, let peer
+    else { return plan }
     var plan = plan
     let record = ResumeRecord(senderId: peer.fingerprint.hex, resumeKey: key, name: plan.offer.name, size: size)
     guard context.holdResumeKey(record.stem) else { return plan }

@@ -23,6 +23,15 @@ public struct Endpoint: Sendable, CustomStringConvertible {
   public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
   public var description: String { label ?? address }
 
+  /// Whether `text` is shaped like HOST:PORT (a numeric tail after the last colon, or a bracketed
+  /// IPv6 address) even if the port is out of range: such a target is never a device name.
+  public static func looksLikeAddress(_ text: String) -> Bool {
+    if text.hasPrefix("[") { return true }
+    guard let colon = text.lastIndex(of: ":") else { return false }
+    let tail = text[text.index(after: colon)...]
+    return !tail.isEmpty && tail.allSatisfy(\.isNumber) && !text[..<colon].contains(":")
+  }
+
   /// Parses `HOST:PORT`, `[IPv6]:PORT` or `IPv6%scope` forms; nil when it is not one.
   public static func parse(_ text: String) -> Endpoint? {
     var host: Substring

@@ -42,6 +42,8 @@ final class SendReporter: Sendable {
     var sha256: String? = nil
     var sent: Int64? = nil
     var total: Int64? = nil
+    /// For an accepted item the receiver already holds part of: where sending resumes.
+    var resumeFrom: Int64? = nil
     var stored: Int? = nil
     var refused: Int? = nil
     var failed: Int? = nil
@@ -77,7 +79,9 @@ final class SendReporter: Sendable {
         let name = names[answer.id] ?? "#\(answer.id)"
         if json {
           emit(Event(event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
-                     reason: answer.reason, type: answer.type))
+                     reason: answer.reason, type: answer.type, resumeFrom: (answer.offset ?? 0) > 0 ? answer.offset : nil))
+        } else if !quiet, answer.accepted, let offset = answer.offset, offset > 0 {
+          line("\(escape(to)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
         } else if !quiet && !answer.accepted {
           line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(escape(name)): \(escape(answer.reason ?? "refused"))")
         }

@@ -106,6 +106,9 @@ enum SendCommand: Command {
   /// `--to`, the one peer nearby, or a choice on a terminal.
   static func resolveTargets(_ targets: [String], device: Device, context: CommandContext) throws -> [Endpoint] {
     var endpoints: [Endpoint?] = targets.map { Endpoint.parse($0) }
+    for target in targets where Endpoint.parse(target) == nil && Endpoint.looksLikeAddress(target) {
+      throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
+    }
     let named = zip(targets, endpoints).filter { $0.1 == nil }.map(\.0)
     guard !named.isEmpty || targets.isEmpty else { return endpoints.compactMap { $0 } }
 

@@ -9,9 +9,9 @@ final class Daemon {
   let process: ChildProcess
   let port: UInt16
 
-  init(home: ShareHome, json: Bool = false) throws {
+  init(home: ShareHome, json: Bool = false, extra: [String] = []) throws {
     self.home = home
-    let arguments = ["--home", home.home.path, "daemon", "--port", "0", "--host", "127.0.0.1"] + (json ? ["--json"] : [])
+    let arguments = ["--home", home.home.path, "daemon", "--port", "0", "--host", "127.0.0.1"] + (json ? ["--json"] : []) + extra
     process = try home.start(arguments)
     var found: UInt16? = nil
     process.waitFor(timeout: .seconds(30)) { stdout, _, exited in

@@ -108,7 +108,15 @@ final class ShareHome: Sendable {
   }
 
   /// Starts `share daemon` on a free loopback port and waits until it listens.
-  func startDaemon(json: Bool = false) throws -> Daemon { try Daemon(home: self, json: json) }
+  /// Starts this home's daemon. Senders in `trusting` become its contacts first, so their sends
+  /// are accepted without anyone running 'share accept' (a stranger's ask waits for a person).
+  func startDaemon(json: Bool = false, trusting senders: [ShareHome] = [], arguments extra: [String] = []) throws -> Daemon {
+    for sender in senders {
+      let result = try share("trust", "add", try sender.deviceID(), "--name", sender.name)
+      guard result.exited(with: 0) else { throw HarnessError("'share trust add' failed:\n\(result)") }
+    }
+    return try Daemon(home: self, json: json, extra: extra)
+  }
 
   /// This device's ID as `share id --json` prints it.
   func deviceID() throws -> String {
