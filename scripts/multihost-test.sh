@@ -30,7 +30,8 @@ on() { local ns=$1; shift; "$hosts" exec "$ns" "$@"; }
 # start_daemon NS HOME NAME LOG: starts a daemon in NS (its pid joins $pids).
 start_daemon() {
   local ns=$1 home=$2 name=$3 log=$4
-  on "$ns" "$share" --home "$home" daemon --name "$name" --port 0 >"$log.out" 2>"$log.err" &
+  # Straight through the harness (which execs into the namespace), so $! is the daemon itself.
+  "$hosts" exec "$ns" "$share" --home "$home" daemon --name "$name" --port 0 >"$log.out" 2>"$log.err" &
   pids+=($!)
 }
 # port_of LOG: the daemon's port once it listens.
@@ -95,7 +96,7 @@ check "... and it arrives" cmp -s "$work/files/only.txt" "$work/a/Documents/Inbo
 start_daemon share-b "$work/m" mallory "$work/daemon-m"
 daemon_m=${pids[-1]}
 mport=$(port_of "$work/daemon-m")
-on share-b avahi-publish -s "lab-a" _share._tcp "$mport" v=1 "id=$(id_of "$work/a")" >"$work/spoof.out" 2>&1 &
+"$hosts" exec share-b avahi-publish -s "lab-a" _share._tcp "$mport" v=1 "id=$(id_of "$work/a")" >"$work/spoof.out" 2>&1 &
 pids+=($!)
 publisher=${pids[-1]}
 sleep 2
