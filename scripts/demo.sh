@@ -21,6 +21,8 @@ bob=("$share" --home "$work/bob")
 name="bob-demo-$$"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+mkdir -p "$work/alice" "$work/bob"
+printf '{"name": "alice"}\n' >"$work/alice/settings.json"   # a device's name (default: the host name)
 step "identities (created on first use)"
 "${alice[@]}" id
 "${bob[@]}" id
@@ -51,7 +53,7 @@ wait "$send_pid"
 
 step "now a contact: files, a folder, a URL and a text go straight in"
 mkdir -p "$work/trip/day1"
-head -c $((8 << 20)) /dev/urandom >"$work/trip/day1/video.mp4"
+head -c $((8 << 20)) /dev/urandom | gzip -1 >"$work/trip/day1/data.gz"
 printf 'notes from the trip\n' >"$work/trip/notes.txt"
 python3 - "$work/trip/photo.png" <<'PY'
 import struct, sys, zlib
@@ -66,7 +68,7 @@ step "bob's Inbox"
 "${bob[@]}" inbox list
 "${bob[@]}" inbox show trip
 ls -lR "$work/bob/Documents/Inbox" | sed 's/^/  /'
-cmp "$work/trip/day1/video.mp4" "$work/bob/Documents/Inbox/trip/day1/video.mp4" && echo "video.mp4 arrived byte-identical"
+cmp "$work/trip/day1/data.gz" "$work/bob/Documents/Inbox/trip/day1/data.gz" && echo "day1/data.gz arrived byte-identical"
 
 step "what bob's daemon logged"
 sed 's/^/  /' "$work/daemon.log"
