@@ -16,6 +16,8 @@ public enum MessageCodec {
       case .receipt(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       case .failure(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       case .wait(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .pair(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .pairResult(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       }
       return Array(data)
     } catch {
@@ -49,6 +51,8 @@ public enum MessageCodec {
       case "receipt": return .receipt(try decoder.decode(Typed<Receipt>.self, from: data).body)
       case "failure": return .failure(try decoder.decode(Typed<Failure>.self, from: data).body)
       case "wait": return .wait(try decoder.decode(Typed<Wait>.self, from: data).body)
+      case "pair": return .pair(try decoder.decode(Typed<Pair>.self, from: data).body)
+      case "pair_result": return .pairResult(try decoder.decode(Typed<PairResult>.self, from: data).body)
       default: throw WireError.unknownMessage(String(type.prefix(40)))
       }
     } catch let error as WireError {

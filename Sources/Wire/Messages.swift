@@ -227,6 +227,22 @@ public struct Wait: Codable, Sendable, Equatable {
   }
 }
 
+/// `Pair`: instead of an Ask, the sender asks to become a contact. Both people compare a code
+/// derived from both certificates; the receiver's owner accepts with `share accept`.
+public struct Pair: Codable, Sendable, Equatable {
+  public init() {}
+}
+
+/// `PairResult`: whether the receiver now trusts the sender.
+public struct PairResult: Codable, Sendable, Equatable {
+  public var accepted: Bool
+  public var reason: String?
+  public init(accepted: Bool, reason: String? = nil) {
+    self.accepted = accepted
+    self.reason = reason
+  }
+}
+
 /// Any control message.
 public enum Message: Sendable, Equatable {
   case hello(Hello)
@@ -235,6 +251,8 @@ public enum Message: Sendable, Equatable {
   case receipt(Receipt)
   case failure(Failure)
   case wait(Wait)
+  case pair(Pair)
+  case pairResult(PairResult)
 
   /// The `type` field on the wire.
   public var typeName: String {
@@ -245,6 +263,8 @@ public enum Message: Sendable, Equatable {
     case .receipt: return "receipt"
     case .failure: return "failure"
     case .wait: return "wait"
+    case .pair: return "pair"
+    case .pairResult: return "pair_result"
     }
   }
 }

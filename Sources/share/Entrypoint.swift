@@ -16,6 +16,7 @@ let allCommands: [any Command.Type] = [
   RequestsCommand.self,
   AcceptCommand.self,
   DeclineCommand.self,
+  PairCommand.self,
   TrustListCommand.self,
   TrustAddCommand.self,
   TrustRemoveCommand.self,

@@ -49,13 +49,13 @@ final class RunningReceiver: Sendable {
 
   init(
     home: TestHome, policy: ReceivePolicy = ReceivePolicy(),
-    configuration: ReceiverConfiguration = ReceiverConfiguration(host: "127.0.0.1")
+    configuration: ReceiverConfiguration = ReceiverConfiguration(host: "127.0.0.1"), gatekeeper: Gatekeeper? = nil
   ) throws {
     self.home = home
     let store = try InboxStore(documents: home.device.paths.documents)
     let recorder = self.recorder
     receiver = try Receiver(
-      device: home.device, store: store, policy: policy, configuration: configuration,
+      device: home.device, store: store, policy: policy, configuration: configuration, gatekeeper: gatekeeper,
       events: { recorder.add($0) })
     receiver.start()
   }

@@ -18,6 +18,8 @@ import Testing
                                          sha256: Digest(bytes: Array(repeating: 1, count: 32)))])),
     .failure(Failure(code: "version", message: "update")),
     .wait(Wait(message: "asking the person", timeout: 120)),
+    .pair(Pair()),
+    .pairResult(PairResult(accepted: false, reason: "declined")),
   ]
 
   @Test(arguments: samples)

@@ -107,9 +107,14 @@ final class ReceiveSession {
     try connection.sendNow(
       .hello(Hello(name: device.name, id: device.fingerprint.hex, accepts: policy.summary)))
 
-    // The offer and the answer.
-    guard case .ask(let ask) = try connection.receiveMessage(expecting: "Ask") else {
-      throw WireError.unexpected(expected: "Ask", got: "another message")
+    // The offer and the answer (or a request to pair).
+    let ask: Ask
+    switch try connection.receiveMessage(expecting: "Ask") {
+    case .ask(let offered): ask = offered
+    case .pair:
+      try pair(peer)
+      return
+    case let other: throw WireError.unexpected(expected: "Ask", got: "a \(other.typeName) message")
     }
     try ask.validate(limits: connection.limits)
     var (answers, plans) = judge(ask, peer: peer)
@@ -158,6 +163,37 @@ final class ReceiveSession {
     let ordered = ask.items.compactMap { receipts[$0.id] }
     try connection.sendNow(.receipt(Receipt(items: ordered)))
     emit(.finished(peer, stored: counts.stored, refused: counts.refused, failed: counts.failed))
+  }
+
+  // MARK: Pairing
+
+  /// A request to become a contact: the owner compares the code and accepts or declines it.
+  private func pair(_ peer: PeerInfo) throws {
+    guard let gatekeeper = context.gatekeeper else {
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "this receiver does not pair")))
+      return
+    }
+    let code = verificationCode(device.fingerprint, peer.fingerprint)
+    let connection = self.connection
+    let refusal = gatekeeper.consent(
+      peerName: peer.name, peer: peer.fingerprint, address: address, items: [], pairingCode: code
+    ) { ask in
+      let seconds = Int(gatekeeper.askTimeout / .seconds(1))
+      try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))
+    }
+    if let refusal {
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: refusal.message)))
+      return
+    }
+    do {
+      try context.trust(TrustedPeer(id: peer.fingerprint, name: peer.name))
+    } catch {
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "the receiver could not save its contacts")))
+      emit(.connectionFailed(address: address, peer: peer, error: error))
+      return
+    }
+    try connection.sendNow(.pairResult(PairResult(accepted: true)))
+    emit(.paired(peer))
   }
 
   // MARK: Judging the offer

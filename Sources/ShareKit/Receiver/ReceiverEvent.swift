@@ -23,4 +23,6 @@ public enum ReceiverEvent: Sendable {
   /// A connection ended with an error (before or during the exchange).
   case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
   case finished(PeerInfo, stored: Int, refused: Int, failed: Int)
+  /// The owner accepted a pairing request: the peer is now a contact.
+  case paired(PeerInfo)
 }

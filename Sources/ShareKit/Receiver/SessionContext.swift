@@ -25,6 +25,15 @@ final class SessionContext: Sendable {
     self.emit = emit
   }
 
+  /// Adds a contact to the home's trust store and to the gatekeeper.
+  func trust(_ peer: TrustedPeer) throws(ShareError) {
+    guard let gatekeeper else { return }
+    var store = try TrustStore.load(from: device.paths.trustStore)
+    store.add(peer)
+    try store.save()
+    gatekeeper.set(trust: store)
+  }
+
   /// Claims a resume key; false when another session holds it.
   func holdResumeKey(_ key: String) -> Bool {
     resumeKeys.withLock { $0.insert(key).inserted }

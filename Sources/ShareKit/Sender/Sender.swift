@@ -149,6 +149,54 @@ public final class Sender: @unchecked Sendable {
     throw firstError ?? ShareError.transport("no address to connect to", detail: "empty endpoint")
   }
 
+  /// What pairing ended with.
+  public struct PairOutcome: Sendable {
+    public var peerName: String
+    public var peerFingerprint: Fingerprint
+    /// The six digits both people compare.
+    public var code: String
+    public var accepted: Bool
+    public var reason: String?
+  }
+
+  /// Asks the receiver to make this device a contact. `showCode` is called as soon as the code
+  /// is known (both sides derive it from both certificates), before the receiver's owner answers.
+  public func pair(
+    with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, observer: @escaping (SendEvent) -> Void = { _ in }
+  ) throws(ShareError) -> PairOutcome {
+    do {
+      let tcp = try connect(endpoint)
+      socket.withLock { $0 = tcp }
+      let tls = try TLSConnection.connect(tcp, context: context, timeout: connectTimeout)
+      let connection = FramedConnection(tls)
+      defer { connection.close() }
+      try tls.setIdleTimeout(connectTimeout)
+      try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex)))
+      let hello = try expectHello(connection)
+      let fingerprint = tls.peerFingerprint
+      guard Fingerprint(hex: hello.id) == fingerprint else { throw WireError.identityMismatch }
+      if let expected = endpoint.expectedFingerprint, expected != fingerprint {
+        throw ShareError.identityMismatch(expected: expected.hex, actual: fingerprint.hex, peer: endpoint.description)
+      }
+      let code = verificationCode(device.fingerprint, fingerprint)
+      showCode(code, hello.name, fingerprint)
+      try connection.sendNow(.pair(Pair()))
+      try tls.setIdleTimeout(answerTimeout)
+      while true {
+        switch try connection.receiveMessage(expecting: "PairResult") {
+        case .wait(let wait): observer(.waiting(wait.message))
+        case .pairResult(let result):
+          return PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: result.accepted, reason: result.reason)
+        case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
+        case let other: throw WireError.unexpected(expected: "PairResult", got: "a \(other.typeName) message")
+        }
+      }
+    } catch {
+      if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
+      throw ShareError.wrap(error)
+    }
+  }
+
   private func expectHello(_ connection: FramedConnection) throws -> Hello {
     switch try connection.receiveMessage(expecting: "Hello") {
     case .hello(let hello): return hello

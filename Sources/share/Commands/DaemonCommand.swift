@@ -162,6 +162,9 @@ struct DaemonLog: Sendable {
     case .connectionFailed(let address, let peer, let error):
       emit(Event(event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address, reason: error.description),
            "connection from \(address) failed: \(escape(error.description))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
+    case .paired(let peer):
+      emit(Event(event: "paired", peerName: peer.name, peerId: peer.fingerprint.hex),
+           "\(describe(peer)) is now a contact (paired)")
     case .finished(let peer, let stored, let refused, let failed):
       emit(Event(event: "finished", peerName: peer.name, peerId: peer.fingerprint.hex, stored: stored, refused: refused, failed: failed),
            "\(describe(peer)): \(stored) stored, \(refused) refused, \(failed) failed")

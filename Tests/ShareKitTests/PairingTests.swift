@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+import Testing
+import TLS
+@testable import ShareKit
+
+/// Pairing: both sides see the same code; the receiver's owner accepts; the sender becomes a
+/// contact, whose sends then go through without asking.
+@Suite struct PairingTests {
+  func daemonLike(_ home: TestHome, mode: ReceiveMode = .everyone) throws -> (RunningReceiver, Gatekeeper) {
+    let gate = Gatekeeper(mode: ModeSetting(mode: mode), trust: try TrustStore.load(from: home.device.paths.trustStore), askTimeout: .seconds(20))
+    let receiver = try RunningReceiver(home: home, gatekeeper: gate)
+    return (receiver, gate)
+  }
+
+  @Test func anAcceptedPairingMakesTheSenderAContactWithTheSameCodeOnBothSides() throws {
+    let (a, b) = (try TestHome(name: "alice"), try TestHome(name: "bob"))
+    let (receiver, gate) = try daemonLike(b)
+    let shown = Mutex<String?>(nil)
+    let outcome = Mutex<Sender.PairOutcome?>(nil)
+    let sender = try Sender(device: a.device)
+    Thread {
+      let result = try? sender.pair(with: receiver.endpoint, showCode: { code, _, _ in shown.withLock { $0 = code } })
+      outcome.withLock { $0 = result }
+    }.start()
+    try waitUntil { gate.pending.count == 1 }
+    let ask = gate.pending[0]
+    #expect(ask.pairingCode == verificationCode(a.device.fingerprint, b.device.fingerprint))
+    try waitUntil { shown.withLock { $0 } != nil }
+    #expect(shown.withLock { $0 } == ask.pairingCode)
+    _ = gate.decide(ask.id, accept: true)
+    try waitUntil { outcome.withLock { $0 } != nil }
+    #expect(outcome.withLock { $0?.accepted } == true)
+    #expect(try TrustStore.load(from: b.device.paths.trustStore).trusts(a.device.fingerprint))
+    #expect(gate.trust.trusts(a.device.fingerprint))
+    // Now a contact: a send goes through without an ask.
+    let report = try Sender(device: a.device).send(try OutgoingItem.files([a.file("after.txt", Array("paired\n".utf8)).path]), to: receiver.endpoint)
+    #expect(report.allStored)
+  }
+
+  @Test func aDeclinedPairingTrustsNobody() throws {
+    let (a, b) = (try TestHome(name: "alice"), try TestHome(name: "bob"))
+    let (receiver, gate) = try daemonLike(b)
+    let outcome = Mutex<Sender.PairOutcome?>(nil)
+    let sender = try Sender(device: a.device)
+    Thread { outcome.withLock { $0 = try? sender.pair(with: receiver.endpoint, showCode: { _, _, _ in }) } }.start()
+    try waitUntil { gate.pending.count == 1 }
+    _ = gate.decide(gate.pending[0].id, accept: false)
+    try waitUntil { outcome.withLock { $0 } != nil }
+    #expect(outcome.withLock { $0?.accepted } == false)
+    #expect(!(try TrustStore.load(from: b.device.paths.trustStore).trusts(a.device.fingerprint)))
+  }
+
+  @Test func contactsModeRefusesAStrangerWithoutAsking() throws {
+    let (a, b) = (try TestHome(name: "alice"), try TestHome(name: "bob"))
+    let (receiver, gate) = try daemonLike(b, mode: .contacts)
+    let items = try OutgoingItem.files([a.file("x.txt", Array("x\n".utf8)).path])
+    #expect(throws: ShareError.self) { try Sender(device: a.device).send(items, to: receiver.endpoint) }
+    #expect(gate.pending.isEmpty)
+    #expect(b.inboxNames().isEmpty && b.stagingNames().isEmpty)
+  }
+}
