@@ -34,3 +34,5 @@ int clinux_peer_uid(int fd, uid_t *uid) {
   *uid = credentials.uid;
   return 0;
 }
+
+int clinux_o_direct(void) { return O_DIRECT; }

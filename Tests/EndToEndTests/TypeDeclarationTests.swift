@@ -235,9 +235,7 @@ import Testing
     defer { _ = daemon.stop() }
     let y = try a.file("answer.txt", "y")
     let sent = try a.share("send", y.path, "--to", daemon.address)
-    withKnownIssue("bug: a 1-byte text file is refused: libmagic says 'very short file (no magic)' (public.data), a type-mismatch with .txt") {
-      #expect(sent.exited(with: 0), "\(sent)")
-      #expect(b.inboxNames() == ["answer.txt"])
-    }
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(b.inboxNames() == ["answer.txt"])
   }
 }

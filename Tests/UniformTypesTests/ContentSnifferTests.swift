@@ -52,3 +52,20 @@ struct ContentSnifferTests {
     #expect(ContentSniffer.headLength >= 32_769 + 6)
   }
 }
+
+@Suite("two-pass sniffing")
+struct TwoPassSniffingTests {
+  @Test("plain prose is text from the quick pass; text with a signature still gets the full database")
+  func plainTextAndSignatures() throws {
+    let sniffer = try ContentSniffer()
+    func mime(_ text: String) throws -> String {
+      try Array(text.utf8).withUnsafeBytes { try sniffer.mimeType(ofHead: $0) }
+    }
+    #expect(try mime(String(repeating: "line of ordinary text\n", count: 200)) == "text/plain")
+    #expect(try mime("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n") == "application/pdf")
+    #expect(try mime("{\\rtf1\\ansi hello}\n") == "text/rtf")
+    #expect(try mime("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n").contains("svg"))
+    #expect(try mime("#!/bin/sh\necho hi\n") == "text/x-shellscript")
+    #expect(try mime("y") == "text/plain")
+  }
+}

@@ -25,4 +25,6 @@ int clinux_close_from(int lowest);
 /// The user ID of the process at the other end of a Unix-domain socket (SO_PEERCRED).
 /// Returns 0 and sets *uid, or -1 with errno set.
 int clinux_peer_uid(int fd, uid_t *uid);
+/// The O_DIRECT open flag (only defined with _GNU_SOURCE).
+int clinux_o_direct(void);
 #endif

@@ -30,6 +30,8 @@ final class ReceiveSession {
   /// The receive buffer: allocated once per connection, independent of item sizes.
   private let buffer: UnsafeMutableRawBufferPointer
   static let bufferSize = 1 << 20
+  /// Items at least this large are written with O_DIRECT where the file system allows it.
+  static let directBytes: Int64 = 8 << 20
   /// Items at least this large can resume after an interruption (smaller ones simply start over).
   static let resumableBytes: Int64 = 8 << 20
   /// Items at least this large are synced on their own as they finish.
@@ -465,7 +467,11 @@ final class ReceiveSession {
     }
     var handedOff = false  // true once the caller owns the staged file
     var interrupted = true  // until the end frame: a thrown error leaves a resumable part
+    var sink: PayloadSink? = nil
     defer {
+      // The writer finishes first: what it holds is written (worth keeping for a resume) or dropped.
+      if problem != nil || resume == nil { sink?.drop() }
+      _ = sink?.finish()
       if !handedOff, let file = staging {
         if interrupted, problem == nil, let resume {
           store.keepForResume(file, record: resume)
@@ -490,10 +496,14 @@ final class ReceiveSession {
       if !verdict.accepted, problem == nil {
         problem = verdict.reason
         refusedByContent = true
+        sink?.drop()
         staging?.discard()
         staging = nil
       }
     }
+
+    let large = (declared ?? 0) >= ReceiveSession.directBytes
+    if large, offset == 0 { staging?.useDirectIO() }
 
     // A resumed item: the staged prefix must be the sender's, byte for byte, before anything is
     // appended; it also feeds the digest and the content check.
@@ -513,6 +523,14 @@ final class ReceiveSession {
       received = offset
       if head.count >= sniffLength { judgeHead() }
     }
+    let payload = PayloadSink(hasher: hasher, file: staging, buffer: buffer, pipelined: large)
+    sink = payload
+    func noteWriteError(_ error: InboxError?) {
+      guard let error, problem == nil else { return }
+      problem = "not stored: \(error.peerDescription)"
+      detail = "cannot write it: \(error)"
+      payload.drop()
+    }
 
     while true {
       let frame = try connection.receiveHeader()
@@ -523,32 +541,27 @@ final class ReceiveSession {
             ? WireError.invalidAsk("an item of unknown size grew past \(formatBytes(limit))")
             : WireError.oversize(declared: limit)
         }
+        // Bytes gather in the buffer and go to disk a full buffer at a time (aligned, so a large
+        // item can be written with O_DIRECT), whatever sizes the sender's frames have.
         var remaining = frame.length
         while remaining > 0 {
-          let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(remaining, buffer.count)])
+          let space = payload.space
+          let piece = UnsafeMutableRawBufferPointer(rebasing: space[0..<min(remaining, space.count)])
           try connection.receive(into: piece)
           remaining -= piece.count
           received += Int64(piece.count)
           if let transfer { context.transfers.add(transfer, bytes: Int64(piece.count)) }
-          let bytes = UnsafeRawBufferPointer(piece)
-          hasher.update(bytes)
           if !judged {
-            head.append(contentsOf: bytes.prefix(sniffLength - head.count))
+            head.append(contentsOf: UnsafeRawBufferPointer(piece).prefix(sniffLength - head.count))
             if head.count >= sniffLength { judgeHead() }
           }
-          if problem == nil, let file = staging {
-            do {
-              try file.write(bytes)
-            } catch {
-              problem = "not stored: \(error.peerDescription)"
-              detail = "cannot write it: \(error)"
-            }
-          }
+          noteWriteError(payload.commit(piece.count))
         }
       case .end:
         let digestBytes = try connection.receivePayload(frame.length)
         interrupted = false
         if !judged { judgeHead() }
+        noteWriteError(payload.finish())
         guard let digest = Digest(bytes: digestBytes) else {
           return .failed(problem ?? "the sender gave up on it", type: decidedType, detail: detail)
         }

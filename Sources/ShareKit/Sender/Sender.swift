@@ -1,4 +1,5 @@
 import CLinux
+import Dispatch
 import Foundation
 import Glibc
 import Synchronization
@@ -267,6 +268,10 @@ public final class Sender: @unchecked Sendable {
       try connection.sendEnd(nil)
       return reason
     }
+    if let declared, declared - done >= Sender.pipelineBytes {
+      return try streamPipelined(
+        declared: declared, done: done, offset: offset, source: source, hasher: hasher, over: connection, progress: progress)
+    }
     let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
     while declared.map({ done < $0 }) ?? true {
       let want = Int(min(Int64(payloadArea.count), (declared ?? Int64.max) - done))
@@ -295,6 +300,95 @@ public final class Sender: @unchecked Sendable {
     guard let digest = Digest(bytes: hasher.finalize()) else { fatalError("SHA-256 is 32 bytes") }
     try connection.sendEnd(digest)
     return nil
+  }
+}
+
+extension Sender {
+  /// Items with at least this many bytes left are read and hashed on a second thread while this
+  /// one encrypts and sends, so the work spreads over two cores.
+  static let pipelineBytes: Int64 = 8 << 20
+
+  /// `stream`'s loop for a large item of known size: a reader thread fills buffers (read and
+  /// SHA-256), this thread frames, encrypts and sends them.
+  private func streamPipelined(
+    declared: Int64, done start: Int64, offset startOffset: Int, source: ByteSource, hasher: SHA256Hasher,
+    over connection: FramedConnection, progress: (Int64) -> Void
+  ) throws -> String? {
+    let pipeline = BufferPipeline(count: 3, size: FrameHeader.size + Sender.chunkSize)
+    let reader = ReaderState(source: source, hasher: hasher)
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      var done = start
+      var offset = startOffset
+      defer {
+        pipeline.finish()
+        finished.signal()
+      }
+      while done < declared {
+        if reader.stopped.load(ordering: .acquiring) { return }
+        let index = pipeline.takeFree()
+        let area = UnsafeMutableRawBufferPointer(rebasing: pipeline.buffers[index][FrameHeader.size...])
+        let want = Int(min(Int64(area.count), declared - done))
+        var got = 0
+        while got < want {
+          let n = reader.source.read(into: UnsafeMutableRawBufferPointer(rebasing: area[got..<want]), at: &offset)
+          if n < 0 {
+            reader.problem.withLock { $0 = "cannot read it: \(String(cString: strerror(errno)))" }
+            pipeline.release(index)
+            return
+          }
+          if n == 0 { break }
+          got += n
+        }
+        if got < want {
+          reader.problem.withLock { $0 = "it shrank while being sent" }
+          pipeline.release(index)
+          return
+        }
+        reader.hasher.update(UnsafeRawBufferPointer(rebasing: area[0..<got]))
+        pipeline.submit(index, length: got)
+        done += Int64(got)
+      }
+    }
+    thread.name = "share-reader"
+    thread.start()
+    do {
+      while let (index, length) = pipeline.takeFull() {
+        let frame = UnsafeMutableRawBufferPointer(rebasing: pipeline.buffers[index][0..<(FrameHeader.size + length)])
+        defer { pipeline.release(index) }
+        try connection.sendData(framedIn: frame)
+        progress(Int64(length))
+      }
+    } catch {
+      // Unblock and wait for the reader before the buffers go away.
+      reader.stopped.store(true, ordering: .releasing)
+      while let (index, _) = pipeline.takeFull() { pipeline.release(index) }
+      finished.wait()
+      throw error
+    }
+    finished.wait()
+    if let problem = reader.problem.withLock({ $0 }) {
+      try connection.sendEnd(nil)
+      return problem
+    }
+    guard let digest = Digest(bytes: hasher.finalize()) else { fatalError("SHA-256 is 32 bytes") }
+    try connection.sendEnd(digest)
+    return nil
+  }
+}
+
+/// What the reader thread of a pipelined send owns or reports.
+///
+/// `@unchecked Sendable`: `source` and `hasher` are used only by the reader thread until it has
+/// signalled that it finished; `problem` and `stopped` are synchronised.
+private final class ReaderState: @unchecked Sendable {
+  let source: ByteSource
+  let hasher: SHA256Hasher
+  let problem = Mutex<String?>(nil)
+  let stopped = Atomic<Bool>(false)
+  init(source: ByteSource, hasher: SHA256Hasher) {
+    self.source = source
+    self.hasher = hasher
   }
 }
 
