@@ -28,6 +28,10 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 configuration="${1:-debug}"
+# A release build links the Swift runtime and Foundation statically: the process maps and
+# touches far less (lower resident memory, faster start) and the binary runs anywhere.
+flags=()
+[ "$configuration" = release ] && flags=(--static-swift-stdlib)
 echo "setup: building ($configuration)" >&2
-swift build -c "$configuration" 2>&1 | { grep -v 'prohibited flag' || true; } >&2
-echo "$(swift build -c "$configuration" --show-bin-path 2>/dev/null)/share"
+swift build -c "$configuration" "${flags[@]}" 2>&1 | { grep -v 'prohibited flag' || true; } >&2
+echo "$(swift build -c "$configuration" "${flags[@]}" --show-bin-path 2>/dev/null)/share"

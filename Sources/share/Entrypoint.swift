@@ -3,7 +3,7 @@ import Glibc
 import ShareKit
 
 /// Every subcommand, in the order `share help` lists them.
-let allCommands: [any Command.Type] = [
+var allCommands: [any Command.Type] { [
   SendCommand.self,
   PeersCommand.self,
   DaemonCommand.self,
@@ -25,13 +25,14 @@ let allCommands: [any Command.Type] = [
   TypesCheckCommand.self,
   IdCommand.self,
   HelpCommand.self,
-]
+] }
 
 /// Finds the command, parses its arguments, runs it, and turns what it throws into the
 /// product's error lines and exit codes.
 enum Entrypoint {
   static func main(_ arguments: [String], environment: [String: String]) -> ExitCode {
     signal(SIGPIPE, SIG_IGN)
+    Signals.start()
     // Global options may come before the command: `share --home DIR send ...`.
     var leading: [String] = []
     var homeWithoutValue = false

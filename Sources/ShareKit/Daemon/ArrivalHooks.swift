@@ -61,18 +61,7 @@ public final class ArrivalHooks: Sendable {
   public func drain() { queue.sync {} }
 
   private static func run(_ executable: String, _ arguments: [String], extra: [String: String]) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-    process.standardInput = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return -1
-    }
-    process.waitUntilExit()
-    return process.terminationStatus
+    spawnAndWait(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(extra) { _, new in new })
   }
 
   private static func find(_ program: String) -> String? {

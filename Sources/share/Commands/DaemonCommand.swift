@@ -61,27 +61,25 @@ enum DaemonCommand: Command {
     let daemon = try Daemon(paths: context.paths, options: options, events: { log.record($0) }, note: { log.note($0) })
 
     let stopping = Atomic<Bool>(false)
-    var sources: [DispatchSourceSignal] = []
-    for number in [SIGTERM, SIGINT, SIGHUP] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler {
-        if number == SIGHUP {
-          daemon.reload()
-          return
-        }
-        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        log.note("stopping (signal \(number)): no new asks; transfers in flight get \(options.grace) to finish")
-        daemon.stop()
-        exit(ExitCode.success.rawValue)
+    let grace = options.grace
+    Signals.onSignal { number in
+      if number == SIGHUP {
+        daemon.reload()
+        return
       }
-      source.resume()
-      sources.append(source)
+      guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
+      log.note("stopping (signal \(number)): no new asks; transfers in flight get \(grace) to finish")
+      daemon.stop()
+      exit(ExitCode.success.rawValue)
     }
     log.note("type declarations: \(daemon.status.declarations)")
     log.note("receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(context.paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)")
     try daemon.start()
-    withExtendedLifetime(sources) { dispatchMain() }
+    // The main thread only waits: the daemon's threads do the work and the signal thread ends the
+    // process. (Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked,
+    // which would let a SIGTERM kill the process instead of stopping it gracefully.)
+    DispatchSemaphore(value: 0).wait()
+    return .success
   }
 
   /// The mode from --mode / --for, or nil to use the home's settings.

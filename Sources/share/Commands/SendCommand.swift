@@ -64,17 +64,11 @@ enum SendCommand: Command {
     let senders = try endpoints.map { _ in try Sender(device: device) }
 
     let interrupted = Atomic<Bool>(false)
-    let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler {
-        interrupted.store(true, ordering: .sequentiallyConsistent)
-        senders.forEach { $0.cancel() }
-      }
-      source.resume()
-      return source
+    Signals.onSignal { number in
+      guard number != SIGHUP else { return }
+      interrupted.store(true, ordering: .sequentiallyConsistent)
+      senders.forEach { $0.cancel() }
     }
-    defer { signals.forEach { $0.cancel() } }
 
     // One thread per receiver; each result lands in its slot.
     let results = Mutex<[Result<SendReport, ShareError>?]>(Array(repeating: nil, count: endpoints.count))

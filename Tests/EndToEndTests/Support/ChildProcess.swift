@@ -204,11 +204,14 @@ final class ChildProcess: @unchecked Sendable {
   /// Whether the child has a handler for signal `number` (Linux: the `SigCgt` mask in
   /// /proc/PID/status). False once it has gone.
   func catches(_ number: Int32) -> Bool {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-      let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-    else { return false }
-    return mask & (1 << UInt64(number - 1)) != 0
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+    // Caught by a handler (SigCgt), or blocked for a sigwait thread to take (SigBlk): either way
+    // a signal sent now is not lost.
+    func mask(_ field: String) -> UInt64 {
+      guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return 0 }
+      return UInt64(line.dropFirst(field.count).trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
+    }
+    return (mask("SigCgt:") | mask("SigBlk:")) & (1 << UInt64(number - 1)) != 0
   }
 
   /// Waits (bounded) until stdout, stderr or the exit status satisfy `condition`.

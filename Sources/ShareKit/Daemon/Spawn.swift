@@ -1,0 +1,38 @@
+import Foundation
+import Glibc
+
+/// Runs a program and waits for it, with every signal unblocked and at its default action in the
+/// child (the daemon blocks its termination signals and ignores SIGPIPE; a hook must not inherit
+/// that), stdin from /dev/null. Returns the exit status, or -1 when it could not be started.
+func spawnAndWait(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int32 {
+  var attributes = posix_spawnattr_t()
+  posix_spawnattr_init(&attributes)
+  defer { posix_spawnattr_destroy(&attributes) }
+  var empty = sigset_t()
+  sigemptyset(&empty)
+  var all = sigset_t()
+  sigfillset(&all)
+  posix_spawnattr_setsigmask(&attributes, &empty)
+  posix_spawnattr_setsigdefault(&attributes, &all)
+  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    argv.forEach { free($0) }
+    envp.forEach { free($0) }
+  }
+  var pid: pid_t = 0
+  guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return -1 }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 {
+    if errno != EINTR { return -1 }
+  }
+  // WIFEXITED / WEXITSTATUS, spelled out: the macros do not import.
+  if status & 0x7f == 0 { return (status >> 8) & 0xff }
+  return 128 + (status & 0x7f)
+}
