@@ -111,22 +111,8 @@ import Wire
   @Test func aStreamOfUnknownLengthArrivesWhole() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let receiver = try RunningReceiver(home: b)
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
-    let (readEnd, writeEnd) = (fds[0], fds[1])
     let payload = randomBytes(2_500_000)
-    let writer = Thread {
-      payload.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let n = write(writeEnd, raw.baseAddress! + offset, min(65536, raw.count - offset))
-          if n <= 0 { break }
-          offset += n
-        }
-      }
-      close(writeEnd)
-    }
-    writer.start()
+    let readEnd = try feedPipe(payload)
     var catalog = ItemCatalog()
     catalog.add(stream: readEnd, name: "piped.bin")
     let report = try Sender(device: a.device).send(catalog.items, to: receiver.endpoint)

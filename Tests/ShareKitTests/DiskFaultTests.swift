@@ -42,21 +42,7 @@ import Wire
     // up front and the disk fills mid-transfer. The small one fits only if the big one's partial
     // file was discarded.
     let small = Array("small enough\n".utf8)
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
-    let (readEnd, writeEnd) = (fds[0], fds[1])
-    let payload = randomBytes(4 << 20)
-    Thread {
-      payload.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let n = write(writeEnd, raw.baseAddress! + offset, min(65536, raw.count - offset))
-          if n <= 0 { break }
-          offset += n
-        }
-      }
-      close(writeEnd)
-    }.start()
+    let readEnd = try feedPipe(randomBytes(4 << 20))
     defer { close(readEnd) }
     var catalog = ItemCatalog()
     catalog.add(stream: readEnd, name: "big.bin")

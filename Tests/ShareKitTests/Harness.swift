@@ -158,3 +158,23 @@ func randomBytes(_ count: Int) -> [UInt8] {
   }
   return bytes
 }
+
+/// A pipe whose other end a thread fills with `bytes` and then closes: a stream of unknown
+/// length, as standard input is. Returns the end to read.
+func feedPipe(_ bytes: [UInt8]) throws -> Int32 {
+  var fds: [Int32] = [0, 0]
+  guard pipe(&fds) == 0 else { throw ShareError.configuration("pipe failed") }
+  let writeEnd = fds[1]
+  Thread {
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = write(writeEnd, raw.baseAddress! + offset, min(65536, raw.count - offset))
+        if n <= 0 { break }
+        offset += n
+      }
+    }
+    close(writeEnd)
+  }.start()
+  return fds[0]
+}

@@ -17,10 +17,7 @@ public struct Settings: Codable, Sendable, Equatable {
 
   /// Writes the settings atomically, owner-only.
   public func save(to url: URL) throws(ShareError) {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let encoder = JSONCoding.encoder(pretty: true)
     do {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try writeAtomically(try encoder.encode(self), to: url)
@@ -33,10 +30,7 @@ public struct Settings: Codable, Sendable, Equatable {
   public static func load(from url: URL) throws(ShareError) -> Settings {
     guard let data = FileManager.default.contents(atPath: url.path) else { return Settings() }
     do {
-      let decoder = JSONDecoder()
-      decoder.keyDecodingStrategy = .convertFromSnakeCase
-      decoder.dateDecodingStrategy = .iso8601
-      return try decoder.decode(Settings.self, from: data)
+      return try JSONCoding.decoder().decode(Settings.self, from: data)
     } catch {
       throw .configuration("\(url.path) is not valid settings JSON: \(error.localizedDescription)")
     }

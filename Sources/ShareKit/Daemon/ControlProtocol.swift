@@ -61,18 +61,6 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
 }
 
 enum ControlCoding {
-  static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.sortedKeys]
-    return encoder
-  }()
-
-  static let decoder: JSONDecoder = {
-    let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
-    decoder.dateDecodingStrategy = .iso8601
-    return decoder
-  }()
+  static let encoder = JSONCoding.encoder()
+  static let decoder = JSONCoding.decoder()
 }

@@ -56,25 +56,10 @@ public final class Sender: @unchecked Sendable {
   private func exchange(
     _ items: [OutgoingItem], endpoint: Endpoint, observer: (SendEvent) -> Void
   ) throws -> SendReport {
-    let tcp = try connect(endpoint)
-    socket.withLock { $0 = tcp }
-    if cancelled.load(ordering: .sequentiallyConsistent) { tcp.close() }
-    let tls = try TLSConnection.connect(tcp, context: context, timeout: connectTimeout)
-    let connection = FramedConnection(tls)
-    defer { connection.close() }
-
-    // Hello, both ways; the certificate must be the device it claims and the one expected.
-    try tls.setIdleTimeout(connectTimeout)
-    try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex)))
-    let hello = try expectHello(connection)
+    let (connection, hello) = try openSession(endpoint)
+    let tls = connection.tls
     let fingerprint = tls.peerFingerprint
-    guard Fingerprint(hex: hello.id) == fingerprint else { throw WireError.identityMismatch }
-    if let expected = endpoint.expectedFingerprint, expected != fingerprint {
-      throw ShareError.identityMismatch(expected: expected.hex, actual: fingerprint.hex, peer: endpoint.description)
-    }
-    guard hello.version == protocolVersion else {
-      throw WireError.versionMismatch(ours: protocolVersion, theirs: hello.version)
-    }
+    defer { connection.close() }
     observer(.connected(peerName: hello.name, fingerprint: fingerprint))
 
     // Offer, then wait for the answer.
@@ -135,6 +120,34 @@ public final class Sender: @unchecked Sendable {
       receipt: receipt, abandoned: abandoned)
   }
 
+  /// Connects, runs the TLS handshake and exchanges Hellos. Before anything else is said, the
+  /// certificate must be the device its Hello names and, when the endpoint expects one, that
+  /// device; the protocol versions must match.
+  private func openSession(_ endpoint: Endpoint) throws -> (FramedConnection, Hello) {
+    let tcp = try connect(endpoint)
+    socket.withLock { $0 = tcp }
+    if cancelled.load(ordering: .sequentiallyConsistent) { tcp.close() }
+    let tls = try TLSConnection.connect(tcp, context: context, timeout: connectTimeout)
+    let connection = FramedConnection(tls)
+    do {
+      try tls.setIdleTimeout(connectTimeout)
+      try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex)))
+      let hello = try expectHello(connection)
+      let fingerprint = tls.peerFingerprint
+      guard Fingerprint(hex: hello.id) == fingerprint else { throw WireError.identityMismatch }
+      if let expected = endpoint.expectedFingerprint, expected != fingerprint {
+        throw ShareError.identityMismatch(expected: expected.hex, actual: fingerprint.hex, peer: endpoint.description)
+      }
+      guard hello.version == protocolVersion else {
+        throw WireError.versionMismatch(ours: protocolVersion, theirs: hello.version)
+      }
+      return (connection, hello)
+    } catch {
+      connection.close()
+      throw error
+    }
+  }
+
   /// Connects to the endpoint's address, then to each alternative in turn; the first error is
   /// the one reported when none answers.
   private func connect(_ endpoint: Endpoint) throws -> Socket {
@@ -166,19 +179,10 @@ public final class Sender: @unchecked Sendable {
     with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> PairOutcome {
     do {
-      let tcp = try connect(endpoint)
-      socket.withLock { $0 = tcp }
-      let tls = try TLSConnection.connect(tcp, context: context, timeout: connectTimeout)
-      let connection = FramedConnection(tls)
-      defer { connection.close() }
-      try tls.setIdleTimeout(connectTimeout)
-      try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex)))
-      let hello = try expectHello(connection)
+      let (connection, hello) = try openSession(endpoint)
+      let tls = connection.tls
       let fingerprint = tls.peerFingerprint
-      guard Fingerprint(hex: hello.id) == fingerprint else { throw WireError.identityMismatch }
-      if let expected = endpoint.expectedFingerprint, expected != fingerprint {
-        throw ShareError.identityMismatch(expected: expected.hex, actual: fingerprint.hex, peer: endpoint.description)
-      }
+      defer { connection.close() }
       let code = verificationCode(device.fingerprint, fingerprint)
       showCode(code, hello.name, fingerprint)
       try connection.sendNow(.pair(Pair()))

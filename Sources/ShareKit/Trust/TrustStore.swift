@@ -84,20 +84,8 @@ public struct TrustStore: Sendable, Equatable {
     }
   }
 
-  static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    return encoder
-  }()
-
-  static let decoder: JSONDecoder = {
-    let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
-    decoder.dateDecodingStrategy = .iso8601
-    return decoder
-  }()
+  static let encoder = JSONCoding.encoder(pretty: true)
+  static let decoder = JSONCoding.decoder()
 }
 
 /// Writes `data` to `url` through a temporary file in the same folder, synced, then renamed

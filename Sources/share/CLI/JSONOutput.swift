@@ -1,15 +1,10 @@
 import Foundation
+import ShareKit
 
 /// `--json` output: one JSON object per line, snake_case keys, sorted for stable diffs.
 /// A stable contract: fields may be added, never renamed or removed.
 enum JSONOutput {
-  static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
+  static let encoder = JSONCoding.encoder()
 
   /// One line of JSON for `value`. Beyond what JSONEncoder escapes (below U+0020), C1 controls
   /// and invisible format characters (bidi overrides) are written as `\uXXXX`, so a name from the
