@@ -310,6 +310,18 @@ public final class TLSConnection: @unchecked Sendable {
 
   // MARK: Timeouts and closing
 
+  /// Whether the peer has sent something not read yet (`SSL_has_pending`, else a zero-timeout
+  /// `poll` for readability). Lets a thread that is busy writing notice a message from the peer
+  /// without blocking. Owning thread only.
+  public func hasIncomingData() -> Bool {
+    if SSL_has_pending(ssl) == 1 { return true }
+    let readable = try? socket.withDescriptor { fd -> Bool in
+      var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+    return readable ?? false
+  }
+
   /// Sets how long one blocked read or write may wait for the peer (`SO_RCVTIMEO` and
   /// `SO_SNDTIMEO`); nil waits forever. Expiry throws `.timedOut`. Owning thread only.
   public func setIdleTimeout(_ duration: Duration?) throws(TLSError) {

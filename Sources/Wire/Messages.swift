@@ -243,6 +243,19 @@ public struct PairResult: Codable, Sendable, Equatable {
   }
 }
 
+/// `Skip`: the receiver refuses an item (or folder entry) on its first bytes, while the sender is
+/// still sending it: stop and end it empty; whatever is in flight is dropped.
+public struct Skip: Codable, Sendable, Equatable {
+  public var item: Int
+  public var entry: Int?
+  public var reason: String
+  public init(item: Int, entry: Int? = nil, reason: String) {
+    self.item = item
+    self.entry = entry
+    self.reason = reason
+  }
+}
+
 /// Any control message.
 public enum Message: Sendable, Equatable {
   case hello(Hello)
@@ -253,6 +266,7 @@ public enum Message: Sendable, Equatable {
   case wait(Wait)
   case pair(Pair)
   case pairResult(PairResult)
+  case skip(Skip)
 
   /// The `type` field on the wire.
   public var typeName: String {
@@ -265,6 +279,7 @@ public enum Message: Sendable, Equatable {
     case .wait: return "wait"
     case .pair: return "pair"
     case .pairResult: return "pair_result"
+    case .skip: return "skip"
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import InboxStore
 import Wire
@@ -35,6 +36,23 @@ import Wire
     #expect(b.stagingNames().isEmpty)
     let stored = try InboxStore(documents: b.device.paths.documents).list()
     #expect(stored.first?.metadata?.type == "public.png")
+  }
+
+  @Test func aLargeItemRefusedOnItsFirstBytesStopsTheSenderEarly() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
+    // 64 MiB that start as an ELF, named like a video.
+    let bytes = try elf() + randomBytes((64 << 20) - (try elf()).count)
+    let items = try OutgoingItem.files([a.file("holiday.mp4", bytes).path, a.file("photo.png", TypeRulesTests.png).path])
+    let sent = Mutex<Int64>(0)
+    let report = try Sender(device: a.device).send(items, to: receiver.endpoint) { event in
+      if case .progress(let bytes, _) = event { sent.withLock { $0 = bytes } }
+    }
+    #expect(report.receipt.items[0].status == .rejected)
+    #expect(report.receipt.items[0].reason?.contains("executable") == true)
+    #expect(report.receipt.items[1].status == .stored)
+    #expect(sent.withLock { $0 } < 32 << 20, "the sender kept sending a refused item: \(sent.withLock { $0 }) bytes")
+    #expect(b.inboxNames() == ["photo.png"])
   }
 
   @Test func aTxtThatIsAShellScriptIsRefusedAsAScript() throws {

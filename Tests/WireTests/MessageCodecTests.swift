@@ -19,6 +19,7 @@ import Testing
     .failure(Failure(code: "version", message: "update")),
     .wait(Wait(message: "asking the person", timeout: 120)),
     .pair(Pair()),
+    .skip(Skip(item: 3, entry: 7, reason: "executable content")),
     .pairResult(PairResult(accepted: false, reason: "declined")),
   ]
 

@@ -499,6 +499,8 @@ final class ReceiveSession {
         sink?.drop()
         staging?.discard()
         staging = nil
+        // Tell the sender to stop: the rest of this item would only be drained.
+        try? connection.sendNow(.skip(Skip(item: item, entry: entry, reason: verdict.reason)))
       }
     }
 
@@ -563,6 +565,8 @@ final class ReceiveSession {
         if !judged { judgeHead() }
         noteWriteError(payload.finish())
         guard let digest = Digest(bytes: digestBytes) else {
+          // Abandoned: after our Skip (refused on content), or the sender's own trouble.
+          if refusedByContent, let problem { return .refused(problem, type: decidedType) }
           return .failed(problem ?? "the sender gave up on it", type: decidedType, detail: detail)
         }
         if let problem {

@@ -108,12 +108,16 @@ public final class Sender: @unchecked Sendable {
 
     // The receipt says what is durably stored.
     try tls.setIdleTimeout(receiptTimeout)
-    let receipt: Receipt
-    switch try connection.receiveMessage(expecting: "Receipt") {
-    case .receipt(let r): receipt = r
-    case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
-    case let other: throw WireError.unexpected(expected: "Receipt", got: "a \(other.typeName) message")
+    var receipt: Receipt? = nil
+    while receipt == nil {
+      switch try connection.receiveMessage(expecting: "Receipt") {
+      case .receipt(let r): receipt = r
+      case .skip: continue  // late, for an item already sent whole
+      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
+      case let other: throw WireError.unexpected(expected: "Receipt", got: "a \(other.typeName) message")
+      }
     }
+    guard let receipt else { throw WireError.unexpected(expected: "Receipt", got: "nothing") }
     observer(.receipt(receipt))
     return SendReport(
       endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: answer.items,
@@ -145,6 +149,22 @@ public final class Sender: @unchecked Sendable {
     } catch {
       connection.close()
       throw error
+    }
+  }
+
+  /// A `Skip` the receiver sent while this side was streaming (it refused the item on its first
+  /// bytes): its reason, or nil when nothing has arrived. Anything else from the receiver now
+  /// is a protocol error (or its `Failure`).
+  private func receivedSkip(_ connection: FramedConnection, item: Int, entry: Int?) throws -> String? {
+    guard connection.tls.hasIncomingData() else { return nil }
+    try connection.flush()
+    switch try connection.receiveMessage(expecting: "Skip") {
+    case .skip(let skip):
+      // A late Skip for a payload already sent whole: nothing to stop.
+      guard skip.item == item, skip.entry == entry else { return nil }
+      return "refused by the receiver while sending: \(skip.reason)"
+    case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
+    case let other: throw WireError.unexpected(expected: "Skip", got: "a \(other.typeName) message")
     }
   }
 
@@ -274,7 +294,7 @@ public final class Sender: @unchecked Sendable {
     }
     if let declared, declared - done >= Sender.pipelineBytes {
       return try streamPipelined(
-        declared: declared, done: done, offset: offset, source: source, hasher: hasher, over: connection, progress: progress)
+        item: item, entry: entry, declared: declared, done: done, offset: offset, source: source, hasher: hasher, over: connection, progress: progress)
     }
     let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
     while declared.map({ done < $0 }) ?? true {
@@ -296,6 +316,10 @@ public final class Sender: @unchecked Sendable {
       }
       let frame = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(FrameHeader.size + got)])
       hasher.update(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size...]))
+      if let skipped = try receivedSkip(connection, item: item, entry: entry) {
+        try connection.sendEnd(nil)
+        return skipped
+      }
       try connection.sendData(framedIn: frame)
       done += Int64(got)
       progress(Int64(got))
@@ -315,7 +339,7 @@ extension Sender {
   /// `stream`'s loop for a large item of known size: a reader thread fills buffers (read and
   /// SHA-256), this thread frames, encrypts and sends them.
   private func streamPipelined(
-    declared: Int64, done start: Int64, offset startOffset: Int, source: ByteSource, hasher: SHA256Hasher,
+    item: Int, entry: Int?, declared: Int64, done start: Int64, offset startOffset: Int, source: ByteSource, hasher: SHA256Hasher,
     over connection: FramedConnection, progress: (Int64) -> Void
   ) throws -> String? {
     let pipeline = BufferPipeline(count: 3, size: FrameHeader.size + Sender.chunkSize)
@@ -360,8 +384,16 @@ extension Sender {
       while let (index, length) = pipeline.takeFull() {
         let frame = UnsafeMutableRawBufferPointer(rebasing: pipeline.buffers[index][0..<(FrameHeader.size + length)])
         defer { pipeline.release(index) }
+        if let skipped = try receivedSkip(connection, item: item, entry: entry) {
+          reader.stopped.store(true, ordering: .releasing)
+          reader.problem.withLock { $0 = skipped }
+          break
+        }
         try connection.sendData(framedIn: frame)
         progress(Int64(length))
+      }
+      if reader.stopped.load(ordering: .acquiring) {
+        while let (index, _) = pipeline.takeFull() { pipeline.release(index) }
       }
     } catch {
       // Unblock and wait for the reader before the buffers go away.
