@@ -55,35 +55,30 @@ class Registry:
     """Every process group this run started; `kill_all` ends the ones still alive."""
 
     def __init__(self):
-        self.groups = []
+        self.procs = []
         self.pid_file = None
 
     def add(self, proc):
-        self.groups.append(proc.pid)
+        self.procs.append(proc)
         if self.pid_file:
             with open(self.pid_file, "a") as f:
                 f.write(f"{proc.pid}\n")
 
     def kill_all(self):
+        """Signals the process group of every process we started and have not reaped yet (a
+        reaped one's id may belong to someone else by now), SIGTERM then SIGKILL."""
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            alive = []
-            for pgid in self.groups:
-                try:
-                    os.killpg(pgid, sig)
-                    alive.append(pgid)
-                except ProcessLookupError:
-                    pass
-                except PermissionError:
-                    pass
+            alive = [p for p in self.procs if p.poll() is None]
             if not alive:
                 break
-            time.sleep(0.3)
-            # reap what we can so nothing stays a zombie
-            for pgid in alive:
+            for p in alive:
                 try:
-                    os.waitpid(pgid, os.WNOHANG)
-                except ChildProcessError:
+                    os.killpg(p.pid, sig)
+                except (ProcessLookupError, PermissionError):
                     pass
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline and any(p.poll() is None for p in alive):
+                time.sleep(0.05)
 
 
 REGISTRY = Registry()
@@ -403,8 +398,9 @@ class Bench:
         self.info["cores"] = os.cpu_count()
         self.info["kernel"] = platform.release()
         self.info["openssl"] = run_quiet(["openssl", "version"]).stdout.strip()
-        fs = run_quiet(["findmnt", "-n", "-o", "FSTYPE,SOURCE", "-T", self.scratch]).stdout.strip()
-        self.info["scratch"] = f"{self.scratch} ({fs or 'unknown fs'})"
+        if a.fs == "loop":
+            self.mount_loop()
+        self.info["scratch"] = f"receivers write to {self.dest_root()} ({self.describe_fs(self.dest_root())})"
         self.info["netns"] = "fresh network namespace, lo only" if os.environ.get("SHARE_BENCH_NETNS") == "1" else "host network namespace (loopback addresses only)"
 
         wl = []
@@ -445,6 +441,52 @@ class Bench:
             self.prepare_wormhole()
         if "share" in tools:
             self.prepare_share()
+
+    def dest_root(self):
+        return os.path.dirname(self.dest)
+
+    @staticmethod
+    def describe_fs(path):
+        """File system type, device, journal or not, and mount options that matter for the figures."""
+        r = run_quiet(["findmnt", "-n", "-o", "FSTYPE,SOURCE,OPTIONS", "-T", path]).stdout.split()
+        if len(r) < 3:
+            return "unknown file system"
+        fstype, source, options = r[0], r[1], r[2].split(",")
+        desc = [fstype, source]
+        if fstype == "ext4":
+            task = f"/sys/fs/ext4/{os.path.basename(os.path.realpath(source))}/journal_task"
+            try:
+                with open(task) as f:
+                    desc.append("no journal" if f.read().strip() == "<none>" else "journal")
+            except OSError:
+                pass
+        desc += [o for o in options if o in ("discard", "nobarrier", "data=writeback", "sync")]
+        return ", ".join(desc)
+
+    def mount_loop(self):
+        """--fs loop: receivers write to a fresh ext4 (with a journal, defaults of mkfs.ext4) on a
+        sparse image in the scratch folder, attached with direct I/O so the image's own page
+        cache does not double-buffer. Unmounted (and the loop device freed) by cleanup()."""
+        a = self.args
+        img = os.path.join(self.scratch, "fs.img")
+        mnt = os.path.join(self.scratch, "mnt")
+        size = 3 * a.big + 4 * GiB
+        with open(img, "wb") as f:
+            f.truncate(size)
+        r = run_quiet(["mkfs.ext4", "-q", "-F", "-E", "nodiscard", img])
+        if r.returncode:
+            raise BenchError(f"mkfs.ext4: {r.stdout}")
+        r = run_quiet(["losetup", "--direct-io=on", "--find", "--show", img])
+        if r.returncode:
+            raise BenchError(f"losetup (needs root): {r.stdout}")
+        dev = r.stdout.strip()
+        os.makedirs(mnt, exist_ok=True)
+        r = run_quiet(["mount", dev, mnt])
+        run_quiet(["losetup", "-d", dev])  # autoclear: the device goes away with the unmount
+        if r.returncode:
+            raise BenchError(f"mount {dev}: {r.stdout}")
+        self.loop_mount = mnt
+        self.dest = os.path.join(mnt, "dest")
 
     @staticmethod
     def cpu_model():
@@ -659,9 +701,12 @@ SetEnv SHLVL=1
         common = [self.wormhole, "--relay-url", f"ws://127.0.0.1:{self.wh_mailbox}/v1", "--transit-helper", f"tcp:127.0.0.1:{self.wh_relay}"]
         what = w.folder if w.folder else w.paths[0]
         env = dict(os.environ, WORMHOLE_QR="0")
+        # Outside our own network namespace, direct-connection hints would name this machine's
+        # other addresses: then both sides stay off them and go through the loopback relay.
+        listen = [] if os.environ.get("SHARE_BENCH_NETNS") == "1" else ["--no-listen"]
         t0 = time.monotonic()
-        snd = Timed(self.logname("wormhole-send"), common + ["send", "--hide-progress", "--no-qr", "--code", code, what], self.logs, env=env)
-        rcv = Timed(self.logname("wormhole-receive"), common + ["receive", "--hide-progress", "--accept-file", code], self.logs, cwd=dest, env=env)
+        snd = Timed(self.logname("wormhole-send"), common + ["send", "--hide-progress", "--no-qr", *listen, "--code", code, what], self.logs, env=env)
+        rcv = Timed(self.logname("wormhole-receive"), common + ["receive", "--hide-progress", *listen, "--accept-file", code], self.logs, cwd=dest, env=env)
         rc_r = rcv.wait(self.args.timeout)
         rc_s = snd.wait(60)
         wall = max(snd.ended, rcv.ended) - t0
@@ -826,12 +871,14 @@ SetEnv SHLVL=1
             vals = [r[k] for r in runs if k in r]
             if vals:
                 s[k] = statistics.median(vals)
+        walls = [r["wall"] for r in runs]
+        s["spread"] = (max(walls) - min(walls)) / 2 / s["wall"] if len(walls) > 1 and s["wall"] > 0 else None
         return s
 
     LABELS = {
         "ref-null": "limit: TLS ref → /dev/null",
         "ref-file": "limit: TLS ref → file+fsync",
-        "ref-direct": "limit: TLS ref → O_DIRECT+fsync",
+        "ref-direct": "limit: TLS ref → direct+fsync",
         "disk-direct": "limit: disk write O_DIRECT",
         "disk": "limit: disk write, no fsync",
         "disk-fsync": "limit: disk write + fsync",
@@ -861,8 +908,8 @@ SetEnv SHLVL=1
         for k in ("ssh", "wormhole"):
             if k in self.info:
                 out.append(f"{k}: {self.info[k]}")
-        out.append(f"each figure: median of {a.runs} run(s) ({a.tiny_runs} for 1 KiB); MB = 10^6 bytes; CPU = user+sys s of the "
-                   "process tree; RSS = peak resident set of the largest process in the tree, MiB")
+        out.append(f"each figure: median of {a.runs} run(s) ({a.tiny_runs} for 1 KiB); ±% = half the range of the wall times over the median; "
+                   "MB = 10^6 bytes; CPU = user+sys s of the process tree; RSS = peak resident set of the largest process in the tree, MiB")
         out.append("between runs: received copy deleted, sync, sources re-read so they are in the page cache (no cache drop)"
                    + (f"; waited {self.waited:.0f} s in all for the machine to be quiet" if self.waited >= 1 else ""))
 
@@ -877,7 +924,7 @@ SetEnv SHLVL=1
             rows = self.rows_for(w)
             if w.key in ("big", "mid"):
                 ref = self.summary(w.key, "ref-file")
-                out.append(f"{'':30} {'wall s':>8} {'MB/s':>7} {'×ref':>5} {'CPU s snd':>9} {'CPU s rcv':>9} {'CPU s/GiB':>9} {'×ref':>5} {'RSS snd':>7} {'RSS rcv':>7}  note")
+                out.append(f"{'':30} {'wall s':>8} {'±%':>4} {'MB/s':>7} {'×ref':>5} {'CPU s snd':>9} {'CPU s rcv':>9} {'CPU s/GiB':>9} {'×ref':>5} {'RSS snd':>7} {'RSS rcv':>7}  note")
                 for rid, tool, _ in rows:
                     s, st = self.summary(w.key, rid), self.status(w.key, rid, tool)
                     if s is None:
@@ -894,11 +941,11 @@ SetEnv SHLVL=1
                     note = st or self.notes.get(tool, "")
                     if rid == "wormhole" and self.wormhole_direct:
                         note += ", direct" if all(self.wormhole_direct) else ", via relay (some runs)"
-                    out.append(f"{self.LABELS[rid]:30} {s['wall']:8.2f} {mbs:7.0f} {fmt(xr, '5.2f')} {s['send_cpu']:9.2f} {fmt(s.get('recv_cpu'), '9.2f')} "
+                    out.append(f"{self.LABELS[rid]:30} {s['wall']:8.2f} {fmt(s['spread'] and 100 * s['spread'], '4.0f')} {mbs:7.0f} {fmt(xr, '5.2f')} {s['send_cpu']:9.2f} {fmt(s.get('recv_cpu'), '9.2f')} "
                                f"{cpg:9.2f} {fmt(xc, '5.2f')} {s['send_rss'] / MiB:7.1f} {fmt(s['recv_rss'] / MiB if 'recv_rss' in s else None, '7.1f')}  {note}")
             elif w.key == "small":
                 base = self.summary(w.key, "rsync")
-                out.append(f"{'':30} {'wall s':>8} {'files/s':>8} {'×rsync':>6} {'MB/s':>6} {'CPU s snd':>9} {'CPU s rcv':>9} {'RSS snd':>7} {'RSS rcv':>7}  note")
+                out.append(f"{'':30} {'wall s':>8} {'±%':>4} {'files/s':>8} {'×rsync':>6} {'MB/s':>6} {'CPU s snd':>9} {'CPU s rcv':>9} {'RSS snd':>7} {'RSS rcv':>7}  note")
                 for rid, tool, _ in rows:
                     s, st = self.summary(w.key, rid), self.status(w.key, rid, tool)
                     if s is None:
@@ -915,11 +962,11 @@ SetEnv SHLVL=1
                         note += ", folder sent as a zip"
                     elif rid == "share":
                         note += f"; {w.count} paths in one send"
-                    out.append(f"{self.LABELS[rid]:30} {s['wall']:8.2f} {fps:8.0f} {fmt(xr, '6.2f')} {w.bytes / s['wall'] / 1e6:6.1f} {s['send_cpu']:9.2f} "
+                    out.append(f"{self.LABELS[rid]:30} {s['wall']:8.2f} {fmt(s['spread'] and 100 * s['spread'], '4.0f')} {fps:8.0f} {fmt(xr, '6.2f')} {w.bytes / s['wall'] / 1e6:6.1f} {s['send_cpu']:9.2f} "
                                f"{fmt(s.get('recv_cpu'), '9.2f')} {s['send_rss'] / MiB:7.1f} {fmt(s['recv_rss'] / MiB if 'recv_rss' in s else None, '7.1f')}  {note}")
             else:  # tiny
                 base = self.summary(w.key, "scp")
-                out.append(f"{'':30} {'ms':>8} {'×scp':>6} {'CPU ms snd':>10} {'CPU ms rcv':>10} {'RSS snd':>7} {'RSS rcv':>7}  note")
+                out.append(f"{'':30} {'ms':>8} {'±%':>4} {'×scp':>6} {'CPU ms snd':>10} {'CPU ms rcv':>10} {'RSS snd':>7} {'RSS rcv':>7}  note")
                 for rid, tool, _ in rows:
                     s, st = self.summary(w.key, rid), self.status(w.key, rid, tool)
                     if s is None:
@@ -927,7 +974,7 @@ SetEnv SHLVL=1
                         continue
                     xr = s["wall"] / base["wall"] if base else None
                     note = st or ("process start to stored" if rid != "ref-file" else "client start to server exit, fsync")
-                    out.append(f"{self.LABELS[rid]:30} {s['wall'] * 1e3:8.1f} {fmt(xr, '6.2f')} {s['send_cpu'] * 1e3:10.0f} "
+                    out.append(f"{self.LABELS[rid]:30} {s['wall'] * 1e3:8.1f} {fmt(s['spread'] and 100 * s['spread'], '4.0f')} {fmt(xr, '6.2f')} {s['send_cpu'] * 1e3:10.0f} "
                                f"{fmt(s['recv_cpu'] * 1e3 if 'recv_cpu' in s else None, '10.0f')} "
                                f"{s['send_rss'] / MiB:7.1f} {fmt(s['recv_rss'] / MiB if 'recv_rss' in s else None, '7.1f')}  {note}")
                 if "share" in self.args.tools:
@@ -1013,6 +1060,11 @@ SetEnv SHLVL=1
 
     def cleanup(self):
         REGISTRY.kill_all()
+        if getattr(self, "loop_mount", None):
+            rmtree(self.dest)
+            r = run_quiet(["umount", self.loop_mount])
+            if r.returncode:
+                log(f"could not unmount {self.loop_mount}: {r.stdout.strip()}")
 
 
 def main():
@@ -1033,6 +1085,7 @@ def main():
     p.add_argument("--json", help="also write the raw per-run figures here")
     p.add_argument("--out", help="also write the table here")
     p.add_argument("--scratch", help=argparse.SUPPRESS)
+    p.add_argument("--fs", choices=["scratch", "loop"], default="scratch", help="where receivers write: the scratch folder's own file system (default), or a fresh ext4 with a journal on a loop device (root; see README)")
     p.add_argument("--tmp", default=os.environ.get("TMPDIR", "/tmp"), help="where the scratch folder goes (default $TMPDIR or /tmp); must be a real disk for fsync figures to mean anything")
     p.add_argument("--share", default=os.path.join(REPO, ".build", "release", "share"), help=argparse.SUPPRESS)
     p.add_argument("--tls-ref", default=os.path.join(HERE, "bin", "tls_ref"), help=argparse.SUPPRESS)

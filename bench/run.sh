@@ -69,11 +69,17 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/share-bench.XXXXXX")
 keep=0
 for arg in "$@"; do [ "$arg" = "--keep" ] && keep=1; done
 cleanup() {
+  # Process groups the driver started and left behind (only if it was killed outright): each
+  # is ours if its leader still runs with the scratch folder in its command line or as its cwd.
   if [ -f "$scratch/pids" ]; then
     while read -r pgid; do
-      kill -KILL -- "-$pgid" 2>/dev/null || true
+      if tr '\0' ' ' <"/proc/$pgid/cmdline" 2>/dev/null | grep -qF "$scratch" \
+         || [ "$(readlink "/proc/$pgid/cwd" 2>/dev/null)" = "$scratch/wormhole" ]; then
+        kill -KILL -- "-$pgid" 2>/dev/null || true
+      fi
     done <"$scratch/pids"
   fi
+  if mountpoint -q "$scratch/mnt" 2>/dev/null; then umount "$scratch/mnt" || umount -l "$scratch/mnt" || true; fi
   if [ "$keep" = 1 ]; then echo "bench: kept $scratch" >&2; else rm -rf "$scratch"; fi
 }
 trap cleanup EXIT
