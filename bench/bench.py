@@ -914,7 +914,10 @@ SetEnv SHLVL=1
                    + (f"; waited {self.waited:.0f} s in all for the machine to be quiet" if self.waited >= 1 else ""))
 
         def fmt(v, spec):
-            return "—" if v is None else format(v, spec)
+            if v is None:
+                width = re.match(r"\d*", spec).group(0)
+                return "—".rjust(int(width) if width else 0)
+            return format(v, spec)
 
         for w in self.workloads:
             out.append("")
@@ -940,7 +943,8 @@ SetEnv SHLVL=1
                         xc = cpg / rc if rc else None
                     note = st or self.notes.get(tool, "")
                     if rid == "wormhole" and self.wormhole_direct:
-                        note += ", direct" if all(self.wormhole_direct) else ", via relay (some runs)"
+                        note += (", direct" if all(self.wormhole_direct) else ", via the loopback relay"
+                                 if not any(self.wormhole_direct) else ", via the relay in some runs")
                     out.append(f"{self.LABELS[rid]:30} {s['wall']:8.2f} {fmt(s['spread'] and 100 * s['spread'], '4.0f')} {mbs:7.0f} {fmt(xr, '5.2f')} {s['send_cpu']:9.2f} {fmt(s.get('recv_cpu'), '9.2f')} "
                                f"{cpg:9.2f} {fmt(xc, '5.2f')} {s['send_rss'] / MiB:7.1f} {fmt(s['recv_rss'] / MiB if 'recv_rss' in s else None, '7.1f')}  {note}")
             elif w.key == "small":
@@ -990,7 +994,7 @@ SetEnv SHLVL=1
             if st["first"]:
                 out.append(f"{'  … very first start (makes identity)':40} {statistics.median(st['first']) * 1e3:7.1f} ms  median of {len(st['first'])}")
         if self.lost_sigterms:
-            out.append(f"{'share daemon: SIGTERMs not acted on':40} {self.lost_sigterms:7d}     (re-sent after 0.5 s; see README, fragile)")
+            out.append(f"{'share daemon: SIGTERM re-sent':40} {self.lost_sigterms:7d}     times (no exit within 0.5 s; see README, fragile)")
         if "share" in self.args.tools:
             out.append(f"{'share daemon start → visible in peers':40} n/a: " + ("not measured yet" if getattr(self, "share_has_peers", False) else "no discovery in share yet"))
         if spd:
@@ -1003,7 +1007,7 @@ SetEnv SHLVL=1
         out.append("")
         out.append("== targets (issue: speed and memory)")
         out.extend(self.targets())
-        return "\n".join(out)
+        return "\n".join(line.rstrip() for line in out)
 
     def targets(self):
         lines = []
