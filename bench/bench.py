@@ -179,16 +179,19 @@ class Timed:
             return ""
 
     def usage(self):
-        """(cpu seconds, peak RSS bytes) from time's report."""
-        cpu, rss = 0.0, 0
+        """(cpu seconds, peak RSS bytes, system seconds) from time's report."""
+        cpu, rss, sys_s = 0.0, 0, 0.0
         with open(self.time_file) as f:
             for line in f:
                 line = line.strip()
-                if line.startswith("User time (seconds):") or line.startswith("System time (seconds):"):
+                if line.startswith("User time (seconds):"):
                     cpu += float(line.rsplit(":", 1)[1])
+                elif line.startswith("System time (seconds):"):
+                    sys_s = float(line.rsplit(":", 1)[1])
+                    cpu += sys_s
                 elif line.startswith("Maximum resident set size (kbytes):"):
                     rss = int(line.rsplit(":", 1)[1]) * 1024
-        return cpu, rss
+        return cpu, rss, sys_s
 
 
 def wait_for_line(proc_stdout, pattern, timeout, what):
@@ -760,11 +763,11 @@ SetEnv SHLVL=1
 
     @staticmethod
     def row(wall, sender, receiver):
-        s_cpu, s_rss = sender.usage()
-        r = {"wall": wall, "send_cpu": s_cpu, "send_rss": s_rss}
+        s_cpu, s_rss, s_sys = sender.usage()
+        r = {"wall": wall, "send_cpu": s_cpu, "send_rss": s_rss, "send_sys": s_sys}
         if receiver is not None:
-            r_cpu, r_rss = receiver.usage()
-            r.update(recv_cpu=r_cpu, recv_rss=r_rss)
+            r_cpu, r_rss, r_sys = receiver.usage()
+            r.update(recv_cpu=r_cpu, recv_rss=r_rss, recv_sys=r_sys)
         return r
 
     # -- the plan ----------------------------------------------------------------------------
@@ -797,7 +800,11 @@ SetEnv SHLVL=1
             res = self.results.setdefault(w.key, {})
             log(f"== {w.label}: {w.runs} run(s) of {', '.join(r[0] for r in rows)}")
             for i in range(w.runs):
-                for rid, tool, fn in rows:  # interleaved: run i of every tool, then run i+1
+                # Interleaved (run i of every tool, then run i+1) and rotated, so that no tool
+                # always follows the same one: what the previous tool left behind (freed page
+                # cache the hypervisor has to back again, deleted inodes) moves around.
+                k = i % len(rows) if self.args.order == "rotate" else 0
+                for rid, tool, fn in rows[k:] + rows[:k]:
                     if tool in self.unavailable:
                         continue
                     entry = res.setdefault(rid, {"runs": [], "error": None})
@@ -1082,6 +1089,7 @@ def main():
     p.add_argument("--small-size", type=parse_size, default=4 * KiB, help="size of each small file (default 4K)")
     p.add_argument("--tools", default=",".join(ALL_TOOLS), help=f"comma-separated, from: {','.join(ALL_TOOLS + EXTRA_TOOLS)} (default: all but rsync-fsync)")
     p.add_argument("--workloads", default=",".join(ALL_WORKLOADS), help=f"comma-separated, from: {','.join(ALL_WORKLOADS)} (default: all)")
+    p.add_argument("--order", choices=["rotate", "fixed"], default="rotate", help="tool order within each round: rotated by one each run (default) or always the table's order")
     p.add_argument("--timeout", type=float, default=900, help="seconds one transfer may take (default 900)")
     p.add_argument("--quiet-wait", type=float, default=120, help="before each measurement, wait up to this many seconds for other processes to leave the machine under 15%% busy (default 120; 0: don't wait)")
     p.add_argument("--no-netns", dest="netns", action="store_false", help="do not enter a fresh network namespace (loopback addresses are still the only targets)")
