@@ -106,12 +106,20 @@ for line in sys.stdin:
     peer = json.loads(line)
     if peer["name"].startswith("lab-a") and any(a["port"] == int(sys.argv[1]) for a in peer["addresses"]):
         print(peer["name"]); break' "$mport")
+# Either the spoofed record was renamed ('lab-a #2', only mallory's address: refused on the
+# certificate) or it merged into lab-a's entry (same ID, two addresses: mallory's address fails
+# the certificate check and the real lab-a gets the file). Never mallory.
 if [ -n "$spoofed" ]; then
-  on share-b "$share" --home "$work/b" send "$work/files/hello.txt" --to "$spoofed" >"$work/spoof1.out" 2>&1 && rc=0 || rc=$?
-  check "a spoofed '$spoofed' claiming lab-a's ID is refused on its certificate" test "$rc" -ne 0
-  check "the refusal names the certificate mismatch" grep -qi "certificate\|presented" "$work/spoof1.out"
+  printf 'only for lab-a\n' >"$work/files/spoofed.txt"
+  on share-b "$share" --home "$work/b" send "$work/files/spoofed.txt" --to "$spoofed" >"$work/spoof1.out" 2>&1 && rc=0 || rc=$?
+  spoof_ok() {
+    if [ "$rc" -eq 0 ]; then cmp -s "$work/files/spoofed.txt" "$work/a/Documents/Inbox/spoofed.txt"
+    else grep -qi "certificate\|presented" "$work/spoof1.out"; fi
+  }
+  check "sending to '$spoofed' (a record claiming lab-a's ID at mallory's address) reaches the real lab-a or is refused on the certificate" spoof_ok || true
+  spoof_ok || sed 's/^/#   /' "$work/spoof1.out"
 else
-  echo "# (the spoofed record merged with lab-a's; nothing to send to)"
+  echo "# (the spoofed record was not seen; nothing to send to)"
 fi
 check "mallory's Inbox stays empty" test -z "$(ls -A "$work/m/Documents/Inbox" 2>/dev/null)"
 

@@ -78,8 +78,8 @@ public enum PeerSelection {
     let candidates = peers.filter { !$0.isSelf && !$0.addresses.isEmpty }
     var matches: [Peer]
     if let query {
-      let exact = candidates.filter { $0.name == query }
-      let folded = exact.isEmpty ? candidates.filter { $0.name.lowercased() == query.lowercased() } : exact
+      let exact = candidates.filter { $0.isCalled(query) }
+      let folded = exact.isEmpty ? candidates.filter { $0.isCalled(query, caseInsensitive: true) } : exact
       let byID = normalizedFingerprintPrefix(query).map { prefix in
         prefix.count >= Fingerprint.minimumPrefixLength ? candidates.filter { $0.id?.matches(prefix: prefix) == true } : []
       } ?? []
@@ -103,11 +103,12 @@ public enum PeerSelection {
     guard let id = peer.id else {
       throw .configuration("\(peer.name) advertises no device ID; send to it with --to HOST:PORT")
     }
-    if let remembered = known.id(for: peer.name), remembered != id {
-      throw .identityMismatch(expected: remembered.hex, actual: id.hex, peer: peer.name)
+    let name = query ?? peer.name
+    if let remembered = known.id(for: name), remembered != id {
+      throw .identityMismatch(expected: remembered.hex, actual: id.hex, peer: name)
     }
-    if let contact = trust.peers.first(where: { $0.name == peer.name }), contact.id != id {
-      throw .identityMismatch(expected: contact.id.hex, actual: id.hex, peer: peer.name)
+    if let contact = trust.peers.first(where: { $0.name == name }), contact.id != id {
+      throw .identityMismatch(expected: contact.id.hex, actual: id.hex, peer: name)
     }
     return .chosen(peer)
   }

@@ -16,6 +16,9 @@ public struct Peer: Sendable, Equatable, Codable {
 
   /// The advertised instance name: the device name (untrusted: escape before display).
   public var name: String
+  /// Other instance names seen with the same device ID (after a name collision, or a record
+  /// that copies the ID): a send by any of them reaches this ID, and only this ID.
+  public var aliases: [String] = []
   /// The device ID from the TXT record; nil when the record has none or a malformed one.
   public var id: Fingerprint?
   /// The protocol version it advertises.
@@ -28,6 +31,12 @@ public struct Peer: Sendable, Equatable, Codable {
 
   /// A stable key: the device ID, else the name (a record without an ID).
   var key: String { id?.hex ?? "name:\(name)" }
+
+  /// Whether it is advertised as `name` (its own name or an alias).
+  public func isCalled(_ name: String, caseInsensitive: Bool = false) -> Bool {
+    if caseInsensitive { return ([self.name] + aliases).contains { $0.lowercased() == name.lowercased() } }
+    return self.name == name || aliases.contains(name)
+  }
 
   /// Addresses in the order to try: IPv4, then global IPv6, then link-local IPv6.
   public var preferredAddresses: [Address] {

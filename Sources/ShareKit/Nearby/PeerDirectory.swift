@@ -45,8 +45,10 @@ public struct PeerDirectory: Sendable {
               let address = Peer.Address(address: service.address, port: service.port, interface: service.instance.interfaceName)
               owners[service.instance] = (peer.key, address)
               if var existing = peers[peer.key] {
-                guard !existing.addresses.contains(address) else { continue }
-                existing.addresses.append(address)
+                let newName = !existing.isCalled(peer.name)
+                if newName { existing.aliases.append(peer.name) }
+                guard newName || !existing.addresses.contains(address) else { continue }
+                if !existing.addresses.contains(address) { existing.addresses.append(address) }
                 peers[peer.key] = existing
                 continuation.yield(.changed(existing))
               } else {

@@ -127,8 +127,27 @@ public final class Sender: @unchecked Sendable {
   /// Connects, runs the TLS handshake and exchanges Hellos. Before anything else is said, the
   /// certificate must be the device its Hello names and, when the endpoint expects one, that
   /// device; the protocol versions must match.
+  ///
+  /// Each address of the endpoint is tried in turn: one that cannot be reached, or that answers
+  /// with another certificate (a spoofed record pointing elsewhere), is passed over for the next.
+  /// When none works, the certificate mismatch is reported first: it is the one that matters.
   private func openSession(_ endpoint: Endpoint) throws -> (FramedConnection, Hello) {
-    let tcp = try connect(endpoint)
+    var firstError: (any Error)? = nil
+    var mismatch: (any Error)? = nil
+    for (host, port) in [(endpoint.host, endpoint.port)] + endpoint.alternatives {
+      if cancelled.load(ordering: .sequentiallyConsistent) { break }
+      do {
+        return try openSession(host: host, port: port, endpoint: endpoint)
+      } catch {
+        if case ShareError.identityMismatch = error, mismatch == nil { mismatch = error }
+        if firstError == nil { firstError = error }
+      }
+    }
+    throw mismatch ?? firstError ?? ShareError.transport("no address to connect to", detail: "empty endpoint")
+  }
+
+  private func openSession(host: String, port: UInt16, endpoint: Endpoint) throws -> (FramedConnection, Hello) {
+    let tcp = try Socket.connect(host: host, port: port, timeout: connectTimeout)
     socket.withLock { $0 = tcp }
     if cancelled.load(ordering: .sequentiallyConsistent) { tcp.close() }
     let tls = try TLSConnection.connect(tcp, context: context, timeout: connectTimeout)
@@ -166,21 +185,6 @@ public final class Sender: @unchecked Sendable {
     case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
     case let other: throw WireError.unexpected(expected: "Skip", got: "a \(other.typeName) message")
     }
-  }
-
-  /// Connects to the endpoint's address, then to each alternative in turn; the first error is
-  /// the one reported when none answers.
-  private func connect(_ endpoint: Endpoint) throws -> Socket {
-    var firstError: (any Error)? = nil
-    for (host, port) in [(endpoint.host, endpoint.port)] + endpoint.alternatives {
-      do {
-        return try Socket.connect(host: host, port: port, timeout: connectTimeout)
-      } catch {
-        if firstError == nil { firstError = error }
-        if cancelled.load(ordering: .sequentiallyConsistent) { break }
-      }
-    }
-    throw firstError ?? ShareError.transport("no address to connect to", detail: "empty endpoint")
   }
 
   /// What pairing ended with.

@@ -25,6 +25,7 @@ enum PeersCommand: Command {
   struct Output: Encodable {
     var event: String?
     var name: String
+    var aliases: [String]
     var id: String?
     var shortId: String?
     var addresses: [Peer.Address]
@@ -36,6 +37,7 @@ enum PeersCommand: Command {
     init(_ peer: Peer, event: String? = nil) {
       self.event = event
       name = peer.name
+      aliases = peer.aliases
       id = peer.id?.hex
       shortId = peer.id?.short
       addresses = peer.preferredAddresses

@@ -115,14 +115,16 @@ enum SendCommand: Command {
     let allKnown = expected.allSatisfy { $0 != nil }
     let peers = try runBlocking {
       try await directory.snapshot(timeout: .seconds(3)) { seen in
-        allKnown && zip(named, expected).allSatisfy { name, id in seen.contains { $0.name == name && $0.id == id } }
+        allKnown && zip(named, expected).allSatisfy { name, id in seen.contains { $0.isCalled(name) && $0.id == id } }
       }
     }
 
     func endpoint(for query: String?) throws -> Endpoint {
       switch try PeerSelection.choose(query, among: peers, known: known, trust: trust) {
       case .chosen(let peer):
-        guard let endpoint = peer.endpoint else { throw ShareError.configuration("\(escape(peer.name)) has no address") }
+        guard var endpoint = peer.endpoint else { throw ShareError.configuration("\(escape(peer.name)) has no address") }
+        // Remembered (trust on first use) under the name the user gave.
+        if let query, peer.isCalled(query) { endpoint.label = query }
         return endpoint
       case .ambiguous(let candidates):
         return try pick(among: candidates, query: query, context: context)
