@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// What the Inbox remembers about an item beside its bytes.
 public struct ItemMetadata: Codable, Sendable, Equatable {
@@ -40,4 +41,58 @@ public struct ItemMetadata: Codable, Sendable, Equatable {
 struct MetadataRecord: Codable {
   var file: FileIdentity
   var meta: ItemMetadata
+}
+
+extension MetadataRecord {
+  /// The record as one line of JSON, in the journal's keys (what `MetadataJournal`'s decoder
+  /// reads), written directly: JSONEncoder costs more than the rest of placing a small item.
+  var jsonLine: String {
+    var fields: [String] = [
+      "\"file\":{\"inode\":\(file.inode),\"mtime_nanoseconds\":\(file.mtimeNanoseconds),\"size\":\(file.size)}",
+    ]
+    var meta: [String] = [
+      "\"kind\":\(jsonString(self.meta.kind))",
+      "\"original_name\":\(jsonString(self.meta.originalName))",
+      "\"received_at\":\"\(iso8601(self.meta.receivedAt))\"",
+      "\"sender_id\":\(jsonString(self.meta.senderId))",
+      "\"sender_name\":\(jsonString(self.meta.senderName))",
+      "\"size\":\(self.meta.size)",
+    ]
+    if let files = self.meta.files { meta.append("\"files\":\(files)") }
+    if let sha = self.meta.sha256 { meta.append("\"sha256\":\(jsonString(sha))") }
+    if let type = self.meta.type { meta.append("\"type\":\(jsonString(type))") }
+    fields.append("\"meta\":{" + meta.joined(separator: ",") + "}")
+    return "{" + fields.joined(separator: ",") + "}\n"
+  }
+}
+
+/// A JSON string literal: quotes, backslashes and control characters escaped.
+func jsonString(_ value: String) -> String {
+  var out = "\""
+  for scalar in value.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\t": out += "\\t"
+    default:
+      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return out + "\""
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` in UTC, as JSONDecoder's `.iso8601` strategy reads it.
+func iso8601(_ date: Date) -> String {
+  var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+  var parts = tm()
+  gmtime_r(&seconds, &parts)
+  func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+  return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
 }

@@ -11,15 +11,7 @@ import Glibc
 struct MetadataJournal {
   let directory: URL
 
-  private static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
-
-  private static let decoder: JSONDecoder = {
+  static let decoder: JSONDecoder = {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     decoder.dateDecodingStrategy = .iso8601
@@ -31,12 +23,7 @@ struct MetadataJournal {
     guard !records.isEmpty else { return }
     var text = Data()
     for record in records {
-      do {
-        text.append(try MetadataJournal.encoder.encode(record))
-      } catch {
-        throw InboxError.unexpected("cannot encode metadata: \(error)")
-      }
-      text.append(0x0A)
+      text.append(contentsOf: record.jsonLine.utf8)
     }
     let name = "\(UInt64(Date().timeIntervalSince1970 * 1000))-\(randomHex(8)).jsonl"
     try writeDurably(text, to: directory.appendingPathComponent(name))
@@ -121,5 +108,13 @@ func syncDirectory(_ url: URL) throws(InboxError) {
 /// `count` random bytes as hex, for unique file names.
 func randomHex(_ count: Int) -> String {
   var generator = SystemRandomNumberGenerator()
-  return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+  let digits = Array("0123456789abcdef".utf8)
+  var out: [UInt8] = []
+  out.reserveCapacity(count * 2)
+  for _ in 0..<count {
+    let byte = UInt8.random(in: 0...255, using: &generator)
+    out.append(digits[Int(byte >> 4)])
+    out.append(digits[Int(byte & 0xf)])
+  }
+  return String(decoding: out, as: UTF8.self)
 }

@@ -174,3 +174,19 @@ final class TempDocuments: Sendable {
     #expect(!FileManager.default.fileExists(atPath: file.url.path))
   }
 }
+
+@Suite struct MetadataRecordTests {
+  @Test func aJournalLineDecodesToTheSameRecordWhateverTheNamesHold() throws {
+    let hostile = "q\"uote\\back\nline\u{1b}[2J\u{9b}tab\there 日本 \u{202e}"
+    let meta = ItemMetadata(
+      originalName: hostile, kind: "file", senderName: hostile, senderId: String(repeating: "ab", count: 32),
+      receivedAt: Date(timeIntervalSince1970: 1_790_000_000), size: 42, sha256: String(repeating: "0", count: 64),
+      type: "public.plain-text", files: 3)
+    let record = MetadataRecord(file: FileIdentity(inode: 12345, size: 42, mtimeNanoseconds: 1_790_000_000_123_456_789), meta: meta)
+    let line = record.jsonLine
+    #expect(line.hasSuffix("\n") && !line.dropLast().contains("\n"))
+    let decoded = try MetadataJournal.decoder.decode(MetadataRecord.self, from: Data(line.utf8))
+    #expect(decoded.meta == meta)
+    #expect(decoded.file == record.file)
+  }
+}

@@ -227,8 +227,11 @@ final class ReceiveSession {
           verdict = .rejected("the offer is over this receiver's limit of \(formatBytes(policy.maxAskBytes)) per send")
         }
       }
+      // An accepted item needs no reason (it would only repeat the rule, thousands of times in
+      // a large Ask); a folder keeps its "N of M files" note.
+      let reason = verdict.accepted && offer.kind != .folder ? nil : verdict.reason
       answers.append(ItemAnswer(
-        id: offer.id, accepted: verdict.accepted, reason: verdict.reason, type: verdict.type,
+        id: offer.id, accepted: verdict.accepted, reason: reason, type: verdict.type,
         offset: verdict.accepted ? 0 : nil, entries: verdict.accepted ? entryAnswers : nil))
       if verdict.accepted, let name = verdict.storedName {
         plans.append(Plan(offer: offer, storedName: name, type: verdict.type, entries: entryPlans))
