@@ -69,3 +69,28 @@ struct TwoPassSniffingTests {
     #expect(try mime("y") == "text/plain")
   }
 }
+
+@Suite("plain text without libmagic")
+struct PlainTextFastPathTests {
+  func check(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { ContentSniffer.isPlainUTF8Text($0) } }
+
+  @Test("prose in ASCII or UTF-8 is plain text")
+  func prose() {
+    #expect(check(Array("Hello, world.\nSecond line\twith a tab\n".utf8)))
+    #expect(check(Array("Grüße aus Köln — 日本語のテキスト\n".utf8)))
+    #expect(check(Array("ends inside a character: é".utf8).dropLast()))
+  }
+
+  @Test("binary bytes, control characters, C1 controls, invalid UTF-8 and signatures are not")
+  func notPlain() {
+    #expect(!check([0x48, 0x69, 0x00, 0x21]))
+    #expect(!check(Array("text with \u{1b}[2J escape".utf8)))
+    #expect(!check(Array("text with a C1 \u{9b} control".utf8)))
+    #expect(!check([0x61, 0x62, 0xFF, 0x63]))
+    #expect(!check([0x61, 0xC3, 0x28, 0x63]))
+    #expect(!check(Array("%PDF-1.4\n".utf8)))
+    #expect(!check(Array("#!/bin/sh\n".utf8)))
+    #expect(!check(Array("<?xml version='1.0'?>".utf8)))
+    #expect(!check(Array("[Desktop Entry]\n".utf8)))
+  }
+}
