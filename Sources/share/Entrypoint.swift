@@ -20,6 +20,7 @@ var allCommands: [any Command.Type] { [
   TrustListCommand.self,
   TrustAddCommand.self,
   TrustRemoveCommand.self,
+  TrustForgetCommand.self,
   TypesCommand.self,
   TypesShowCommand.self,
   TypesCheckCommand.self,

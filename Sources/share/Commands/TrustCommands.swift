@@ -81,3 +81,29 @@ enum TrustRemoveCommand: Command {
 private func notifyDaemon(_ context: CommandContext) {
   _ = try? ControlClient.send(ControlRequest(command: "reload"), paths: context.paths)
 }
+
+/// `share trust forget NAME`: forget the ID remembered for a peer name (trust on first use).
+enum TrustForgetCommand: Command {
+  static let spec = CommandSpec(
+    path: ["trust", "forget"], summary: "Forget the device ID remembered for a peer name",
+    usage: ["trust forget NAME"],
+    discussion: """
+      The first time this home sends to a peer by name, it remembers the device ID that name had;
+      a later send to that name from another ID is refused as a possible impersonation. When the
+      peer really has a new identity (reinstalled, new home), compare its ID ('share id' there)
+      and forget the old one here.
+      """,
+    arguments: 1...1, examples: ["share trust forget lab-b"])
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    var (known, _) = KnownPeers.load(from: context.paths.knownPeers)
+    let name = arguments.positionals[0]
+    guard let id = known.id(for: name) else {
+      throw ShareError.configuration("no ID is remembered for \(escape(name))")
+    }
+    known.forget(name: name)
+    try known.save()
+    context.terminal.err("Forgot \(escape(name)) (\(id.grouped)); the next send to it remembers the ID it presents then.")
+    return .success
+  }
+}
