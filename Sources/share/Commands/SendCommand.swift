@@ -43,6 +43,7 @@ enum SendCommand: Command {
       .value("--name", "NAME", "Name for standard input or a text item (default: stdin, text)"),
       .flag("--json", "Print events as JSON lines on stdout (a stable contract)"),
       .flag("--quiet", short: "-q", "Print nothing but errors"),
+      .flag("--dry-run", "Show what would be offered (name, kind, size, the type detected here) and send nothing"),
     ],
     arguments: 0...Int.max,
     examples: [
@@ -54,6 +55,7 @@ enum SendCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     var catalog = try catalog(from: arguments)
+    if arguments.flag("--dry-run") { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
     let endpoints = try resolveTargets(arguments.all("--to"), device: device, context: context)
     if endpoints.count > 1 { try catalog.spoolStreams() }
@@ -93,6 +95,41 @@ enum SendCommand: Command {
     let all = results.withLock { $0.compactMap { $0 } }
     rememberNamedPeers(endpoints, all, context: context)
     return reporter.summarize(all, interrupted: interrupted.load(ordering: .sequentiallyConsistent))
+  }
+
+  /// One offered item as `--dry-run --json` prints it.
+  struct OfferOutput: Encodable {
+    var name: String
+    var kind: String
+    var size: Int64?
+    var type: String?
+    var entries: Int?
+    var source: String
+  }
+
+  /// What would be offered, with the type detected here from name and content; nothing is sent.
+  static func dryRun(_ catalog: ItemCatalog, arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    let gate = try TypeGate.load(paths: context.paths)
+    let terminal = context.terminal
+    for note in catalog.notes { terminal.warn(escape(note)) }
+    for item in catalog.items {
+      var type = item.offer.type
+      if case .file(let url) = item.source, let report = try? gate.policy.check(path: url.path, sniffer: gate.sniffer) {
+        type = report.verdict.type.rawValue
+      }
+      let output = OfferOutput(
+        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: type,
+        entries: item.offer.entries?.count, source: item.label)
+      if arguments.flag("--json") {
+        terminal.out(JSONOutput.line(output))
+      } else {
+        let size = item.offer.size.map(formatBytes) ?? "size unknown"
+        let entries = item.offer.entries.map { ", \($0.filter { $0.kind == .file }.count) files" } ?? ""
+        terminal.out("\(item.offer.kind.rawValue)\t\(escape(item.offer.name))\t\(size)\(entries)\t\(type ?? "-")")
+      }
+    }
+    if !arguments.flag("--json") { terminal.err("(dry run: nothing was sent)") }
+    return .success
   }
 
   /// Turns each `--to` into an endpoint: HOST:PORT directly; a name or ID prefix through
