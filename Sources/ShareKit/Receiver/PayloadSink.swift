@@ -31,7 +31,7 @@ final class PayloadSink {
       pipeline = nil
       return
     }
-    let pipeline = BufferPipeline(count: 3, size: buffer.count)
+    let pipeline = BufferPipeline(count: 3, size: BufferPipeline.bufferSize)
     self.pipeline = pipeline
     current = pipeline.takeFree()
     let flags = self.flags

@@ -346,7 +346,7 @@ extension Sender {
     item: Int, entry: Int?, declared: Int64, done start: Int64, offset startOffset: Int, source: ByteSource, hasher: SHA256Hasher,
     over connection: FramedConnection, progress: (Int64) -> Void
   ) throws -> String? {
-    let pipeline = BufferPipeline(count: 3, size: FrameHeader.size + Sender.chunkSize)
+    let pipeline = BufferPipeline(count: 3, size: FrameHeader.size + BufferPipeline.bufferSize)
     let reader = ReaderState(source: source, hasher: hasher)
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread {

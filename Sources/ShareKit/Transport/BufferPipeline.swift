@@ -10,6 +10,9 @@ import Synchronization
 /// side at a time (free → producer → full → consumer → free), handed over under the mutex.
 final class BufferPipeline: @unchecked Sendable {
   let buffers: [UnsafeMutableRawBufferPointer]
+  /// Bytes per pipelined buffer: large enough for few system calls and aligned O_DIRECT writes,
+  /// small enough that three of them on each side keep memory well under the 32 MiB budget.
+  static let bufferSize = 512 << 10
   private let freeSlots: DispatchSemaphore
   private let fullSlots = DispatchSemaphore(value: 0)
   private let state = Mutex<(free: [Int], full: [(Int, Int)], finished: Bool)>(([], [], false))
