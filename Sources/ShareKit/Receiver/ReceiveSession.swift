@@ -495,6 +495,8 @@ final class ReceiveSession {
     func judgeHead() {
       judged = true
       let verdict = policy.judgeContent(name: name, kind: kind, head: head, size: declared)
+      // A large item will take a while: libmagic's database need not stay resident meanwhile.
+      if (declared ?? 0) >= ReceiveSession.directBytes { policy.types?.sniffer.releaseDatabasePages() }
       decidedType = verdict.type
       if !verdict.accepted, problem == nil {
         problem = verdict.reason
