@@ -4,7 +4,8 @@
 Measures, side by side on loopback in one run: the physical limit (a minimal TLS 1.3 stream with
 OpenSSL, plain disk writes, `openssl speed`), the tools people use today (scp, rsync over an sshd
 started here, magic-wormhole with its own mailbox and transit relay), and share (release build,
-`share daemon` + `share send --to 127.0.0.1:PORT`). Prints one table; see bench/README.md.
+`share daemon` + `share send --to 127.0.0.1:PORT`, and by name through a private Avahi). Prints one
+table; see bench/README.md.
 
 Every process it starts runs in its own session and is killed by its process-group id when the
 run ends (normally, on error, or on SIGINT/SIGTERM/SIGHUP); the scratch folder is removed. By
@@ -36,7 +37,7 @@ REPO = os.path.dirname(HERE)
 
 ALL_TOOLS = ["ref", "disk", "scp", "rsync", "wormhole", "share"]
 EXTRA_TOOLS = ["rsync-fsync"]  # not in the default set
-ALL_WORKLOADS = ["big", "mid", "small", "tiny", "start", "speed"]
+ALL_WORKLOADS = ["big", "mid", "small", "tiny", "start", "visible", "speed"]
 
 
 def log(msg):
@@ -301,6 +302,141 @@ def tree_bytes(path):
 
 
 # ---------------------------------------------------------------------------------------------
+# Discovery: a private D-Bus system bus and avahi-daemon per network namespace
+
+
+class AvahiHost:
+    """One "host" as share's discovery sees it: a network namespace (the bench's own, or one held
+    by a `sleep` process made here), a private D-Bus system bus and an avahi-daemon restricted to
+    one interface, IPv4 only. It never touches the machine's own Avahi or bus, and no namespace
+    it runs in holds anything but `lo` and the bench's own veth pair, so nothing reaches eth0.
+
+    share finds this Avahi through DBUS_SYSTEM_BUS_ADDRESS (libavahi-client talks to
+    avahi-daemon only over the system bus); the bus listens on a filesystem socket in the scratch
+    folder, so it is reachable from every namespace. avahi-daemon runs in a private mount
+    namespace with a tmpfs on /run/avahi-daemon, because it refuses to start while another
+    avahi-daemon's pid file there is live (the machine's own, e.g. scripts/avahi-up.sh's). This is
+    what scripts/netns-hosts.sh does, with the bench's own names so the two never collide."""
+
+    def __init__(self, root, tag, interface, host_name, netns_pid=None):
+        self.dir = os.path.join(root, tag)
+        os.makedirs(self.dir, exist_ok=True)
+        self.tag, self.interface, self.host_name, self.netns_pid = tag, interface, host_name, netns_pid
+        self.socket = os.path.join(self.dir, "dbus.sock")
+        self.bus = f"unix:path={self.socket}"
+        self.log = os.path.join(self.dir, "avahi.log")
+        self.avahi = None
+
+    def prefix(self):
+        """argv prefix that runs a command inside this host's network namespace (none: the bench's)."""
+        return ["nsenter", f"--net=/proc/{self.netns_pid}/ns/net", "--"] if self.netns_pid else []
+
+    def env(self):
+        return dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.bus)
+
+    def avahi_conf(self):
+        if self.interface == "lo":
+            # The project's own loopback configuration (scripts/avahi/loopback.conf), named.
+            with open(os.path.join(REPO, "scripts", "avahi", "loopback.conf")) as f:
+                base = f.read()
+            return base.replace("[server]\n", f"[server]\nhost-name={self.host_name}\n", 1)
+        return f"""# share benchmark, host {self.tag}: mDNS on {self.interface} only, IPv4
+[server]
+host-name={self.host_name}
+allow-interfaces={self.interface}
+use-ipv4=yes
+use-ipv6=no
+enable-dbus=yes
+ratelimit-interval-usec=1000000
+ratelimit-burst=1000
+[wide-area]
+enable-wide-area=no
+[publish]
+publish-workstation=no
+publish-hinfo=no
+publish-addresses=yes
+publish-domain=no
+[reflector]
+enable-reflector=no
+[rlimits]
+"""
+
+    def start(self):
+        for tool in ("dbus-daemon", "avahi-daemon", "nsenter", "unshare"):
+            if not shutil.which(tool, path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin"):
+                raise BenchError(f"{tool} is not installed (scripts/setup.sh installs dbus-daemon and avahi-daemon)")
+        dbus_conf = os.path.join(self.dir, "dbus.conf")
+        with open(dbus_conf, "w") as f:
+            f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<!-- Private "system" bus of the share benchmark's host {self.tag}. -->
+<busconfig>
+  <type>system</type>
+  <listen>{self.bus}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <deny own="*"/>
+    <deny send_type="method_call"/>
+    <allow send_type="signal"/>
+    <allow send_requested_reply="true" send_type="method_return"/>
+    <allow send_requested_reply="true" send_type="error"/>
+    <allow receive_type="method_call"/>
+    <allow receive_type="method_return"/>
+    <allow receive_type="error"/>
+    <allow receive_type="signal"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+  </policy>
+  <!-- Who may own and call org.freedesktop.Avahi, as on a real system. -->
+  <include ignore_missing="no">/usr/share/dbus-1/system.d/avahi-dbus.conf</include>
+</busconfig>
+""")
+        avahi_conf = os.path.join(self.dir, "avahi.conf")
+        with open(avahi_conf, "w") as f:
+            f.write(self.avahi_conf())
+        dbus_log = open(os.path.join(self.dir, "dbus.log"), "wb")
+        bus = spawn(["dbus-daemon", f"--config-file={dbus_conf}", "--nofork", "--nopidfile"], stdout=dbus_log, stderr=dbus_log)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.socket(socket.AF_UNIX) as s:
+                    s.connect(self.socket)
+                break
+            except OSError:
+                if bus.poll() is not None or time.monotonic() > deadline:
+                    raise BenchError(f"the private dbus-daemon for {self.tag} did not start (see {self.dir}/dbus.log)")
+                time.sleep(0.02)
+        os.makedirs("/run/avahi-daemon", exist_ok=True)  # the mount point of the private tmpfs
+        log_f = open(self.log, "wb")
+        self.avahi = spawn(self.prefix() + ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                                            'mount -t tmpfs -o mode=0755 tmpfs /run/avahi-daemon && exec avahi-daemon --no-drop-root --no-chroot -f "$0"',
+                                            avahi_conf], stdout=log_f, stderr=log_f, env=self.env())
+        try:
+            wait_for_file_line(self.log, r"Server startup complete", 15, f"avahi-daemon of {self.tag}", self.avahi)
+        except BenchError as e:
+            raise BenchError(f"{e}; log: {open(self.log, errors='replace').read()[-400:]}")
+        return self
+
+
+def make_netns():
+    """A fresh network namespace, held by a `sleep` in it (registered: killed at the end, and the
+    namespace with its interfaces goes away with it). Returns the holder's pid."""
+    p = spawn(["unshare", "--net", "--", "sleep", "infinity"])
+    own = os.readlink("/proc/self/ns/net")
+    for _ in range(500):
+        try:
+            if os.readlink(f"/proc/{p.pid}/ns/net") != own:
+                return p.pid
+        except OSError:
+            pass
+        if p.poll() is not None:
+            break
+        time.sleep(0.01)
+    raise BenchError("unshare --net failed (needs root)")
+
+
+# ---------------------------------------------------------------------------------------------
 # Workloads
 
 
@@ -365,6 +501,8 @@ class Bench:
         self.info = {}
         self.wormhole_servers = []
         self.lost_sigterms = 0
+        self.avahi_lo = None  # the private Avahi on lo in the bench's namespace (by-name rows)
+        self.share_env = None  # environment of every share process: which D-Bus (so which Avahi) it sees
         self.load = {}  # workload -> [CPU s used by anything but the measured processes, core-seconds elapsed]
         self.waited = 0.0
 
@@ -615,15 +753,49 @@ SetEnv SHLVL=1
             return
         root = os.path.join(self.scratch, "share")
         os.makedirs(root, exist_ok=True)
+        self.share_root = root
+        # No share process the bench starts may reach the machine's own system bus (and through
+        # it the machine's Avahi, where other programs' tests look for peers): each gets either
+        # the bench's private bus or one that does not exist (then the daemon says it cannot
+        # advertise, retries with backoff, and receives all the same).
+        self.share_env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={root}/no-bus.sock")
+        if os.environ.get("SHARE_BENCH_NETNS") == "1":
+            try:
+                self.avahi_lo = AvahiHost(root, "avahi-lo", "lo", "share-bench").start()
+                self.share_env = self.avahi_lo.env()
+            except BenchError as e:
+                self.unavailable["share-name"] = f"no private Avahi: {e}"
+        else:
+            self.unavailable["share-name"] = "needs root: a private Avahi in the bench's own network namespace"
         self.share_sender_home = os.path.join(root, "sender")
         self.share_template = os.path.join(root, "receiver-template")
-        for home in (self.share_sender_home, self.share_template):
-            r = run_quiet([share, "--home", home, "id"])
-            if r.returncode != 0:
-                raise BenchError(f"share id failed: {r.stdout}")
-        help_text = run_quiet([share, "help"]).stdout
-        self.share_has_peers = re.search(r"^\s*peers\b", help_text, re.M) is not None
+        self.share_sender_id = self.make_share_home(self.share_sender_home)
+        self.make_share_home(self.share_template, trusting=self.share_sender_id)
+        self.share_name = "share-bench-recv"
         self.notes["share"] = "durable (fdatasync/syncfs) before the Receipt; receiver CPU/RSS include daemon start"
+
+    def make_share_home(self, home, trusting=None):
+        """A share home with its identity made; a receiver's also trusts `trusting` (so its asks
+        go ahead without `share accept`: the consent gate never waits in a measurement) and takes
+        any content (bench/receiver-declarations.plist: random bytes are `public.data`, which the
+        default declarations refuse). Returns the home's device ID."""
+        share = self.args.share
+        r = run_quiet([share, "--home", home, "id", "--json"], env=self.share_env)
+        if r.returncode != 0:
+            raise BenchError(f"share id failed: {r.stdout}")
+        try:
+            device = json.loads(r.stdout.strip().splitlines()[-1])["id"]
+        except (ValueError, KeyError, IndexError):
+            raise BenchError(f"share id --json: unexpected output {r.stdout[-300:]!r}")
+        if trusting:
+            r = run_quiet([share, "--home", home, "trust", "add", trusting, "--name", "bench-sender"], env=self.share_env)
+            if r.returncode != 0:
+                raise BenchError(f"share trust add failed: {r.stdout}")
+            shutil.copy(os.path.join(HERE, "receiver-declarations.plist"), os.path.join(home, "Declarations.plist"))
+            r = run_quiet([share, "--home", home, "types"], env=self.share_env)
+            if r.returncode != 0 or "public.data" not in r.stdout:
+                raise BenchError(f"share types does not take bench/receiver-declarations.plist: {r.stdout[-300:]}")
+        return device
 
     # -- one measurement per tool ------------------------------------------------------------
 
@@ -720,17 +892,28 @@ SetEnv SHLVL=1
         self.check_dest(w, dest, "wormhole")
         return self.row(wall, snd, rcv)
 
-    def start_daemon(self, home, tag):
-        """A fresh `share daemon` under time -v; returns (Timed, port, seconds from spawn to the listening line)."""
-        t = Timed(self.logname(f"share-daemon-{tag}"), [self.args.share, "--home", home, "daemon", "--port", "0", "--host", "127.0.0.1"],
-                  self.logs, stdout=subprocess.PIPE)
+    def start_daemon(self, home, tag, extra=("--host", "127.0.0.1"), host=None):
+        """A fresh `share daemon` under time -v (on `host`: an AvahiHost, default the bench's own
+        namespace); returns (Timed, port, seconds from spawn to the listening line)."""
+        prefix, env = (host.prefix(), host.env()) if host else ([], self.share_env)
+        t = Timed(self.logname(f"share-daemon-{tag}"), prefix + [self.args.share, "--home", home, "daemon", "--port", "0", *extra],
+                  self.logs, stdout=subprocess.PIPE, env=env)
         m = wait_for_line(t.proc.stdout, r"listening on port (\d+)", 15, "share daemon")
         ready = time.monotonic() - t.started
         return t, m.group(1).decode(), ready
 
+    @staticmethod
+    def wait_advertised(daemon, name):
+        """Waits for the daemon's `advertised as NAME` line; returns its own "ms after start"."""
+        m = wait_for_file_line(daemon.err_file, r"advertised as (.+?) on _share\._tcp \((\d+) ms after start\)", 20,
+                               "share daemon (advertising)", daemon.proc)
+        if m.group(1).decode() != name:
+            raise BenchError(f"the daemon is advertised as {m.group(1).decode()!r}, not {name!r} (a stale record holds the name)")
+        return int(m.group(2)) / 1e3
+
     def stop_daemon(self, d):
-        """SIGTERM, repeated: share (at this commit) can lose a SIGTERM that arrives right after
-        its `listening` line (see README, "fragile"); counted in self.lost_sigterms."""
+        """SIGTERM, repeated if it does not exit within 0.5 s (share once lost a SIGTERM that
+        arrived right after its `listening` line); counted in self.lost_sigterms."""
         for attempt in range(40):
             d.signal_child(signal.SIGTERM)
             try:
@@ -749,7 +932,7 @@ SetEnv SHLVL=1
         try:
             argv = [self.args.share, "--home", self.share_sender_home, "send", *w.paths, "--to", f"127.0.0.1:{port}", "--quiet"]
             t0 = time.monotonic()
-            p = Timed(self.logname("share-send"), argv, self.logs)
+            p = Timed(self.logname("share-send"), argv, self.logs, env=self.share_env)
             rc = p.wait(self.args.timeout)
             wall = p.ended - t0
         finally:
@@ -759,6 +942,35 @@ SetEnv SHLVL=1
         self.check_dest(w, os.path.join(home, "Documents", "Inbox"), "share")
         r = self.row(wall, p, daemon)
         r["ready"] = ready
+        return r
+
+    def m_share_name(self, w, dest):
+        """1 KiB by name: `share send FILE --to NAME` through the private Avahi on lo, after a
+        first send by name to the same daemon (so this home knows the name's ID and Avahi's cache
+        holds the service: the sender stops browsing as soon as the cache answers)."""
+        home = os.path.join(dest, "home")
+        shutil.copytree(self.share_template, home, symlinks=True)
+        daemon, _port, ready = self.start_daemon(home, "name", extra=("--host", "127.0.0.1", "--name", self.share_name))
+        try:
+            self.wait_advertised(daemon, self.share_name)
+            argv = [self.args.share, "--home", self.share_sender_home, "send", *w.paths, "--to", self.share_name, "--quiet"]
+            first = Timed(self.logname("share-send-name-first"), argv, self.logs, env=self.share_env)
+            if first.wait(60):
+                raise BenchError(f"first share send by name failed: {first.stderr_tail()} / daemon: {daemon.stderr_tail()}")
+            t0 = time.monotonic()
+            p = Timed(self.logname("share-send-name"), argv, self.logs, env=self.share_env)
+            rc = p.wait(self.args.timeout)
+            wall = p.ended - t0
+        finally:
+            self.stop_daemon(daemon)
+        if rc:
+            raise BenchError(f"share send --to {self.share_name} exited {rc}: {p.stderr_tail()} / daemon: {daemon.stderr_tail()}")
+        files, _ = tree_bytes(os.path.join(home, "Documents", "Inbox"))
+        if files != 2:
+            raise BenchError(f"share by name: {files} items in the Inbox, expected 2 (the first send and the measured one)")
+        r = self.row(wall, p, daemon)
+        r["ready"] = ready
+        r["first"] = first.ended - first.started
         return r
 
     @staticmethod
@@ -792,6 +1004,8 @@ SetEnv SHLVL=1
                 fn = {"scp": self.m_scp, "rsync": self.m_rsync, "rsync-fsync": self.m_rsync_fsync,
                       "wormhole": self.m_wormhole, "share": self.m_share}[tool]
                 rows.append((tool, tool, fn))
+        if "share" in t and w.key == "tiny":
+            rows.append(("share-name", "share-name", self.m_share_name))
         return rows
 
     def run(self):
@@ -830,6 +1044,8 @@ SetEnv SHLVL=1
             rmtree(self.dest)
         if "start" in self.args.workloads and "share" in self.args.tools and "share" not in self.unavailable:
             self.measure_start()
+        if "visible" in self.args.workloads and "share" in self.args.tools and "share" not in self.unavailable:
+            self.measure_visible()
         if "speed" in self.args.workloads:
             self.measure_speed()
 
@@ -854,6 +1070,153 @@ SetEnv SHLVL=1
             rmtree(home)
         self.results["start"] = {"warm": times, "first": first}
 
+    def make_hosts(self):
+        """Two hosts for the discovery figures, A (198.18.10.1) and B (198.18.10.2): fresh network
+        namespaces made here, joined by a veth pair, each with its own bus and Avahi on its veth.
+        Anonymous (held by processes, no /run/netns names), so they never collide with
+        scripts/netns-hosts.sh's share-a/share-b, which the test suite may bring up and down
+        while the bench runs."""
+        if os.environ.get("SHARE_BENCH_NETNS") != "1":
+            raise BenchError("needs root: the bench's own network namespaces")
+        pids = [make_netns(), make_netns()]
+        r = run_quiet(["ip", "link", "add", "vbench-a", "netns", str(pids[0]), "type", "veth",
+                       "peer", "name", "vbench-b", "netns", str(pids[1])])
+        if r.returncode:
+            raise BenchError(f"ip link add (veth): {r.stdout.strip()}")
+        hosts = []
+        for i, (tag, pid) in enumerate(zip("ab", pids)):
+            host = AvahiHost(self.share_root, f"host-{tag}", f"vbench-{tag}", f"share-bench-{tag}", netns_pid=pid)
+            for cmd in (["ip", "link", "set", "lo", "up"], ["ip", "addr", "add", f"198.18.10.{i + 1}/24", "dev", host.interface],
+                        ["ip", "link", "set", host.interface, "up"]):
+                r = run_quiet(host.prefix() + cmd)
+                if r.returncode:
+                    raise BenchError(f"{' '.join(cmd)} in host {tag}: {r.stdout.strip()}")
+            hosts.append(host.start())
+        return hosts
+
+    def measure_visible(self):
+        """Daemon start on host A to visible on host B, and 1 KiB by name from B to A across the
+        veth. Every run starts a daemon with a fresh home and a fresh name on A (so no record of an
+        earlier run can answer). Runs alternate between two ways of looking from B, never both at
+        once (a browser already running on B makes Avahi answer another at once, which would
+        flatter the second):
+          watch: `share peers --watch --json` browses on B from 1.5 s before the daemon's spawn;
+                 the time is when it prints the peer;
+          poll:  `share peers --json` runs on B back to back from the spawn on (each run lasts
+                 until Avahi's "all for now"); the time is when the first run that lists it ends.
+                 Then B sends 1 KiB by name: once with the name new to B's home (it waits for
+                 Avahi's "all for now"), then 3 times known, Avahi's cache warm."""
+        runs = self.args.visible_runs
+        log(f"== share daemon start → visible on another host: {runs} runs each of watch and poll, and 1 KiB by name across the veth")
+        res = self.results.setdefault("visible", {"watch": [], "poll": [], "registered": [], "first_send": [], "warm_send": [],
+                                                   "send_cpu": [], "send_rss": [], "error": None})
+        try:
+            host_a, host_b = self.make_hosts()
+        except BenchError as e:
+            res["error"] = str(e)
+            log(f"   hosts A and B: FAILED: {e}")
+            return
+        share = self.args.share
+        home_b = os.path.join(self.share_root, "visible-b")
+        b_id = self.make_share_home(home_b)
+        tiny = os.path.join(self.src, "tiny.bin")
+        make_file(tiny, KiB)
+        for i in range(2 * runs):
+            mode = "watch" if i % 2 == 0 else "poll"
+            name = f"share-bench-a{i + 1}"
+            home_a = os.path.join(self.share_root, f"visible-a{i + 1}")
+            self.make_share_home(home_a, trusting=b_id)
+            if self.args.quiet_wait > 0:
+                self.waited += wait_until_quiet(0.15, self.args.quiet_wait)
+            watcher, daemon, sends = None, None, []
+            try:
+                if mode == "watch":
+                    # B browses first; a reader thread stamps each line as it arrives.
+                    watcher = spawn(host_b.prefix() + [share, "--home", home_b, "peers", "--watch", "--json"], stdout=subprocess.PIPE, env=host_b.env())
+                    lines, arrived = [], threading.Event()
+
+                    def read(proc=watcher, lines=lines, arrived=arrived):
+                        for raw in proc.stdout:
+                            lines.append((time.monotonic(), raw))
+                            arrived.set()
+
+                    threading.Thread(target=read, daemon=True).start()
+                    time.sleep(1.5)
+                    daemon, port, _ready = self.start_daemon(home_a, "visible", extra=("--name", name), host=host_a)
+                    t0, seen = daemon.started, None
+                    deadline = time.monotonic() + 30
+                    while seen is None and time.monotonic() < deadline:
+                        arrived.wait(0.2)
+                        arrived.clear()
+                        seen = next((t for t, raw in list(lines) if self.peer_line_is(raw, name, int(port))), None)
+                    if seen is None:
+                        raise BenchError(f"{name} (port {port}) did not appear in share peers --watch on host B within 30 s")
+                    visible = seen - t0
+                else:
+                    polled = []
+
+                    def poll(t_start, polled=polled):
+                        while time.monotonic() - t_start < 30:
+                            r = subprocess.run(host_b.prefix() + [share, "--home", home_b, "peers", "--json", "--timeout", "5"],
+                                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=host_b.env())
+                            if any(self.peer_line_is(raw, name, None) for raw in r.stdout.splitlines()):
+                                polled.append(time.monotonic() - t_start)
+                                return
+
+                    poller = threading.Thread(target=poll, args=(time.monotonic(),), daemon=True)
+                    poller.start()  # a few ms before the daemon's spawn: counted against it
+                    daemon, port, _ready = self.start_daemon(home_a, "visible", extra=("--name", name), host=host_a)
+                    poller.join(35)
+                    if not polled:
+                        raise BenchError(f"{name} was not listed by share peers (polled) on host B within 30 s")
+                    visible = polled[0]
+                    argv = host_b.prefix() + [share, "--home", home_b, "send", tiny, "--to", name, "--quiet"]
+                    for k in range(4):
+                        p = Timed(self.logname(f"share-send-across-{k}"), argv, self.logs, env=host_b.env())
+                        if p.wait(60):
+                            raise BenchError(f"share send --to {name} on host B failed: {p.stderr_tail()} / daemon: {daemon.stderr_tail()}")
+                        sends.append((p.ended - p.started, p))
+                    files, _ = tree_bytes(os.path.join(home_a, "Documents", "Inbox"))
+                    if files != 4:
+                        raise BenchError(f"host A's Inbox holds {files} items, expected 4")
+                registered = self.wait_advertised(daemon, name)
+            except (BenchError, OSError, subprocess.SubprocessError) as e:
+                res["error"] = str(e)
+                log(f"   visible run {i + 1}/{2 * runs} ({mode}) FAILED: {e}")
+                return
+            finally:
+                if watcher is not None:
+                    try:
+                        os.killpg(watcher.pid, signal.SIGTERM)
+                    except ProcessLookupError:
+                        pass
+                    watcher.wait(10)
+                if daemon is not None:
+                    self.stop_daemon(daemon)
+            res[mode].append(visible)
+            res["registered"].append(registered)
+            msg = f"   visible run {i + 1}/{2 * runs} ({mode}): {visible:.3f} s (advertised at {registered:.3f} s)"
+            if sends:
+                res["first_send"].append(sends[0][0])
+                for wall, p in sends[1:]:
+                    res["warm_send"].append(wall)
+                    cpu, rss, _ = p.usage()
+                    res["send_cpu"].append(cpu)
+                    res["send_rss"].append(rss)
+                msg += f"; by name B → A: first {sends[0][0] * 1e3:.0f} ms, then {', '.join(f'{x * 1e3:.0f}' for x, _ in sends[1:])} ms"
+            log(msg)
+
+    @staticmethod
+    def peer_line_is(raw, name, port):
+        """Whether one `share peers --json` line is the peer advertised as `name` (at `port`)."""
+        try:
+            peer = json.loads(raw)
+        except ValueError:
+            return False
+        if not isinstance(peer, dict) or (peer.get("name") != name and name not in (peer.get("aliases") or [])):
+            return False
+        return port is None or any(a.get("port") == port for a in peer.get("addresses") or [])
+
     def measure_speed(self):
         log("== openssl speed")
         out = {}
@@ -874,7 +1237,7 @@ SetEnv SHLVL=1
             return None
         runs = entry["runs"]
         s = {"n": len(runs)}
-        for k in ("wall", "send_cpu", "recv_cpu", "send_rss", "recv_rss", "ready"):
+        for k in ("wall", "send_cpu", "recv_cpu", "send_rss", "recv_rss", "ready", "first"):
             vals = [r[k] for r in runs if k in r]
             if vals:
                 s[k] = statistics.median(vals)
@@ -894,6 +1257,7 @@ SetEnv SHLVL=1
         "rsync-fsync": "rsync --fsync",
         "wormhole": "magic-wormhole",
         "share": "share (HOST:PORT)",
+        "share-name": "share by name (cache warm)",
     }
 
     def status(self, wkey, rid, tool):
@@ -985,25 +1349,42 @@ SetEnv SHLVL=1
                         continue
                     xr = s["wall"] / base["wall"] if base else None
                     note = st or ("process start to stored" if rid != "ref-file" else "client start to server exit, fsync")
+                    if rid == "share-name" and not st:
+                        note += "; Avahi on lo; name known, cache warm; rcv CPU/RSS include daemon start and a first send"
                     out.append(f"{self.LABELS[rid]:30} {s['wall'] * 1e3:8.1f} {fmt(s['spread'] and 100 * s['spread'], '4.0f')} {fmt(xr, '6.2f')} {s['send_cpu'] * 1e3:10.0f} "
                                f"{fmt(s['recv_cpu'] * 1e3 if 'recv_cpu' in s else None, '10.0f')} "
                                f"{s['send_rss'] / MiB:7.1f} {fmt(s['recv_rss'] / MiB if 'recv_rss' in s else None, '7.1f')}  {note}")
-                if "share" in self.args.tools:
-                    out.append(f"{'share by name (mDNS)':30} n/a: " + ("share has a `peers` command but bench.py does not measure it yet (see README)"
-                                                                      if getattr(self, "share_has_peers", False) else "no discovery in share yet"))
         st = self.results.get("start")
         spd = self.results.get("speed")
-        if st or spd or "share" in self.args.tools:
-            out.append("")
-            out.append("== other figures")
+        out.append("")
+        out.append("== other figures")
+        other_at = len(out)
         if st:
             out.append(f"{'share daemon spawn → listening':40} {statistics.median(st['warm']) * 1e3:7.1f} ms  median of {len(st['warm'])}, identity already made")
             if st["first"]:
                 out.append(f"{'  … very first start (makes identity)':40} {statistics.median(st['first']) * 1e3:7.1f} ms  median of {len(st['first'])}")
         if self.lost_sigterms:
             out.append(f"{'share daemon: SIGTERM re-sent':40} {self.lost_sigterms:7d}     times (no exit within 0.5 s; see README, fragile)")
-        if "share" in self.args.tools:
-            out.append(f"{'share daemon start → visible in peers':40} n/a: " + ("not measured yet" if getattr(self, "share_has_peers", False) else "no discovery in share yet"))
+        vis = self.results.get("visible")
+        if vis:
+            n = len(vis["watch"])
+            if n:
+                def med_spread(xs):
+                    m = statistics.median(xs)
+                    return m, (100 * (max(xs) - min(xs)) / 2 / m if len(xs) > 1 and m else 0)
+
+                for label, key, unit, what in (
+                        ("share daemon start → visible on host B", "watch", "s", "to the line in `share peers --watch --json`, B browsing before"),
+                        ("  … listed by `share peers` polled on B", "poll", "s", "end of the first `share peers --json` run that lists it, back to back"),
+                        ("  … advertised (daemon's own log)", "registered", "s", "\"advertised as\" on host A: Avahi's probing done"),
+                        ("1 KiB by name, host B → A, name new", "first_send", "ms", "right after the poll; name new to B's home: waits for Avahi's \"all for now\""),
+                        ("1 KiB by name, host B → A, cache warm", "warm_send", "ms", "name known, Avahi's cache warm, across the veth")):
+                    xs = vis[key]
+                    m, sp = med_spread(xs)
+                    val = f"{m:7.2f} s " if unit == "s" else f"{m * 1e3:7.1f} ms"
+                    out.append(f"{label:40} {val} ±{sp:.0f}%  median of {len(xs)}; {what}")
+            if vis["error"]:
+                out.append(f"{'share daemon start → visible on host B':40} FAILED: {vis['error'][:160]}")
         if spd:
             for alg in ("aes-128-gcm", "chacha20-poly1305", "sha256"):
                 v = spd.get(alg)
@@ -1011,6 +1392,8 @@ SetEnv SHLVL=1
             e = spd.get("ed25519")
             if e:
                 out.append(f"{'openssl speed ed25519':40} {e[0]:7.0f} sign/s, {e[1]:.0f} verify/s")
+        if len(out) == other_at:  # nothing measured for that section
+            del out[-2:]
         out.append("")
         out.append("== targets (issue: speed and memory)")
         out.extend(self.targets())
@@ -1046,7 +1429,13 @@ SetEnv SHLVL=1
             line("1 KiB end to end by HOST:PORT: time vs scp", f"{x:.2f}×", "≤ 0.25×", x <= 0.25)
         else:
             line("1 KiB end to end by HOST:PORT: time vs scp", "no data", "≤ 0.25×", None)
-        line("1 KiB end to end by name (Avahi cache warm): time vs scp", "no discovery yet", "≤ 0.50×", None)
+        tn = self.summary("tiny", "share-name")
+        if tn and tsc:
+            x = tn["wall"] / tsc["wall"]
+            line("1 KiB end to end by name (Avahi cache warm): time vs scp", f"{x:.2f}×", "≤ 0.50×", x <= 0.5)
+        else:
+            why = self.status("tiny", "share-name", "share-name") or "no data"
+            line("1 KiB end to end by name (Avahi cache warm): time vs scp", why[:26], "≤ 0.50×", None)
         mid = self.summary("mid", "share")
         if big:
             peak = max(big["send_rss"], big.get("recv_rss", 0))
@@ -1083,6 +1472,7 @@ def main():
     p.add_argument("--quick", action="store_true", help="a short run: 256 MiB instead of 2 GiB, 1,000 small files, 1 run each, 5 for 1 KiB")
     p.add_argument("--runs", type=int, help="runs per figure (default 3; --quick 1)")
     p.add_argument("--tiny-runs", type=int, help="runs for the 1 KiB end-to-end and daemon start (default 10; --quick 5)")
+    p.add_argument("--visible-runs", type=int, help="runs of daemon start → visible on another host (default 5; --quick 3)")
     p.add_argument("--big", type=parse_size, help="size of the big file (default 2G; --quick 256M)")
     p.add_argument("--mid", type=parse_size, default=64 * MiB, help="size of the mid file (default 64M)")
     p.add_argument("--small-count", type=int, help="number of small files (default 5000; --quick 1000)")
@@ -1105,6 +1495,7 @@ def main():
     args = p.parse_args()
     args.runs = args.runs or (1 if args.quick else 3)
     args.tiny_runs = args.tiny_runs or (5 if args.quick else 10)
+    args.visible_runs = args.visible_runs or (3 if args.quick else 5)
     args.big = args.big or (256 * MiB if args.quick else 2 * GiB)
     args.small_count = args.small_count or (1000 if args.quick else 5000)
     for k in ("share", "tls_ref", "venv", "scratch", "out", "json", "tmp"):

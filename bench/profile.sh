@@ -61,8 +61,15 @@ else
 fi
 sync
 cat "$@" >/dev/null
-"$share" --home "$work/recv" id >/dev/null
+# No Avahi here: the daemon must not advertise on the machine's own (its bus is reachable from
+# any network namespace); it says it cannot advertise and receives all the same.
+export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$work/no-bus.sock"
+# The receiver trusts the sender (no ask waits for `share accept`) and takes random bytes
+# (public.data), as in bench.py.
 "$share" --home "$work/send" id >/dev/null
+sender_id=$("$share" --home "$work/send" id --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+"$share" --home "$work/recv" trust add "$sender_id" --name bench-sender >/dev/null 2>&1
+cp bench/receiver-declarations.plist "$work/recv/Declarations.plist"
 
 # The receiver, under perf; perf forwards nothing, so SIGTERM goes to share itself.
 perf record -q -e cpu-clock -F 1999 -g -o "$out/perf-receiver-$tag.data" -- \
