@@ -15,10 +15,11 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}" >&2
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Installed with package scripts barred from starting services: avahi-daemon must never come
+  # up on every interface from here (scripts/avahi-up.sh starts one restricted to loopback).
+  SHARE_SCRIPT=setup
+  . scripts/avahi/common.sh
+  share_apt_install "${missing[@]}"
 fi
 
 . scripts/env.sh

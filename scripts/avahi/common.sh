@@ -69,19 +69,32 @@ share_ensure_packages() {
     fi
   done
   [ -z "$missing" ] && return 0
-  [ "$(id -u)" = 0 ] || share_die "missing packages:$missing (install them: sudo apt-get install$missing)"
-  command -v apt-get >/dev/null 2>&1 || share_die "missing packages:$missing and no apt-get to install them"
-  share_say "installing:$missing"
+  # shellcheck disable=SC2086
+  share_apt_install $missing
+}
+
+# share_apt_install PACKAGE...: apt-get update, then install the packages. While
+# installing, a temporary policy-rc.d keeps the package scripts from starting any
+# service — above all the system avahi-daemon, which would multicast on every
+# interface (eth0 included). Used by scripts/setup.sh too.
+share_apt_install() {
+  local rc=0 policy_created=0 sudo=""
+  [ $# -gt 0 ] || return 0
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || share_die "missing packages: $* (install them: sudo apt-get install $*)"
+    sudo=sudo
+  fi
+  command -v apt-get >/dev/null 2>&1 || share_die "missing packages: $* and no apt-get to install them"
+  share_say "installing: $*"
   if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\n# temporary, from share scripts/avahi/common.sh\nexit 101\n' > /usr/sbin/policy-rc.d
-    chmod 755 /usr/sbin/policy-rc.d
+    printf '#!/bin/sh\n# temporary, from share scripts/avahi/common.sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+    $sudo chmod 755 /usr/sbin/policy-rc.d
     policy_created=1
   fi
-  # shellcheck disable=SC2086
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 || rc=$?
-  [ "$policy_created" = 1 ] && rm -f /usr/sbin/policy-rc.d
-  [ "$rc" = 0 ] || share_die "apt-get install$missing failed (exit $rc)"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 || rc=$?
+  [ "$policy_created" = 1 ] && $sudo rm -f /usr/sbin/policy-rc.d
+  [ "$rc" = 0 ] || share_die "apt-get install $* failed (exit $rc)"
   export PATH="$PATH:/usr/sbin:/sbin"
 }
 
