@@ -22,7 +22,16 @@ public struct SharePaths: Sendable, Equatable {
   /// A home's own declarations, replacing the shipped default when present.
   public var declarations: URL { config.appendingPathComponent("Declarations.plist") }
   public var inbox: URL { documents.appendingPathComponent("Inbox") }
-  public var controlSocket: URL { runtime.appendingPathComponent("control.sock") }
+  /// The daemon's control socket: in the runtime folder, or — when that path is too long for a
+  /// Unix socket (107 bytes) — `/tmp/share-UID/HASH.sock`, named after the runtime folder so the
+  /// daemon and the commands agree (the folder is owner-only, and the daemon checks the caller).
+  public var controlSocket: URL {
+    let preferred = runtime.appendingPathComponent("control.sock")
+    guard preferred.path.utf8.count > 100 else { return preferred }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in runtime.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return URL(fileURLWithPath: "/tmp/share-\(getuid())").appendingPathComponent(String(hash, radix: 16) + ".sock")
+  }
 
   public init(config: URL, documents: URL, runtime: URL) {
     self.config = config
