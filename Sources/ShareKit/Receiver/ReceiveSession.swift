@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import InboxStore
+import Synchronization
 import TLS
 import Wire
 
@@ -26,6 +28,11 @@ final class ReceiveSession {
 
   /// Items whose bytes are complete and verified, waiting to be made durable together.
   private var pending: [(offer: ItemOffer, placement: InboxStore.Placement, entries: (stored: Int, refused: Int)?)] = []
+  /// Content verdicts of small items, computed on a queue of their own while the next items
+  /// arrive (libmagic is most of a small item's cost); awaited before a batch is placed.
+  private let sniffQueue = DispatchQueue(label: "share.sniff")
+  private let sniffGroup = DispatchGroup()
+  private let sniffed = SniffResults()
   private var pendingBytes: Int64 = 0
   private var pendingNeedsSync = false
   private var receipts: [Int: ItemReceipt] = [:]
@@ -327,7 +334,7 @@ final class ReceiveSession {
     let store = self.store
     let outcome = try receivePayload(
       item: offer.id, entry: nil, declared: offer.size, name: plan.storedName, kind: offer.kind,
-      resume: plan.resume, offset: plan.offset,
+      resume: plan.resume, offset: plan.offset, mayDefer: offer.kind == .file,
       open: { () throws(InboxError) in
         if let record = plan.resume { return try store.openResumable(record, offset: plan.offset) }
         return try store.createStagingFile()
@@ -337,7 +344,17 @@ final class ReceiveSession {
       record(offer, peer: peer, .rejected(reason), type: type)
     case .failed(let reason, let type, let detail):
       record(offer, peer: peer, .failed(reason), type: type, detail: detail)
-    case .complete(let file, let size, let digest, let type):
+    case .complete(let file, let size, let digest, let type, let deferredHead):
+      if let deferredHead {
+        let policy = self.policy
+        let sniffed = self.sniffed
+        let name = plan.storedName
+        sniffGroup.enter()
+        sniffQueue.async { [sniffGroup] in
+          sniffed.set(offer.id, policy.judgeContent(name: name, kind: .file, head: deferredHead, size: size))
+          sniffGroup.leave()
+        }
+      }
       if let problem = ReceiveSession.checkInline(offer.kind, file: file.url) {
         file.discard()
         record(offer, peer: peer, .failed(problem), type: type)
@@ -391,13 +408,13 @@ final class ReceiveSession {
       }
       let outcome = try receivePayload(
         item: offer.id, entry: index, declared: entry.size, name: components[components.count - 1], kind: .file,
-        resume: nil, offset: 0,
+        resume: nil, offset: 0, mayDefer: false,
         open: { () throws(InboxError) in
           guard let folder else { throw InboxError.unexpected("no staging folder") }
           return try folder.createFile(components)
         })
       switch outcome {
-      case .complete(let file, let size, _, _):
+      case .complete(let file, let size, _, _, _):
         do {
           _ = try file.finish(sync: false)
           stored += 1
@@ -439,7 +456,8 @@ final class ReceiveSession {
   }
 
   private enum PayloadOutcome {
-    case complete(StagingFile, size: Int64, digest: Digest, type: String?)
+    /// `deferredHead`: the whole item, not judged yet (a small file): judge it before placing.
+    case complete(StagingFile, size: Int64, digest: Digest, type: String?, deferredHead: [UInt8]? = nil)
     case refused(String, type: String?)
     /// Why, for the sender, and the local detail (with paths) for this machine's log.
     case failed(String, type: String?, detail: String? = nil)
@@ -451,7 +469,7 @@ final class ReceiveSession {
   /// trusted to stay in step; the staged file is then removed.
   private func receivePayload(
     item: Int, entry: Int?, declared: Int64?, name: String, kind: ItemKind, resume: ResumeRecord?, offset: Int64,
-    open: () throws(InboxError) -> StagingFile
+    mayDefer: Bool, open: () throws(InboxError) -> StagingFile
   ) throws -> PayloadOutcome {
     let header = try connection.receiveHeader()
     guard header.kind == .begin else {
@@ -572,7 +590,10 @@ final class ReceiveSession {
       case .end:
         let digestBytes = try connection.receivePayload(frame.length)
         interrupted = false
-        if !judged { judgeHead() }
+        // A small item is all in `head`: its content verdict can wait for the batch (computed
+        // on the sniff queue meanwhile); anything larger was judged on its first bytes.
+        let deferJudgement = mayDefer && !judged && Int64(head.count) == received && received > 0 && policy.types != nil
+        if !judged && !deferJudgement { judgeHead() }
         noteWriteError(payload.finish())
         guard let digest = Digest(bytes: digestBytes) else {
           // Abandoned: after our Skip (refused on content), or the sender's own trouble.
@@ -590,7 +611,7 @@ final class ReceiveSession {
         }
         guard let file = staging else { return .failed("the receiver lost its staging file", type: decidedType) }
         handedOff = true
-        return .complete(file, size: received, digest: digest, type: decidedType)
+        return .complete(file, size: received, digest: digest, type: decidedType, deferredHead: deferJudgement ? head : nil)
       case .control:
         let message = try MessageCodec.decode(try connection.receivePayload(frame.length))
         if case .failure(let failure) = message {
@@ -669,7 +690,20 @@ final class ReceiveSession {
   /// Makes the pending batch durable and places it in the Inbox.
   private func commitPending() {
     guard !pending.isEmpty, let peer else { return }
-    let batch = pending
+    // Content verdicts still being computed decide what of the batch may enter the Inbox.
+    sniffGroup.wait()
+    var batch: [(offer: ItemOffer, placement: InboxStore.Placement, entries: (stored: Int, refused: Int)?)] = []
+    for var entry in pending {
+      if let verdict = sniffed.take(entry.offer.id) {
+        guard verdict.accepted else {
+          unlink(entry.placement.staged.path)
+          record(entry.offer, peer: peer, .rejected(verdict.reason), type: verdict.type)
+          continue
+        }
+        entry.placement.metadata.type = verdict.type ?? entry.placement.metadata.type
+      }
+      batch.append(entry)
+    }
     pending.removeAll()
     pendingBytes = 0
     var syncError: InboxError? = nil
@@ -706,6 +740,13 @@ final class ReceiveSession {
       }
     }
   }
+}
+
+/// Content verdicts computed on the sniff queue, by item ID.
+private final class SniffResults: Sendable {
+  private let verdicts = Mutex<[Int: ContentVerdict]>([:])
+  func set(_ id: Int, _ verdict: ContentVerdict) { verdicts.withLock { $0[id] = verdict } }
+  func take(_ id: Int) -> ContentVerdict? { verdicts.withLock { $0.removeValue(forKey: id) } }
 }
 
 extension WireError {
