@@ -22,11 +22,12 @@ let package = Package(
     .target(name: "CLinux"),
 
     // Leaves: each wraps one concern and knows nothing of the layers above it.
-    .target(name: "UniformTypes", dependencies: ["CMagic"]),
+    .target(name: "TextEscaping"),
+    .target(name: "UniformTypes", dependencies: ["CMagic", "TextEscaping"]),
     .target(name: "InboxStore", dependencies: ["CLinux"]),
     .target(name: "Wire"),
     .target(name: "TLS", dependencies: ["COpenSSL"]),
-    .target(name: "Discovery", dependencies: ["CAvahi"]),
+    .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),
 
     // Composition: sender, receiver, policy, paths.
     .target(
@@ -34,13 +35,14 @@ let package = Package(
       dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "CLinux"]),
 
     // The command-line tool.
-    .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes"]),
+    .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes", "TextEscaping"]),
 
+    .testTarget(name: "TextEscapingTests", dependencies: ["TextEscaping"]),
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
     .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS"]),
-    .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
+    .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire"]),
     .testTarget(name: "EndToEndTests", dependencies: ["ShareKit"]),
   ],

@@ -1,3 +1,4 @@
+import TextEscaping
 /// Why discovery failed. `description` is one sentence for a user, saying what
 /// failed and what to do; `detail` holds the C-level detail (Avahi's error
 /// code and `avahi_strerror` text) for `--verbose`.
@@ -31,15 +32,15 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
     case .avahi(let call, _, let message):
       return "Avahi call \(call) failed: \(message)."
     case .resolveFailed(let instance, _, let message):
-      return "Could not resolve \"\(escapeForTerminal(instance.name))\" on "
-        + "\(escapeForTerminal(instance.interfaceName)) (\(instance.ipProtocol)): \(message)."
+      return "Could not resolve \"\(Escaping.escaped(instance.name, maximumLength: .max))\" on "
+        + "\(Escaping.escaped(instance.interfaceName, maximumLength: .max)) (\(instance.ipProtocol)): \(message)."
     case .invalidServiceName(let name, let reason):
-      return "Invalid service name \"\(escapeForTerminal(name))\": \(reason)."
+      return "Invalid service name \"\(Escaping.escaped(name, maximumLength: .max))\": \(reason)."
     case .invalidServiceType(let type):
       return
-        "Invalid service type \"\(escapeForTerminal(type))\": expected _name._tcp or _name._udp."
+        "Invalid service type \"\(Escaping.escaped(type, maximumLength: .max))\": expected _name._tcp or _name._udp."
     case .invalidTXT(let key, let reason):
-      return "Invalid TXT entry \"\(escapeForTerminal(key))\": \(reason)."
+      return "Invalid TXT entry \"\(Escaping.escaped(key, maximumLength: .max))\": \(reason)."
     }
   }
 

@@ -1,9 +1,10 @@
+import TextEscaping
 /// One DNS-SD service instance as seen on one interface over one IP version.
 ///
 /// The same advertised service seen on two interfaces, or over IPv4 and IPv6,
 /// is two instances: each resolves to an address reachable through its own
 /// interface. `name` is exactly what the network sent (it may hold control
-/// characters or escape sequences); show it through `escapeForTerminal(_:)`.
+/// characters or escape sequences); show it through `Escaping.escaped(_:, maximumLength: .max)`.
 public struct ServiceInstance: Hashable, Sendable {
   /// The instance name (the first label), unescaped, as received.
   public let name: String

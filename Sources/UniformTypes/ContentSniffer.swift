@@ -1,5 +1,6 @@
 import CMagic
 import Synchronization
+import TextEscaping
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import TextEscaping
 
 /// One entry of `CFBundleDocumentTypes`: a named group of accepted content types.
 public struct DocumentType: Sendable, Codable, Equatable {

@@ -1,3 +1,4 @@
+import TextEscaping
 /// A declarations file that cannot be used, saying where and what is wrong.
 ///
 /// `description` reads `<source>: <key path>: <message>`, for example

@@ -1,3 +1,4 @@
+import TextEscaping
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -1,4 +1,5 @@
 import Foundation
+import TextEscaping
 
 /// Finds the line of the first problem in an XML property list that Foundation refused.
 ///

@@ -1,3 +1,4 @@
+import TextEscaping
 /// Decides what a receiver accepts: declarations applied to a registry.
 ///
 /// Pure and immutable: every `judge` is a function of its arguments, safe from any thread.

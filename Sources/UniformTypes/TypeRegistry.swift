@@ -1,4 +1,5 @@
 import Foundation
+import TextEscaping
 
 /// Types, their conformance graph and their tags: built-in declarations, declarations added
 /// from a declarations file, and dynamic types for every other MIME type.

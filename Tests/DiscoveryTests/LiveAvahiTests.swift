@@ -1,3 +1,4 @@
+import TextEscaping
 import Discovery
 import Foundation
 import Testing
@@ -108,7 +109,7 @@ import Testing
     #expect(hostile.txt["dup"] == "first")
     #expect(hostile.txt["big"] == String(repeating: "A", count: 251))
     #expect(hostile.txt["k60"] == "v")
-    let shown = escapeForTerminal(hostile.instance.name)
+    let shown = Escaping.escaped(hostile.instance.name, maximumLength: .max)
     #expect(!shown.unicodeScalars.contains("\u{1B}") && !shown.unicodeScalars.contains("\u{07}"))
 
     // The same browse still reports a well-formed service that appears afterwards.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import UniformTypes
+import TextEscaping
 
 /// Where output goes, and how it may look.
 ///

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import UniformTypes
+import TextEscaping
 
 @Suite("Escaping untrusted text")
 struct EscapingTests {

@@ -1,9 +1,13 @@
-import Discovery
+import TextEscaping
 import Testing
 
-@Suite struct EscapingTests {
+/// Names from the network (Avahi records, peers' device names) on a terminal: the cases the
+/// discovery layer needs, against the one escaping function.
+@Suite struct TerminalEscapingTests {
+  func escapeForTerminal(_ s: String) -> String { Escaping.escaped(s, maximumLength: .max) }
+
   @Test func escapeSequenceAndBellAreShownAsCodePoints() {
-    #expect(escapeForTerminal("evil\u{1B}[31m\u{07}name") == "evil\\u{1B}[31m\\u{07}name")
+    #expect(escapeForTerminal("evil\u{1B}[31m\u{07}name") == "evil\\u{1B}[31m\\u{7}name")
   }
 
   @Test func everyC0ControlAndDelAreEscaped() {
@@ -16,7 +20,7 @@ import Testing
   }
 
   @Test func newlineTabAndCarriageReturnCannotBreakTheLine() {
-    #expect(escapeForTerminal("a\nb\tc\rd") == "a\\u{0A}b\\u{09}c\\u{0D}d")
+    #expect(escapeForTerminal("a\nb\tc\rd") == "a\\u{A}b\\u{9}c\\u{D}d")
   }
 
   @Test func c1ControlsIncludingSingleByteCSIAreEscaped() {

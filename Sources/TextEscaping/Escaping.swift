@@ -1,4 +1,4 @@
-/// Makes untrusted strings (names from the network, values from a declarations file) safe to
+/// The one place share makes untrusted strings (names from the network, values from a declarations file) safe to
 /// embed in reasons and error messages: no control character, escape sequence or
 /// bidirectional override reaches a terminal, and very long values are shortened.
 public enum Escaping {
