@@ -63,7 +63,10 @@ import Testing
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     let (_, evil, run) = try scenarioFiles(a)
-    let noise = try a.randomFile("noise.bin", size: 4096)
+    // Unknown binary data, deterministic: random bytes now and then start like some format
+    // libmagic knows (an MPEG audio frame, a DOS .COM), which would make this test flaky.
+    let noise = a.files.appendingPathComponent("noise.bin")
+    try Data((0..<4096).map { UInt8(($0 * 7 + 3) % 256) }).write(to: noise)
 
     let sent = try a.share("send", evil.path, run.path, noise.path, "--to", daemon.address)
     #expect(sent.exited(with: 4), "\(sent)")
@@ -91,7 +94,10 @@ import Testing
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
     #expect(daemon.waitForLog("type declarations: \(b.declarations.path)"), "\(daemon.log)")
-    let noise = try a.randomFile("noise.bin", size: 4096)
+    // Unknown binary data, deterministic: random bytes now and then start like some format
+    // libmagic knows (an MPEG audio frame, a DOS .COM), which would make this test flaky.
+    let noise = a.files.appendingPathComponent("noise.bin")
+    try Data((0..<4096).map { UInt8(($0 * 7 + 3) % 256) }).write(to: noise)
     let sent = try a.share("send", noise.path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
     #expect(b.inboxNames() == ["noise.bin"])
