@@ -11,8 +11,6 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
   case noSuchItem(String)
   /// The destination of a move already exists, and nothing is ever overwritten.
   case destinationExists(String)
-  /// An item is larger or smaller than it said it would be.
-  case sizeMismatch(expected: Int64, actual: Int64)
   /// Something on disk is not what share put there.
   case unexpected(String)
 
@@ -28,8 +26,6 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
       return "the disk holding \(path) is full; free some space and try again"
     case .noSuchItem(let name): return "no item named \"\(name)\" in the Inbox (see 'share inbox list')"
     case .destinationExists(let path): return "\(path) already exists; share never overwrites"
-    case .sizeMismatch(let expected, let actual):
-      return "the item is \(actual) bytes but was declared as \(expected)"
     case .unexpected(let what): return what
     }
   }
@@ -43,7 +39,6 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
       return "the receiver cannot write to its Inbox"
     case .system(let call, _, let code): return "the receiver's \(call) failed (\(String(cString: strerror(code))))"
     case .noSuchItem, .destinationExists, .unexpected: return "the receiver could not store it"
-    case .sizeMismatch: return description
     }
   }
 

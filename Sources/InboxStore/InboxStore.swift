@@ -112,20 +112,6 @@ public final class InboxStore: Sendable {
     return results
   }
 
-  /// Removes staging entries last modified before `date` (all of them when nil).
-  public func removeStaging(olderThan date: Date? = nil) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
-    for name in names {
-      let url = staging.appendingPathComponent(name)
-      if let date {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { continue }
-        if Double(info.st_mtim.tv_sec) >= date.timeIntervalSince1970 { continue }
-      }
-      try? removeTree(url)
-    }
-  }
-
   // MARK: Browsing
 
   /// Everything in the Inbox, oldest first, with metadata where it is known.

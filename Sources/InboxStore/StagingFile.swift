@@ -70,12 +70,6 @@ public final class StagingFile {
     }
   }
 
-  /// Starts writing back the range just written without waiting (sync_file_range), so that the
-  /// final sync of a large file has little left to do and dirty pages do not pile up.
-  public func startWriteback(from offset: Int64, length: Int64) {
-    _ = clinux_start_writeback(fd, off_t(offset), off_t(length))
-  }
-
   /// Makes the file read-only, optionally flushes it to disk, and closes it.
   /// Returns its identity, which keys its metadata.
   public func finish(sync: Bool) throws(InboxError) -> FileIdentity {

@@ -163,16 +163,6 @@ final class TempDocuments: Sendable {
     _ = FileManager.default.createFile(atPath: t.store.metadataDirectory.appendingPathComponent("zz.jsonl").path, contents: Data("{\"file\":{\"ino".utf8))
     #expect(t.store.list().first?.metadata?.originalName == "ok")
   }
-
-  @Test func removeStagingHonoursAge() throws {
-    let t = try TempDocuments()
-    let file = try t.store.createStagingFile()
-    file.keep()
-    t.store.removeStaging(olderThan: Date(timeIntervalSinceNow: -3600))
-    #expect(FileManager.default.fileExists(atPath: file.url.path))
-    t.store.removeStaging()
-    #expect(!FileManager.default.fileExists(atPath: file.url.path))
-  }
 }
 
 @Suite struct MetadataRecordTests {

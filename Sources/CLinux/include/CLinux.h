@@ -14,14 +14,6 @@ int clinux_syncfs(int fd);
 /// posix_fadvise(2) with POSIX_FADV_SEQUENTIAL over the whole file (best effort).
 int clinux_fadvise_sequential(int fd);
 
-/// posix_fadvise(2) with POSIX_FADV_DONTNEED for a byte range (best effort).
-int clinux_fadvise_dontneed(int fd, off_t offset, off_t length);
-
-/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writeback of a range without waiting.
-int clinux_start_writeback(int fd, off_t offset, off_t length);
-
-/// Closes every file descriptor from `lowest` upward (close_range), for a child before exec.
-int clinux_close_from(int lowest);
 /// The user ID of the process at the other end of a Unix-domain socket (SO_PEERCRED).
 /// Returns 0 and sets *uid, or -1 with errno set.
 int clinux_peer_uid(int fd, uid_t *uid);

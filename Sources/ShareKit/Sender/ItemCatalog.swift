@@ -142,7 +142,7 @@ extension ItemCatalog {
       var template = Array("\(directory)/share-stdin-XXXXXX".utf8CString)
       let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       guard spool >= 0 else { throw .source(path: "-", reason: "cannot create a temporary file: \(String(cString: strerror(errno)))") }
-      unlink(String(cString: template))
+      _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }  // nothing left behind
       var buffer = [UInt8](repeating: 0, count: 1 << 20)
       var total: Int64 = 0
       while true {
