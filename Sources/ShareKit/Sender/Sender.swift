@@ -65,16 +65,10 @@ public final class Sender: @unchecked Sendable {
     // Offer, then wait for the answer.
     try connection.sendNow(.ask(Ask(items: items.map(\.offer))))
     try tls.setIdleTimeout(answerTimeout)
-    var answer: Answer? = nil
-    while answer == nil {
-      switch try connection.receiveMessage(expecting: "Answer") {
-      case .answer(let a): answer = a
-      case .wait(let wait): observer(.waiting(wait.message))
-      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
-      case let other: throw WireError.unexpected(expected: "Answer", got: "a \(other.typeName) message")
-      }
+    let answer = try receive("Answer", on: connection, waits: true, observer: observer) { message -> Answer? in
+      if case .answer(let answer) = message { return answer }
+      return nil
     }
-    guard let answer else { throw WireError.unexpected(expected: "Answer", got: "nothing") }
     observer(.answered(answer.items))
 
     // Stream what was accepted, in offer order: each item, or each accepted entry of a folder.
@@ -108,16 +102,11 @@ public final class Sender: @unchecked Sendable {
 
     // The receipt says what is durably stored.
     try tls.setIdleTimeout(receiptTimeout)
-    var receipt: Receipt? = nil
-    while receipt == nil {
-      switch try connection.receiveMessage(expecting: "Receipt") {
-      case .receipt(let r): receipt = r
-      case .skip: continue  // late, for an item already sent whole
-      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
-      case let other: throw WireError.unexpected(expected: "Receipt", got: "a \(other.typeName) message")
-      }
+    // A Skip may still come for an item already sent whole: nothing to stop any more.
+    let receipt = try receive("Receipt", on: connection, lateSkips: true) { message -> Receipt? in
+      if case .receipt(let receipt) = message { return receipt }
+      return nil
     }
-    guard let receipt else { throw WireError.unexpected(expected: "Receipt", got: "nothing") }
     observer(.receipt(receipt))
     return SendReport(
       endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: answer.items,
@@ -211,15 +200,11 @@ public final class Sender: @unchecked Sendable {
       showCode(code, hello.name, fingerprint)
       try connection.sendNow(.pair(Pair()))
       try tls.setIdleTimeout(answerTimeout)
-      while true {
-        switch try connection.receiveMessage(expecting: "PairResult") {
-        case .wait(let wait): observer(.waiting(wait.message))
-        case .pairResult(let result):
-          return PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: result.accepted, reason: result.reason)
-        case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
-        case let other: throw WireError.unexpected(expected: "PairResult", got: "a \(other.typeName) message")
-        }
+      let result = try receive("PairResult", on: connection, waits: true, observer: observer) { message -> PairResult? in
+        if case .pairResult(let result) = message { return result }
+        return nil
       }
+      return PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: result.accepted, reason: result.reason)
     } catch {
       if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
       throw ShareError.wrap(error)
@@ -227,10 +212,28 @@ public final class Sender: @unchecked Sendable {
   }
 
   private func expectHello(_ connection: FramedConnection) throws -> Hello {
-    switch try connection.receiveMessage(expecting: "Hello") {
-    case .hello(let hello): return hello
-    case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
-    case let other: throw WireError.unexpected(expected: "Hello", got: "a \(other.typeName) message")
+    try receive("Hello", on: connection) { message -> Hello? in
+      if case .hello(let hello) = message { return hello }
+      return nil
+    }
+  }
+
+  /// The next control message `pick` takes. A `Failure` becomes the peer's error; anything else
+  /// breaks the protocol, except where the caller allows them: a `Wait` (`waits`: reported to
+  /// `observer` while the receiver asks its owner) and a late `Skip` (`lateSkips`: ignored).
+  private func receive<Value>(
+    _ expected: String, on connection: FramedConnection, waits: Bool = false, lateSkips: Bool = false,
+    observer: (SendEvent) -> Void = { _ in }, _ pick: (Message) -> Value?
+  ) throws -> Value {
+    while true {
+      let message = try connection.receiveMessage(expecting: expected)
+      if let value = pick(message) { return value }
+      switch message {
+      case .wait(let wait) where waits: observer(.waiting(wait.message))
+      case .skip where lateSkips: continue
+      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
+      default: throw WireError.unexpected(expected: expected, got: "a \(message.typeName) message")
+      }
     }
   }
 
