@@ -7,232 +7,374 @@
 /// `public.installer-package` (anything that installs software), `public.run-installer`
 /// (self-extracting `.run` shell archives) and `com.microsoft.compound-document` (the OLE2
 /// container of legacy Office files and MSI packages). Inbox/TYPES.md lists them all.
+/// Collects declarations in order; `BuiltinTypes` fills one per family.
+struct BuiltinTypeList {
+  private(set) var declarations: [TypeDeclaration] = []
+
+  /// Adds a built-in type; `sig` marks a type content sniffing recognises whenever the bytes are of it.
+  mutating func type(
+    _ id: String, _ description: String, _ parents: [String], ext: [String] = [], mime: [String] = [],
+    sig: Bool = false
+  ) {
+    declarations.append(
+      TypeDeclaration(
+        identifier: TypeIdentifier(id), description: description, conformsTo: parents.map { TypeIdentifier($0) },
+        filenameExtensions: ext, mimeTypes: mime, origin: .builtin, recognizedByContent: sig))
+  }
+}
+
 enum BuiltinTypes {
   /// All built-in declarations, parents before children where it reads naturally.
   static let all: [TypeDeclaration] = {
-    var list: [TypeDeclaration] = []
-    func type(
-      _ id: String, _ description: String, _ parents: [String], ext: [String] = [],
-      mime: [String] = [], sig: Bool = false
-    ) {
-      list.append(
-        TypeDeclaration(
-          identifier: TypeIdentifier(id), description: description,
-          conformsTo: parents.map { TypeIdentifier($0) }, filenameExtensions: ext,
-          mimeTypes: mime, origin: .builtin, recognizedByContent: sig))
+    var list = BuiltinTypeList()
+    for family in [roots, text, code, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models, executables, installers] {
+      family(&list)
     }
+    return list.declarations
+  }()
 
-    // Roots.
-    type("public.item", "item", [])
-    type("public.content", "content", ["public.item"])
-    type("public.data", "data", ["public.item"], mime: ["application/octet-stream"])
-    type("public.composite-content", "composite content", ["public.content"])
-    type("public.directory", "directory", ["public.item"])
-    type("public.folder", "folder", ["public.directory"], mime: ["inode/directory"])
-    type("public.url", "URL", ["public.data"], mime: ["text/x-uri", "text/uri-list"])
+  /// Roots.
+  static func roots(_ list: inout BuiltinTypeList) {
+    list.type("public.item", "item", [])
+    list.type("public.content", "content", ["public.item"])
+    list.type("public.data", "data", ["public.item"], mime: ["application/octet-stream"])
+    list.type("public.composite-content", "composite content", ["public.content"])
+    list.type("public.directory", "directory", ["public.item"])
+    list.type("public.folder", "folder", ["public.directory"], mime: ["inode/directory"])
+    list.type("public.url", "URL", ["public.data"], mime: ["text/x-uri", "text/uri-list"])
+  }
 
-    // Text. `sig` on public.text: binary content never confirms a text name.
-    type("public.text", "text", ["public.data", "public.content"], sig: true)
-    type("public.plain-text", "plain text", ["public.text"], ext: ["txt", "text"], mime: ["text/plain"])
-    type("public.utf8-plain-text", "UTF-8 plain text", ["public.plain-text"])
-    type("public.delimited-values-text", "delimited values text", ["public.text"])
-    type(
+  /// Text.
+  static func text(_ list: inout BuiltinTypeList) {
+    list.type("public.text", "text", ["public.data", "public.content"], sig: true)
+    list.type("public.plain-text", "plain text", ["public.text"], ext: ["txt", "text"], mime: ["text/plain"])
+    list.type("public.utf8-plain-text", "UTF-8 plain text", ["public.plain-text"])
+    list.type("public.delimited-values-text", "delimited values text", ["public.text"])
+    list.type(
       "public.comma-separated-values-text", "CSV text", ["public.delimited-values-text"], ext: ["csv"],
       mime: ["text/csv", "text/x-csv", "text/comma-separated-values", "text/x-comma-separated-values"])
-    type(
+    list.type(
       "public.tab-separated-values-text", "TSV text", ["public.delimited-values-text"], ext: ["tsv", "tab"],
       mime: ["text/tab-separated-values"])
-    type("public.html", "HTML document", ["public.text"], ext: ["html", "htm", "shtml"], mime: ["text/html"])
-    type("public.xml", "XML document", ["public.text"], ext: ["xml"], mime: ["application/xml", "text/xml"])
-    type("public.json", "JSON document", ["public.text"], ext: ["json"], mime: ["application/json", "text/json"])
-    type(
+    list.type("public.html", "HTML document", ["public.text"], ext: ["html", "htm", "shtml"], mime: ["text/html"])
+    list.type("public.xml", "XML document", ["public.text"], ext: ["xml"], mime: ["application/xml", "text/xml"])
+    list.type("public.json", "JSON document", ["public.text"], ext: ["json"], mime: ["application/json", "text/json"])
+    list.type(
       "public.yaml", "YAML document", ["public.text"], ext: ["yaml", "yml"],
       mime: ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"])
-    type(
+    list.type(
       "net.daringfireball.markdown", "Markdown document", ["public.plain-text"], ext: ["md", "markdown", "mkd"],
       mime: ["text/markdown", "text/x-markdown"])
-    type(
+    list.type(
       "public.rtf", "RTF document", ["public.text", "public.composite-content"], ext: ["rtf"],
       mime: ["text/rtf", "application/rtf"], sig: true)
-    type(
+    list.type(
       "public.vcard", "vCard contact", ["public.text"], ext: ["vcf", "vcard"],
       mime: ["text/vcard", "text/x-vcard", "text/directory"])
-    type(
+    list.type(
+      "public.calendar-event", "calendar (iCalendar)", ["public.text"], ext: ["ics", "ical", "ifb", "vcs"],
+      mime: ["text/calendar", "text/x-vcalendar", "application/ics"])
+    list.type(
       "org.freedesktop.desktop-entry", "desktop entry", ["public.plain-text"], ext: ["desktop", "kdelnk"],
       mime: ["application/x-desktop"])
+  }
 
-    // Source code and scripts.
-    type("public.source-code", "source code", ["public.plain-text"])
-    type("public.c-source", "C source", ["public.source-code"], ext: ["c"], mime: ["text/x-csrc", "text/x-c"])
-    type("public.c-header", "C header", ["public.source-code"], ext: ["h"], mime: ["text/x-chdr"])
-    type(
+  /// Source code and scripts.
+  static func code(_ list: inout BuiltinTypeList) {
+    list.type("public.source-code", "source code", ["public.plain-text"])
+    list.type("public.c-source", "C source", ["public.source-code"], ext: ["c"], mime: ["text/x-csrc", "text/x-c"])
+    list.type("public.c-header", "C header", ["public.source-code"], ext: ["h"], mime: ["text/x-chdr"])
+    list.type(
       "public.c-plus-plus-source", "C++ source", ["public.source-code"], ext: ["cpp", "cc", "cxx", "c++"],
       mime: ["text/x-c++src", "text/x-c++"])
-    type("public.swift-source", "Swift source", ["public.source-code"], ext: ["swift"], mime: ["text/x-swift"])
-    type("com.sun.java-source", "Java source", ["public.source-code"], ext: ["java"], mime: ["text/x-java"])
-    type("public.script", "script", ["public.source-code"])
-    type(
+    list.type("public.swift-source", "Swift source", ["public.source-code"], ext: ["swift"], mime: ["text/x-swift"])
+    list.type("com.sun.java-source", "Java source", ["public.source-code"], ext: ["java"], mime: ["text/x-java"])
+    list.type("public.script", "script", ["public.source-code"])
+    list.type(
       "public.shell-script", "shell script", ["public.script"],
       ext: ["sh", "bash", "zsh", "ksh", "csh", "tcsh", "dash", "fish", "command"],
       mime: ["application/x-shellscript", "text/x-shellscript", "application/x-sh", "text/x-sh"])
-    type(
+    list.type(
       "public.python-script", "Python script", ["public.script"], ext: ["py", "pyw", "py3", "pyi", "pyz"],
       mime: [
         "text/x-python", "text/x-python3", "text/x-script.python", "application/x-python",
         "application/x-python3", "text/x-python-script",
       ])
-    type(
+    list.type(
       "public.perl-script", "Perl script", ["public.script"], ext: ["pl", "pm", "perl"],
       mime: ["application/x-perl", "text/x-perl", "text/x-script.perl"])
-    type(
+    list.type(
       "public.ruby-script", "Ruby script", ["public.script"], ext: ["rb"],
       mime: ["application/x-ruby", "text/x-ruby", "text/x-script.ruby"])
-    type(
+    list.type(
       "public.php-script", "PHP script", ["public.script"], ext: ["php", "phtml", "phar"],
       mime: ["application/x-php", "text/x-php"])
-    type(
+    list.type(
       "com.netscape.javascript-source", "JavaScript source", ["public.script"], ext: ["js", "mjs", "cjs", "jsm"],
       mime: [
         "text/javascript", "application/javascript", "application/x-javascript", "application/ecmascript",
         "text/ecmascript", "text/x-script.node",
       ])
-    type(
+    list.type(
       "com.microsoft.batch-file", "Windows batch file", ["public.script"], ext: ["bat", "cmd"],
       mime: ["application/x-bat", "text/x-msdos-batch", "application/x-msdos-batch"])
-    type(
+    list.type(
       "com.microsoft.powershell-script", "PowerShell script", ["public.script"], ext: ["ps1", "psm1", "psd1"],
       mime: ["application/x-powershell", "text/x-powershell"])
-    type(
+    list.type(
       "com.microsoft.vbscript", "VBScript", ["public.script"], ext: ["vbs", "vbe", "wsf"],
       mime: ["text/vbscript", "application/x-vbscript"])
+    list.type(
+      "com.microsoft.registry-file", "Windows registry file", ["public.script"], ext: ["reg"],
+      mime: ["text/x-ms-regedit", "application/x-ms-regedit"])
+    list.type(
+      "com.microsoft.windows-script-component", "Windows script component", ["public.script"], ext: ["wsc", "sct", "jse", "wsh"],
+      mime: ["text/scriptlet"])
+  }
 
-    // Images.
-    type("public.image", "image", ["public.data", "public.content"])
-    type("public.jpeg", "JPEG image", ["public.image"], ext: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg", "image/pjpeg"], sig: true)
-    type("public.png", "PNG image", ["public.image"], ext: ["png"], mime: ["image/png", "image/x-png"], sig: true)
-    type("com.compuserve.gif", "GIF image", ["public.image"], ext: ["gif"], mime: ["image/gif"], sig: true)
-    type("public.tiff", "TIFF image", ["public.image"], ext: ["tif", "tiff"], mime: ["image/tiff"], sig: true)
-    type("public.heif-standard", "HEIF image", ["public.image"], ext: ["heif", "hif"], mime: ["image/heif", "image/heif-sequence"], sig: true)
-    type("public.heic", "HEIC image", ["public.heif-standard"], ext: ["heic"], mime: ["image/heic", "image/heic-sequence"], sig: true)
-    type("org.webmproject.webp", "WebP image", ["public.image"], ext: ["webp"], mime: ["image/webp"], sig: true)
-    type("com.microsoft.bmp", "BMP image", ["public.image"], ext: ["bmp", "dib"], mime: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"], sig: true)
-    type("com.microsoft.ico", "Windows icon", ["public.image"], ext: ["ico"], mime: ["image/vnd.microsoft.icon", "image/x-icon"], sig: true)
-    type("public.svg-image", "SVG image", ["public.image", "public.xml"], ext: ["svg"], mime: ["image/svg+xml"])
+  /// Images.
+  static func images(_ list: inout BuiltinTypeList) {
+    list.type("public.image", "image", ["public.data", "public.content"])
+    list.type("public.jpeg", "JPEG image", ["public.image"], ext: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg", "image/pjpeg"], sig: true)
+    list.type("public.png", "PNG image", ["public.image"], ext: ["png"], mime: ["image/png", "image/x-png"], sig: true)
+    list.type("com.compuserve.gif", "GIF image", ["public.image"], ext: ["gif"], mime: ["image/gif"], sig: true)
+    list.type("public.tiff", "TIFF image", ["public.image"], ext: ["tif", "tiff"], mime: ["image/tiff"], sig: true)
+    list.type("public.heif-standard", "HEIF image", ["public.image"], ext: ["heif", "hif"], mime: ["image/heif", "image/heif-sequence"], sig: true)
+    list.type("public.heic", "HEIC image", ["public.heif-standard"], ext: ["heic"], mime: ["image/heic", "image/heic-sequence"], sig: true)
+    list.type("org.webmproject.webp", "WebP image", ["public.image"], ext: ["webp"], mime: ["image/webp"], sig: true)
+    list.type("com.microsoft.bmp", "BMP image", ["public.image"], ext: ["bmp", "dib"], mime: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"], sig: true)
+    list.type("com.microsoft.ico", "Windows icon", ["public.image"], ext: ["ico"], mime: ["image/vnd.microsoft.icon", "image/x-icon"], sig: true)
+    list.type("public.svg-image", "SVG image", ["public.image", "public.xml"], ext: ["svg"], mime: ["image/svg+xml"])
+    list.type("public.xbitmap-image", "X bitmap image", ["public.image", "public.plain-text"], ext: ["xbm"], mime: ["image/x-xbitmap"])
+    list.type("public.xpixmap-image", "X pixmap image", ["public.image", "public.plain-text"], ext: ["xpm"], mime: ["image/x-xpixmap", "image/x-xpm"])
+  }
 
-    // Documents.
-    type("com.adobe.pdf", "PDF document", ["public.data", "public.composite-content"], ext: ["pdf"], mime: ["application/pdf", "application/x-pdf", "application/acrobat"], sig: true)
-    type("public.spreadsheet", "spreadsheet", ["public.content"])
-    type("public.presentation", "presentation", ["public.composite-content"])
-    type("org.openxmlformats.openxml", "Office Open XML document", ["public.zip-archive", "public.composite-content"], sig: true)
-    type(
+  /// Documents.
+  static func documents(_ list: inout BuiltinTypeList) {
+    list.type("com.adobe.pdf", "PDF document", ["public.data", "public.composite-content"], ext: ["pdf"], mime: ["application/pdf", "application/x-pdf", "application/acrobat"], sig: true)
+    list.type("public.spreadsheet", "spreadsheet", ["public.content"])
+    list.type("public.presentation", "presentation", ["public.composite-content"])
+    list.type("org.openxmlformats.openxml", "Office Open XML document", ["public.zip-archive", "public.composite-content"], sig: true)
+    list.type(
       "org.openxmlformats.wordprocessingml.document", "Word document (docx)", ["org.openxmlformats.openxml"],
       ext: ["docx"], mime: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"])
-    type(
+    list.type(
       "org.openxmlformats.spreadsheetml.sheet", "Excel workbook (xlsx)", ["org.openxmlformats.openxml", "public.spreadsheet"],
       ext: ["xlsx"], mime: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"])
-    type(
+    list.type(
       "org.openxmlformats.presentationml.presentation", "PowerPoint presentation (pptx)",
       ["org.openxmlformats.openxml", "public.presentation"],
       ext: ["pptx"], mime: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"])
-    type("org.oasis-open.opendocument", "OpenDocument file", ["public.zip-archive", "public.composite-content"], sig: true)
-    type(
+    list.type("com.adobe.postscript", "PostScript document", ["public.data", "public.composite-content"], ext: ["ps", "eps"], mime: ["application/postscript"], sig: true)
+    list.type("org.oasis-open.opendocument", "OpenDocument file", ["public.zip-archive", "public.composite-content"], sig: true)
+    list.type(
       "org.oasis-open.opendocument.text", "OpenDocument text (odt)", ["org.oasis-open.opendocument"],
       ext: ["odt"], mime: ["application/vnd.oasis.opendocument.text"])
-    type(
+    list.type(
       "org.oasis-open.opendocument.spreadsheet", "OpenDocument spreadsheet (ods)",
       ["org.oasis-open.opendocument", "public.spreadsheet"],
       ext: ["ods"], mime: ["application/vnd.oasis.opendocument.spreadsheet"])
-    type(
+    list.type(
       "org.oasis-open.opendocument.presentation", "OpenDocument presentation (odp)",
       ["org.oasis-open.opendocument", "public.presentation"],
       ext: ["odp"], mime: ["application/vnd.oasis.opendocument.presentation"])
-    type(
+    list.type(
       "com.microsoft.compound-document", "OLE2 compound document", ["public.data"],
       mime: ["application/x-ole-storage", "application/cdfv2", "application/x-cfb", "application/vnd.ms-office"], sig: true)
-    type(
+    list.type(
       "com.microsoft.word.doc", "Word 97-2003 document (doc)", ["com.microsoft.compound-document", "public.composite-content"],
       ext: ["doc", "dot"], mime: ["application/msword"])
-    type(
+    list.type(
       "com.microsoft.excel.xls", "Excel 97-2003 workbook (xls)", ["com.microsoft.compound-document", "public.spreadsheet"],
       ext: ["xls", "xlt"], mime: ["application/vnd.ms-excel"])
-    type(
+    list.type(
       "com.microsoft.powerpoint.ppt", "PowerPoint 97-2003 presentation (ppt)",
       ["com.microsoft.compound-document", "public.presentation"],
       ext: ["ppt", "pps", "pot"], mime: ["application/vnd.ms-powerpoint"])
+  }
 
-    // Audio and video.
-    type("public.audiovisual-content", "audiovisual content", ["public.data", "public.content"])
-    type("public.movie", "movie", ["public.audiovisual-content"])
-    type("public.audio", "audio", ["public.audiovisual-content"])
-    type("public.mpeg-4", "MPEG-4 movie", ["public.movie"], ext: ["mp4", "m4v"], mime: ["video/mp4", "application/mp4", "video/x-m4v"], sig: true)
-    type("public.mpeg-4-audio", "MPEG-4 audio", ["public.mpeg-4", "public.audio"], ext: ["m4a", "m4b"], mime: ["audio/mp4", "audio/x-m4a", "audio/m4a"])
-    type("com.apple.quicktime-movie", "QuickTime movie", ["public.movie"], ext: ["mov", "qt"], mime: ["video/quicktime"], sig: true)
-    type("public.avi", "AVI movie", ["public.movie"], ext: ["avi"], mime: ["video/x-msvideo", "video/avi", "video/msvideo"], sig: true)
-    type("org.webmproject.webm", "WebM movie", ["public.movie"], ext: ["webm"], mime: ["video/webm"], sig: true)
-    type("org.matroska.mkv", "Matroska movie", ["public.movie"], ext: ["mkv"], mime: ["video/x-matroska"], sig: true)
-    type("public.mp3", "MP3 audio", ["public.audio"], ext: ["mp3"], mime: ["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg"], sig: true)
-    type("com.microsoft.waveform-audio", "WAVE audio", ["public.audio"], ext: ["wav", "wave"], mime: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], sig: true)
-    type("org.xiph.flac", "FLAC audio", ["public.audio"], ext: ["flac"], mime: ["audio/flac", "audio/x-flac"], sig: true)
-    type("public.font", "font", ["public.data", "public.content"])
+  /// Macro-enabled Office documents: they carry a VBA project (`vbaProject.bin`) that runs when opened.
+  static func macroDocuments(_ list: inout BuiltinTypeList) {
+    list.type("com.microsoft.office.macro-enabled", "macro-enabled Office document", ["public.data"])
+    list.type(
+      "org.openxmlformats.wordprocessingml.document.macroenabled", "macro-enabled Word document (docm)",
+      ["org.openxmlformats.wordprocessingml.document", "com.microsoft.office.macro-enabled"], ext: ["docm", "dotm"],
+      mime: ["application/vnd.ms-word.document.macroenabled.12", "application/vnd.ms-word.template.macroenabled.12"])
+    list.type(
+      "org.openxmlformats.spreadsheetml.sheet.macroenabled", "macro-enabled Excel workbook (xlsm)",
+      ["org.openxmlformats.spreadsheetml.sheet", "com.microsoft.office.macro-enabled"], ext: ["xlsm", "xltm", "xlam", "xlsb"],
+      mime: [
+        "application/vnd.ms-excel.sheet.macroenabled.12", "application/vnd.ms-excel.template.macroenabled.12",
+        "application/vnd.ms-excel.addin.macroenabled.12", "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+      ])
+    list.type(
+      "org.openxmlformats.presentationml.presentation.macroenabled", "macro-enabled PowerPoint presentation (pptm)",
+      ["org.openxmlformats.presentationml.presentation", "com.microsoft.office.macro-enabled"], ext: ["pptm", "potm", "ppsm", "ppam"],
+      mime: [
+        "application/vnd.ms-powerpoint.presentation.macroenabled.12", "application/vnd.ms-powerpoint.template.macroenabled.12",
+        "application/vnd.ms-powerpoint.slideshow.macroenabled.12", "application/vnd.ms-powerpoint.addin.macroenabled.12",
+      ])
+  }
 
-    // Archives.
-    type("public.archive", "archive", ["public.data"])
-    type("public.zip-archive", "ZIP archive", ["public.archive"], ext: ["zip"], mime: ["application/zip", "application/x-zip-compressed", "application/x-zip"], sig: true)
-    type("org.gnu.gnu-zip-archive", "gzip archive", ["public.archive"], ext: ["gz", "gzip"], mime: ["application/gzip", "application/x-gzip"], sig: true)
-    type("org.gnu.gnu-zip-tar-archive", "gzip-compressed tar archive", ["org.gnu.gnu-zip-archive"], ext: ["tgz", "tar.gz"], mime: ["application/x-compressed-tar", "application/x-gtar-compressed"])
-    type("public.tar-archive", "tar archive", ["public.archive"], ext: ["tar"], mime: ["application/x-tar", "application/x-gtar", "application/x-ustar"], sig: true)
-    type("public.bzip2-archive", "bzip2 archive", ["public.archive"], ext: ["bz2", "bzip2", "bz"], mime: ["application/x-bzip2", "application/x-bzip"], sig: true)
-    type("org.tukaani.xz-archive", "xz archive", ["public.archive"], ext: ["xz"], mime: ["application/x-xz"], sig: true)
-    type("org.7-zip.7-zip-archive", "7-Zip archive", ["public.archive"], ext: ["7z"], mime: ["application/x-7z-compressed"], sig: true)
-    type("com.rarlab.rar-archive", "RAR archive", ["public.archive"], ext: ["rar"], mime: ["application/vnd.rar", "application/x-rar", "application/x-rar-compressed"], sig: true)
-    type("public.disk-image", "disk image", ["public.data"])
-    type("public.iso-image", "ISO disk image", ["public.disk-image"], ext: ["iso"], mime: ["application/x-cd-image", "application/x-iso9660-image"])
+  /// Audio and video.
+  static func media(_ list: inout BuiltinTypeList) {
+    list.type("public.audiovisual-content", "audiovisual content", ["public.data", "public.content"])
+    list.type("public.movie", "movie", ["public.audiovisual-content"])
+    list.type("public.audio", "audio", ["public.audiovisual-content"])
+    list.type("public.mpeg-4", "MPEG-4 movie", ["public.movie"], ext: ["mp4", "m4v"], mime: ["video/mp4", "application/mp4", "video/x-m4v"], sig: true)
+    list.type("public.mpeg-4-audio", "MPEG-4 audio", ["public.mpeg-4", "public.audio"], ext: ["m4a", "m4b"], mime: ["audio/mp4", "audio/x-m4a", "audio/m4a"])
+    list.type("com.apple.quicktime-movie", "QuickTime movie", ["public.movie"], ext: ["mov", "qt"], mime: ["video/quicktime"], sig: true)
+    list.type("public.avi", "AVI movie", ["public.movie"], ext: ["avi"], mime: ["video/x-msvideo", "video/avi", "video/msvideo"], sig: true)
+    list.type("org.webmproject.webm", "WebM movie", ["public.movie"], ext: ["webm"], mime: ["video/webm"], sig: true)
+    list.type("org.matroska.mkv", "Matroska movie", ["public.movie"], ext: ["mkv"], mime: ["video/x-matroska"], sig: true)
+    list.type("public.mp3", "MP3 audio", ["public.audio"], ext: ["mp3"], mime: ["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg"], sig: true)
+    list.type("com.microsoft.waveform-audio", "WAVE audio", ["public.audio"], ext: ["wav", "wave"], mime: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], sig: true)
+    list.type("org.xiph.flac", "FLAC audio", ["public.audio"], ext: ["flac"], mime: ["audio/flac", "audio/x-flac"], sig: true)
+    list.type("com.microsoft.advanced-systems-format", "Windows Media (ASF) movie", ["public.movie"], ext: ["asf", "wmv"], mime: ["application/vnd.ms-asf", "video/x-ms-wmv", "video/x-ms-asf"], sig: true)
+    list.type("com.microsoft.windows-media-wma", "Windows Media audio", ["public.audio"], ext: ["wma"], mime: ["audio/x-ms-wma"])
+    list.type("com.real.realmedia", "RealMedia movie", ["public.movie"], ext: ["rm", "rmvb"], mime: ["application/vnd.rn-realmedia", "application/vnd.rn-realmedia-vbr"], sig: true)
+    list.type("org.xiph.ogg-audio", "Ogg audio", ["public.audio"], ext: ["oga", "ogg", "opus", "spx"], mime: ["audio/ogg", "audio/x-vorbis+ogg", "audio/x-opus+ogg", "audio/x-flac+ogg", "audio/x-speex+ogg", "audio/vorbis", "audio/opus"], sig: true)
+    list.type("org.xiph.ogg-video", "Ogg video", ["public.movie"], ext: ["ogv"], mime: ["video/ogg", "video/x-theora+ogg"], sig: true)
+  }
 
-    // Executables and installers.
-    type("public.executable", "executable", ["public.item"])
-    type(
+  /// Fonts. libmagic says `font/sfnt` for TrueType and `application/vnd.ms-opentype` for OpenType;
+  /// shared-mime-info says `font/ttf` and `font/otf` (and ties `*.otf` with an OpenDocument template).
+  static func fonts(_ list: inout BuiltinTypeList) {
+    list.type("public.font", "font", ["public.data", "public.content"])
+    list.type(
+      "public.truetype-ttf-font", "TrueType font", ["public.font"], ext: ["ttf"],
+      mime: ["font/ttf", "font/sfnt", "application/x-font-ttf", "application/font-sfnt", "application/x-font-truetype"], sig: true)
+    list.type(
+      "public.opentype-font", "OpenType font", ["public.font"], ext: ["otf"],
+      mime: ["font/otf", "application/vnd.ms-opentype", "application/x-font-otf", "application/x-font-opentype"], sig: true)
+    list.type(
+      "public.truetype-collection-font", "TrueType font collection", ["public.truetype-ttf-font"], ext: ["ttc", "otc"],
+      mime: ["font/collection"])
+    list.type("org.w3.woff", "WOFF web font", ["public.font"], ext: ["woff"], mime: ["font/woff", "application/font-woff", "application/x-font-woff"], sig: true)
+    list.type("org.w3.woff2", "WOFF2 web font", ["public.font"], ext: ["woff2"], mime: ["font/woff2", "application/font-woff2"], sig: true)
+    list.type("com.microsoft.embedded-opentype", "Embedded OpenType font", ["public.font"], ext: ["eot"], mime: ["application/vnd.ms-fontobject"], sig: true)
+    list.type("com.adobe.postscript-font", "PostScript Type 1 font", ["public.font"], ext: ["pfb", "pfa", "t1"], mime: ["application/x-font-type1", "font/type1"])
+    list.type("org.kernel.console-font", "Linux console font", ["public.font"], ext: ["psf", "psfu"], mime: ["application/x-font-linux-psf"])
+  }
+
+  /// Archives.
+  static func archives(_ list: inout BuiltinTypeList) {
+    list.type("public.archive", "archive", ["public.data"])
+    list.type("public.zip-archive", "ZIP archive", ["public.archive"], ext: ["zip"], mime: ["application/zip", "application/x-zip-compressed", "application/x-zip"], sig: true)
+    list.type("org.gnu.gnu-zip-archive", "gzip archive", ["public.archive"], ext: ["gz", "gzip"], mime: ["application/gzip", "application/x-gzip"], sig: true)
+    list.type("org.gnu.gnu-zip-tar-archive", "gzip-compressed tar archive", ["org.gnu.gnu-zip-archive"], ext: ["tgz", "tar.gz"], mime: ["application/x-compressed-tar", "application/x-gtar-compressed"])
+    list.type("public.tar-archive", "tar archive", ["public.archive"], ext: ["tar"], mime: ["application/x-tar", "application/x-gtar", "application/x-ustar"], sig: true)
+    list.type("public.bzip2-archive", "bzip2 archive", ["public.archive"], ext: ["bz2", "bzip2", "bz"], mime: ["application/x-bzip2", "application/x-bzip"], sig: true)
+    list.type("org.tukaani.xz-archive", "xz archive", ["public.archive"], ext: ["xz"], mime: ["application/x-xz"], sig: true)
+    list.type("org.7-zip.7-zip-archive", "7-Zip archive", ["public.archive"], ext: ["7z"], mime: ["application/x-7z-compressed"], sig: true)
+    list.type("com.rarlab.rar-archive", "RAR archive", ["public.archive"], ext: ["rar"], mime: ["application/vnd.rar", "application/x-rar", "application/x-rar-compressed"], sig: true)
+    list.type("public.cpio-archive", "cpio archive", ["public.archive"], ext: ["cpio"], mime: ["application/x-cpio"], sig: true)
+    list.type("com.facebook.zstandard-archive", "Zstandard archive", ["public.archive"], ext: ["zst", "zstd"], mime: ["application/zstd", "application/x-zstd"], sig: true)
+    list.type("com.facebook.zstandard-tar-archive", "Zstandard-compressed tar archive", ["com.facebook.zstandard-archive"], ext: ["tar.zst", "tzst"], mime: ["application/x-zstd-compressed-tar"])
+    list.type("org.lzip.lzip-archive", "lzip archive", ["public.archive"], ext: ["lz"], mime: ["application/x-lzip"], sig: true)
+    list.type("com.microsoft.cab-archive", "Microsoft cabinet archive", ["public.archive"], ext: ["cab"], mime: ["application/vnd.ms-cab-compressed", "application/x-cab"], sig: true)
+    list.type("com.installshield.cab-archive", "InstallShield cabinet archive", ["public.archive"], mime: ["application/x-installshield"], sig: true)
+    list.type("org.idpf.epub-container", "EPUB e-book", ["public.zip-archive", "public.composite-content"], ext: ["epub"], mime: ["application/epub+zip"], sig: true)
+    list.type("com.amazon.mobi-ebook", "Mobipocket e-book", ["public.data", "public.composite-content"], ext: ["mobi", "azw", "azw3"], mime: ["application/x-mobipocket-ebook", "application/vnd.amazon.mobi8-ebook"])
+    list.type("org.djvu.djvu-document", "DjVu document", ["public.image", "public.composite-content"], ext: ["djvu", "djv"], mime: ["image/vnd.djvu", "image/vnd.djvu+multipage", "image/x-djvu"], sig: true)
+    list.type("public.comic-book-archive", "comic book archive", ["public.zip-archive", "public.composite-content"], ext: ["cbz"], mime: ["application/vnd.comicbook+zip", "application/x-cbz"])
+  }
+
+  /// Disk images. An ISO 9660 image is also a raw disk image (as in shared-mime-info).
+  static func diskImages(_ list: inout BuiltinTypeList) {
+    list.type("public.disk-image", "disk image", ["public.data"])
+    list.type("public.raw-disk-image", "raw disk image", ["public.disk-image"], ext: ["img", "raw"], mime: ["application/x-raw-disk-image", "application/x-raw-floppy-disk-image"])
+    list.type("public.iso-image", "ISO disk image", ["public.raw-disk-image"], ext: ["iso"], mime: ["application/x-cd-image", "application/x-iso9660-image"], sig: true)
+    list.type("public.squashfs-image", "squashfs image", ["public.disk-image"], ext: ["squashfs", "sqfs", "sqsh"], mime: ["application/vnd.squashfs", "application/x-squashfs"])
+    list.type("com.apple.disk-image-udif", "Apple disk image", ["public.disk-image"], ext: ["dmg"], mime: ["application/x-apple-diskimage"])
+    list.type("public.virtual-disk-image", "virtual machine disk image", ["public.disk-image"], ext: ["qcow2", "qcow", "vmdk", "vdi", "vhd", "vhdx"], mime: ["application/x-qemu-disk", "application/x-vmdk-disk", "application/x-virtualbox-vdi", "application/x-vhd-disk", "application/x-vhdx-disk"])
+  }
+
+  /// Certificates and keys: public data, never executed.
+  static func security(_ list: inout BuiltinTypeList) {
+    list.type(
+      "public.x509-certificate", "X.509 certificate", ["public.data", "public.content"], ext: ["crt", "cer", "der", "pem"],
+      mime: ["application/x-x509-ca-cert", "application/pkix-cert", "application/x-x509-user-cert", "application/x-pem-file"])
+    list.type("com.rsa.pkcs-12", "PKCS #12 key bundle", ["public.data", "public.content"], ext: ["p12", "pfx"], mime: ["application/pkcs12", "application/x-pkcs12"])
+    list.type("public.certificate-request", "certificate signing request", ["public.data", "public.content"], ext: ["csr"], mime: ["application/pkcs10"])
+    list.type("public.private-key", "key (PEM)", ["public.data", "public.content"], ext: ["key"], mime: ["application/x-pem-key", "application/pkcs8"])
+    list.type("org.sqlite.sqlite3", "SQLite database", ["public.data"], ext: ["sqlite", "sqlite3"], mime: ["application/vnd.sqlite3", "application/x-sqlite3"], sig: true)
+    list.type("org.openpgp.key", "OpenPGP key", ["public.data", "public.content"], mime: ["application/pgp-keys"], sig: true)
+    list.type("org.openpgp.signature", "OpenPGP signature", ["public.data", "public.content"], ext: ["sig"], mime: ["application/pgp-signature"])
+    list.type("org.openpgp.encrypted", "OpenPGP encrypted data", ["public.data", "public.content"], mime: ["application/pgp-encrypted"])
+  }
+
+  /// 3D models and CAD drawings.
+  static func models(_ list: inout BuiltinTypeList) {
+    list.type("public.3d-content", "3D model", ["public.data", "public.content"])
+    list.type("public.standard-tesselated-geometry-format", "STL 3D model", ["public.3d-content"], ext: ["stl"], mime: ["model/stl", "application/sla", "model/x.stl-ascii", "model/x.stl-binary"])
+    list.type("public.geometry-definition-format", "OBJ 3D model", ["public.3d-content"], ext: ["obj"], mime: ["model/obj"])
+    list.type("public.polygon-file-format", "PLY 3D model", ["public.3d-content"], ext: ["ply"], mime: ["model/ply"])
+    list.type("org.khronos.gltf", "glTF 3D model", ["public.3d-content"], ext: ["gltf"], mime: ["model/gltf+json"])
+    list.type("org.khronos.glb", "glTF binary 3D model", ["public.3d-content"], ext: ["glb"], mime: ["model/gltf-binary"])
+    list.type("com.microsoft.3mf", "3MF 3D model", ["public.3d-content", "public.zip-archive"], ext: ["3mf"], mime: ["model/3mf", "application/vnd.ms-package.3dmanufacturing-3dmodel+xml"])
+    list.type("public.step-model", "STEP CAD model", ["public.3d-content"], ext: ["step", "stp"], mime: ["model/step", "application/step"])
+    list.type("com.autodesk.dwg", "DWG drawing", ["public.3d-content"], ext: ["dwg"], mime: ["image/vnd.dwg", "application/acad", "image/x-dwg"])
+    list.type("com.autodesk.dxf", "DXF drawing", ["public.3d-content"], ext: ["dxf"], mime: ["image/vnd.dxf", "application/dxf", "image/x-dxf"])
+    list.type("org.blender.blend", "Blender scene", ["public.3d-content"], ext: ["blend"], mime: ["application/x-blender"])
+  }
+
+  /// Executables and installers.
+  static func executables(_ list: inout BuiltinTypeList) {
+    list.type("public.executable", "executable", ["public.item"])
+    list.type(
       "public.unix-executable", "Unix executable (ELF)", ["public.data", "public.executable"], ext: ["elf"],
       mime: [
         "application/x-executable", "application/x-pie-executable", "application/x-sharedlib",
         "application/x-elf", "application/x-object",
       ], sig: true)
-    type(
+    list.type(
       "com.microsoft.windows-executable", "Windows executable", ["public.data", "public.executable"],
-      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi"],
+      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi", "ocx", "xll", "drv", "mui"],
       mime: [
         "application/vnd.microsoft.portable-executable", "application/x-msdownload",
         "application/x-ms-dos-executable", "application/x-dosexec", "application/x-msdos-program",
         "application/x-ms-ne-executable",
       ], sig: true)
-    type(
+    list.type(
       "com.sun.java-archive", "Java archive", ["public.zip-archive", "public.executable"], ext: ["jar", "war", "ear"],
       mime: ["application/java-archive", "application/x-java-archive"])
-    type("public.installer-package", "installer package", ["public.data"])
-    type(
+    list.type("com.sun.java-class", "Java class file", ["public.data", "public.executable"], ext: ["class"], mime: ["application/x-java", "application/x-java-applet", "application/x-java-vm", "application/java-vm"], sig: true)
+    list.type("org.python.bytecode", "Python bytecode", ["public.data", "public.executable"], ext: ["pyc", "pyo"], mime: ["application/x-python-bytecode", "application/x-bytecode.python"], sig: true)
+    list.type("com.microsoft.windows-shortcut", "Windows shortcut", ["public.data", "public.executable"], ext: ["lnk", "pif", "scf", "url-ms"], mime: ["application/x-ms-shortcut"], sig: true)
+    list.type("com.microsoft.html-application", "HTML application (HTA)", ["public.html", "public.executable"], ext: ["hta"], mime: ["application/hta"])
+    list.type("com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"], mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
+  }
+
+  /// Installers: whatever installs software.
+  static func installers(_ list: inout BuiltinTypeList) {
+    list.type("public.installer-package", "installer package", ["public.data"])
+    list.type(
       "org.debian.deb-archive", "Debian package", ["public.archive", "public.installer-package"], ext: ["deb", "udeb"],
       mime: ["application/vnd.debian.binary-package", "application/x-deb", "application/x-debian-package"], sig: true)
-    type(
+    list.type(
       "com.redhat.rpm-archive", "RPM package", ["public.archive", "public.installer-package"], ext: ["rpm"],
       mime: ["application/x-rpm", "application/x-redhat-package-manager", "application/x-source-rpm"], sig: true)
-    type(
+    list.type(
       "org.appimage.appimage", "AppImage", ["public.unix-executable", "public.installer-package"], ext: ["appimage"],
       mime: ["application/vnd.appimage", "application/x-iso9660-appimage"])
-    type(
+    list.type(
       "com.android.package-archive", "Android package", ["com.sun.java-archive", "public.installer-package"],
       ext: ["apk", "aab", "xapk"], mime: ["application/vnd.android.package-archive"])
-    type(
+    list.type(
       "com.microsoft.windows-installer", "Windows installer package",
       ["com.microsoft.compound-document", "public.installer-package", "public.executable"], ext: ["msi", "msp", "msix", "appx"],
       mime: ["application/x-msi", "application/x-ms-installer", "application/x-ole-storage-msi"])
-    type(
+    list.type(
       "org.flatpak.flatpakref", "Flatpak reference", ["public.plain-text", "public.installer-package"], ext: ["flatpakref"],
       mime: ["application/vnd.flatpak.ref"])
-    type(
+    list.type(
       "org.flatpak.flatpakrepo", "Flatpak repository", ["public.plain-text", "public.installer-package"], ext: ["flatpakrepo"],
       mime: ["application/vnd.flatpak.repo"])
-    type("org.flatpak.flatpak", "Flatpak bundle", ["public.installer-package"], ext: ["flatpak"], mime: ["application/vnd.flatpak"])
-    type("io.snapcraft.snap", "Snap package", ["public.installer-package"], ext: ["snap"], mime: ["application/vnd.snap"])
-    type("public.run-installer", "self-extracting installer (.run)", ["public.shell-script", "public.installer-package"], ext: ["run"])
-    return list
-  }()
+    list.type("org.flatpak.flatpak", "Flatpak bundle", ["public.installer-package"], ext: ["flatpak"], mime: ["application/vnd.flatpak"])
+    list.type("io.snapcraft.snap", "Snap package", ["public.installer-package"], ext: ["snap"], mime: ["application/vnd.snap"])
+    list.type("public.run-installer", "self-extracting installer (.run)", ["public.shell-script", "public.installer-package"], ext: ["run"])
+    list.type("com.apple.installer-package-archive", "macOS installer package", ["public.installer-package"], ext: ["pkg", "mpkg"], mime: ["application/x-newton-compatible-pkg", "application/vnd.apple.installer+xml"])
+    list.type("com.microsoft.clickonce-application", "ClickOnce application", ["public.installer-package"], ext: ["application", "appref-ms", "vsto"], mime: ["application/x-ms-application"])
+  }
 }

@@ -28,7 +28,9 @@ public enum ContentClassifier {
       return result
     }
     if registry.conforms(result.type, to: .text) {
-      if head.contains(0), !hasWideTextBOM(head) {
+      // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
+      // armored form shared-mime-info calls text) keeps its type.
+      if mime == "text/plain", head.contains(0), !hasWideTextBOM(head) {
         result.type = .data
         result.refinement = "binary data (NUL bytes) that libmagic called \(mime)"
         return result
@@ -36,6 +38,11 @@ public enum ContentClassifier {
       if let (type, group) = iniGroupType(head) {
         result.type = type
         result.refinement = "\(group) group"
+        return result
+      }
+      if let (type, label) = pemType(head) {
+        result.type = type
+        result.refinement = label
         return result
       }
       if !registry.conforms(result.type, to: .script), let (type, interpreter) = shebangType(head) {
@@ -51,8 +58,7 @@ public enum ContentClassifier {
       return result
     }
     if startsWith(head, [0x50, 0x4B, 0x03, 0x04]),
-      result.type == .zipArchive || result.type == .data || result.type == .openXML
-        || result.type == .openDocument || result.type == "com.sun.java-archive",
+      result.type == .data || registry.conforms(result.type, to: .zipArchive),
       let (type, evidence) = zipType(head, registry: registry),
       type != result.type
     {
@@ -95,6 +101,24 @@ public enum ContentClassifier {
       }
     }
     return nil
+  }
+
+  /// The type of PEM-armored text (RFC 7468): certificates, certificate requests, keys.
+  static func pemType(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
+    let prefix = Array("-----BEGIN ".utf8)
+    guard startsWith(head, prefix) else { return nil }
+    var end = prefix.count
+    while end < head.count, end < 80, head[end] != UInt8(ascii: "-") { end += 1 }
+    let label = String(decoding: UnsafeRawBufferPointer(rebasing: head[prefix.count..<end]), as: UTF8.self)
+    let type: TypeIdentifier
+    switch label {
+    case "CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CRL", "PKCS7": type = "public.x509-certificate"
+    case "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST": type = "public.certificate-request"
+    case _ where label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PUBLIC KEY") || label.hasSuffix("PARAMETERS"):
+      type = "public.private-key"
+    default: return nil
+    }
+    return (type, "PEM \(Escaping.escaped(label, maximumLength: 40).lowercased())")
   }
 
   /// The script type named by a `#!` first line, and the interpreter's name.
@@ -152,26 +176,14 @@ public enum ContentClassifier {
   /// What the ZIP local file headers in `head` show, with the evidence; nil for a plain ZIP.
   static func zipType(_ head: UnsafeRawBufferPointer, registry: TypeRegistry) -> (TypeIdentifier, String)? {
     let entries = zipEntries(head)
-    if let first = entries.first, first.name == "mimetype", let declared = first.storedText,
-      declared.hasPrefix("application/vnd.oasis.opendocument.")
-    {
-      let type = registry.type(forMIMEType: declared)
-      let resolved = registry.conforms(type, to: .openDocument) ? type : .openDocument
-      return (resolved, "OpenDocument mimetype entry (\(Escaping.escaped(declared, maximumLength: 80)))")
+    if let first = entries.first, first.name == "mimetype", let declared = first.storedText {
+      if let found = mimetypeEntryType(declared, registry: registry) { return found }
     }
     let names = entries.map(\.name)
     let isOOXML = names.contains { $0 == "[Content_Types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docProps/") }
-    if isOOXML {
-      if names.contains(where: { $0.hasPrefix("word/") }) {
-        return ("org.openxmlformats.wordprocessingml.document", "Office Open XML parts (word/)")
-      }
-      if names.contains(where: { $0.hasPrefix("xl/") }) {
-        return ("org.openxmlformats.spreadsheetml.sheet", "Office Open XML parts (xl/)")
-      }
-      if names.contains(where: { $0.hasPrefix("ppt/") }) {
-        return ("org.openxmlformats.presentationml.presentation", "Office Open XML parts (ppt/)")
-      }
-      return (.openXML, "Office Open XML parts ([Content_Types].xml)")
+    if isOOXML { return officeOpenXMLType(names) }
+    if names.contains("META-INF/container.xml") {
+      return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
     }
     if names.contains(where: { $0 == "AndroidManifest.xml" || $0 == "classes.dex" }) {
       return ("com.android.package-archive", "Android package (AndroidManifest.xml)")
@@ -180,6 +192,34 @@ public enum ContentClassifier {
       return ("com.sun.java-archive", "Java archive (META-INF/MANIFEST.MF)")
     }
     return nil
+  }
+
+  /// A package that names its own type in a stored first entry `mimetype`: OpenDocument, EPUB.
+  private static func mimetypeEntryType(_ declared: String, registry: TypeRegistry) -> (TypeIdentifier, String)? {
+    let shown = Escaping.escaped(declared, maximumLength: 80)
+    if declared.hasPrefix("application/vnd.oasis.opendocument.") {
+      let type = registry.type(forMIMEType: declared)
+      return (registry.conforms(type, to: .openDocument) ? type : .openDocument, "OpenDocument mimetype entry (\(shown))")
+    }
+    let type = registry.type(forMIMEType: declared)
+    guard MIMEType.isValid(declared), registry.conforms(type, to: .zipArchive) else { return nil }
+    return (type, "mimetype entry (\(shown))")
+  }
+
+  /// The Office Open XML document kind its parts show: `word/`, `xl/` or `ppt/`, macro-enabled
+  /// when it carries a VBA project (`vbaProject.bin`, `vbaData.xml`).
+  private static func officeOpenXMLType(_ names: [String]) -> (TypeIdentifier, String) {
+    let macros = names.first { $0.hasSuffix("/vbaProject.bin") || $0.hasSuffix("/vbaData.xml") }
+    for (folder, plain, macroEnabled) in [
+      ("word/", "org.openxmlformats.wordprocessingml.document", "org.openxmlformats.wordprocessingml.document.macroenabled"),
+      ("xl/", "org.openxmlformats.spreadsheetml.sheet", "org.openxmlformats.spreadsheetml.sheet.macroenabled"),
+      ("ppt/", "org.openxmlformats.presentationml.presentation", "org.openxmlformats.presentationml.presentation.macroenabled"),
+    ] as [(String, TypeIdentifier, TypeIdentifier)] where names.contains(where: { $0.hasPrefix(folder) }) {
+      if let macros { return (macroEnabled, "Office Open XML parts with a VBA project (\(Escaping.escaped(macros, maximumLength: 60)))") }
+      return (plain, "Office Open XML parts (\(folder))")
+    }
+    if let macros { return (.macroEnabled, "Office Open XML parts with a VBA project (\(Escaping.escaped(macros, maximumLength: 60)))") }
+    return (.openXML, "Office Open XML parts ([Content_Types].xml)")
   }
 
   struct ZipEntry {

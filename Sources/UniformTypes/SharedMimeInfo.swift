@@ -23,8 +23,11 @@ final class SharedMimeInfo: Sendable {
   let directory: String
   /// Literal file names (no wildcard), lower-cased unless case-sensitive.
   let literals: [String: Glob]
-  /// `*.ext` patterns keyed by `ext` (lower-cased), highest weight first.
+  /// `*.ext` patterns keyed by `ext` (lower-cased): the heaviest, first in the file on a tie.
   let extensions: [String: Glob]
+  /// For an `ext` that several MIME types claim with the same, highest weight (`*.otf`: an
+  /// OpenDocument formula template and `font/otf`), all of them in file order.
+  let ties: [String: [String]]
   /// Case-sensitive `*.ext` patterns keyed by `ext` as written.
   let caseSensitiveExtensions: [String: Glob]
   /// Other patterns, matched with fnmatch(3).
@@ -49,6 +52,7 @@ final class SharedMimeInfo: Sendable {
 
     var literals: [String: Glob] = [:]
     var extensions: [String: Glob] = [:]
+    var ties: [String: [String]] = [:]
     var caseSensitiveExtensions: [String: Glob] = [:]
     var patterns: [Glob] = []
     var known = Set<String>()
@@ -82,7 +86,14 @@ final class SharedMimeInfo: Sendable {
           if caseSensitiveExtensions[ext].map({ $0.weight < weight }) ?? true { caseSensitiveExtensions[ext] = glob }
         } else {
           let key = Self.lowercasedFast(ext)
-          if extensions[key].map({ $0.weight < weight }) ?? true { extensions[key] = glob }
+          if let current = extensions[key], current.weight == weight {
+            if current.mimeType != mime, !(ties[key] ?? []).contains(mime) {
+              ties[key, default: [current.mimeType]].append(mime)
+            }
+          } else if extensions[key].map({ $0.weight < weight }) ?? true {
+            extensions[key] = glob
+            ties[key] = nil
+          }
         }
         maxLabels = max(maxLabels, extBytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
       } else {
@@ -111,6 +122,7 @@ final class SharedMimeInfo: Sendable {
     }
     self.literals = literals
     self.extensions = extensions
+    self.ties = ties
     self.caseSensitiveExtensions = caseSensitiveExtensions
     self.patterns = patterns
     self.subclasses = subclasses
@@ -125,12 +137,21 @@ final class SharedMimeInfo: Sendable {
   /// The MIME type for a base file name, or nil: literal names first, then `*.ext` patterns
   /// (heaviest, then longest), then the remaining patterns via fnmatch(3).
   func mimeType(forBaseName name: String) -> String? {
+    mimeTypes(forBaseName: name).first
+  }
+
+  /// Every MIME type the best match for a base file name gives: one, or several when globs of
+  /// the same weight claim its extension (file order; the content settles which). Empty when
+  /// nothing matches.
+  func mimeTypes(forBaseName name: String) -> [String] {
     let lower = Self.lowercasedFast(name)
-    if let glob = literals[name] ?? literals[lower] { return glob.mimeType }
+    if let glob = literals[name] ?? literals[lower] { return [glob.mimeType] }
     var best: Glob?
+    var bestKey: String?
     var bestLength = 0
     for (ext, extLower) in Self.suffixes(name, maxLabels: maxExtensionLabels) {
-      let candidate = caseSensitiveExtensions[ext] ?? extensions[extLower]
+      let sensitive = caseSensitiveExtensions[ext]
+      let candidate = sensitive ?? extensions[extLower]
       guard let candidate else { continue }
       if let current = best,
         candidate.weight < current.weight
@@ -139,13 +160,16 @@ final class SharedMimeInfo: Sendable {
         continue
       }
       best = candidate
+      bestKey = sensitive == nil ? extLower : nil
       bestLength = ext.count
     }
-    if let best { return best.mimeType }
-    for glob in patterns where fnmatch(glob.pattern, glob.caseSensitive ? name : lower, 0) == 0 {
-      return glob.mimeType
+    if let best {
+      return bestKey.flatMap { ties[$0] } ?? [best.mimeType]
     }
-    return nil
+    for glob in patterns where fnmatch(glob.pattern, glob.caseSensitive ? name : lower, 0) == 0 {
+      return [glob.mimeType]
+    }
+    return []
   }
 
   /// The extensions (file name patterns `*.ext`) registered for `mimeType`, sorted.

@@ -108,4 +108,5 @@ extension TypeIdentifier {
   public static let openXML: TypeIdentifier = "org.openxmlformats.openxml"
   public static let openDocument: TypeIdentifier = "org.oasis-open.opendocument"
   public static let compoundDocument: TypeIdentifier = "com.microsoft.compound-document"
+  public static let macroEnabled: TypeIdentifier = "com.microsoft.office.macro-enabled"
 }

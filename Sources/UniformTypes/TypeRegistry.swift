@@ -327,15 +327,24 @@ public final class TypeRegistry: Sendable {
   /// when nothing matches. Only the last path component counts; trailing dots and blanks are
   /// ignored (`evil.desktop. ` is a desktop entry); a leading dot does not start an extension.
   public func type(forFilename name: String) -> TypeIdentifier {
+    types(forFilename: name)[0]
+  }
+
+  /// Every type a file name may mean, the name stage's answer first: one, or several when
+  /// shared-mime-info globs of the same weight claim its extension (`*.otf`), which the content
+  /// settles. Never empty.
+  public func types(forFilename name: String) -> [TypeIdentifier] {
     let base = Self.classifiableBaseName(name)
-    guard !base.isEmpty else { return .data }
+    guard !base.isEmpty else { return [.data] }
     for (_, lower) in SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels) {
-      if let id = extensionIndex[lower] { return id }
+      if let id = extensionIndex[lower] { return [id] }
     }
-    if let mimeDatabase, let mime = mimeDatabase.mimeType(forBaseName: base) {
-      return type(forMIMEType: mime)
+    var found: [TypeIdentifier] = []
+    for mime in mimeDatabase?.mimeTypes(forBaseName: base) ?? [] {
+      let id = type(forMIMEType: mime)
+      if !found.contains(id) { found.append(id) }
     }
-    return .data
+    return found.isEmpty ? [.data] : found
   }
 
   /// The type for a filename extension without the dot (`png`, `tar.gz`); `public.data` if unknown.
@@ -371,77 +380,5 @@ public final class TypeRegistry: Sendable {
     let suffixes = SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels)
     for (ext, lower) in suffixes where extensionIndex[lower] != nil { return ext }
     return suffixes.last?.0
-  }
-
-  /// The last path component, without trailing dots and blanks, at most its last 1,024 bytes
-  /// (cut at a scalar boundary). Works on Unicode scalars, not Characters: no grapheme
-  /// breaking on the hot path, and hostile names stay linear.
-  static func classifiableBaseName(_ name: String) -> String {
-    let scalars = name.unicodeScalars
-    var end = scalars.endIndex
-    while end > scalars.startIndex {
-      let before = scalars.index(before: end)
-      let scalar = scalars[before]
-      guard scalar == "." || scalar.properties.isWhitespace else { break }
-      end = before
-    }
-    var start = end
-    var bytes = 0
-    while start > scalars.startIndex {
-      let before = scalars.index(before: start)
-      let scalar = scalars[before]
-      if scalar == "/" || scalar == "\\" { break }
-      bytes += UTF8.width(scalar)
-      if bytes > 1024 { break }
-      start = before
-    }
-    return String(scalars[start..<end])
-  }
-}
-
-/// A declaration `TypeRegistry.adding(_:)` refused.
-public struct TypeRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The position of the declaration in the array passed to `adding(_:)`.
-  public var index: Int
-  public var identifier: TypeIdentifier
-  public var problem: Problem
-
-  public enum Problem: Sendable, Equatable {
-    case invalidIdentifier
-    case duplicate(firstIndex: Int)
-    case alreadyDeclared(TypeOrigin)
-    case noParent
-    case unknownParent(TypeIdentifier)
-    case cycle([TypeIdentifier])
-    case invalidExtension(String)
-    case invalidMIMEType(String)
-    case extensionClaimedTwice(String, TypeIdentifier)
-    case mimeTypeClaimedTwice(String, TypeIdentifier)
-  }
-
-  public var description: String {
-    let id = Escaping.quoted(identifier.rawValue)
-    switch problem {
-    case .invalidIdentifier:
-      return "\(id) is not a reverse-DNS identifier (labels of letters, digits and hyphens separated by dots, e.g. com.example.note)"
-    case .duplicate(let first):
-      return "\(id) is declared twice (first at index \(first))"
-    case .alreadyDeclared(let origin):
-      return "\(id) is already declared (\(origin)); declare an identifier of your own"
-    case .noParent:
-      return "\(id) conforms to nothing; name at least one type such as public.data or public.plain-text"
-    case .unknownParent(let parent):
-      return "\(id) conforms to \(Escaping.quoted(parent.rawValue)), which is not declared"
-    case .cycle(let path):
-      return "conformance cycle: " + path.map { Escaping.escaped($0.rawValue) }.joined(separator: " → ")
-    case .invalidExtension(let ext):
-      return "\(Escaping.quoted(ext)) is not a filename extension (no leading dot, no slash, wildcard, blank or control character)"
-    case .invalidMIMEType(let mime):
-      return "\(Escaping.quoted(mime)) is not a MIME type of the form type/subtype"
-    case .extensionClaimedTwice(let ext, let other):
-      return "extension \(Escaping.quoted(ext)) is also claimed by \(other)"
-    case .mimeTypeClaimedTwice(let mime, let other):
-      return "MIME type \(Escaping.quoted(mime)) is also claimed by \(other)"
-    }
   }
 }

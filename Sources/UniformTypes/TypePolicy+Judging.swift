@@ -1,0 +1,201 @@
+/// How an item's name and content were reconciled (see Inbox/TYPES.md, "Agreement").
+public enum Reconciliation: Sendable, Equatable {
+  /// Name and content agree; `type` is taken, by `match`.
+  case agreed(type: TypeIdentifier, match: Verdict.Match)
+  /// They disagree harmlessly (a PDF named `.png`, unrecognised bytes named `.mp4`): what the
+  /// content is decides, and the name is only a name.
+  case contentDecides(type: TypeIdentifier)
+  /// The content is of a kind that acts when opened (a program, a script, a desktop entry, an
+  /// installer, a macro-enabled document) under a name of a harmless kind: a disguise.
+  case disguise
+}
+
+extension TypePolicy {
+  /// Kinds of content that act when opened. Such content under a name that says otherwise is a
+  /// disguise, whatever the declarations accept.
+  public static let activeKinds: [TypeIdentifier] = [.installerPackage, .executable, .script, .desktopEntry, .macroEnabled]
+
+  // MARK: - Name stage
+
+  /// The Ask-time verdict, from the name and kind alone (no bytes have been sent).
+  ///
+  /// Rules: excluded-name, accepted, pending-content (a file whose name gives no type), not-accepted.
+  public func judge(name: String, kind: ItemKind) -> Verdict {
+    let type = nameType(of: name, kind: kind)
+    let match: Verdict.Match? = kind == .file ? nil : .kind
+    if let excluded = exclusion(of: type) {
+      return Verdict(
+        accepted: false, stage: .name, type: type, nameType: type, match: match, rule: .excludedName,
+        decidedBy: excluded.rawValue, reason: excludedNameReason(name: name, kind: kind, type: type, excluded: excluded))
+    }
+    if let (_, documentType) = acceptance(of: type) {
+      return Verdict(
+        accepted: true, stage: .name, type: type, nameType: type, match: match, rule: .accepted,
+        decidedBy: documentType, reason: acceptedReason(type, documentType))
+    }
+    if kind == .file && type == .data {
+      return Verdict(
+        accepted: true, stage: .name, type: type, nameType: type, rule: .pendingContent,
+        reason: "accepted for now: \(subject(name, kind)) has no type by its name; its content will decide")
+    }
+    return Verdict(
+      accepted: false, stage: .name, type: type, nameType: type, match: match, rule: .notAccepted,
+      reason: notAcceptedReason(name: name, kind: kind, type: type))
+  }
+
+  // MARK: - Content stage
+
+  /// The verdict on an item's first bytes, already classified.
+  ///
+  /// Rules, first match wins: excluded-content, excluded-name, type-mismatch (a disguise),
+  /// not-accepted, accepted. When the name could mean several types (shared-mime-info globs of
+  /// equal weight), the one the content agrees with is the name's type.
+  public func judge(name: String, content: ContentType) -> Verdict {
+    let nameType = settledNameType(of: name, content: content)
+    let contentType = content.type
+    func verdict(
+      _ accepted: Bool, _ type: TypeIdentifier, _ match: Verdict.Match?, _ rule: Verdict.Rule, _ decidedBy: String?,
+      _ reason: String
+    ) -> Verdict {
+      Verdict(
+        accepted: accepted, stage: .content, type: type, nameType: nameType, contentType: contentType,
+        match: match, rule: rule, decidedBy: decidedBy, reason: reason)
+    }
+    if !content.isEmpty, let excluded = exclusion(of: contentType) {
+      let reason = excludedContentReason(name: name, nameType: nameType, content: content, excluded: excluded)
+      return verdict(false, contentType, nil, .excludedContent, excluded.rawValue, reason)
+    }
+    if let excluded = exclusion(of: nameType) {
+      let reason = excludedNameReason(name: name, kind: .file, type: nameType, excluded: excluded)
+      return verdict(false, nameType, nil, .excludedName, excluded.rawValue, reason)
+    }
+    let type: TypeIdentifier
+    let match: Verdict.Match?
+    switch reconcile(name: nameType, content: content) {
+    case .disguise:
+      return verdict(false, contentType, nil, .typeMismatch, nil, disguiseReason(name: name, nameType: nameType, content: content))
+    case .agreed(let agreed, let how):
+      (type, match) = (agreed, how)
+    case .contentDecides(let decided):
+      (type, match) = (decided, nil)
+    }
+    let namedOtherwise = match == nil ? nameType : nil
+    if let excluded = exclusion(of: type) {
+      // Only reachable for empty content typed by its name; kept for completeness.
+      let reason = excludedNameReason(name: name, kind: .file, type: type, excluded: excluded)
+      return verdict(false, type, match, .excludedContent, excluded.rawValue, reason)
+    }
+    guard let (_, documentType) = acceptance(of: type) else {
+      let reason = notAcceptedReason(name: name, kind: .file, type: type, namedOtherwise: namedOtherwise)
+      return verdict(false, type, match, .notAccepted, nil, reason)
+    }
+    // What the name stage rejected stays rejected (a name no accepted type covers cost no bytes
+    // at Ask time only because it was refused then).
+    if nameType != .data, nameType != type, acceptance(of: nameType) == nil {
+      return verdict(false, type, match, .notAccepted, nil, notAcceptedReason(name: name, kind: .file, type: nameType))
+    }
+    return verdict(true, type, match, .accepted, documentType, acceptedReason(type, documentType, namedOtherwise: namedOtherwise))
+  }
+
+  /// The name's type, settled by the content when the name could mean several (`*.otf`: an
+  /// OpenDocument formula template or an OpenType font): the first candidate the content
+  /// agrees with, else the first.
+  func settledNameType(of name: String, content: ContentType) -> TypeIdentifier {
+    let candidates = registry.types(forFilename: name)
+    guard candidates.count > 1 else { return candidates.first ?? .data }
+    return candidates.first { agreement(name: $0, content: content) != nil } ?? candidates[0]
+  }
+
+  /// How the name's and the content's types are reconciled (Inbox/TYPES.md, "Agreement").
+  public func reconcile(name nameType: TypeIdentifier, content: ContentType) -> Reconciliation {
+    if let (type, match) = agreement(name: nameType, content: content) { return .agreed(type: type, match: match) }
+    if let kind = Self.activeKinds.first(where: { registry.conforms(content.type, to: $0) }),
+      !registry.conforms(nameType, to: kind)
+    {
+      return .disguise
+    }
+    return .contentDecides(type: content.type)
+  }
+
+  /// How the name's and the content's types agree, and the type taken; nil when they do not.
+  public func agreement(name nameType: TypeIdentifier, content: ContentType) -> (TypeIdentifier, Verdict.Match)? {
+    let contentType = content.type
+    if content.isEmpty { return (nameType == .data ? .plainText : nameType, .emptyContent) }
+    if nameType == contentType { return (nameType, .same) }
+    if registry.conforms(contentType, to: nameType) { return (contentType, .contentRefinesName) }
+    if registry.conforms(nameType, to: contentType) {
+      if !isRecognized(nameType, below: contentType) { return (nameType, .nameRefinesContent) }
+    }
+    if registry.conforms(nameType, to: .text), registry.conforms(contentType, to: .text) {
+      // libmagic's finer text kinds (HTML, C, CSV...) are guesses, so the name's kind stands;
+      // a #! line or a real signature (RTF) is firm, so the content's kind does.
+      let firm = registry.conforms(contentType, to: .script) || isRecognized(contentType, below: .text)
+      return (firm ? contentType : nameType, .textFamily)
+    }
+    for family in [TypeIdentifier.image, .audiovisualContent]
+    where registry.conforms(nameType, to: family) && registry.conforms(contentType, to: family) {
+      return (contentType, .mediaFamily)
+    }
+    return nil
+  }
+
+  /// Whether `type`, or a type between it and `limit` (exclusive), is recognised by content.
+  private func isRecognized(_ type: TypeIdentifier, below limit: TypeIdentifier) -> Bool {
+    ([type] + registry.ancestors(of: type)).contains { id in
+      id != limit && registry.isRecognizedByContent(id) && registry.conforms(id, to: limit)
+    }
+  }
+
+  // MARK: - Bytes
+
+  /// Sniffs `head` (the item's first `ContentSniffer.headLength` bytes, or all of a shorter
+  /// item) and judges it. `totalSize` is the item's full size when known.
+  ///
+  /// Files: `judge(name:content:)`. Folders: the name verdict. Text: must be UTF-8 without NUL
+  /// (a last sequence cut by the head's end is allowed when `totalSize` says more follows).
+  /// URLs: that, on one line, with a scheme. A libmagic failure rejects the item
+  /// (`content-unreadable`), as does an empty head when `totalSize` says there were bytes.
+  public func judge(
+    name: String, kind: ItemKind = .file, head: UnsafeRawBufferPointer, totalSize: Int64? = nil,
+    sniffer: ContentSniffer
+  ) -> Verdict {
+    switch kind {
+    case .folder:
+      return judge(name: name, kind: .folder)
+    case .text, .url:
+      return judgeText(name: name, kind: kind, head: head, truncated: (totalSize ?? Int64(head.count)) > Int64(head.count))
+    case .file:
+      break
+    }
+    if head.isEmpty, let totalSize, totalSize > 0 {
+      let nameType = registry.type(forFilename: name)
+      return Verdict(
+        accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
+        reason: "rejected: no content bytes were examined for an item of \(totalSize) bytes")
+    }
+    do {
+      // libmagic's description is only needed to word content rejections: ask for it then.
+      let mime = try sniffer.mimeType(ofHead: head)
+      var content = ContentClassifier.classify(
+        head: head, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+      var verdict = judge(name: name, content: content)
+      if verdict.rule == .excludedContent || verdict.rule == .typeMismatch, content.refinement == nil {
+        content.magicDescription = try sniffer.description(ofHead: head)
+        verdict = judge(name: name, content: content)
+      }
+      return verdict
+    } catch {
+      let nameType = registry.type(forFilename: name)
+      return Verdict(
+        accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
+        reason: "rejected: \(error)")
+    }
+  }
+
+  /// `judge(name:kind:head:totalSize:sniffer:)` for bytes in an array.
+  public func judge(
+    name: String, kind: ItemKind = .file, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer
+  ) -> Verdict {
+    head.withUnsafeBytes { judge(name: name, kind: kind, head: $0, totalSize: totalSize, sniffer: sniffer) }
+  }
+}
