@@ -11,5 +11,8 @@ swift build --build-tests 2>&1 | { grep -v 'prohibited flag' || true; }
 # Discovery's live tests stop and restart Avahi and the bus: they run on their own, first.
 swift test --skip-build --filter DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
 scripts/avahi-up.sh >/dev/null
+# The real-world type corpus (Debian packages, cached outside the repo): CorpusTests judges every file.
+SHARE_CORPUS=$(scripts/corpus.sh)
+export SHARE_CORPUS
 swift test --skip-build --skip DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
 scripts/multihost-test.sh "$(swift build --show-bin-path)/share"
