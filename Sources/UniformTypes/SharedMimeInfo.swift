@@ -85,15 +85,7 @@ final class SharedMimeInfo: Sendable {
         if caseSensitive {
           if caseSensitiveExtensions[ext].map({ $0.weight < weight }) ?? true { caseSensitiveExtensions[ext] = glob }
         } else {
-          let key = Self.lowercasedFast(ext)
-          if let current = extensions[key], current.weight == weight {
-            if current.mimeType != mime, !(ties[key] ?? []).contains(mime) {
-              ties[key, default: [current.mimeType]].append(mime)
-            }
-          } else if extensions[key].map({ $0.weight < weight }) ?? true {
-            extensions[key] = glob
-            ties[key] = nil
-          }
+          Self.add(glob, forExtension: Self.lowercasedFast(ext), to: &extensions, ties: &ties)
         }
         maxLabels = max(maxLabels, extBytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
       } else {
@@ -129,6 +121,20 @@ final class SharedMimeInfo: Sendable {
     self.aliases = aliases
     self.knownTypes = known
     self.maxExtensionLabels = maxLabels
+  }
+
+  /// Keeps the heaviest `*.ext` glob of an extension, and every MIME type tied at that weight.
+  private static func add(
+    _ glob: Glob, forExtension key: String, to extensions: inout [String: Glob], ties: inout [String: [String]]
+  ) {
+    if let current = extensions[key], current.weight == glob.weight {
+      if current.mimeType != glob.mimeType, !(ties[key] ?? []).contains(glob.mimeType) {
+        ties[key, default: [current.mimeType]].append(glob.mimeType)
+      }
+    } else if extensions[key].map({ $0.weight < glob.weight }) ?? true {
+      extensions[key] = glob
+      ties[key] = nil
+    }
   }
 
   /// The canonical MIME type for `mimeType` (resolving one alias hop).
