@@ -18,8 +18,10 @@ let package = Package(
       name: "CMagic", pkgConfig: "libmagic",
       providers: [.apt(["libmagic-dev"])]),
 
-    // Linux calls Swift's Glibc module leaves out (renameat2, syncfs, ...).
+    // Linux calls Swift's Glibc module leaves out (renameat2, syncfs, ...); only System uses it.
     .target(name: "CLinux"),
+    // The one layer over libc: Errno, FileDescriptor, durable writes, locks, sockets.
+    .target(name: "System", dependencies: ["CLinux"]),
 
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "TextEscaping"),
@@ -37,6 +39,7 @@ let package = Package(
     // The command-line tool.
     .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes", "TextEscaping"]),
 
+    .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "TextEscapingTests", dependencies: ["TextEscaping"]),
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
     .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore"]),

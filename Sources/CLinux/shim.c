@@ -24,3 +24,5 @@ int clinux_peer_uid(int fd, uid_t *uid) {
 }
 
 int clinux_o_direct(void) { return O_DIRECT; }
+
+int clinux_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

@@ -19,4 +19,7 @@ int clinux_fadvise_sequential(int fd);
 int clinux_peer_uid(int fd, uid_t *uid);
 /// The O_DIRECT open flag (only defined with _GNU_SOURCE).
 int clinux_o_direct(void);
+
+/// pipe2(fds, O_CLOEXEC): a pipe whose ends are close-on-exec. Returns 0 or -1 with errno set.
+int clinux_pipe_cloexec(int fds[2]);
 #endif

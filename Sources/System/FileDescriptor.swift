@@ -1,0 +1,178 @@
+import CLinux
+import Glibc
+
+/// An open file descriptor, as a value.
+///
+/// A `FileDescriptor` does not close itself: whoever opens one closes it (`close()`, or
+/// `closeAfter`), like the integer it wraps. Every call that can fail throws `Errno`, and every
+/// blocking call retries `EINTR`. Descriptors are opened close-on-exec.
+package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+  /// The C descriptor.
+  package let rawValue: Int32
+
+  package init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// Standard input, output and error.
+  package static var standardInput: FileDescriptor { FileDescriptor(rawValue: 0) }
+  package static var standardOutput: FileDescriptor { FileDescriptor(rawValue: 1) }
+  package static var standardError: FileDescriptor { FileDescriptor(rawValue: 2) }
+
+  /// Opens or creates `path`, close-on-exec. `permissions` is the mode of a created file before
+  /// the umask. The corresponding C function is `open`.
+  package static func open(
+    _ path: String, _ mode: AccessMode, options: OpenOptions = [],
+    permissions: FilePermissions? = nil
+  ) throws(Errno) -> FileDescriptor {
+    let flags = mode.rawValue | options.rawValue | O_CLOEXEC
+    let fd = try valueOrErrno {
+      Glibc.open(path, flags, permissions?.rawValue ?? 0)
+    }
+    return FileDescriptor(rawValue: fd)
+  }
+
+  /// A new pipe, both ends close-on-exec. The corresponding C function is `pipe2`.
+  package static func pipe() throws(Errno) -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+    var ends: [Int32] = [-1, -1]
+    try nothingOrErrno { clinux_pipe_cloexec(&ends) }
+    return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+  }
+
+  /// Closes the descriptor. Never retried: Linux releases the descriptor even when `close`
+  /// reports `EINTR`. The corresponding C function is `close`.
+  package func close() throws(Errno) {
+    if Glibc.close(rawValue) != 0 {
+      let error = Errno.current
+      if error != .interrupted { throw error }
+    }
+  }
+
+  /// Runs `body`, then closes the descriptor whatever happened (a failure to close is ignored).
+  package func closeAfter<Value, Failure: Error>(_ body: () throws(Failure) -> Value)
+    throws(Failure) -> Value
+  {
+    defer { try? close() }
+    return try body()
+  }
+
+  // MARK: Reading and writing
+
+  /// Reads up to `buffer.count` bytes at the current offset; returns how many (0 at the end).
+  /// The corresponding C function is `read`.
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    try valueOrErrno { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+  }
+
+  /// Reads up to `buffer.count` bytes at `offset`, without moving the file offset; returns how
+  /// many (0 at the end). The corresponding C function is `pread`.
+  package func read(fromAbsoluteOffset offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(Errno) -> Int
+  {
+    try valueOrErrno { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+  }
+
+  /// Writes up to `buffer.count` bytes at the current offset; returns how many were written.
+  /// The corresponding C function is `write`.
+  package func write(_ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    try valueOrErrno { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
+  }
+
+  /// Writes up to `buffer.count` bytes at `offset`, without moving the file offset; returns how
+  /// many were written. The corresponding C function is `pwrite`.
+  package func write(toAbsoluteOffset offset: Int64, _ buffer: UnsafeRawBufferPointer)
+    throws(Errno) -> Int
+  {
+    try valueOrErrno { pwrite(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+  }
+
+  /// Writes all of `buffer`, calling `write` again after each partial write: the one "write
+  /// everything" loop of the code base. A `write` that reports 0 bytes for a non-empty buffer
+  /// (which POSIX allows only when the device is full) throws `.noSpace`. On failure an unknown
+  /// prefix of `buffer` may have been written; `seek(offset: 0, from: .current)` tells how much
+  /// for a file.
+  package func writeAll(_ buffer: UnsafeRawBufferPointer) throws(Errno) {
+    var offset = 0
+    while offset < buffer.count {
+      let written = try write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+      if written == 0 { throw .noSpace }
+      offset += written
+    }
+  }
+
+  /// Writes all of `bytes`; see `writeAll(_:)` for buffers.
+  package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
+    let done: Result<Void, Errno>? = bytes.withContiguousStorageIfAvailable { storage in
+      Result { () throws(Errno) in try writeAll(UnsafeRawBufferPointer(storage)) }
+    }
+    if let done { return try done.get() }
+    try writeAll(Array(bytes))
+  }
+
+  /// Reads until the end of the file, or until more than `limit` bytes have arrived; returns
+  /// at most `limit + 1` bytes, so a caller can tell "exactly `limit`" from "too large".
+  package func readAll(limit: Int, chunk: Int = 64 << 10) throws(Errno) -> [UInt8] {
+    var bytes: [UInt8] = []
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: max(1, min(chunk, limit + 1)), alignment: 16)
+    defer { buffer.deallocate() }
+    while bytes.count <= limit {
+      let want = min(buffer.count, limit + 1 - bytes.count)
+      let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+      if count == 0 { break }
+      bytes.append(contentsOf: buffer[0..<count])
+    }
+    return bytes
+  }
+
+  // MARK: Position, durability, metadata
+
+  /// Where `seek` counts from.
+  package enum SeekOrigin: Sendable {
+    case start, current, end
+    var rawValue: Int32 {
+      switch self {
+      case .start: SEEK_SET
+      case .current: SEEK_CUR
+      case .end: SEEK_END
+      }
+    }
+  }
+
+  /// Moves the file offset; returns the new offset from the start. The corresponding C
+  /// function is `lseek`.
+  @discardableResult
+  package func seek(offset: Int64, from origin: SeekOrigin) throws(Errno) -> Int64 {
+    Int64(try valueOrErrno { lseek(rawValue, off_t(offset), origin.rawValue) })
+  }
+
+  /// Flushes the file's data and metadata to the disk. The corresponding C function is `fsync`.
+  package func sync() throws(Errno) {
+    try nothingOrErrno { fsync(rawValue) }
+  }
+
+  /// Flushes the file's data (and the metadata needed to read it back) to the disk. The
+  /// corresponding C function is `fdatasync`.
+  package func dataSync() throws(Errno) {
+    try nothingOrErrno { fdatasync(rawValue) }
+  }
+
+  /// The file's status. The corresponding C function is `fstat`.
+  package func status() throws(Errno) -> FileStatus {
+    var info = stat()
+    try nothingOrErrno { fstat(rawValue, &info) }
+    return FileStatus(info)
+  }
+
+  /// Sets the file's permission bits exactly (the umask does not apply). The corresponding C
+  /// function is `fchmod`.
+  package func setPermissions(_ permissions: FilePermissions) throws(Errno) {
+    try nothingOrErrno { fchmod(rawValue, permissions.rawValue) }
+  }
+
+  /// Turns status flags (`.nonBlocking`, `.direct`, `.append`) on or off. The corresponding C
+  /// function is `fcntl` (`F_GETFL`, `F_SETFL`).
+  package func setStatus(_ options: OpenOptions, enabled: Bool) throws(Errno) {
+    let flags = try valueOrErrno { fcntl(rawValue, F_GETFL) }
+    let updated = enabled ? flags | options.rawValue : flags & ~options.rawValue
+    try nothingOrErrno { fcntl(rawValue, F_SETFL, updated) }
+  }
+}

@@ -1,0 +1,108 @@
+import CLinux
+import Glibc
+
+/// Operations on paths. Each throws the `Errno` of its system call.
+package enum FileSystem {
+  /// The status of `path`; with `followSymlinks` false, of a symbolic link itself. The
+  /// corresponding C functions are `stat` and `lstat`.
+  package static func status(_ path: String, followSymlinks: Bool = true) throws(Errno)
+    -> FileStatus
+  {
+    var info = stat()
+    try nothingOrErrno { followSymlinks ? stat(path, &info) : lstat(path, &info) }
+    return FileStatus(info)
+  }
+
+  /// Renames `source` to `target`, replacing `target` if it exists. The corresponding C
+  /// function is `rename`.
+  package static func rename(_ source: String, to target: String) throws(Errno) {
+    try nothingOrErrno { Glibc.rename(source, target) }
+  }
+
+  /// Renames `source` to `target` atomically only if `target` does not exist (else
+  /// `.fileExists`); works for folders too. Across file systems it fails with `.improperLink`.
+  /// The corresponding C function is `renameat2` with `RENAME_NOREPLACE`.
+  package static func renameNoReplace(_ source: String, to target: String) throws(Errno) {
+    try nothingOrErrno { clinux_rename_noreplace(AT_FDCWD, source, AT_FDCWD, target) }
+  }
+
+  /// Removes a file (not a folder). The corresponding C function is `unlink`.
+  package static func remove(_ path: String) throws(Errno) {
+    try nothingOrErrno { unlink(path) }
+  }
+
+  /// Removes an empty folder. The corresponding C function is `rmdir`.
+  package static func removeDirectory(_ path: String) throws(Errno) {
+    try nothingOrErrno { rmdir(path) }
+  }
+
+  /// Creates a folder with `permissions` (before the umask). The corresponding C function is
+  /// `mkdir`.
+  package static func makeDirectory(_ path: String, permissions: FilePermissions) throws(Errno) {
+    try nothingOrErrno { mkdir(path, permissions.rawValue) }
+  }
+
+  /// Creates `path` and any missing parents, the folder itself with `permissions` and missing
+  /// parents with `parentPermissions` (the same when nil). An existing folder is left as it is;
+  /// an existing file that is not a folder throws `.notDirectory`.
+  package static func makeDirectories(
+    _ path: String, permissions: FilePermissions, parentPermissions: FilePermissions? = nil
+  ) throws(Errno) {
+    do {
+      try makeDirectory(path, permissions: permissions)
+    } catch .noSuchFileOrDirectory {
+      let parent = parentDirectory(of: path)
+      guard parent != path else { throw .noSuchFileOrDirectory }
+      try makeDirectories(parent, permissions: parentPermissions ?? permissions)
+      do {
+        try makeDirectory(path, permissions: permissions)
+      } catch .fileExists {
+        // Another process made it meanwhile: fine if it is a folder, checked below.
+      }
+    } catch .fileExists {
+      // Checked below.
+    }
+    guard try status(path).kind == .directory else { throw .notDirectory }
+  }
+
+  /// Sets the permission bits of `path` (following symbolic links). The corresponding C
+  /// function is `chmod`.
+  package static func setPermissions(_ path: String, _ permissions: FilePermissions)
+    throws(Errno)
+  {
+    try nothingOrErrno { chmod(path, permissions.rawValue) }
+  }
+
+  /// Flushes a folder, so that names created, renamed or removed in it survive a crash. The
+  /// corresponding C function is `fsync` on the folder opened with `O_DIRECTORY`.
+  package static func syncDirectory(_ path: String) throws(Errno) {
+    let directory = try FileDescriptor.open(path, .readOnly, options: .directory)
+    try directory.closeAfter { () throws(Errno) in try directory.sync() }
+  }
+
+  /// Flushes the whole file system holding `path`: how many small files are made durable
+  /// without a sync each. The corresponding C function is `syncfs`.
+  package static func syncFileSystem(holding path: String) throws(Errno) {
+    let directory = try FileDescriptor.open(path, .readOnly)
+    try directory.closeAfter { () throws(Errno) in
+      try nothingOrErrno { clinux_syncfs(directory.rawValue) }
+    }
+  }
+
+  /// Bytes this user may still write on the file system holding `path`. The corresponding C
+  /// function is `statvfs`.
+  package static func availableBytes(at path: String) throws(Errno) -> Int64 {
+    var info = statvfs()
+    try nothingOrErrno { statvfs(path, &info) }
+    return Int64(info.f_bavail) * Int64(info.f_frsize)
+  }
+
+  /// The folder part of `path` ("." for a bare name, "/" for the root).
+  package static func parentDirectory(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    if slash == trimmed.startIndex { return "/" }
+    return String(trimmed[..<slash])
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import System
+import Testing
+
+@Suite struct FileDescriptorTests {
+  /// Bytes that show any loss, duplication or reordering.
+  static func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8($0 % 251) } }
+
+  @Test func writeAllDeliversEverythingThroughPartialWrites() throws {
+    // A blocking pipe write interrupted by a signal after moving some bytes returns the partial
+    // count: writeAll must carry on from there, losing and repeating nothing.
+    Interruptions.install()
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    defer { try? readEnd.close() }
+    let bytes = Self.pattern(4 << 20)
+    let handle = ThreadHandle()
+    let writer = Background { () throws -> Void in
+      handle.publish()
+      defer { try? writeEnd.close() }
+      try writeEnd.writeAll(bytes)
+    }
+    let thread = try handle.wait()
+    var received: [UInt8] = []
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 16)
+    defer { chunk.deallocate() }
+    let before = Interruptions.count
+    while true {
+      if !writer.isFinished { Interruptions.interrupt(thread) }
+      let count = try readEnd.read(into: chunk)
+      if count == 0 { break }
+      received.append(contentsOf: chunk[0..<count])
+    }
+    try writer.wait()
+    #expect(Interruptions.count > before)
+    #expect(received.count == bytes.count)
+    #expect(received == bytes)
+  }
+
+  @Test func readAllStopsOneByteOverTheLimit() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path + "/data"
+    try writeDurably(Self.pattern(1000), to: path)
+    let file = try FileDescriptor.open(path, .readOnly)
+    defer { try? file.close() }
+    #expect(try file.readAll(limit: 10) == Self.pattern(11))
+    try file.seek(offset: 0, from: .start)
+    #expect(try file.readAll(limit: 5000, chunk: 7) == Self.pattern(1000))
+  }
+
+  @Test func positionedIOLeavesTheOffsetAlone() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = try FileDescriptor.open(
+      directory.path + "/data", .readWrite, options: [.create, .exclusiveCreate],
+      permissions: .ownerReadWrite)
+    defer { try? file.close() }
+    try file.writeAll(Array("hello world".utf8))
+    let written = try Array("W".utf8).withUnsafeBytes { try file.write(toAbsoluteOffset: 6, $0) }
+    #expect(written == 1)
+    #expect(try file.seek(offset: 0, from: .current) == 11)
+    var buffer = [UInt8](repeating: 0, count: 5)
+    let count = try buffer.withUnsafeMutableBytes { try file.read(fromAbsoluteOffset: 6, into: $0) }
+    #expect(count == 5)
+    #expect(String(decoding: buffer, as: UTF8.self) == "World")
+    let status = try file.status()
+    #expect(status.kind == .regular)
+    #expect(status.size == 11)
+  }
+
+  @Test func exclusiveCreateRefusesAnExistingFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path + "/data"
+    try FileDescriptor.open(path, .writeOnly, options: [.create], permissions: .ownerReadWrite)
+      .close()
+    #expect(throws: Errno.fileExists) {
+      try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate])
+    }
+    #expect(throws: Errno.noSuchFileOrDirectory) {
+      try FileDescriptor.open(directory.path + "/missing", .readOnly)
+    }
+  }
+
+  @Test func makeDirectoriesCreatesParentsAndRefusesAFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let deep = directory.path + "/a/b/c"
+    try FileSystem.makeDirectories(
+      deep, permissions: .ownerReadWriteExecute, parentPermissions: FilePermissions(rawValue: 0o755))
+    try FileSystem.makeDirectories(deep, permissions: .ownerReadWriteExecute)
+    #expect(try FileSystem.status(deep).kind == .directory)
+    #expect(try FileSystem.status(deep).permissions == .ownerReadWriteExecute)
+    try writeDurably([1], to: directory.path + "/file")
+    #expect(throws: Errno.notDirectory) {
+      try FileSystem.makeDirectories(directory.path + "/file", permissions: .ownerReadWriteExecute)
+    }
+  }
+
+  @Test func renameNoReplaceNeverOverwrites() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try writeDurably(Array("old".utf8), to: directory.path + "/target")
+    try writeDurably(Array("new".utf8), to: directory.path + "/source")
+    #expect(throws: Errno.fileExists) {
+      try FileSystem.renameNoReplace(directory.path + "/source", to: directory.path + "/target")
+    }
+    #expect(FileManager.default.contents(atPath: directory.path + "/target") == Data("old".utf8))
+    try FileSystem.renameNoReplace(directory.path + "/source", to: directory.path + "/fresh")
+    #expect(try directory.names() == ["fresh", "target"])
+  }
+}
