@@ -28,13 +28,13 @@ let package = Package(
     .target(name: "UniformTypes", dependencies: ["CMagic", "TextEscaping"]),
     .target(name: "InboxStore", dependencies: ["CLinux"]),
     .target(name: "Wire"),
-    .target(name: "TLS", dependencies: ["COpenSSL"]),
+    .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
     .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),
 
     // Composition: sender, receiver, policy, paths.
     .target(
       name: "ShareKit",
-      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "CLinux"]),
+      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System", "CLinux"]),
 
     // The command-line tool.
     .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes", "TextEscaping"]),
@@ -44,9 +44,9 @@ let package = Package(
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
     .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
-    .testTarget(name: "TLSTests", dependencies: ["TLS"]),
+    .testTarget(name: "TLSTests", dependencies: ["TLS", "System"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),
-    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire"]),
+    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System"]),
     .testTarget(name: "EndToEndTests", dependencies: ["ShareKit"]),
   ],
   swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/fs.h>
@@ -26,3 +27,7 @@ int clinux_peer_uid(int fd, uid_t *uid) {
 int clinux_o_direct(void) { return O_DIRECT; }
 
 int clinux_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int clinux_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
+
+int clinux_eventfd_cloexec(void) { return eventfd(0, EFD_CLOEXEC); }

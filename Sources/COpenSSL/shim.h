@@ -12,8 +12,6 @@
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/asn1.h>
-#include <sys/socket.h>
-#include <sys/eventfd.h>
 
 static inline int shim_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
   return (int)SSL_CTX_set_min_proto_version(ctx, version);
@@ -52,11 +50,4 @@ static inline int shim_ERR_GET_LIB(unsigned long code) { return ERR_GET_LIB(code
 static inline int shim_ERR_GET_REASON(unsigned long code) { return ERR_GET_REASON(code); }
 static inline void shim_OPENSSL_free(void *p) { OPENSSL_free(p); }
 
-// Socket calls the TLS layer needs that Swift's Glibc module hides: accept4 is declared only
-// under _GNU_SOURCE, which a Clang module cannot turn on for glibc's headers.
-extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
-/// accept4(fd, NULL, NULL, SOCK_CLOEXEC): the new descriptor is blocking and close-on-exec.
-static inline int shim_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
-/// eventfd(0, EFD_CLOEXEC): the wake-up descriptor for TCPListener.close().
-static inline int shim_eventfd_cloexec(void) { return eventfd(0, EFD_CLOEXEC); }
 #endif

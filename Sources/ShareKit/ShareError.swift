@@ -1,5 +1,6 @@
 import Discovery
 import InboxStore
+import System
 import TLS
 import Wire
 

@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import System
 
 /// One TLS 1.3 connection; owns an `SSL *` (freed in `deinit`) and the `Socket` under it.
 ///
@@ -159,9 +160,13 @@ public final class TLSConnection: @unchecked Sendable {
           code: code, errno: savedErrno, entries: OpenSSLErrorQueue.drain(),
           operation: operation, handshake: true, socket: socket)
       }
-      let ready = pollUntil(fd, events: events, deadline: deadline)
+      let ready: Int16
+      do {
+        ready = try pollUntil(fd, events: events, deadline: deadline)
+      } catch {
+        throw .io(errno: error.rawValue, operation: "\(operation): poll")
+      }
       if ready == 0 { throw .timedOut(operation: "TLS handshake") }
-      if ready < 0 { throw .io(errno: errno, operation: "\(operation): poll") }
       // POLLHUP / POLLERR: let the next SSL_do_handshake read the EOF or error and report it.
     }
     try setBlocking(fd, true, operation: operation)
@@ -187,10 +192,11 @@ public final class TLSConnection: @unchecked Sendable {
   private static func setBlocking(_ fd: Int32, _ blocking: Bool, operation: String)
     throws(TLSError)
   {
-    let flags = fcntl(fd, F_GETFL)
-    guard flags >= 0,
-      fcntl(fd, F_SETFL, blocking ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) == 0
-    else { throw .io(errno: errno, operation: "\(operation): fcntl(O_NONBLOCK)") }
+    do {
+      try FileDescriptor(rawValue: fd).setStatus(.nonBlocking, enabled: !blocking)
+    } catch {
+      throw .io(errno: error.rawValue, operation: "\(operation): fcntl(O_NONBLOCK)")
+    }
   }
 
   // MARK: Reading
@@ -220,21 +226,15 @@ public final class TLSConnection: @unchecked Sendable {
 
     var total = 0
     while true {
-      OpenSSLErrorQueue.clear()
       var count = 0
-      let rc = SSL_read_ex(ssl, base + total, buffer.count - total, &count)
-      if rc == 1 {
+      let outcome = sslCall { SSL_read_ex(ssl, base + total, buffer.count - total, &count) }
+      if outcome.code == SSL_ERROR_NONE {
         total += count
         if total < buffer.count && SSL_has_pending(ssl) == 1 { continue }
         return total
       }
-      let code = SSL_get_error(ssl, rc)
-      let savedErrno = errno
-      if code == SSL_ERROR_ZERO_RETURN { return total }
-      if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && savedErrno == EINTR {
-        continue
-      }
-      let error = ioFailure(code: code, errno: savedErrno, operation: "read")
+      if outcome.code == SSL_ERROR_ZERO_RETURN { return total }
+      let error = ioFailure(code: outcome.code, errno: outcome.errno, operation: "read")
       failure = error
       if total > 0 { return total }
       throw error
@@ -275,20 +275,14 @@ public final class TLSConnection: @unchecked Sendable {
 
     var offset = 0
     while offset < buffer.count {
-      OpenSSLErrorQueue.clear()
       var written = 0
-      // After a retryable failure OpenSSL requires the same arguments again, which this is.
-      let rc = SSL_write_ex(ssl, base + offset, buffer.count - offset, &written)
-      if rc == 1 {
+      // After an interrupted call OpenSSL requires the same arguments again, which sslCall gives.
+      let outcome = sslCall { SSL_write_ex(ssl, base + offset, buffer.count - offset, &written) }
+      if outcome.code == SSL_ERROR_NONE {
         offset += written
         continue
       }
-      let code = SSL_get_error(ssl, rc)
-      let savedErrno = errno
-      if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && savedErrno == EINTR {
-        continue
-      }
-      let error = ioFailure(code: code, errno: savedErrno, operation: "write")
+      let error = ioFailure(code: outcome.code, errno: outcome.errno, operation: "write")
       failure = error
       throw error
     }
@@ -315,10 +309,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// without blocking. Owning thread only.
   public func hasIncomingData() -> Bool {
     if SSL_has_pending(ssl) == 1 { return true }
-    let readable = try? socket.withDescriptor { fd -> Bool in
-      var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
-    }
+    let readable = try? socket.withDescriptor { fd in pollNow(fd, events: Int16(POLLIN)) }
     return readable ?? false
   }
 
@@ -340,18 +331,12 @@ public final class TLSConnection: @unchecked Sendable {
   /// about a second by a temporary send timeout, so it never blocks long on a stuck peer.
   /// Reading remains possible afterwards. Owning thread only.
   public func shutdown() {
-    guard failure == nil, let fd = try? socket.acquire() else { return }
+    guard failure == nil, (try? socket.acquire()) != nil else { return }
     defer { socket.release() }
-    var previous = timeval()
-    var length = socklen_t(MemoryLayout<timeval>.size)
-    let saved = getsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &previous, &length) == 0
-    var bound = Duration.seconds(1).timeval
-    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
-    OpenSSLErrorQueue.clear()
-    _ = SSL_shutdown(ssl)
-    OpenSSLErrorQueue.clear()
-    if saved {
-      _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &previous, socklen_t(MemoryLayout<timeval>.size))
+    socket.withSendTimeout(.seconds(1)) {
+      OpenSSLErrorQueue.clear()
+      _ = SSL_shutdown(ssl)
+      OpenSSLErrorQueue.clear()
     }
   }
 
@@ -363,6 +348,27 @@ public final class TLSConnection: @unchecked Sendable {
   }
 
   // MARK: Errors
+
+  /// Runs `SSL_read_ex` or `SSL_write_ex` with a clear error queue and returns its
+  /// `SSL_get_error` code (`SSL_ERROR_NONE` on success) with errno as it was then. A call that
+  /// only a signal interrupted (`EINTR` in the socket BIO, reported as `WANT_READ`/`WANT_WRITE`
+  /// on a blocking socket) is made again, through `retryOnInterrupt`.
+  private func sslCall(_ call: () -> Int32) -> (code: Int32, errno: Int32) {
+    let outcome = Result { () throws(Errno) -> (code: Int32, errno: Int32) in
+      try retryOnInterrupt { () throws(Errno) -> (code: Int32, errno: Int32) in
+        OpenSSLErrorQueue.clear()
+        let rc = call()
+        if rc == 1 { return (SSL_ERROR_NONE, 0) }
+        let code = SSL_get_error(ssl, rc)
+        let saved = Errno.current
+        let wouldBlock = code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE
+        if wouldBlock && saved == .interrupted { throw saved }
+        return (code, saved.rawValue)
+      }
+    }
+    // retryOnInterrupt retries the only error thrown above, so this is always a success.
+    return (try? outcome.get()) ?? (SSL_ERROR_SYSCALL, Errno.interrupted.rawValue)
+  }
 
   /// Turns a failed `SSL_read_ex` / `SSL_write_ex` into a `TLSError`.
   private func ioFailure(code: Int32, errno savedErrno: Int32, operation: String) -> TLSError {
@@ -438,7 +444,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// Wraps a socket error raised by this connection's socket.
   private static func tlsError(_ error: SocketError, operation: String) -> TLSError {
     if case .system(_, let code) = error {
-      return .io(errno: code, operation: "\(operation): \(error.detail)")
+      return .io(errno: code.rawValue, operation: "\(operation): \(error.detail)")
     }
     return .io(errno: EIO, operation: "\(operation): \(error.detail)")
   }

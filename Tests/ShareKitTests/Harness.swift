@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InboxStore
 import Synchronization
+import System
 import TLS
 import Wire
 @testable import ShareKit

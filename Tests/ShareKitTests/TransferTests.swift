@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 import Testing
 import InboxStore
 import TLS

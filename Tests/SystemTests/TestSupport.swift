@@ -114,3 +114,13 @@ final class Counter: Sendable {
   func increment() { value.add(1, ordering: .relaxed) }
   var count: Int { value.load(ordering: .relaxed) }
 }
+
+/// The typed error `body` throws, or nil if it returns.
+func thrownError<T, E: Error>(_ body: () throws(E) -> T) -> E? {
+  do {
+    _ = try body()
+    return nil
+  } catch {
+    return error
+  }
+}

@@ -22,4 +22,12 @@ int clinux_o_direct(void);
 
 /// pipe2(fds, O_CLOEXEC): a pipe whose ends are close-on-exec. Returns 0 or -1 with errno set.
 int clinux_pipe_cloexec(int fds[2]);
+
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC): the new descriptor is blocking and close-on-exec.
+/// Returns it, or -1 with errno set.
+int clinux_accept_cloexec(int fd);
+
+/// eventfd(0, EFD_CLOEXEC): a descriptor another thread can make readable to wake a poll.
+/// Returns it, or -1 with errno set.
+int clinux_eventfd_cloexec(void);
 #endif

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import InboxStore
 import Synchronization
+import System
 import TLS
 import Wire
 

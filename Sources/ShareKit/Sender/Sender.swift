@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import System
 import TLS
 import Wire
 

@@ -32,20 +32,17 @@ public final class Socket: @unchecked Sendable {
 
   /// Adopts a connected, blocking descriptor: reads the peer address and turns on `TCP_NODELAY`.
   /// On failure the descriptor is closed.
-  init(adopting fd: Int32) throws(SocketError) {
-    guard let peer = SocketAddress.peer(of: fd) else {
-      let code = errno
+  package init(adopting fd: Int32) throws(SocketError) {
+    let peer: SocketAddress
+    var operation = "getpeername"
+    do {
+      peer = try SocketAddress.peer(of: fd)
+      // Small control messages must not wait for Nagle; bulk writes are large anyway.
+      operation = "setsockopt(TCP_NODELAY)"
+      try setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, Int32(1))
+    } catch {
       Glibc.close(fd)
-      throw .system(operation: "getpeername", errno: code)
-    }
-    var one: Int32 = 1
-    // Small control messages must not wait for Nagle; bulk writes are large anyway.
-    if setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-      != 0
-    {
-      let code = errno
-      Glibc.close(fd)
-      throw .system(operation: "setsockopt(TCP_NODELAY)", errno: code)
+      throw .system(operation: operation, errno: error)
     }
     let name = peer.numericName()
     self.peerAddress = name.host
@@ -71,49 +68,50 @@ public final class Socket: @unchecked Sendable {
   {
     let deadline = ContinuousClock.now + timeout
     let addresses = try SocketAddress.resolve(host: host, port: port, passive: false)
-    var lastError: Int32 = ECONNREFUSED
+    var lastError = Errno.connectionRefused
     for address in addresses {
       if ContinuousClock.now >= deadline { throw .connectTimedOut(host: host, port: port) }
-      let fd = socket(
-        address.family,
-        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-          | Int32(SOCK_NONBLOCK.rawValue), address.proto)
-      guard fd >= 0 else {
-        lastError = errno
+      let fd: Int32?
+      do {
+        fd = try connect(to: address, deadline: deadline)
+      } catch {
+        lastError = error
         continue
       }
-      var rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
-      if rc != 0 && errno == EINPROGRESS {
-        let events = pollUntil(fd, events: Int16(POLLOUT), deadline: deadline)
-        if events == 0 {
-          Glibc.close(fd)
-          throw .connectTimedOut(host: host, port: port)
-        }
-        if events < 0 {
-          lastError = errno
-          Glibc.close(fd)
-          continue
-        }
-        var soError: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        if getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length) != 0 { soError = errno }
-        rc = soError == 0 ? 0 : -1
-        if soError != 0 { errno = soError }
-      }
-      guard rc == 0 else {
-        lastError = errno
-        Glibc.close(fd)
-        continue
-      }
-      let flags = fcntl(fd, F_GETFL)
-      guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-        let code = errno
-        Glibc.close(fd)
-        throw .system(operation: "fcntl(O_NONBLOCK)", errno: code)
-      }
+      guard let fd else { throw .connectTimedOut(host: host, port: port) }
       return try Socket(adopting: fd)
     }
     throw .connect(host: host, port: port, errno: lastError)
+  }
+
+  /// One non-blocking connection attempt, waited for until `deadline`; returns the connected
+  /// descriptor in blocking mode, or nil on timeout. The descriptor is closed on failure.
+  private static func connect(to address: SocketAddress, deadline: ContinuousClock.Instant)
+    throws(Errno) -> Int32?
+  {
+    let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let fd = try valueOrErrno { socket(address.family, kind | Int32(SOCK_NONBLOCK.rawValue), address.proto) }
+    let descriptor = FileDescriptor(rawValue: fd)
+    do throws(Errno) {
+      if address.withSockaddr({ Glibc.connect(fd, $0, $1) }) != 0 {
+        // Interrupted or not, a non-blocking connect carries on in the background.
+        let started = Errno.current
+        guard started == .nowInProgress || started == .interrupted else { throw started }
+        if try pollUntil(fd, events: Int16(POLLOUT), deadline: deadline) == 0 {
+          try? descriptor.close()
+          return nil
+        }
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        try nothingOrErrno { getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) }
+        if failure != 0 { throw Errno(rawValue: failure) }
+      }
+      try descriptor.setStatus(.nonBlocking, enabled: false)
+      return fd
+    } catch {
+      try? descriptor.close()
+      throw error
+    }
   }
 
   /// The descriptor, or -1 once closed. Only for inspection or `poll`: it may be closed by
@@ -126,18 +124,28 @@ public final class Socket: @unchecked Sendable {
   /// forever. A blocked read or write that exceeds them fails (the TLS layer reports
   /// `.timedOut`). Durations below 1 µs are rounded up to 1 µs.
   public func setTimeouts(receive: Duration?, send: Duration?) throws(SocketError) {
-    try setTimeout(SO_RCVTIMEO, receive, name: "SO_RCVTIMEO")
-    try setTimeout(SO_SNDTIMEO, send, name: "SO_SNDTIMEO")
+    let none = Glibc.timeval(tv_sec: 0, tv_usec: 0)
+    do {
+      try withDescriptor { fd throws(Errno) in
+        try setOption(fd, SOL_SOCKET, SO_RCVTIMEO, receive?.timeval ?? none)
+        try setOption(fd, SOL_SOCKET, SO_SNDTIMEO, send?.timeval ?? none)
+      }
+    } catch {
+      throw .system(operation: "setsockopt(SO_RCVTIMEO/SO_SNDTIMEO)", errno: error)
+    }
   }
 
-  /// Sets one of `SO_RCVTIMEO` / `SO_SNDTIMEO`.
-  func setTimeout(_ option: Int32, _ duration: Duration?, name: String) throws(SocketError) {
-    var value = duration?.timeval ?? timeval(tv_sec: 0, tv_usec: 0)
-    let failure: Int32 = try withDescriptor { fd in
-      setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size)) == 0
-        ? 0 : errno
-    }
-    if failure != 0 { throw .system(operation: "setsockopt(\(name))", errno: failure) }
+  /// Runs `body` with the send timeout (`SO_SNDTIMEO`) set to `duration`, then restores the
+  /// previous one; best effort. For a last write that must not block long (a TLS close_notify).
+  package func withSendTimeout<Value>(_ duration: Duration, _ body: () -> Value) -> Value {
+    let fd = try? acquire()
+    defer { if fd != nil { release() } }
+    var previous = Glibc.timeval()
+    var length = socklen_t(MemoryLayout<timeval>.size)
+    let saved = fd.map { getsockopt($0, SOL_SOCKET, SO_SNDTIMEO, &previous, &length) == 0 } ?? false
+    if let fd { try? setOption(fd, SOL_SOCKET, SO_SNDTIMEO, duration.timeval) }
+    defer { if let fd, saved { try? setOption(fd, SOL_SOCKET, SO_SNDTIMEO, previous) } }
+    return body()
   }
 
   /// Closes the socket. Safe from any thread and idempotent: shuts the connection down
@@ -157,31 +165,34 @@ public final class Socket: @unchecked Sendable {
   }
 
   /// Whether `close()` has been called.
-  var isClosed: Bool {
+  package var isClosed: Bool {
     state.withLock { $0.closed }
   }
 
   /// Runs `body` with the descriptor, keeping it open until `body` returns even if another thread
-  /// calls `close()` meanwhile. Throws `SocketError.system(EBADF)` if already closed.
-  func withDescriptor<R>(_ body: (Int32) -> R) throws(SocketError) -> R {
+  /// calls `close()` meanwhile. Throws `.badFileDescriptor` if the socket is already closed.
+  package func withDescriptor<Value>(_ body: (Int32) throws(Errno) -> Value) throws(Errno)
+    -> Value
+  {
     let fd = try acquire()
     defer { release() }
-    return body(fd)
+    return try body(fd)
   }
 
-  /// Marks the descriptor in use and returns it; throws if the socket is closed.
-  func acquire() throws(SocketError) -> Int32 {
+  /// Marks the descriptor in use and returns it; throws `.badFileDescriptor` if the socket is
+  /// closed. Pair every successful call with `release()`.
+  package func acquire() throws(Errno) -> Int32 {
     let fd = state.withLock { state -> Int32 in
       guard !state.closed, state.fd >= 0 else { return -1 }
       state.busy += 1
       return state.fd
     }
-    if fd < 0 { throw .system(operation: "socket already closed", errno: EBADF) }
+    if fd < 0 { throw .badFileDescriptor }
     return fd
   }
 
   /// Ends a use started by `acquire()`; performs a close deferred by `close()`.
-  func release() {
+  package func release() {
     state.withLock { state in
       state.busy -= 1
       if state.closed && state.busy == 0 && state.fd >= 0 {
@@ -190,4 +201,10 @@ public final class Socket: @unchecked Sendable {
       }
     }
   }
+}
+
+/// Sets a socket option to a value. The corresponding C function is `setsockopt`.
+func setOption<Value: BitwiseCopyable>(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Value) throws(Errno) {
+  var value = value
+  try nothingOrErrno { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Value>.size)) }
 }

@@ -1,4 +1,4 @@
-import COpenSSL
+import CLinux
 import Glibc
 import Synchronization
 
@@ -42,8 +42,12 @@ public final class TCPListener: @unchecked Sendable {
   ///   - port: the port; 0 lets the kernel choose (read it back from `port`).
   ///   - backlog: the `listen(2)` backlog.
   public init(host: String? = nil, port: UInt16, backlog: Int32 = 128) throws(SocketError) {
-    let wakeFD = shim_eventfd_cloexec()
-    guard wakeFD >= 0 else { throw .system(operation: "eventfd", errno: errno) }
+    let wakeFD: Int32
+    do {
+      wakeFD = try valueOrErrno { clinux_eventfd_cloexec() }
+    } catch {
+      throw .system(operation: "eventfd", errno: error)
+    }
     let fd: Int32
     do {
       fd = try Self.bindListeningSocket(host: host, port: port, backlog: backlog)
@@ -51,11 +55,13 @@ public final class TCPListener: @unchecked Sendable {
       Glibc.close(wakeFD)
       throw error
     }
-    guard let local = SocketAddress.local(of: fd) else {
-      let code = errno
+    let local: SocketAddress
+    do {
+      local = try SocketAddress.local(of: fd)
+    } catch {
       Glibc.close(fd)
       Glibc.close(wakeFD)
-      throw .system(operation: "getsockname", errno: code)
+      throw .system(operation: "getsockname", errno: error)
     }
     let name = local.numericName()
     self.port = name.port
@@ -75,11 +81,11 @@ public final class TCPListener: @unchecked Sendable {
   /// Waits for the next connection and returns it as a blocking `Socket` with `TCP_NODELAY`.
   ///
   /// Uses `poll` on the listening socket and the close eventfd, then `accept4(SOCK_CLOEXEC)`.
-  /// Retries `EINTR` and the transient errors Linux reports for connections that died in the
-  /// queue (`ECONNABORTED`, `EPROTO`, network-down codes). Throws `.listenerClosed` once
-  /// `close()` is called, and `.accept(errno)` for `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`: the
-  /// listener stays usable, but the caller should pause before calling again, since the
-  /// pending connection keeps the socket readable.
+  /// Retries the transient errors Linux reports for connections that died in the queue
+  /// (`ECONNABORTED`, `EPROTO`, network-down codes). Throws `.listenerClosed` once `close()` is
+  /// called, and `.accept(errno)` for `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`: the listener stays
+  /// usable, but the caller should pause before calling again, since the pending connection
+  /// keeps the socket readable.
   public func accept() throws(SocketError) -> Socket {
     let (fd, wakeFD) = try acquire()
     defer { release() }
@@ -88,30 +94,35 @@ public final class TCPListener: @unchecked Sendable {
         pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
       ]
-      let rc = poll(&entries, 2, -1)
-      if rc < 0 {
-        if errno == EINTR { continue }
-        throw .system(operation: "poll", errno: errno)
+      do {
+        _ = try valueOrErrno { poll(&entries, 2, -1) }
+      } catch {
+        throw .system(operation: "poll", errno: error)
       }
       if entries[1].revents != 0 || state.withLock({ $0.closed }) { throw .listenerClosed }
-      let client = shim_accept_cloexec(fd)
-      if client >= 0 {
-        do {
-          return try Socket(adopting: client)
-        } catch {
-          // The peer vanished between accept and getpeername (ENOTCONN): wait for the next one.
-          continue
-        }
-      }
-      switch errno {
-      case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO, ENETDOWN, ENOPROTOOPT, EHOSTDOWN,
-        ENONET, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH, ETIMEDOUT:
+      let client: Int32
+      do {
+        client = try valueOrErrno { clinux_accept_cloexec(fd) }
+      } catch where Self.transientAcceptErrors.contains(error.rawValue) {
         continue
-      case let code:
-        throw .accept(errno: code)
+      } catch {
+        throw .accept(errno: error)
+      }
+      do {
+        return try Socket(adopting: client)
+      } catch {
+        // The peer vanished between accept and getpeername (ENOTCONN): wait for the next one.
+        continue
       }
     }
   }
+
+  /// `accept4` failures that concern one queued connection, not the listener (accept(2),
+  /// "Error handling"), and `EAGAIN` when another thread took the connection first.
+  private static let transientAcceptErrors: Set<Int32> = [
+    EAGAIN, ECONNABORTED, EPROTO, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH,
+    EOPNOTSUPP, ENETUNREACH, ETIMEDOUT,
+  ]
 
   /// Stops listening. Safe from any thread and idempotent: wakes every blocked `accept()` (which
   /// throws `.listenerClosed`) and releases the descriptors once none is using them.
@@ -120,7 +131,7 @@ public final class TCPListener: @unchecked Sendable {
       guard !state.closed else { return }
       state.closed = true
       var one: UInt64 = 1
-      _ = write(state.wakeFD, &one, MemoryLayout<UInt64>.size)
+      _ = Glibc.write(state.wakeFD, &one, MemoryLayout<UInt64>.size)
       if state.busy == 0 {
         Glibc.close(state.fd)
         Glibc.close(state.wakeFD)
@@ -166,45 +177,65 @@ public final class TCPListener: @unchecked Sendable {
         anyAddress(family: AF_INET6, port: port), anyAddress(family: AF_INET, port: port),
       ]
     }
-    var lastError: SocketError = .system(operation: "socket", errno: EAFNOSUPPORT)
+    var lastError: SocketError = .system(operation: "socket", errno: .addressFamilyNotSupported)
     for address in candidates {
       let displayHost = host ?? (address.family == AF_INET6 ? "::" : "0.0.0.0")
-      let fd = socket(
-        address.family,
-        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-          | Int32(SOCK_NONBLOCK.rawValue), 0)
-      guard fd >= 0 else {
-        lastError = .system(operation: "socket", errno: errno)
-        continue
+      do {
+        return try listen(on: address, backlog: backlog)
+      } catch {
+        switch error {
+        case .bind(let code):
+          lastError = .bind(host: displayHost, port: port, errno: code)
+          // Without IPv6 fall back to IPv4; any other failure (EADDRINUSE...) is the answer.
+          if code == .addressFamilyNotSupported || code == .addressNotAvailable { continue }
+          throw lastError
+        case .socket(let code):
+          lastError = .system(operation: "socket", errno: code)
+        case .setup(let operation, let code):
+          lastError = .system(operation: operation, errno: code)
+          if operation == "listen" { throw lastError }
+        }
       }
-      var one: Int32 = 1
-      var zero: Int32 = 0
-      let size = socklen_t(MemoryLayout<Int32>.size)
-      if setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, size) != 0 {
-        lastError = .system(operation: "setsockopt(SO_REUSEADDR)", errno: errno)
-        Glibc.close(fd)
-        continue
-      }
-      if address.family == AF_INET6 && address.isUnspecified {
-        // Dual stack: also accept IPv4 on "::" whatever the net.ipv6.bindv6only default is.
-        _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &zero, size)
-      }
-      if address.withSockaddr({ bind(fd, $0, $1) }) != 0 {
-        let code = errno
-        Glibc.close(fd)
-        lastError = .bind(host: displayHost, port: port, errno: code)
-        // Without IPv6 fall back to IPv4; any other failure (EADDRINUSE...) is the answer.
-        if code == EAFNOSUPPORT || code == EADDRNOTAVAIL { continue }
-        throw lastError
-      }
-      if listen(fd, backlog) != 0 {
-        let code = errno
-        Glibc.close(fd)
-        throw .system(operation: "listen", errno: code)
-      }
-      return fd
     }
     throw lastError
+  }
+
+  /// Where setting up one listening socket failed.
+  private enum ListenFailure: Error {
+    case socket(Errno)
+    case bind(Errno)
+    case setup(String, Errno)
+  }
+
+  /// One listening socket on `address`, `SO_REUSEADDR` on and dual-stack on "::"; the
+  /// descriptor is closed on failure.
+  private static func listen(on address: SocketAddress, backlog: Int32) throws(ListenFailure)
+    -> Int32
+  {
+    let kind =
+      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+    let fd: Int32
+    do {
+      fd = try valueOrErrno { socket(address.family, kind, 0) }
+    } catch {
+      throw .socket(error)
+    }
+    var step = "setsockopt(SO_REUSEADDR)"
+    do {
+      try setOption(fd, SOL_SOCKET, SO_REUSEADDR, Int32(1))
+      if address.family == AF_INET6 && address.isUnspecified {
+        // Dual stack: also accept IPv4 on "::" whatever the net.ipv6.bindv6only default is.
+        try? setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, Int32(0))
+      }
+      step = "bind"
+      try nothingOrErrno { address.withSockaddr { bind(fd, $0, $1) } }
+      step = "listen"
+      try nothingOrErrno { Glibc.listen(fd, backlog) }
+      return fd
+    } catch {
+      Glibc.close(fd)
+      throw step == "bind" ? .bind(error) : .setup(step, error)
+    }
   }
 
   /// The wildcard address of `family` ("::" or "0.0.0.0") with `port`.

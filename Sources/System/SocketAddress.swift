@@ -27,7 +27,7 @@ struct SocketAddress {
     guard rc == 0 else {
       // EAI_SYSTEM means the real cause is in errno.
       let message =
-        rc == EAI_SYSTEM ? errnoText(errno) : String(cString: gai_strerror(rc))
+        rc == EAI_SYSTEM ? Errno.current.description : String(cString: gai_strerror(rc))
       throw .resolve(host: host, code: rc, message: message)
     }
     defer { freeaddrinfo(list) }
@@ -116,26 +116,28 @@ struct SocketAddress {
     }
   }
 
-  /// The peer address of a connected socket (`getpeername`), or nil with errno set.
-  static func peer(of fd: Int32) -> SocketAddress? {
-    var storage = sockaddr_storage()
-    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    let rc = withUnsafeMutablePointer(to: &storage) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
-    }
-    guard rc == 0 else { return nil }
-    return SocketAddress(
-      family: Int32(storage.ss_family), proto: 0, storage: storage, length: length)
+  /// The peer address of a connected socket. The corresponding C function is `getpeername`.
+  static func peer(of fd: Int32) throws(Errno) -> SocketAddress {
+    try address(of: fd, getpeername)
   }
 
-  /// The local address of a socket (`getsockname`), or nil with errno set.
-  static func local(of fd: Int32) -> SocketAddress? {
+  /// The local address of a socket. The corresponding C function is `getsockname`.
+  static func local(of fd: Int32) throws(Errno) -> SocketAddress {
+    try address(of: fd, getsockname)
+  }
+
+  /// The address `call` (`getpeername` or `getsockname`) reports for `fd`.
+  private static func address(
+    of fd: Int32,
+    _ call: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
+  ) throws(Errno) -> SocketAddress {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    let rc = withUnsafeMutablePointer(to: &storage) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    try nothingOrErrno {
+      withUnsafeMutablePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, &length) }
+      }
     }
-    guard rc == 0 else { return nil }
     return SocketAddress(
       family: Int32(storage.ss_family), proto: 0, storage: storage, length: length)
   }
@@ -144,43 +146,4 @@ struct SocketAddress {
 /// A Swift string from a NUL-terminated C buffer.
 func cString(_ buffer: [CChar]) -> String {
   String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-extension Duration {
-  /// This duration as a `timeval` for `SO_RCVTIMEO` / `SO_SNDTIMEO`; at least 1 µs, because a
-  /// zero `timeval` means "no timeout" to the kernel.
-  var timeval: timeval {
-    let (seconds, attoseconds) = components
-    if seconds < 0 || (seconds == 0 && attoseconds < 1_000_000_000_000) {
-      return Glibc.timeval(tv_sec: 0, tv_usec: 1)
-    }
-    return Glibc.timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-  }
-
-  /// Whole milliseconds for `poll`, rounded up, clamped to 0...Int32.max.
-  var pollMilliseconds: Int32 {
-    let (seconds, attoseconds) = components
-    if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
-    let ms = seconds.multipliedReportingOverflow(by: 1000)
-    if ms.overflow { return Int32.max }
-    let total = ms.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-    return Int32(clamping: total)
-  }
-}
-
-/// Waits with `poll` until `fd` has one of `events` or the deadline passes; retries `EINTR`.
-/// Returns the received events, 0 on timeout, or -1 with errno set.
-func pollUntil(_ fd: Int32, events: Int16, deadline: ContinuousClock.Instant) -> Int16 {
-  while true {
-    let remaining = deadline - ContinuousClock.now
-    var entry = pollfd(fd: fd, events: events, revents: 0)
-    let rc = poll(&entry, 1, remaining.pollMilliseconds)
-    if rc > 0 { return entry.revents }
-    if rc == 0 {
-      if ContinuousClock.now >= deadline { return 0 }
-      continue  // woke early because of ms rounding
-    }
-    if errno == EINTR { continue }
-    return -1
-  }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import TLS
+import System
 import Testing
 
 @Suite struct SocketTests {
@@ -17,7 +17,7 @@ import Testing
       return
     }
     #expect(errorPort == port)
-    #expect(code == ECONNREFUSED)
+    #expect(code == .connectionRefused)
     #expect(error.description.contains("connection refused"))
   }
 
@@ -58,7 +58,7 @@ import Testing
       Issue.record("unexpected error \(error)")
       return
     }
-    #expect(code == EADDRINUSE)
+    #expect(code == .addressInUse)
     #expect(error.description.contains("already in use"))
   }
 
