@@ -26,7 +26,7 @@ let package = Package(
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "TextEscaping"),
     .target(name: "UniformTypes", dependencies: ["CMagic", "TextEscaping"]),
-    .target(name: "InboxStore", dependencies: ["CLinux"]),
+    .target(name: "InboxStore", dependencies: ["System"]),
     .target(name: "Wire"),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
     .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),

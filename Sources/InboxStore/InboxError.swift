@@ -1,10 +1,10 @@
-import Glibc
+import System
 
 /// What went wrong with the Inbox or its staging area. `description` is one sentence for a
 /// person; `detail` adds the system call and errno.
 public enum InboxError: Error, Sendable, CustomStringConvertible {
   /// A system call failed on a path.
-  case system(call: String, path: String, errno: Int32)
+  case system(call: String, path: String, errno: Errno)
   /// The disk (or the user's quota) is full.
   case diskFull(path: String)
   /// No item of that name is in the Inbox.
@@ -17,11 +17,11 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .system(let call, let path, let code):
-      if code == EROFS { return "the file system holding \(path) is read-only" }
-      if code == EACCES || code == EPERM {
+      if code == .readOnlyFileSystem { return "the file system holding \(path) is read-only" }
+      if code == .permissionDenied || code == .notPermitted {
         return "cannot write to \(path): permission denied; check that the folder is writable"
       }
-      return "\(call) failed on \(path): \(String(cString: strerror(code)))"
+      return "\(call) failed on \(path): \(code)"
     case .diskFull(let path):
       return "the disk holding \(path) is full; free some space and try again"
     case .noSuchItem(let name): return "no item named \"\(name)\" in the Inbox (see 'share inbox list')"
@@ -35,9 +35,10 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
   public var peerDescription: String {
     switch self {
     case .diskFull: return "the receiver's disk is full"
-    case .system(_, _, let code) where code == EROFS || code == EACCES || code == EPERM:
+    case .system(_, _, let code)
+    where code == .readOnlyFileSystem || code == .permissionDenied || code == .notPermitted:
       return "the receiver cannot write to its Inbox"
-    case .system(let call, _, let code): return "the receiver's \(call) failed (\(String(cString: strerror(code))))"
+    case .system(let call, _, let code): return "the receiver's \(call) failed (\(code))"
     case .noSuchItem, .destinationExists, .unexpected: return "the receiver could not store it"
     }
   }
@@ -46,24 +47,25 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
   public var detail: String {
     switch self {
     case .system(let call, let path, let code):
-      return "\(call)(\(path)): errno \(code) (\(String(cString: strerror(code))))"
+      return "\(call)(\(path)): errno \(code.rawValue) (\(code))"
     default: return description
     }
   }
 
   /// Maps an errno from `call` on `path`, turning ENOSPC and EDQUOT into `.diskFull`.
-  static func from(_ call: String, _ path: String, _ code: Int32 = errno) -> InboxError {
-    if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+  static func from(_ call: String, _ path: String, _ code: Errno) -> InboxError {
+    if code == .noSpace || code == .diskQuotaExceeded { return .diskFull(path: path) }
     return .system(call: call, path: path, errno: code)
   }
-}
 
-/// Runs a system call until it does not fail with EINTR.
-@inline(__always)
-func retryingEINTR<T: BinaryInteger>(_ body: () -> T) -> T {
-  while true {
-    let result = body()
-    if result == -1 && errno == EINTR { continue }
-    return result
+  /// Runs `body`, whose system calls concern `path`, mapping a failure with `from(call, path, _)`.
+  static func attempt<Value>(_ call: String, _ path: String, _ body: () throws(Errno) -> Value)
+    throws(InboxError) -> Value
+  {
+    do {
+      return try body()
+    } catch {
+      throw from(call, path, error)
+    }
   }
 }

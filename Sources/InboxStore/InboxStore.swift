@@ -1,6 +1,5 @@
-import CLinux
 import Foundation
-import Glibc
+import System
 
 /// The receiver's `Documents/Inbox` and the staging area beside it.
 ///
@@ -11,9 +10,9 @@ import Glibc
 /// arbitrates concurrent placements (RENAME_NOREPLACE).
 public final class InboxStore: Sendable {
   /// Mode of a file in the Inbox: readable, with no write bit.
-  public static let fileMode: mode_t = 0o444
+  static let fileMode = FilePermissions(rawValue: 0o444)
   /// Mode of a folder inside an Inbox item.
-  public static let folderMode: mode_t = 0o555
+  static let folderMode = FilePermissions(rawValue: 0o555)
 
   /// `<home>/Documents`, where `move` puts items by default.
   public let documents: URL
@@ -34,7 +33,10 @@ public final class InboxStore: Sendable {
     staging = state.appendingPathComponent("staging")
     metadataDirectory = state.appendingPathComponent("meta")
     for dir in [documents, inbox, state, staging, metadataDirectory] {
-      try makeDirectory(dir, mode: dir == documents ? 0o755 : 0o700)
+      let mode: FilePermissions = dir == documents ? FilePermissions(rawValue: 0o755) : .ownerReadWriteExecute
+      try InboxError.attempt("mkdir", dir.path) { () throws(Errno) in
+        try FileSystem.makeDirectories(dir.path, permissions: mode, parentPermissions: FilePermissions(rawValue: 0o755))
+      }
     }
   }
 
@@ -43,34 +45,34 @@ public final class InboxStore: Sendable {
   /// A new, empty staging file, owner-only until it is finished.
   public func createStagingFile() throws(InboxError) -> StagingFile {
     let url = staging.appendingPathComponent("\(randomHex(12)).part")
-    let fd = retryingEINTR { open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-    if fd < 0 { throw InboxError.from("open", url.path) }
-    return StagingFile(url: url, fd: fd)
+    let file = try InboxError.attempt("open", url.path) { () throws(Errno) in
+      try FileDescriptor.open(url.path, .writeOnly, options: [.create, .exclusiveCreate], permissions: .ownerReadWrite)
+    }
+    return StagingFile(url: url, file: file)
   }
 
   /// A new, empty staging folder to build a folder item in.
   public func createStagingFolder() throws(InboxError) -> URL {
     let url = staging.appendingPathComponent("\(randomHex(12)).dir")
-    if mkdir(url.path, 0o700) != 0 { throw InboxError.from("mkdir", url.path) }
+    try InboxError.attempt("mkdir", url.path) { () throws(Errno) in
+      try FileSystem.makeDirectory(url.path, permissions: .ownerReadWriteExecute)
+    }
     return url
   }
 
   /// Flushes everything staged to disk with one syncfs(2): how a batch of many small files is
   /// made durable without a sync per file.
   public func syncStaging() throws(InboxError) {
-    let fd = retryingEINTR { open(staging.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    if fd < 0 { throw InboxError.from("open", staging.path) }
-    defer { close(fd) }
-    if clinux_syncfs(fd) != 0 { throw InboxError.from("syncfs", staging.path) }
+    try InboxError.attempt("syncfs", staging.path) { () throws(Errno) in
+      try FileSystem.syncFileSystem(holding: staging.path)
+    }
   }
 
   /// Makes a staged folder tree read-only (folders 0555, files already 0444) and returns the
   /// identity of its top folder.
   public func seal(folder url: URL) throws(InboxError) -> FileIdentity {
     try setModes(under: url, file: InboxStore.fileMode, folder: InboxStore.folderMode)
-    var info = stat()
-    if lstat(url.path, &info) != 0 { throw InboxError.from("lstat", url.path) }
-    return FileIdentity(info)
+    return FileIdentity(try lstatus(url))
   }
 
   /// An item ready to enter the Inbox: finished, read-only and synced in staging.
@@ -122,14 +124,13 @@ public final class InboxStore: Sendable {
     var items: [InboxItem] = []
     for name in names {
       let url = inbox.appendingPathComponent(name)
-      var info = stat()
-      guard lstat(url.path, &info) == 0 else { continue }
-      let identity = FileIdentity(info)
+      guard let status = try? FileSystem.status(url.path, followSymlinks: false) else { continue }
+      let identity = FileIdentity(status)
       let kind: InboxItem.Kind
-      switch info.st_mode & S_IFMT {
-      case S_IFREG: kind = .file
-      case S_IFDIR: kind = .folder
-      default: kind = .other
+      switch status.kind {
+      case .regular: kind = .file
+      case .directory: kind = .folder
+      case .symbolicLink, .other: kind = .other
       }
       let metadata = byIdentity[identity]
       items.append(
@@ -170,13 +171,13 @@ public final class InboxStore: Sendable {
     } else {
       do {
         try renameNoReplace(item.url, to: target, acrossFileSystems: true)
-      } catch .system(_, _, EEXIST) {
+      } catch .system(_, _, .fileExists) {
         throw .destinationExists(target.path)
       }
       moved = target
     }
-    let mask = currentUmask()
-    try setModes(under: moved, file: 0o666 & ~mask, folder: 0o777 & ~mask)
+    let mask = FilePermissions.creationMask
+    try setModes(under: moved, file: FilePermissions(rawValue: 0o666).subtracting(mask), folder: FilePermissions(rawValue: 0o777).subtracting(mask))
     try? syncDirectory(inbox)
     try? compactMetadata()
     return moved
@@ -211,7 +212,7 @@ public final class InboxStore: Sendable {
       do {
         try renameNoReplace(source, to: folder.appendingPathComponent(candidate), acrossFileSystems: acrossFileSystems)
         return candidate
-      } catch .system(_, _, EEXIST) {
+      } catch .system(_, _, .fileExists) {
         continue
       }
     }
@@ -220,10 +221,13 @@ public final class InboxStore: Sendable {
 
   /// renameat2(RENAME_NOREPLACE); across file systems, a synced copy then removal.
   private func renameNoReplace(_ source: URL, to target: URL, acrossFileSystems: Bool) throws(InboxError) {
-    if clinux_rename_noreplace(AT_FDCWD, source.path, AT_FDCWD, target.path) == 0 { return }
-    let code = errno
-    guard code == EXDEV, acrossFileSystems else { throw InboxError.from("rename", target.path, code) }
-    try copyAcross(source, to: target)
+    do {
+      try FileSystem.renameNoReplace(source.path, to: target.path)
+    } catch .improperLink where acrossFileSystems {
+      try copyAcross(source, to: target)
+    } catch {
+      throw InboxError.from("rename", target.path, error)
+    }
   }
 
   /// Copies to a temporary name beside `target`, syncs, renames in without replacing, then
@@ -237,15 +241,12 @@ public final class InboxStore: Sendable {
       try? removeTree(temp)
       throw InboxError.unexpected("cannot copy \(source.path) to \(folder.path): \(error.localizedDescription)")
     }
-    let fd = retryingEINTR { open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    if fd >= 0 {
-      _ = clinux_syncfs(fd)
-      close(fd)
-    }
-    if clinux_rename_noreplace(AT_FDCWD, temp.path, AT_FDCWD, target.path) != 0 {
-      let code = errno
+    try? FileSystem.syncFileSystem(holding: folder.path)
+    do {
+      try FileSystem.renameNoReplace(temp.path, to: target.path)
+    } catch {
       try? removeTree(temp)
-      throw InboxError.from("rename", target.path, code)
+      throw InboxError.from("rename", target.path, error)
     }
     try syncDirectory(folder)
     try removeTree(source)
@@ -265,60 +266,52 @@ public struct InboxItem: Sendable {
   public var identity: FileIdentity
 }
 
-/// Creates a directory (and parents) if missing and sets its mode.
-func makeDirectory(_ url: URL, mode: mode_t) throws(InboxError) {
-  if mkdir(url.path, mode) == 0 { return }
-  let code = errno
-  if code == ENOENT {
-    try makeDirectory(url.deletingLastPathComponent(), mode: 0o755)
-    if mkdir(url.path, mode) == 0 || errno == EEXIST { return }
-    throw InboxError.from("mkdir", url.path)
+/// The status of `url` itself (not following a symbolic link).
+func lstatus(_ url: URL) throws(InboxError) -> FileStatus {
+  try InboxError.attempt("lstat", url.path) { () throws(Errno) in
+    try FileSystem.status(url.path, followSymlinks: false)
   }
-  guard code == EEXIST else { throw InboxError.from("mkdir", url.path, code) }
-  var info = stat()
-  guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-    throw InboxError.unexpected("\(url.path) exists and is not a folder")
+}
+
+/// Sets the mode of `url`.
+private func chmod(_ url: URL, _ permissions: FilePermissions) throws(InboxError) {
+  try InboxError.attempt("chmod", url.path) { () throws(Errno) in
+    try FileSystem.setPermissions(url.path, permissions)
   }
 }
 
 /// Sets modes through a tree without following symlinks: files `file`, folders `folder`.
 /// Folders are made writable while their content is changed, then given their final mode.
-func setModes(under url: URL, file: mode_t, folder: mode_t) throws(InboxError) {
-  var info = stat()
-  if lstat(url.path, &info) != 0 { throw InboxError.from("lstat", url.path) }
-  switch info.st_mode & S_IFMT {
-  case S_IFDIR:
-    if chmod(url.path, 0o700) != 0 { throw InboxError.from("chmod", url.path) }
+func setModes(under url: URL, file: FilePermissions, folder: FilePermissions) throws(InboxError) {
+  switch try lstatus(url).kind {
+  case .directory:
+    try chmod(url, .ownerReadWriteExecute)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     for name in names { try setModes(under: url.appendingPathComponent(name), file: file, folder: folder) }
-    if chmod(url.path, folder) != 0 { throw InboxError.from("chmod", url.path) }
-  case S_IFREG:
-    if chmod(url.path, file) != 0 { throw InboxError.from("chmod", url.path) }
-  default:
+    try chmod(url, folder)
+  case .regular:
+    try chmod(url, file)
+  case .symbolicLink, .other:
     break
   }
 }
 
 /// Removes a file or a whole tree, read-only folders included.
 func removeTree(_ url: URL) throws(InboxError) {
-  var info = stat()
-  if lstat(url.path, &info) != 0 {
-    if errno == ENOENT { return }
-    throw InboxError.from("lstat", url.path)
+  let status: FileStatus
+  do {
+    status = try FileSystem.status(url.path, followSymlinks: false)
+  } catch .noSuchFileOrDirectory {
+    return
+  } catch {
+    throw InboxError.from("lstat", url.path, error)
   }
-  if info.st_mode & S_IFMT == S_IFDIR {
-    if chmod(url.path, 0o700) != 0 { throw InboxError.from("chmod", url.path) }
+  if status.kind == .directory {
+    try chmod(url, .ownerReadWriteExecute)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     for name in names { try removeTree(url.appendingPathComponent(name)) }
-    if rmdir(url.path) != 0 { throw InboxError.from("rmdir", url.path) }
-  } else if unlink(url.path) != 0 {
-    throw InboxError.from("unlink", url.path)
+    try InboxError.attempt("rmdir", url.path) { () throws(Errno) in try FileSystem.removeDirectory(url.path) }
+  } else {
+    try InboxError.attempt("unlink", url.path) { () throws(Errno) in try FileSystem.remove(url.path) }
   }
-}
-
-/// The process umask (read by setting and restoring it).
-func currentUmask() -> mode_t {
-  let mask = umask(0o022)
-  umask(mask)
-  return mask
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// What the Inbox remembers about an item beside its bytes.
 public struct ItemMetadata: Codable, Sendable, Equatable {

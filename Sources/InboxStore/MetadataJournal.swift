@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import System
 
 /// The Inbox's metadata, kept outside the Inbox as JSON-lines journal files, one per placed
 /// batch, each record keyed by the item's `FileIdentity`.
@@ -26,7 +26,8 @@ struct MetadataJournal {
       text.append(contentsOf: record.jsonLine.utf8)
     }
     let name = "\(UInt64(Date().timeIntervalSince1970 * 1000))-\(randomHex(8)).jsonl"
-    try writeDurably(text, to: directory.appendingPathComponent(name))
+    let path = directory.appendingPathComponent(name).path
+    try InboxError.attempt("write", path) { () throws(Errno) in try writeDurably(text, to: path) }
   }
 
   /// Every record, newest last, and the journal files they came from.
@@ -55,54 +56,14 @@ struct MetadataJournal {
     let dead = records.count - latest.count
     guard force || files.count > 32 || dead > 256 else { return }
     try append(Array(latest.values).sorted { $0.meta.receivedAt < $1.meta.receivedAt })
-    for file in files { unlink(file.path) }
+    for file in files { try? FileSystem.remove(file.path) }
     try syncDirectory(directory)
   }
 }
 
-/// Writes `data` to `url` atomically and durably: a temporary file, fsync, rename, fsync of the
-/// directory.
-func writeDurably(_ data: Data, to url: URL, mode: mode_t = 0o600) throws(InboxError) {
-  let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(randomHex(6)).tmp")
-  let fd = retryingEINTR { open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
-  if fd < 0 { throw InboxError.from("open", temp.path) }
-  var ok = false
-  defer {
-    if !ok { unlink(temp.path) }
-  }
-  let written: Int = data.withUnsafeBytes { raw in
-    guard var base = raw.baseAddress else { return 0 }
-    var remaining = raw.count
-    while remaining > 0 {
-      let n = retryingEINTR { write(fd, base, remaining) }
-      if n <= 0 { return -1 }
-      remaining -= n
-      base += n
-    }
-    return raw.count
-  }
-  let writeErrno = errno
-  if written < 0 {
-    close(fd)
-    throw InboxError.from("write", temp.path, writeErrno)
-  }
-  if fsync(fd) != 0 {
-    let code = errno
-    close(fd)
-    throw InboxError.from("fsync", temp.path, code)
-  }
-  close(fd)
-  if rename(temp.path, url.path) != 0 { throw InboxError.from("rename", url.path) }
-  ok = true
-  try syncDirectory(url.deletingLastPathComponent())
-}
-
 /// fsyncs a directory so that names created or removed in it are durable.
 func syncDirectory(_ url: URL) throws(InboxError) {
-  let fd = retryingEINTR { open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-  if fd < 0 { throw InboxError.from("open", url.path) }
-  defer { close(fd) }
-  if fsync(fd) != 0 { throw InboxError.from("fsync", url.path) }
+  try InboxError.attempt("fsync", url.path) { () throws(Errno) in try FileSystem.syncDirectory(url.path) }
 }
 
 /// `count` random bytes as hex, for unique file names.

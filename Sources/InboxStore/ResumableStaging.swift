@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import System
 
 /// What a resumable staging file is: whose item it holds, so a later offer of the same item by
 /// the same sender can continue where the bytes stopped.
@@ -45,22 +45,21 @@ extension InboxStore {
     let recordURL = recordURL(record)
     let part = partURL(record)
     guard let data = FileManager.default.contents(atPath: recordURL.path) else {
-      unlink(part.path)
+      try? FileSystem.remove(part.path)
       return 0
     }
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     decoder.dateDecodingStrategy = .iso8601
-    var info = stat()
     guard let stored = try? decoder.decode(ResumeRecord.self, from: data),
       stored.senderId == record.senderId, stored.resumeKey == record.resumeKey, stored.name == record.name,
-      stored.size == record.size, lstat(part.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-      Int64(info.st_size) < record.size
+      stored.size == record.size, let status = try? FileSystem.status(part.path, followSymlinks: false),
+      status.kind == .regular, status.size < record.size
     else {
       discardResumable(record)
       return 0
     }
-    return Int64(info.st_size)
+    return status.size
   }
 
   /// Opens the staging file of a resumable item, creating it when `offset` is 0, else opening the
@@ -69,20 +68,22 @@ extension InboxStore {
     let url = partURL(record)
     if offset == 0 {
       discardResumable(record)
-      let fd = retryingEINTR { open(url.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-      if fd < 0 { throw InboxError.from("open", url.path) }
+      let file = try InboxError.attempt("open", url.path) { () throws(Errno) in
+        try FileDescriptor.open(
+          url.path, .readWrite, options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)
+      }
       // The record goes first, so even a receiver killed mid-item leaves a part it can resume.
       try writeRecord(record)
-      return StagingFile(url: url, fd: fd)
+      return StagingFile(url: url, file: file)
     }
-    let fd = retryingEINTR { open(url.path, O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
-    if fd < 0 { throw InboxError.from("open", url.path) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, Int64(info.st_size) == offset, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
-      close(fd)
+    let file = try InboxError.attempt("open", url.path) { () throws(Errno) in
+      try FileDescriptor.open(url.path, .readWrite, options: .noFollow)
+    }
+    guard (try? file.status().size) == offset, (try? file.seek(offset: offset, from: .start)) == offset else {
+      try? file.close()
       throw InboxError.unexpected("the staged part of \(record.name) changed")
     }
-    return StagingFile(url: url, fd: fd, size: offset)
+    return StagingFile(url: url, file: file, size: offset)
   }
 
   /// Keeps an interrupted item for resuming: its bytes synced, its record written.
@@ -99,13 +100,14 @@ extension InboxStore {
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.dateEncodingStrategy = .iso8601
     guard let data = try? encoder.encode(record) else { throw InboxError.unexpected("cannot encode a resume record") }
-    try writeDurably(data, to: recordURL(record))
+    let path = recordURL(record).path
+    try InboxError.attempt("write", path) { () throws(Errno) in try writeDurably(data, to: path) }
   }
 
   /// Removes an item's resumable staging and its record.
   public func discardResumable(_ record: ResumeRecord) {
-    unlink(partURL(record).path)
-    unlink(recordURL(record).path)
+    try? FileSystem.remove(partURL(record).path)
+    try? FileSystem.remove(recordURL(record).path)
   }
 
   /// Cleans staging when a daemon starts: keeps resumable parts younger than `expiry` with a
@@ -118,8 +120,8 @@ extension InboxStore {
     var kept = 0
     for name in names {
       let url = staging.appendingPathComponent(name)
-      var info = stat()
-      let fresh = lstat(url.path, &info) == 0 && Double(info.st_mtim.tv_sec) >= cutoff
+      let modified = try? FileSystem.status(url.path, followSymlinks: false).modificationNanoseconds
+      let fresh = modified.map { Double($0) / 1e9 >= cutoff } ?? false
       if name.hasPrefix("r-"), name.hasSuffix(".part"), fresh,
         FileManager.default.fileExists(atPath: staging.appendingPathComponent(String(name.dropLast(5)) + ".resume").path)
       {
@@ -141,12 +143,12 @@ extension StagingFile {
   /// Feeds the first `count` bytes of the file to `body`, in chunks (for checking a resumed
   /// prefix). Returns false when the file is shorter or unreadable.
   public func readPrefix(_ count: Int64, chunk: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    guard let file = descriptor else { return false }
     var offset: Int64 = 0
     while offset < count {
       let want = Int(min(Int64(chunk.count), count - offset))
-      let n = pread(descriptor, chunk.baseAddress, want, off_t(offset))
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return false }
+      let n = (try? file.read(fromAbsoluteOffset: offset, into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<want]))) ?? 0
+      if n == 0 { return false }
       body(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
       offset += Int64(n)
     }
@@ -157,13 +159,11 @@ extension StagingFile {
 extension InboxStore {
   /// Removes the record of a resumable item whose part has been placed in the Inbox.
   public func forgetResumeRecord(_ record: ResumeRecord) {
-    unlink(recordURL(record).path)
+    try? FileSystem.remove(recordURL(record).path)
   }
 
   /// Bytes free for this user on the file system holding the Inbox (statvfs), when known.
   public func availableBytes() -> Int64? {
-    var info = statvfs()
-    guard statvfs(inbox.path, &info) == 0 else { return nil }
-    return Int64(info.f_bavail) * Int64(info.f_frsize)
+    try? FileSystem.availableBytes(at: inbox.path)
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import System
 
 /// A folder item being received in staging: its tree is built here from sanitized relative
 /// paths, then sealed read-only and placed in the Inbox whole.
@@ -15,7 +15,13 @@ public final class StagedFolder {
     var current = url
     for component in components {
       current.appendPathComponent(component)
-      if mkdir(current.path, 0o700) != 0 && errno != EEXIST { throw InboxError.from("mkdir", current.path) }
+      do {
+        try FileSystem.makeDirectory(current.path, permissions: .ownerReadWriteExecute)
+      } catch .fileExists {
+        continue
+      } catch {
+        throw InboxError.from("mkdir", current.path, error)
+      }
     }
   }
 
@@ -25,9 +31,11 @@ public final class StagedFolder {
     guard !components.isEmpty else { throw InboxError.unexpected("an entry has an empty path") }
     try makeFolder(Array(components.dropLast()))
     let file = components.reduce(url) { $0.appendingPathComponent($1) }
-    let fd = retryingEINTR { open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-    if fd < 0 { throw InboxError.from("open", file.path) }
-    return StagingFile(url: file, fd: fd)
+    let descriptor = try InboxError.attempt("open", file.path) { () throws(Errno) in
+      try FileDescriptor.open(
+        file.path, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)
+    }
+    return StagingFile(url: file, file: descriptor)
   }
 
   /// Removes the folder and everything in it.

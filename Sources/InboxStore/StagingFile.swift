@@ -1,6 +1,5 @@
-import CLinux
 import Foundation
-import Glibc
+import System
 
 /// A file being received, in the staging area, outside the Inbox. Owns its file descriptor.
 ///
@@ -10,16 +9,17 @@ public final class StagingFile {
   public let url: URL
   /// Bytes written so far.
   public private(set) var size: Int64
-  private var fd: Int32
+  /// The open file; nil once finished, kept or discarded.
+  private var file: FileDescriptor?
 
-  init(url: URL, fd: Int32, size: Int64 = 0) {
+  init(url: URL, file: FileDescriptor, size: Int64 = 0) {
     self.url = url
-    self.fd = fd
+    self.file = file
     self.size = size
   }
 
   deinit {
-    if fd >= 0 { close(fd) }
+    try? file?.close()
   }
 
   /// Whether writes bypass the page cache (O_DIRECT).
@@ -33,58 +33,58 @@ public final class StagingFile {
   /// the file system does not support it (tmpfs): writes then stay buffered.
   @discardableResult
   public func useDirectIO() -> Bool {
-    guard fd >= 0, size % Int64(StagingFile.directAlignment) == 0 else { return false }
-    let flags = fcntl(fd, F_GETFL)
-    guard flags >= 0, fcntl(fd, F_SETFL, flags | clinux_o_direct()) == 0 else { return false }
+    guard let file, size % Int64(StagingFile.directAlignment) == 0 else { return false }
+    guard (try? file.setStatus(.direct, enabled: true)) != nil else { return false }
     isDirect = true
     return true
   }
 
   private func stopDirectIO() {
     guard isDirect else { return }
-    let flags = fcntl(fd, F_GETFL)
-    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~clinux_o_direct()) }
+    try? file?.setStatus(.direct, enabled: false)
     isDirect = false
   }
 
   /// Appends bytes, all of them, or throws (`.diskFull` on ENOSPC / EDQUOT). In direct mode a
-  /// write that is not aligned (the last, short one) turns direct mode off first.
+  /// write that is not aligned (the last, short one) turns direct mode off first, and so does a
+  /// file system that refuses a direct write (EINVAL): the rest is then written buffered.
   public func write(_ buffer: UnsafeRawBufferPointer) throws(InboxError) {
+    guard let file else { throw InboxError.from("write", url.path, .badFileDescriptor) }
     if isDirect {
       let alignment = StagingFile.directAlignment
       if buffer.count % alignment != 0 || Int(bitPattern: buffer.baseAddress) % alignment != 0 { stopDirectIO() }
     }
-    guard var base = buffer.baseAddress else { return }
-    var remaining = buffer.count
-    while remaining > 0 {
-      let n = retryingEINTR { Glibc.write(fd, base, remaining) }
-      if n < 0 && errno == EINVAL && isDirect {
-        stopDirectIO()  // the file system refused this direct write: carry on buffered
-        continue
+    do {
+      try file.writeAll(buffer)
+    } catch .invalidArgument where isDirect {
+      stopDirectIO()
+      // The file offset says how much of the buffer went out before the refusal.
+      let done = try InboxError.attempt("lseek", url.path) { () throws(Errno) in
+        Int(try file.seek(offset: 0, from: .current) - size)
       }
-      if n < 0 { throw InboxError.from("write", url.path) }
-      if n == 0 { throw InboxError.diskFull(path: url.path) }
-      remaining -= n
-      base += n
-      size += Int64(n)
+      try InboxError.attempt("write", url.path) { () throws(Errno) in
+        try file.writeAll(UnsafeRawBufferPointer(rebasing: buffer[done...]))
+      }
+    } catch {
+      throw InboxError.from("write", url.path, error)
     }
+    size += Int64(buffer.count)
   }
 
   /// Makes the file read-only, optionally flushes it to disk, and closes it.
   /// Returns its identity, which keys its metadata.
   public func finish(sync: Bool) throws(InboxError) -> FileIdentity {
     defer { closeDescriptor() }
-    if fchmod(fd, InboxStore.fileMode) != 0 { throw InboxError.from("fchmod", url.path) }
-    if sync, fdatasync(fd) != 0 { throw InboxError.from("fdatasync", url.path) }
-    var info = stat()
-    if fstat(fd, &info) != 0 { throw InboxError.from("fstat", url.path) }
-    return FileIdentity(info)
+    guard let file else { throw InboxError.from("fstat", url.path, .badFileDescriptor) }
+    try InboxError.attempt("fchmod", url.path) { () throws(Errno) in try file.setPermissions(InboxStore.fileMode) }
+    if sync { try InboxError.attempt("fdatasync", url.path) { () throws(Errno) in try file.dataSync() } }
+    return FileIdentity(try InboxError.attempt("fstat", url.path) { () throws(Errno) in try file.status() })
   }
 
   /// Closes and removes the file; nothing of it stays.
   public func discard() {
     closeDescriptor()
-    unlink(url.path)
+    try? FileSystem.remove(url.path)
   }
 
   /// Closes the descriptor but keeps the file (for resuming later).
@@ -92,17 +92,15 @@ public final class StagingFile {
 
   /// Flushes the bytes written so far to disk (best effort).
   public func sync() {
-    if fd >= 0 { _ = fdatasync(fd) }
+    try? file?.dataSync()
   }
 
-  /// The open descriptor (for reading back a prefix); -1 once finished.
-  var descriptor: Int32 { fd }
+  /// The open file (for reading back a prefix); nil once finished.
+  var descriptor: FileDescriptor? { file }
 
   private func closeDescriptor() {
-    if fd >= 0 {
-      close(fd)
-      fd = -1
-    }
+    try? file?.close()
+    file = nil
   }
 }
 
@@ -119,9 +117,9 @@ public struct FileIdentity: Hashable, Codable, Sendable {
     self.mtimeNanoseconds = mtimeNanoseconds
   }
 
-  init(_ info: stat) {
-    inode = UInt64(info.st_ino)
-    size = Int64(info.st_size)
-    mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+  init(_ status: FileStatus) {
+    inode = status.inode
+    size = status.size
+    mtimeNanoseconds = status.modificationNanoseconds
   }
 }
