@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// A persistent device identity: an Ed25519 private key and a self-signed X.509 v3 certificate,
 /// stored as `key.pem` (mode 0600) and `cert.pem` (mode 0644) in one directory (mode 0700).
@@ -29,7 +30,8 @@ public struct DeviceIdentity: Sendable {
   ///
   /// - The directory (and missing parents) is created with mode 0700.
   /// - No `key.pem`: a new Ed25519 key is generated and written atomically (temporary file,
-  ///   `fsync`, then a no-replace `link`, so two processes racing to create it agree on one key).
+  ///   `fsync`, then a rename that never replaces, so two processes racing to create it agree on
+  ///   one key).
   /// - `key.pem` with any group/other permission bit: refused with `.insecureKeyPermissions`,
   ///   like ssh. An unreadable, corrupt, encrypted or non-Ed25519 key: `.identity(path, detail)`;
   ///   the file is never overwritten.
@@ -65,8 +67,9 @@ public struct DeviceIdentity: Sendable {
     } else {
       let fresh = try Certificate.selfSigned(key: key, commonName: name)
       certificatePEM = try fresh.pem()
-      try IdentityFile.writeAtomically(
-        certificatePEM, to: certificatePath, mode: 0o644, replace: true)
+      try IdentityFile.write(
+        certificatePEM, to: certificatePath, permissions: FilePermissions(rawValue: 0o644),
+        replace: true)
       certificate = fresh
     }
     guard let certificate, let fingerprint = certificate.fingerprint else {
@@ -85,13 +88,14 @@ public struct DeviceIdentity: Sendable {
     // second read finds its key.
     for _ in 0..<2 {
       if let contents = try IdentityFile.read(path) {
-        guard contents.mode & 0o077 == 0 else {
-          throw .insecureKeyPermissions(path: path, mode: UInt32(contents.mode))
+        guard contents.permissions.isDisjoint(with: .groupOrOthers) else {
+          throw .insecureKeyPermissions(path: path, mode: contents.permissions.rawValue)
         }
         return try PrivateKey.parse(pem: contents.bytes, path: path)
       }
       let key = try PrivateKey.generateEd25519()
-      if try IdentityFile.writeAtomically(key.pem(), to: path, mode: 0o600, replace: false) {
+      if try IdentityFile.write(key.pem(), to: path, permissions: .ownerReadWrite, replace: false)
+      {
         return key
       }
     }

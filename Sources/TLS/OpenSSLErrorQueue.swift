@@ -1,5 +1,4 @@
 import COpenSSL
-import Glibc
 
 /// One entry of OpenSSL's thread-local error queue, copied out of C memory.
 struct OpenSSLErrorEntry: Sendable {
@@ -69,9 +68,4 @@ enum OpenSSLErrorQueue {
     let parts = entries.map { $0.location.isEmpty ? $0.text : "\($0.text) \($0.location)" }
     return "\(operation): " + parts.joined(separator: "; ")
   }
-}
-
-/// The text of an errno value (`strerror`).
-func errnoText(_ code: Int32) -> String {
-  String(cString: strerror(code))
 }

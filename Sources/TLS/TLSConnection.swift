@@ -25,7 +25,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// The owned `SSL *`.
   private let ssl: OpaquePointer
   /// The socket; owns the descriptor (the `SSL`'s socket BIO does not close it).
-  private let socket: Socket
+  let socket: Socket
   /// Keeps the configuration alive for the connection's lifetime (documentation of the
   /// ownership; `SSL_new` also takes its own reference).
   private let context: TLSContext
@@ -148,7 +148,7 @@ public final class TLSConnection: @unchecked Sendable {
       let rc = SSL_do_handshake(ssl)
       if rc == 1 { break }
       let code = SSL_get_error(ssl, rc)
-      let savedErrno = errno
+      let savedErrno = Errno.current
       let events: Int16
       switch code {
       case SSL_ERROR_WANT_READ:
@@ -164,7 +164,7 @@ public final class TLSConnection: @unchecked Sendable {
       do {
         ready = try pollUntil(fd, events: events, deadline: deadline)
       } catch {
-        throw .io(errno: error.rawValue, operation: "\(operation): poll")
+        throw .io(errno: error, operation: "\(operation): poll")
       }
       if ready == 0 { throw .timedOut(operation: "TLS handshake") }
       // POLLHUP / POLLERR: let the next SSL_do_handshake read the EOF or error and report it.
@@ -195,7 +195,7 @@ public final class TLSConnection: @unchecked Sendable {
     do {
       try FileDescriptor(rawValue: fd).setStatus(.nonBlocking, enabled: !blocking)
     } catch {
-      throw .io(errno: error.rawValue, operation: "\(operation): fcntl(O_NONBLOCK)")
+      throw .io(errno: error, operation: "\(operation): fcntl(O_NONBLOCK)")
     }
   }
 
@@ -347,105 +347,24 @@ public final class TLSConnection: @unchecked Sendable {
     socket.close()
   }
 
-  // MARK: Errors
-
   /// Runs `SSL_read_ex` or `SSL_write_ex` with a clear error queue and returns its
   /// `SSL_get_error` code (`SSL_ERROR_NONE` on success) with errno as it was then. A call that
-  /// only a signal interrupted (`EINTR` in the socket BIO, reported as `WANT_READ`/`WANT_WRITE`
-  /// on a blocking socket) is made again, through `retryOnInterrupt`.
-  private func sslCall(_ call: () -> Int32) -> (code: Int32, errno: Int32) {
-    let outcome = Result { () throws(Errno) -> (code: Int32, errno: Int32) in
-      try retryOnInterrupt { () throws(Errno) -> (code: Int32, errno: Int32) in
+  /// only a signal interrupted (`.interrupted` in the socket BIO, which a blocking socket reports
+  /// as `WANT_READ`/`WANT_WRITE`) is made again, through `retryOnInterrupt`.
+  private func sslCall(_ call: () -> Int32) -> (code: Int32, errno: Errno) {
+    let outcome = Result { () throws(Errno) -> (code: Int32, errno: Errno) in
+      try retryOnInterrupt { () throws(Errno) -> (code: Int32, errno: Errno) in
         OpenSSLErrorQueue.clear()
         let rc = call()
-        if rc == 1 { return (SSL_ERROR_NONE, 0) }
+        if rc == 1 { return (SSL_ERROR_NONE, Errno(rawValue: 0)) }
         let code = SSL_get_error(ssl, rc)
         let saved = Errno.current
         let wouldBlock = code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE
         if wouldBlock && saved == .interrupted { throw saved }
-        return (code, saved.rawValue)
+        return (code, saved)
       }
     }
     // retryOnInterrupt retries the only error thrown above, so this is always a success.
-    return (try? outcome.get()) ?? (SSL_ERROR_SYSCALL, Errno.interrupted.rawValue)
-  }
-
-  /// Turns a failed `SSL_read_ex` / `SSL_write_ex` into a `TLSError`.
-  private func ioFailure(code: Int32, errno savedErrno: Int32, operation: String) -> TLSError {
-    let entries = OpenSSLErrorQueue.drain()
-    if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) && !socket.isClosed {
-      // Blocking socket: the kernel returned EAGAIN, i.e. SO_RCVTIMEO/SO_SNDTIMEO expired.
-      return .timedOut(operation: operation)
-    }
-    return Self.classify(
-      code: code, errno: savedErrno, entries: entries, operation: operation, handshake: false,
-      socket: socket)
-  }
-
-  /// Maps an `SSL_get_error` result, errno and the drained error queue to a `TLSError`.
-  private static func classify(
-    code: Int32, errno savedErrno: Int32, entries: [OpenSSLErrorEntry], operation: String,
-    handshake: Bool, socket: Socket
-  ) -> TLSError {
-    let detail = OpenSSLErrorQueue.describe(
-      "\(operation): SSL_get_error \(code), errno \(savedErrno) (\(errnoText(savedErrno)))",
-      entries)
-    if socket.isClosed {
-      return .connectionClosed(detail: "the connection was closed locally (\(detail))")
-    }
-    let sslReasons = Set(entries.filter { $0.library == ERR_LIB_SSL }.map(\.reason))
-    if sslReasons.contains(SSL_R_UNEXPECTED_EOF_WHILE_READING) {
-      return .connectionClosed(detail: detail)
-    }
-    if handshake {
-      let notTLS: Set<Int32> = [
-        SSL_R_HTTP_REQUEST, SSL_R_HTTPS_PROXY_REQUEST, SSL_R_WRONG_VERSION_NUMBER,
-        SSL_R_UNKNOWN_PROTOCOL, SSL_R_PACKET_LENGTH_TOO_LONG, SSL_R_RECORD_LENGTH_MISMATCH,
-        SSL_R_BAD_PACKET_LENGTH, SSL_R_LENGTH_TOO_SHORT, SSL_R_UNEXPECTED_RECORD,
-        SSL_R_BAD_RECORD_TYPE, SSL_R_WRONG_SSL_VERSION,
-      ]
-      if !sslReasons.isDisjoint(with: notTLS) { return .notTLS(detail: detail) }
-      let oldProtocol: Set<Int32> = [
-        SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_UNSUPPORTED_SSL_VERSION, SSL_R_VERSION_TOO_LOW,
-        SSL_R_NO_PROTOCOLS_AVAILABLE, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION,
-      ]
-      if !sslReasons.isDisjoint(with: oldProtocol) { return .unsupportedProtocol(detail: detail) }
-      if sslReasons.contains(SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE) {
-        return .noPeerCertificate(detail: detail)
-      }
-    }
-    // Reasons from SSL_AD_REASON_OFFSET up are alerts the peer sent us.
-    if let alert = entries.first(where: {
-      $0.library == ERR_LIB_SSL && $0.reason >= SSL_AD_REASON_OFFSET
-    }) {
-      let text = ERR_reason_error_string(alert.code).map { String(cString: $0) } ?? "alert"
-      if alert.reason == SSL_R_TLSV1_ALERT_PROTOCOL_VERSION {
-        return .unsupportedProtocol(detail: detail)
-      }
-      return .peerAlert(alert: text, detail: detail)
-    }
-    if code == SSL_ERROR_SYSCALL {
-      if entries.isEmpty && savedErrno == 0 {
-        return .connectionClosed(
-          detail: "\(operation): the peer closed the connection (EOF); \(detail)")
-      }
-      if savedErrno == ECONNRESET || savedErrno == EPIPE {
-        return .connectionClosed(detail: detail)
-      }
-      if savedErrno == EAGAIN || savedErrno == EWOULDBLOCK {
-        return .timedOut(operation: operation)
-      }
-      if savedErrno != 0 { return .io(errno: savedErrno, operation: "\(operation): \(detail)") }
-    }
-    if handshake { return .handshakeFailed(detail: detail) }
-    return .ssl(operation: operation, detail: detail)
-  }
-
-  /// Wraps a socket error raised by this connection's socket.
-  private static func tlsError(_ error: SocketError, operation: String) -> TLSError {
-    if case .system(_, let code) = error {
-      return .io(errno: code.rawValue, operation: "\(operation): \(error.detail)")
-    }
-    return .io(errno: EIO, operation: "\(operation): \(error.detail)")
+    return (try? outcome.get()) ?? (SSL_ERROR_SYSCALL, .interrupted)
   }
 }

@@ -1,3 +1,5 @@
+import System
+
 /// A failure in the TLS layer: identity files, certificates, TLS configuration, handshakes and
 /// encrypted I/O.
 ///
@@ -21,7 +23,7 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
   /// A handshake deadline or the socket's receive/send timeout expired.
   case timedOut(operation: String)
   /// A system call on the socket failed.
-  case io(errno: Int32, operation: String)
+  case io(errno: Errno, operation: String)
   /// OpenSSL reported a protocol or internal error during `operation`.
   case ssl(operation: String, detail: String)
   /// The identity file at `path` could not be read, written or parsed.
@@ -55,7 +57,7 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
     case .timedOut(let operation):
       return "The peer did not respond in time (\(operation) timed out)."
     case .io(let code, let operation):
-      return "Network I/O failed during \(operation): \(errnoText(code))."
+      return "Network I/O failed during \(operation): \(code)."
     case .ssl(let operation, _):
       return "The secure connection failed during \(operation)."
     case .identity(let path, _):
@@ -85,7 +87,7 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
     case .timedOut(let operation):
       return "\(operation): the deadline or the socket timeout (SO_RCVTIMEO/SO_SNDTIMEO) expired"
     case .io(let code, let operation):
-      return "\(operation): errno \(code) (\(errnoText(code)))"
+      return "\(operation): errno \(code.rawValue) (\(code))"
     case .ssl(let operation, let detail):
       return "\(operation): \(detail)"
     case .identity(let path, let detail):
