@@ -25,7 +25,7 @@ let package = Package(
 
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "TextEscaping"),
-    .target(name: "UniformTypes", dependencies: ["CMagic", "TextEscaping"]),
+    .target(name: "UniformTypes", dependencies: ["CMagic", "System", "TextEscaping"]),
     .target(name: "InboxStore", dependencies: ["System"]),
     .target(name: "Wire"),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
@@ -41,7 +41,7 @@ let package = Package(
 
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "TextEscapingTests", dependencies: ["TextEscaping"]),
-    .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
+    .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "System"]),
     .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "System"]),

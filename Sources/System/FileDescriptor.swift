@@ -107,15 +107,15 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     try writeAll(Array(bytes))
   }
 
-  /// Reads until the end of the file, or until more than `limit` bytes have arrived; returns
-  /// at most `limit + 1` bytes, so a caller can tell "exactly `limit`" from "too large".
-  package func readAll(limit: Int, chunk: Int = 64 << 10) throws(Errno) -> [UInt8] {
+  /// Reads until the end of the file or until `limit` bytes have arrived, whichever comes
+  /// first. To tell "exactly at the limit" from "too large", ask for one byte more.
+  package func readAll(upTo limit: Int, chunk: Int = 64 << 10) throws(Errno) -> [UInt8] {
     var bytes: [UInt8] = []
     let buffer = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: max(1, min(chunk, limit + 1)), alignment: 16)
+      byteCount: max(1, min(chunk, limit)), alignment: 16)
     defer { buffer.deallocate() }
-    while bytes.count <= limit {
-      let want = min(buffer.count, limit + 1 - bytes.count)
+    while bytes.count < limit {
+      let want = min(buffer.count, limit - bytes.count)
       let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
       if count == 0 { break }
       bytes.append(contentsOf: buffer[0..<count])

@@ -32,7 +32,7 @@ enum IdentityFile {
           path: path, detail: "file is \(status.size) bytes, too large for a PEM identity file")
       }
       let bytes = try attempt("read", path) { () throws(Errno) in
-        try file.readAll(limit: sizeLimit)
+        try file.readAll(upTo: sizeLimit + 1)
       }
       guard bytes.count <= sizeLimit else {
         throw .identity(path: path, detail: "file too large for a PEM identity file")

@@ -1,5 +1,6 @@
 import CMagic
 import Synchronization
+import System
 import TextEscaping
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ public struct MagicResult: Sendable, Codable, Equatable {
 public struct ContentSnifferError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The C function that failed (`magic_open`, `magic_load`, `magic_buffer`, `magic_setflags`).
   public var function: String
-  /// `magic_error()`, or `strerror(errno)` when libmagic gave none.
+  /// `magic_error()`, or the text of errno when libmagic gave none.
   public var message: String
   /// `magic_errno()` or `errno`; 0 when none.
   public var errno: Int32
@@ -72,8 +73,8 @@ public final class ContentSniffer: Sendable {
   /// - Throws: `ContentSnifferError` from `magic_open` or `magic_load`.
   public init(databasePath: String? = nil) throws(ContentSnifferError) {
     guard let handle = magic_open(MAGIC_MIME_TYPE) else {
-      throw ContentSnifferError(
-        function: "magic_open", message: String(cString: strerror(errno)), errno: errno)
+      let code = Errno.current
+      throw ContentSnifferError(function: "magic_open", message: code.description, errno: code.rawValue)
     }
     if let mapped = Self.mapDatabase(databasePath ?? "/usr/share/misc/magic.mgc") {
       var buffers: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(bitPattern: mapped.address)]
@@ -102,14 +103,13 @@ public final class ContentSniffer: Sendable {
 
   /// Maps a compiled magic file read-only; nil when it cannot (libmagic then loads it itself).
   private static func mapDatabase(_ path: String) -> (address: Int, length: Int)? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
-    let length = Int(info.st_size)
-    guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
-    return (Int(bitPattern: base), length)
+    guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
+    return file.closeAfter { () -> (address: Int, length: Int)? in
+      guard let size = try? file.status().size, size > 0 else { return nil }
+      let length = Int(size)
+      guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
+      return (Int(bitPattern: base), length)
+    }
   }
 
   /// Gives the database's pages back to the system (they stay in the page cache and come back
@@ -256,7 +256,7 @@ public final class ContentSniffer: Sendable {
 
   private static func error(_ handle: OpaquePointer, function: String) -> ContentSnifferError {
     let code = magic_errno(handle)
-    let message = magic_error(handle).map { String(cString: $0) } ?? String(cString: strerror(code))
+    let message = magic_error(handle).map { String(cString: $0) } ?? Errno(rawValue: code).description
     return ContentSnifferError(function: function, message: message, errno: code)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import TextEscaping
 
 /// One entry of `CFBundleDocumentTypes`: a named group of accepted content types.
@@ -66,12 +67,12 @@ public struct Declarations: Sendable, Equatable {
     let path = url.path
     let data: Data
     do {
-      let handle = try FileHandle(forReadingFrom: url)
-      defer { try? handle.close() }
-      data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+      let file = try FileDescriptor.open(path, .readOnly)
+      data = Data(try file.closeAfter { () throws(Errno) in try file.readAll(upTo: maximumFileSize + 1) })
     } catch {
       throw DeclarationsError(
-        kind: .unreadable, source: path, keyPath: "", message: "cannot read the file: \(Self.reason(error))")
+        kind: .unreadable, source: path, keyPath: "",
+        message: "cannot read the file: \(error) (errno \(error.rawValue))")
     }
     guard data.count <= maximumFileSize else {
       throw DeclarationsError(
@@ -114,17 +115,6 @@ public struct Declarations: Sendable, Equatable {
     } catch {
       throw DeclarationsError(kind: .invalidPlist, source: source, keyPath: "", message: "\(error)")
     }
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(underlying.code))) + " (errno \(underlying.code))"
-    }
-    if nsError.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(nsError.code))) + " (errno \(nsError.code))"
-    }
-    return nsError.localizedDescription
   }
 }
 

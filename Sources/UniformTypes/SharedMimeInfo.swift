@@ -1,3 +1,5 @@
+import System
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -273,20 +275,11 @@ final class SharedMimeInfo: Sendable {
     return String(decoding: lowered, as: UTF8.self)
   }
 
-  /// The bytes of a small file, or nil if it cannot be opened; read with open(2)/read(2)
-  /// to avoid Foundation's start-up cost on the daemon's start path. Capped at 4 MiB.
+  /// The bytes of a small file, or nil if it cannot be read; read with open(2)/read(2) to avoid
+  /// Foundation's start-up cost on the daemon's start path. Capped at 4 MiB.
   private static func read(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while bytes.count < 4 << 20 {
-      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
-      bytes.append(contentsOf: chunk[0..<n])
-    }
-    return bytes
+    guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
+    return file.closeAfter { try? file.readAll(upTo: 4 << 20) }
   }
+
 }

@@ -26,7 +26,7 @@ import Testing
     defer { try? reader.close() }
     let oldInode = try reader.status().inode
     try writeDurably(Array("second".utf8), to: path)
-    #expect(try reader.readAll(limit: 100) == Array("first version".utf8))
+    #expect(try reader.readAll(upTo: 100) == Array("first version".utf8))
     #expect(try FileSystem.status(path).inode != oldInode)
     #expect(FileManager.default.contents(atPath: path) == Data("second".utf8))
     #expect(try directory.names() == ["store"])

@@ -37,16 +37,18 @@ import Testing
     #expect(received == bytes)
   }
 
-  @Test func readAllStopsOneByteOverTheLimit() throws {
+  @Test func readAllStopsAtTheLimitOrTheEnd() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path + "/data"
     try writeDurably(Self.pattern(1000), to: path)
     let file = try FileDescriptor.open(path, .readOnly)
     defer { try? file.close() }
-    #expect(try file.readAll(limit: 10) == Self.pattern(11))
+    #expect(try file.readAll(upTo: 10) == Self.pattern(10))
     try file.seek(offset: 0, from: .start)
-    #expect(try file.readAll(limit: 5000, chunk: 7) == Self.pattern(1000))
+    #expect(try file.readAll(upTo: 5000, chunk: 7) == Self.pattern(1000))
+    try file.seek(offset: 0, from: .start)
+    #expect(try file.readAll(upTo: 1000) == Self.pattern(1000))
   }
 
   @Test func positionedIOLeavesTheOffsetAlone() throws {

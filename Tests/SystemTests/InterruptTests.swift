@@ -68,7 +68,7 @@ import Testing
     let handle = ThreadHandle()
     let reader = Background { () throws -> [UInt8] in
       handle.publish()
-      return try readEnd.readAll(limit: 16)
+      return try readEnd.readAll(upTo: 16)
     }
     let thread = try handle.wait()
     let before = Interruptions.count

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Testing
 
 @testable import UniformTypes
@@ -245,11 +246,11 @@ struct TypePolicyTests {
     #expect(report.kind == .folder && report.verdict.accepted && report.content == nil)
     let fifo = directory.appendingPathComponent("pipe").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    #expect(throws: FileReadError(path: fifo, function: "type", errno: 0)) {
+    #expect(throws: FileReadError(path: fifo, function: "type", errno: nil)) {
       _ = try policy.check(path: fifo, sniffer: sniffer)
     }
     let missing = directory.appendingPathComponent("missing").path
-    #expect(throws: FileReadError(path: missing, function: "open", errno: ENOENT)) {
+    #expect(throws: FileReadError(path: missing, function: "open", errno: .noSuchFileOrDirectory)) {
       _ = try policy.check(path: missing, sniffer: sniffer)
     }
   }
