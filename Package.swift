@@ -34,7 +34,7 @@ let package = Package(
     // Composition: sender, receiver, policy, paths.
     .target(
       name: "ShareKit",
-      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System", "CLinux"]),
+      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System"]),
 
     // The command-line tool.
     .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes", "TextEscaping"]),

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// A home's settings file (`settings.json`): what the owner chose, all optional.
 public struct Settings: Codable, Sendable, Equatable {
@@ -15,12 +16,18 @@ public struct Settings: Codable, Sendable, Equatable {
     self.receiveUntil = receiveUntil
   }
 
-  /// Writes the settings atomically, owner-only.
+  /// Writes the settings atomically and durably, owner-only.
   public func save(to url: URL) throws(ShareError) {
-    let encoder = JSONCoding.encoder(pretty: true)
+    let data: Data
     do {
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try writeAtomically(try encoder.encode(self), to: url)
+      data = try JSONCoding.encoder(pretty: true).encode(self)
+    } catch {
+      throw .configuration("cannot encode the settings: \(error)")
+    }
+    do {
+      try FileSystem.makeDirectories(
+        url.deletingLastPathComponent().path, permissions: FilePermissions(rawValue: 0o755))
+      try writeDurably(data, to: url.path)
     } catch {
       throw .configuration("cannot write \(url.path): \(error)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 
 /// Runs a program and waits for it, with every signal unblocked and at its default action in the
 /// child (the daemon blocks its termination signals and ignores SIGPIPE; a hook must not inherit
@@ -29,9 +30,7 @@ func spawnAndWait(_ executable: String, _ arguments: [String], environment: [Str
   var pid: pid_t = 0
   guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return -1 }
   var status: Int32 = 0
-  while waitpid(pid, &status, 0) < 0 {
-    if errno != EINTR { return -1 }
-  }
+  guard (try? valueOrErrno({ waitpid(pid, &status, 0) })) != nil else { return -1 }
   // WIFEXITED / WEXITSTATUS, spelled out: the macros do not import.
   if status & 0x7f == 0 { return (status >> 8) & 0xff }
   return 128 + (status & 0x7f)
