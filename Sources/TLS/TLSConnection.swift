@@ -143,10 +143,36 @@ public final class TLSConnection: @unchecked Sendable {
     if asServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
 
     try setBlocking(fd, false, operation: operation)
+    try driveHandshake(ssl, fd: fd, socket: socket, deadline: deadline, operation: operation)
+    try setBlocking(fd, true, operation: operation)
+
+    guard let peer = SSL_get0_peer_certificate(ssl) else {
+      throw .noPeerCertificate(detail: "\(operation): SSL_get0_peer_certificate returned NULL")
+    }
+    guard let fingerprint = Certificate.fingerprint(of: peer) else {
+      throw .certificate(detail: "\(operation): cannot encode the peer's public key")
+    }
+    let cipher =
+      SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }
+      .map { String(cString: $0) } ?? "unknown"
+    let version = SSL_get_version(ssl).map { String(cString: $0) } ?? "unknown"
+    handedOver = true
+    return TLSConnection(
+      ssl: ssl, socket: socket, context: context, peerFingerprint: fingerprint,
+      peerCommonName: Certificate.commonName(of: peer), negotiatedCipher: cipher,
+      protocolVersion: version)
+  }
+
+  /// Calls `SSL_do_handshake` on the non-blocking `fd` until it completes, waiting with `poll`
+  /// for what OpenSSL wants (readable or writable) until `deadline`.
+  private static func driveHandshake(
+    _ ssl: OpaquePointer, fd: Int32, socket: Socket, deadline: ContinuousClock.Instant,
+    operation: String
+  ) throws(TLSError) {
     while true {
       OpenSSLErrorQueue.clear()
       let rc = SSL_do_handshake(ssl)
-      if rc == 1 { break }
+      if rc == 1 { return }
       let code = SSL_get_error(ssl, rc)
       let savedErrno = Errno.current
       let events: Int16
@@ -169,23 +195,6 @@ public final class TLSConnection: @unchecked Sendable {
       if ready == 0 { throw .timedOut(operation: "TLS handshake") }
       // POLLHUP / POLLERR: let the next SSL_do_handshake read the EOF or error and report it.
     }
-    try setBlocking(fd, true, operation: operation)
-
-    guard let peer = SSL_get0_peer_certificate(ssl) else {
-      throw .noPeerCertificate(detail: "\(operation): SSL_get0_peer_certificate returned NULL")
-    }
-    guard let fingerprint = Certificate.fingerprint(of: peer) else {
-      throw .certificate(detail: "\(operation): cannot encode the peer's public key")
-    }
-    let cipher =
-      SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }
-      .map { String(cString: $0) } ?? "unknown"
-    let version = SSL_get_version(ssl).map { String(cString: $0) } ?? "unknown"
-    handedOver = true
-    return TLSConnection(
-      ssl: ssl, socket: socket, context: context, peerFingerprint: fingerprint,
-      peerCommonName: Certificate.commonName(of: peer), negotiatedCipher: cipher,
-      protocolVersion: version)
   }
 
   /// Switches `O_NONBLOCK` on or off.
