@@ -8,7 +8,7 @@ import TLS
 /// contact, whose sends then go through without asking.
 @Suite struct PairingTests {
   func daemonLike(_ home: TestHome, mode: ReceiveMode = .everyone) throws -> (RunningReceiver, Gatekeeper) {
-    let gate = Gatekeeper(mode: ModeSetting(mode: mode), trust: try TrustStore.load(from: home.device.paths.trustStore), askTimeout: .seconds(20))
+    let gate = Gatekeeper(mode: ModeSetting(mode: mode), trust: try Contacts(paths: home.device.paths).trusted(), askTimeout: .seconds(20))
     let receiver = try RunningReceiver(home: home, gatekeeper: gate)
     return (receiver, gate)
   }
@@ -31,7 +31,7 @@ import TLS
     _ = gate.decide(ask.id, accept: true)
     try waitUntil { outcome.withLock { $0 } != nil }
     #expect(outcome.withLock { $0?.accepted } == true)
-    #expect(try TrustStore.load(from: b.device.paths.trustStore).trusts(a.device.fingerprint))
+    #expect(try Contacts(paths: b.device.paths).trusted().trusts(a.device.fingerprint))
     #expect(gate.trust.trusts(a.device.fingerprint))
     // Now a contact: a send goes through without an ask.
     let report = try Sender(device: a.device).send(try OutgoingItem.files([a.file("after.txt", Array("paired\n".utf8)).path]), to: receiver.endpoint)
@@ -48,7 +48,7 @@ import TLS
     _ = gate.decide(gate.pending[0].id, accept: false)
     try waitUntil { outcome.withLock { $0 } != nil }
     #expect(outcome.withLock { $0?.accepted } == false)
-    #expect(!(try TrustStore.load(from: b.device.paths.trustStore).trusts(a.device.fingerprint)))
+    #expect(!(try Contacts(paths: b.device.paths).trusted().trusts(a.device.fingerprint)))
   }
 
   @Test func contactsModeRefusesAStrangerWithoutAsking() throws {

@@ -72,7 +72,7 @@ public final class Daemon: @unchecked Sendable {
     let hooks = ArrivalHooks(command: options.onReceive, notify: options.notify, report: note)
     self.hooks = hooks
     gatekeeper = Gatekeeper(
-      mode: mode, trust: try TrustStore.load(from: paths.trustStore), askTimeout: options.askTimeout,
+      mode: mode, trust: try Contacts(paths: paths).trusted(), askTimeout: options.askTimeout,
       onPending: { ask in
         note("\(ask.peerName) (\(String(ask.peerId.prefix(12)))) asks to send \(ask.items.count) item(s): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
         hooks.waiting(ask)
@@ -165,7 +165,7 @@ public final class Daemon: @unchecked Sendable {
       note("kept the previous type declarations: \(error)")
     }
     do {
-      gatekeeper.set(trust: try TrustStore.load(from: paths.trustStore))
+      gatekeeper.set(trust: try Contacts(paths: paths).trusted())
       note("reloaded contacts")
     } catch {
       note("kept the previous contacts: \(error)")
@@ -221,10 +221,7 @@ public final class Daemon: @unchecked Sendable {
         let fingerprint = Fingerprint(hex: ask.peerId)
       {
         do {
-          var trust = try TrustStore.load(from: paths.trustStore)
-          trust.add(TrustedPeer(id: fingerprint, name: ask.peerName))
-          try trust.save()
-          gatekeeper.set(trust: trust)
+          gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: ask.peerName)))
         } catch {
           return ControlResponse(ok: false, error: "\(error)")
         }

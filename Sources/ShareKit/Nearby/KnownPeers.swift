@@ -2,8 +2,9 @@ import Foundation
 import TLS
 
 /// Trust on first use for sending by name: the device ID each peer name had the first time this
-/// home sent to it (`known_peers.json`). A name that later comes with another ID is refused, with
-/// both IDs named, until the owner forgets the old one.
+/// home sent to it. A name that later comes with another ID is refused, with both IDs named,
+/// until the owner forgets the old one. A value: `Contacts` reads and writes it
+/// (`known_peers.json`).
 public struct KnownPeers: Sendable, Equatable {
   public struct Entry: Codable, Sendable, Equatable {
     public var name: String
@@ -13,27 +14,16 @@ public struct KnownPeers: Sendable, Equatable {
   }
 
   public private(set) var entries: [Entry]
-  public let url: URL
 
-  private struct File: Codable { var peers: [Entry] }
-
-  /// Reads the file; missing is empty; a damaged file is reported and treated as empty, since
-  /// it only ever adds refusals.
-  public static func load(from url: URL) -> (KnownPeers, warning: String?) {
-    guard let data = FileManager.default.contents(atPath: url.path) else { return (KnownPeers(entries: [], url: url), nil) }
-    do {
-      return (KnownPeers(entries: try TrustStore.decoder.decode(File.self, from: data).peers, url: url), nil)
-    } catch {
-      return (KnownPeers(entries: [], url: url), "\(url.path) is damaged and was ignored: \(error.localizedDescription)")
-    }
+  public init(entries: [Entry] = []) {
+    self.entries = entries
   }
 
   /// The ID remembered for a name.
   public func id(for name: String) -> Fingerprint? { entries.first { $0.name == name }?.id }
 
   /// Remembers (or refreshes) a name's ID after a successful exchange.
-  public mutating func remember(name: String, id: Fingerprint) {
-    let now = Date()
+  public mutating func remember(name: String, id: Fingerprint, at now: Date = Date()) {
     if let index = entries.firstIndex(where: { $0.name == name }) {
       entries[index].id = id
       entries[index].lastSeen = now
@@ -42,21 +32,12 @@ public struct KnownPeers: Sendable, Equatable {
     }
   }
 
-  /// Forgets a name; returns whether it was known.
+  /// Forgets a name; returns the ID it had.
   @discardableResult
-  public mutating func forget(name: String) -> Bool {
-    let before = entries.count
+  public mutating func forget(name: String) -> Fingerprint? {
+    let id = id(for: name)
     entries.removeAll { $0.name == name }
-    return entries.count != before
-  }
-
-  public func save() throws(ShareError) {
-    do {
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try writeAtomically(try TrustStore.encoder.encode(File(peers: entries)), to: url)
-    } catch {
-      throw .configuration("cannot write \(url.path): \(error)")
-    }
+    return id
   }
 }
 

@@ -25,13 +25,10 @@ final class SessionContext: Sendable {
     self.emit = emit
   }
 
-  /// Adds a contact to the home's trust store and to the gatekeeper.
+  /// Adds a contact to the home's contacts and to the gatekeeper.
   func trust(_ peer: TrustedPeer) throws(ShareError) {
     guard let gatekeeper else { return }
-    var store = try TrustStore.load(from: device.paths.trustStore)
-    store.add(peer)
-    try store.save()
-    gatekeeper.set(trust: store)
+    gatekeeper.set(trust: try Contacts(paths: device.paths).trust(peer))
   }
 
   /// Claims a resume key; false when another session holds it.

@@ -18,28 +18,12 @@ public struct TrustedPeer: Codable, Sendable, Equatable {
   }
 }
 
-/// The home's contacts (`trust.json`, owner-only), written atomically.
-///
-/// A value: load, change, save. Several processes may change it (`share trust` while the daemon
-/// runs); each save replaces the file whole, and the daemon re-reads it on SIGHUP or when told
-/// over its control socket.
+/// The home's contacts: a value. `Contacts` reads it from and writes it to `trust.json`.
 public struct TrustStore: Sendable, Equatable {
   public private(set) var peers: [TrustedPeer]
-  public let url: URL
 
-  private struct File: Codable {
-    var peers: [TrustedPeer]
-  }
-
-  /// Reads the store; a missing file is an empty store, a broken one an error.
-  public static func load(from url: URL) throws(ShareError) -> TrustStore {
-    guard let data = FileManager.default.contents(atPath: url.path) else { return TrustStore(peers: [], url: url) }
-    do {
-      let file = try decoder.decode(File.self, from: data)
-      return TrustStore(peers: file.peers, url: url)
-    } catch {
-      throw .configuration("\(url.path) is not a valid trust store: \(error.localizedDescription)")
-    }
+  public init(peers: [TrustedPeer] = []) {
+    self.peers = peers
   }
 
   /// The entry for a fingerprint.
@@ -47,6 +31,9 @@ public struct TrustStore: Sendable, Equatable {
 
   /// Whether a fingerprint is a contact.
   public func trusts(_ id: Fingerprint) -> Bool { peer(id) != nil }
+
+  /// The contact by this name.
+  public func peer(named name: String) -> TrustedPeer? { peers.first { $0.name == name } }
 
   /// Adds or updates a contact.
   public mutating func add(_ peer: TrustedPeer) {
@@ -68,44 +55,6 @@ public struct TrustStore: Sendable, Equatable {
   /// Contacts whose name equals `query` or whose ID starts with it.
   public func matches(_ query: String) -> [TrustedPeer] {
     peers.filter { $0.name == query || $0.id.matches(prefix: query) }
-  }
-
-  /// Writes the store (temp file, fsync, rename), owner-only.
-  public func save() throws(ShareError) {
-    do {
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                              attributes: [.posixPermissions: 0o700])
-      let data = try TrustStore.encoder.encode(File(peers: peers))
-      try writeAtomically(data, to: url)
-    } catch let error as ShareError {
-      throw error
-    } catch {
-      throw .configuration("cannot write \(url.path): \(error.localizedDescription)")
-    }
-  }
-
-  static let encoder = JSONCoding.encoder(pretty: true)
-  static let decoder = JSONCoding.decoder()
-}
-
-/// Writes `data` to `url` through a temporary file in the same folder, synced, then renamed
-/// over the old file; owner-only.
-func writeAtomically(_ data: Data, to url: URL) throws {
-  let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-  guard FileManager.default.createFile(atPath: temp.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-    throw ShareError.configuration("cannot write \(temp.path)")
-  }
-  do {
-    let handle = try FileHandle(forWritingTo: temp)
-    try handle.write(contentsOf: data)
-    try handle.synchronize()
-    try handle.close()
-    if rename(temp.path, url.path) != 0 {
-      throw ShareError.configuration("cannot replace \(url.path): \(String(cString: strerror(errno)))")
-    }
-  } catch {
-    unlink(temp.path)
-    throw error
   }
 }
 

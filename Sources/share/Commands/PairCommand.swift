@@ -50,12 +50,7 @@ enum PairCommand: Command {
         return .failure
       }
     }
-    var store = try TrustStore.load(from: context.paths.trustStore)
-    store.add(TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
-    try store.save()
-    var (known, _) = KnownPeers.load(from: context.paths.knownPeers)
-    known.remember(name: outcome.peerName, id: outcome.peerFingerprint)
-    try? known.save()
+    try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
     _ = try? ControlClient.send(ControlRequest(command: "reload"), paths: context.paths)
     terminal.err("Paired: \(escape(outcome.peerName)) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
     return .success

@@ -51,7 +51,7 @@ enum PeersCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let timeout = try arguments.integer("--timeout", in: 0...3600) ?? 3
     let device = try context.device()
-    let directory = PeerDirectory(own: device.fingerprint, trust: try TrustStore.load(from: context.paths.trustStore))
+    let directory = PeerDirectory(own: device.fingerprint, trust: try Contacts(paths: context.paths).trusted())
     let json = arguments.flag("--json")
     let terminal = context.terminal
     if arguments.flag("--watch") {

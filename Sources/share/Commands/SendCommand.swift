@@ -143,8 +143,9 @@ enum SendCommand: Command {
     let named = zip(targets, endpoints).filter { $0.1 == nil }.map(\.0)
     guard !named.isEmpty || targets.isEmpty else { return endpoints.compactMap { $0 } }
 
-    let trust = try TrustStore.load(from: context.paths.trustStore)
-    let (known, warning) = KnownPeers.load(from: context.paths.knownPeers)
+    let contacts = Contacts(paths: context.paths)
+    let trust = try contacts.trusted()
+    let (known, warning) = contacts.remembered()
     if let warning { context.terminal.warn(warning) }
     let directory = PeerDirectory(own: device.fingerprint, trust: trust)
     // A name this home has sent to before needs no "all for now": its known ID settles it.
@@ -191,14 +192,12 @@ enum SendCommand: Command {
 
   /// Trust on first use: a peer reached by name is remembered with the ID it proved.
   static func rememberNamedPeers(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>], context: CommandContext) {
-    var (known, _) = KnownPeers.load(from: context.paths.knownPeers)
-    var changed = false
+    var proven: [(name: String, id: Fingerprint)] = []
     for (endpoint, result) in zip(endpoints, results) {
       guard endpoint.expectedFingerprint != nil, let name = endpoint.label, case .success(let report) = result else { continue }
-      known.remember(name: name, id: report.peerFingerprint)
-      changed = true
+      proven.append((name, report.peerFingerprint))
     }
-    if changed { try? known.save() }
+    try? Contacts(paths: context.paths).remember(proven)
   }
 
   /// The items the command line names, in the order given: positional paths, URLs and `-`,

@@ -15,7 +15,7 @@ enum TrustListCommand: Command {
     examples: ["share trust", "share trust list --json"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let store = try TrustStore.load(from: context.paths.trustStore)
+    let store = try Contacts(paths: context.paths).trusted()
     if arguments.flag("--json") {
       for peer in store.peers { context.terminal.out(JSONOutput.line(peer)) }
       return .success
@@ -46,9 +46,7 @@ enum TrustAddCommand: Command {
     guard let id = Fingerprint(hex: arguments.positionals[0]) else {
       throw UsageError("'\(escape(arguments.positionals[0]))' is not a device ID (64 hex digits, as 'share id' prints)", spec: spec)
     }
-    var store = try TrustStore.load(from: context.paths.trustStore)
-    store.add(TrustedPeer(id: id, name: arguments.value("--name") ?? id.short, ask: arguments.flag("--ask")))
-    try store.save()
+    try Contacts(paths: context.paths).trust(TrustedPeer(id: id, name: arguments.value("--name") ?? id.short, ask: arguments.flag("--ask")))
     notifyDaemon(context)
     context.terminal.err("Trusted \(escape(arguments.value("--name") ?? id.short)) (\(id.grouped))")
     return .success
@@ -62,18 +60,17 @@ enum TrustRemoveCommand: Command {
     usage: ["trust remove ID-PREFIX|NAME"], arguments: 1...1, examples: ["share trust remove laptop"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    var store = try TrustStore.load(from: context.paths.trustStore)
     let query = arguments.positionals[0]
-    let matches = store.matches(query)
-    guard !matches.isEmpty else { throw ShareError.configuration("no contact matches '\(escape(query))' (see 'share trust list')") }
-    guard matches.count == 1 else {
+    switch try Contacts(paths: context.paths).untrust(matching: query) {
+    case .noMatch:
+      throw ShareError.configuration("no contact matches '\(escape(query))' (see 'share trust list')")
+    case .ambiguous(let matches):
       throw ShareError.configuration("'\(escape(query))' matches \(matches.count) contacts; give more of the ID")
+    case .removed(let peer):
+      notifyDaemon(context)
+      context.terminal.err("No longer trusted: \(escape(peer.name)) (\(peer.id.grouped))")
+      return .success
     }
-    store.remove(matching: query)
-    try store.save()
-    notifyDaemon(context)
-    context.terminal.err("No longer trusted: \(escape(matches[0].name)) (\(matches[0].id.grouped))")
-    return .success
   }
 }
 
@@ -96,13 +93,10 @@ enum TrustForgetCommand: Command {
     arguments: 1...1, examples: ["share trust forget lab-b"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    var (known, _) = KnownPeers.load(from: context.paths.knownPeers)
     let name = arguments.positionals[0]
-    guard let id = known.id(for: name) else {
+    guard let id = try Contacts(paths: context.paths).forget(name: name) else {
       throw ShareError.configuration("no ID is remembered for \(escape(name))")
     }
-    known.forget(name: name)
-    try known.save()
     context.terminal.err("Forgot \(escape(name)) (\(id.grouped)); the next send to it remembers the ID it presents then.")
     return .success
   }

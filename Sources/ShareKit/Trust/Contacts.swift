@@ -1,0 +1,142 @@
+import Foundation
+import TLS
+
+/// A home's contacts (`trust.json`) and the names it remembers by trust on first use
+/// (`known_peers.json`): the one type that reads and writes those files.
+///
+/// Several processes change them at once — `share trust`, `share pair`, `share send`
+/// remembering a name, the daemon accepting with `--trust` or pairing — so every change is a
+/// load-modify-save under one exclusive advisory lock (`flock` on `contacts.lock` beside them):
+/// no writer loses another's update. Each file is replaced atomically and durably, owner-only,
+/// so a reader needs no lock: it sees the old file or the new one, never a mix.
+///
+/// Two files, not one: they fail differently (a damaged contacts file is an error, since it
+/// decides who may send; a damaged `known_peers.json` is reported and ignored, since it only
+/// ever adds refusals), and scripts and the README name them.
+public struct Contacts: Sendable {
+  public let trustFile: URL
+  public let knownPeersFile: URL
+  /// The lock file every writer takes; it is never removed.
+  public let lockFile: URL
+
+  public init(paths: SharePaths) {
+    trustFile = paths.trustStore
+    knownPeersFile = paths.knownPeers
+    lockFile = paths.config.appendingPathComponent("contacts.lock")
+  }
+
+  // MARK: Reading
+
+  /// The contacts; a missing file is none, a damaged one an error.
+  public func trusted() throws(ShareError) -> TrustStore {
+    guard let data = FileManager.default.contents(atPath: trustFile.path) else { return TrustStore() }
+    do {
+      return TrustStore(peers: try Contacts.decoder.decode(File<TrustedPeer>.self, from: data).peers)
+    } catch {
+      throw .configuration("\(trustFile.path) is not a valid trust store: \(error.localizedDescription)")
+    }
+  }
+
+  /// The remembered names; a missing file is none, a damaged one is reported and read as none.
+  public func remembered() -> (KnownPeers, warning: String?) {
+    guard let data = FileManager.default.contents(atPath: knownPeersFile.path) else { return (KnownPeers(), nil) }
+    do {
+      return (KnownPeers(entries: try Contacts.decoder.decode(File<KnownPeers.Entry>.self, from: data).peers), nil)
+    } catch {
+      return (KnownPeers(), "\(knownPeersFile.path) is damaged and was ignored: \(error.localizedDescription)")
+    }
+  }
+
+  // MARK: Changing (each under the lock)
+
+  /// Adds or updates a contact; returns the contacts as they are now.
+  @discardableResult
+  public func trust(_ peer: TrustedPeer) throws(ShareError) -> TrustStore {
+    try DurableFile.withLock(lockFile) { () throws(ShareError) in try changeTrust { $0.add(peer) }.store }
+  }
+
+  /// What `untrust` did.
+  public enum Removal: Sendable, Equatable {
+    case removed(TrustedPeer)
+    /// No contact matches; nothing changed.
+    case noMatch
+    /// Several contacts match; nothing changed.
+    case ambiguous([TrustedPeer])
+  }
+
+  /// Removes the one contact whose name is `query` or whose ID starts with it.
+  public func untrust(matching query: String) throws(ShareError) -> Removal {
+    try DurableFile.withLock(lockFile) { () throws(ShareError) in
+      try changeTrust { store -> Removal in
+        let matches = store.matches(query)
+        guard matches.count == 1 else { return matches.isEmpty ? .noMatch : .ambiguous(matches) }
+        store.remove(matching: query)
+        return .removed(matches[0])
+      }.result
+    }
+  }
+
+  /// Remembers the ID each name proved (trust on first use).
+  public func remember(_ bindings: [(name: String, id: Fingerprint)]) throws(ShareError) {
+    guard !bindings.isEmpty else { return }
+    try DurableFile.withLock(lockFile) { () throws(ShareError) in
+      try changeKnownPeers { known in
+        for binding in bindings { known.remember(name: binding.name, id: binding.id) }
+      }
+    }
+  }
+
+  /// Forgets the ID remembered for a name; returns it, or nil when none was.
+  public func forget(name: String) throws(ShareError) -> Fingerprint? {
+    try DurableFile.withLock(lockFile) { () throws(ShareError) in
+      try changeKnownPeers { $0.forget(name: name) }
+    }
+  }
+
+  /// After pairing: the peer becomes a contact and its name is remembered with its ID.
+  /// Remembering is best effort (a name not remembered is learned at the next send).
+  @discardableResult
+  public func pair(with peer: TrustedPeer) throws(ShareError) -> TrustStore {
+    try DurableFile.withLock(lockFile) { () throws(ShareError) in
+      let store = try changeTrust { $0.add(peer) }.store
+      _ = try? changeKnownPeers { $0.remember(name: peer.name, id: peer.id) }
+      return store
+    }
+  }
+
+  // MARK: Load-modify-save (called with the lock held)
+
+  private func changeTrust<T>(_ change: (inout TrustStore) -> T) throws(ShareError) -> (result: T, store: TrustStore) {
+    var store = try trusted()
+    let before = store
+    let result = change(&store)
+    if store != before { try save(store.peers, to: trustFile) }
+    return (result, store)
+  }
+
+  private func changeKnownPeers<T>(_ change: (inout KnownPeers) -> T) throws(ShareError) -> T {
+    var (known, _) = remembered()
+    let before = known
+    let result = change(&known)
+    if known != before { try save(known.entries, to: knownPeersFile) }
+    return result
+  }
+
+  private func save<Entry: Codable>(_ entries: [Entry], to url: URL) throws(ShareError) {
+    let data: Data
+    do {
+      data = try Contacts.encoder.encode(File(peers: entries))
+    } catch {
+      throw .configuration("cannot write \(url.path): \(error.localizedDescription)")
+    }
+    try DurableFile.replace(url, with: data)
+  }
+
+  /// Both files' shape: `{"peers": [...]}`.
+  private struct File<Entry: Codable>: Codable {
+    var peers: [Entry]
+  }
+
+  private static let encoder = JSONCoding.encoder(pretty: true)
+  private static let decoder = JSONCoding.decoder()
+}

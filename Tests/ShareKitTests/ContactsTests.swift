@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+import TLS
+@testable import ShareKit
+
+/// The contacts store: the one writer of `trust.json` and `known_peers.json`, locked, atomic,
+/// durable, owner-only.
+@Suite struct ContactsTests {
+  let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-contacts-\(UUID().uuidString)")
+  var contacts: Contacts { Contacts(paths: SharePaths(home: home)) }
+
+  static func id(_ n: Int) -> Fingerprint {
+    var bytes = Array(repeating: UInt8(0x5a), count: 32)
+    withUnsafeBytes(of: UInt32(n).bigEndian) { bytes.replaceSubrange(28..<32, with: $0) }
+    return Fingerprint(bytes: bytes)!
+  }
+
+  @Test func writersRacingThroughTheirOwnDescriptorsLoseNoUpdate() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let writers = 8
+    let perWriter = 20
+    let failures = Mutex<[String]>([])
+    let group = DispatchGroup()
+    for writer in 0..<writers {
+      group.enter()
+      // Each writer is its own Contacts value, as each process would be: every change opens
+      // the lock file anew (its own open file description), so flock serialises them.
+      let contacts = self.contacts
+      Thread {
+        defer { group.leave() }
+        for step in 0..<perWriter {
+          let n = writer * perWriter + step
+          do {
+            try contacts.trust(TrustedPeer(id: Self.id(n), name: "peer-\(n)"))
+            try contacts.remember([(name: "name-\(n)", id: Self.id(n))])
+          } catch {
+            failures.withLock { $0.append("\(error)") }
+          }
+        }
+      }.start()
+    }
+    group.wait()
+    #expect(failures.withLock { $0 }.isEmpty)
+    let trusted = try contacts.trusted()
+    let (known, warning) = contacts.remembered()
+    #expect(warning == nil)
+    #expect(trusted.peers.count == writers * perWriter)
+    #expect(known.entries.count == writers * perWriter)
+    let all = 0..<(writers * perWriter)
+    #expect(all.filter { !trusted.trusts(Self.id($0)) } == [], "contacts lost")
+    #expect(all.filter { known.id(for: "name-\($0)") != Self.id($0) } == [], "remembered names lost")
+  }
+
+  @Test func aWriterWaitsWhileAnotherHoldsTheLock() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let contacts = self.contacts
+    try contacts.trust(TrustedPeer(id: Self.id(0), name: "first"))
+    // Another process holding the lock: its own descriptor on the same lock file.
+    let fd = open(contacts.lockFile.path, O_RDWR | O_CLOEXEC)
+    #expect(fd >= 0)
+    #expect(flock(fd, LOCK_EX) == 0)
+    let done = Atomic<Bool>(false)
+    Thread {
+      _ = try? contacts.trust(TrustedPeer(id: Self.id(1), name: "second"))
+      done.store(true, ordering: .sequentiallyConsistent)
+    }.start()
+    usleep(200_000)
+    let finishedWhileLocked = done.load(ordering: .sequentiallyConsistent)
+    #expect(!finishedWhileLocked)
+    #expect(try contacts.trusted().peers.count == 1)
+    close(fd)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !done.load(ordering: .sequentiallyConsistent) && ContinuousClock.now < deadline { usleep(10_000) }
+    #expect(try contacts.trusted().trusts(Self.id(1)))
+  }
+
+  @Test func theFilesAreOwnerOnlyAndNoTemporaryFileIsLeft() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try contacts.pair(with: TrustedPeer(id: Self.id(7), name: "lab-b"))
+    for url in [contacts.trustFile, contacts.knownPeersFile, contacts.lockFile] {
+      var info = stat()
+      #expect(stat(url.path, &info) == 0)
+      #expect(info.st_mode & 0o777 == 0o600, "\(url.lastPathComponent)")
+    }
+    var folder = stat()
+    #expect(stat(home.path, &folder) == 0)
+    #expect(folder.st_mode & 0o777 == 0o700)
+    let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
+    #expect(Set(names) == ["trust.json", "known_peers.json", "contacts.lock"])
+    #expect(try contacts.trusted().peer(named: "lab-b")?.id == Self.id(7))
+    #expect(contacts.remembered().0.id(for: "lab-b") == Self.id(7))
+  }
+
+  @Test func aDamagedContactsFileIsAnErrorAndIsLeftAsItWas() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try Data("{not json".utf8).write(to: contacts.trustFile)
+    #expect(throws: ShareError.self) { try contacts.trust(TrustedPeer(id: Self.id(1), name: "x")) }
+    #expect(try String(contentsOf: contacts.trustFile, encoding: .utf8) == "{not json")
+    // The lock was released: another change goes through.
+    try contacts.remember([(name: "y", id: Self.id(2))])
+    #expect(contacts.remembered().0.id(for: "y") == Self.id(2))
+  }
+
+  @Test func aDamagedKnownPeersFileIsReportedAndReplacedByTheNextRemembering() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try Data("garbage".utf8).write(to: contacts.knownPeersFile)
+    let (empty, warning) = contacts.remembered()
+    #expect(empty.entries.isEmpty)
+    #expect(warning?.contains("damaged") == true)
+    try contacts.remember([(name: "lab-b", id: Self.id(3))])
+    #expect(contacts.remembered().warning == nil)
+    #expect(contacts.remembered().0.id(for: "lab-b") == Self.id(3))
+  }
+
+  @Test func untrustRemovesExactlyOneMatchOrNothing() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try contacts.trust(TrustedPeer(id: Self.id(1), name: "laptop"))
+    try contacts.trust(TrustedPeer(id: Self.id(2), name: "phone"))
+    #expect(try contacts.untrust(matching: "tablet") == .noMatch)
+    guard case .ambiguous(let both) = try contacts.untrust(matching: "5a5a") else {
+      Issue.record("an ID prefix shared by two contacts must be ambiguous")
+      return
+    }
+    #expect(both.count == 2)
+    #expect(try contacts.trusted().peers.count == 2)
+    guard case .removed(let removed) = try contacts.untrust(matching: "laptop") else {
+      Issue.record("a unique name must be removed")
+      return
+    }
+    #expect(removed.id == Self.id(1))
+    #expect(try contacts.trusted().peers.map(\.name) == ["phone"])
+  }
+
+  @Test func forgetReturnsTheIDItForgotOrNil() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    #expect(try contacts.forget(name: "lab-b") == nil)
+    try contacts.remember([(name: "lab-b", id: Self.id(4)), (name: "lab-c", id: Self.id(5))])
+    #expect(try contacts.forget(name: "lab-b") == Self.id(4))
+    #expect(contacts.remembered().0.id(for: "lab-b") == nil)
+    #expect(contacts.remembered().0.id(for: "lab-c") == Self.id(5))
+  }
+}
