@@ -1,4 +1,3 @@
-import CLinux
 import Dispatch
 import Foundation
 import Glibc
@@ -16,7 +15,7 @@ public final class Sender: @unchecked Sendable {
   public let device: Device
   private let context: TLSContext
   private let socket = Mutex<Socket?>(nil)
-  private let cancelled = Atomic<Bool>(false)
+  let cancelled = Atomic<Bool>(false)
 
   public var connectTimeout: Duration = .seconds(10)
   /// How long to wait for the receiver's answer (a person may be asked first).
@@ -74,6 +73,27 @@ public final class Sender: @unchecked Sendable {
 
     // Stream what was accepted, in offer order: each item, or each accepted entry of a folder.
     try tls.setIdleTimeout(connectTimeout)
+    let abandoned = try streamAccepted(items, answer: answer, over: connection, observer: observer)
+    try connection.flush()
+
+    // The receipt says what is durably stored.
+    try tls.setIdleTimeout(receiptTimeout)
+    // A Skip may still come for an item already sent whole: nothing to stop any more.
+    let receipt = try receive("Receipt", on: connection, lateSkips: true) { message -> Receipt? in
+      if case .receipt(let receipt) = message { return receipt }
+      return nil
+    }
+    observer(.receipt(receipt))
+    return SendReport(
+      endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: answer.items,
+      receipt: receipt, abandoned: abandoned)
+  }
+
+  /// Streams the accepted items in offer order (each item, or each accepted entry of a folder),
+  /// reporting progress; returns the items given up on while sending, with why.
+  private func streamAccepted(
+    _ items: [OutgoingItem], answer: Answer, over connection: FramedConnection, observer: (SendEvent) -> Void
+  ) throws -> [Int: String] {
     let verdicts = Dictionary(answer.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let accepted = items.compactMap { item in verdicts[item.offer.id].flatMap { $0.accepted ? (item, $0) : nil } }
     let total = accepted.reduce(Int64(0)) { $0 + $1.0.acceptedBytes(for: $1.1) - ($1.1.offset ?? 0) }
@@ -99,19 +119,7 @@ public final class Sender: @unchecked Sendable {
         }
       }
     }
-    try connection.flush()
-
-    // The receipt says what is durably stored.
-    try tls.setIdleTimeout(receiptTimeout)
-    // A Skip may still come for an item already sent whole: nothing to stop any more.
-    let receipt = try receive("Receipt", on: connection, lateSkips: true) { message -> Receipt? in
-      if case .receipt(let receipt) = message { return receipt }
-      return nil
-    }
-    observer(.receipt(receipt))
-    return SendReport(
-      endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: answer.items,
-      receipt: receipt, abandoned: abandoned)
+    return abandoned
   }
 
   /// Connects, runs the TLS handshake and exchanges Hellos. Before anything else is said, the
@@ -121,7 +129,7 @@ public final class Sender: @unchecked Sendable {
   /// Each address of the endpoint is tried in turn: one that cannot be reached, or that answers
   /// with another certificate (a spoofed record pointing elsewhere), is passed over for the next.
   /// When none works, the certificate mismatch is reported first: it is the one that matters.
-  private func openSession(_ endpoint: Endpoint) throws -> (FramedConnection, Hello) {
+  func openSession(_ endpoint: Endpoint) throws -> (FramedConnection, Hello) {
     var firstError: (any Error)? = nil
     var mismatch: (any Error)? = nil
     for (host, port) in [(endpoint.host, endpoint.port)] + endpoint.alternatives {
@@ -161,57 +169,6 @@ public final class Sender: @unchecked Sendable {
     }
   }
 
-  /// A `Skip` the receiver sent while this side was streaming (it refused the item on its first
-  /// bytes): its reason, or nil when nothing has arrived. Anything else from the receiver now
-  /// is a protocol error (or its `Failure`).
-  private func receivedSkip(_ connection: FramedConnection, item: Int, entry: Int?) throws -> String? {
-    guard connection.tls.hasIncomingData() else { return nil }
-    try connection.flush()
-    switch try connection.receiveMessage(expecting: "Skip") {
-    case .skip(let skip):
-      // A late Skip for a payload already sent whole: nothing to stop.
-      guard skip.item == item, skip.entry == entry else { return nil }
-      return "refused by the receiver while sending: \(skip.reason)"
-    case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
-    case let other: throw WireError.unexpected(expected: "Skip", got: "a \(other.typeName) message")
-    }
-  }
-
-  /// What pairing ended with.
-  public struct PairOutcome: Sendable {
-    public var peerName: String
-    public var peerFingerprint: Fingerprint
-    /// The six digits both people compare.
-    public var code: String
-    public var accepted: Bool
-    public var reason: String?
-  }
-
-  /// Asks the receiver to make this device a contact. `showCode` is called as soon as the code
-  /// is known (both sides derive it from both certificates), before the receiver's owner answers.
-  public func pair(
-    with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, observer: @escaping (SendEvent) -> Void = { _ in }
-  ) throws(ShareError) -> PairOutcome {
-    do {
-      let (connection, hello) = try openSession(endpoint)
-      let tls = connection.tls
-      let fingerprint = tls.peerFingerprint
-      defer { connection.close() }
-      let code = verificationCode(device.fingerprint, fingerprint)
-      showCode(code, hello.name, fingerprint)
-      try connection.sendNow(.pair(Pair()))
-      try tls.setIdleTimeout(answerTimeout)
-      let result = try receive("PairResult", on: connection, waits: true, observer: observer) { message -> PairResult? in
-        if case .pairResult(let result) = message { return result }
-        return nil
-      }
-      return PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: result.accepted, reason: result.reason)
-    } catch {
-      if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
-      throw ShareError.wrap(error)
-    }
-  }
-
   private func expectHello(_ connection: FramedConnection) throws -> Hello {
     try receive("Hello", on: connection) { message -> Hello? in
       if case .hello(let hello) = message { return hello }
@@ -222,7 +179,7 @@ public final class Sender: @unchecked Sendable {
   /// The next control message `pick` takes. A `Failure` becomes the peer's error; anything else
   /// breaks the protocol, except where the caller allows them: a `Wait` (`waits`: reported to
   /// `observer` while the receiver asks its owner) and a late `Skip` (`lateSkips`: ignored).
-  private func receive<Value>(
+  func receive<Value>(
     _ expected: String, on connection: FramedConnection, waits: Bool = false, lateSkips: Bool = false,
     observer: (SendEvent) -> Void = { _ in }, _ pick: (Message) -> Value?
   ) throws -> Value {
@@ -235,239 +192,6 @@ public final class Sender: @unchecked Sendable {
       case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
       default: throw WireError.unexpected(expected: expected, got: "a \(message.typeName) message")
       }
-    }
-  }
-
-  /// Opens the bytes of an item (or of one folder entry) and hands them to `body`.
-  /// A source that cannot be opened is a `.failed` source: its payload is abandoned.
-  private func withSource(
-    _ item: OutgoingItem, entry: Int?, _ body: (ByteSource) throws -> String?
-  ) throws -> String? {
-    switch item.source {
-    case .inline(let bytes):
-      return try body(.memory(bytes))
-    case .stream(let fd):
-      return try body(.descriptor(fd))
-    case .spooled(let fd):
-      return try body(.positioned(fd))
-    case .file(let url):
-      return try withFile(url, body)
-    case .folder(_, let entries):
-      guard let entry, let url = entries[safe: entry] ?? nil else { return try body(.failed("no such entry")) }
-      return try withFile(url, body)
-    }
-  }
-
-  private func withFile(_ url: URL, _ body: (ByteSource) throws -> String?) throws -> String? {
-    let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard fd >= 0 else { return try body(.failed("cannot read it: \(String(cString: strerror(errno)))")) }
-    defer { close(fd) }
-    _ = clinux_fadvise_sequential(fd)
-    return try body(.descriptor(fd))
-  }
-
-  /// Streams one payload: begin, data frames, end with its digest. With a declared size,
-  /// exactly that many bytes are sent; without one, everything up to end of input. Returns why
-  /// the payload was abandoned (its end frame then carries no digest), or nil when sent whole.
-  private func stream(
-    item: Int, entry: Int?, from resumeAt: Int64, declared: Int64?, source: ByteSource,
-    over connection: FramedConnection, buffer: UnsafeMutableRawBufferPointer, progress: (Int64) -> Void
-  ) throws -> String? {
-    let hasher = SHA256Hasher()
-    var done: Int64 = 0
-    var offset = 0
-    // Resuming: the receiver holds the first `resumeAt` bytes; prove ours are the same by their
-    // digest, then carry on from there (the digest at the end still covers the whole item).
-    if resumeAt > 0, case .descriptor = source {
-      let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
-      while done < resumeAt {
-        let n = source.read(into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[0..<Int(min(Int64(payloadArea.count), resumeAt - done))]), at: &offset)
-        if n <= 0 { break }
-        hasher.update(UnsafeRawBufferPointer(rebasing: payloadArea[0..<n]))
-        done += Int64(n)
-      }
-    }
-    if resumeAt > 0 {
-      try connection.sendBegin(BeginFrame(item: item, entry: entry, offset: resumeAt, prefixDigest: Digest(bytes: hasher.finalizeCopy())))
-      if done < resumeAt {
-        try connection.sendEnd(nil)
-        return "it shrank since the interrupted attempt"
-      }
-    } else {
-      try connection.sendBegin(BeginFrame(item: item, entry: entry))
-    }
-    if case .failed(let reason) = source {
-      try connection.sendEnd(nil)
-      return reason
-    }
-    if let declared, declared - done >= Sender.pipelineBytes {
-      return try streamPipelined(
-        item: item, entry: entry, declared: declared, done: done, offset: offset, source: source, hasher: hasher, over: connection, progress: progress)
-    }
-    let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
-    while declared.map({ done < $0 }) ?? true {
-      let want = Int(min(Int64(payloadArea.count), (declared ?? Int64.max) - done))
-      var got = 0
-      while got < want {
-        let n = source.read(into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[got..<want]), at: &offset)
-        if n < 0 {
-          try connection.sendEnd(nil)
-          return "cannot read it: \(String(cString: strerror(errno)))"
-        }
-        if n == 0 { break }
-        got += n
-      }
-      if got == 0 && declared == nil { break }
-      if got < want && declared != nil {
-        try connection.sendEnd(nil)
-        return "it shrank while being sent"
-      }
-      let frame = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(FrameHeader.size + got)])
-      hasher.update(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size...]))
-      if let skipped = try receivedSkip(connection, item: item, entry: entry) {
-        try connection.sendEnd(nil)
-        return skipped
-      }
-      try connection.sendData(framedIn: frame)
-      done += Int64(got)
-      progress(Int64(got))
-      if got < want { break }  // end of a stream of unknown length
-    }
-    guard let digest = Digest(bytes: hasher.finalize()) else { fatalError("SHA-256 is 32 bytes") }
-    try connection.sendEnd(digest)
-    return nil
-  }
-}
-
-extension Sender {
-  /// Items with at least this many bytes left are read and hashed on a second thread while this
-  /// one encrypts and sends, so the work spreads over two cores.
-  static let pipelineBytes: Int64 = 8 << 20
-
-  /// `stream`'s loop for a large item of known size: a reader thread fills buffers (read and
-  /// SHA-256), this thread frames, encrypts and sends them.
-  private func streamPipelined(
-    item: Int, entry: Int?, declared: Int64, done start: Int64, offset startOffset: Int, source: ByteSource, hasher: SHA256Hasher,
-    over connection: FramedConnection, progress: (Int64) -> Void
-  ) throws -> String? {
-    let pipeline = BufferPipeline(count: 3, size: FrameHeader.size + BufferPipeline.bufferSize)
-    let reader = ReaderState(source: source, hasher: hasher)
-    let finished = DispatchSemaphore(value: 0)
-    let thread = Thread {
-      var done = start
-      var offset = startOffset
-      defer {
-        pipeline.finish()
-        finished.signal()
-      }
-      while done < declared {
-        if reader.stopped.load(ordering: .acquiring) { return }
-        let index = pipeline.takeFree()
-        let area = UnsafeMutableRawBufferPointer(rebasing: pipeline.buffers[index][FrameHeader.size...])
-        let want = Int(min(Int64(area.count), declared - done))
-        var got = 0
-        while got < want {
-          let n = reader.source.read(into: UnsafeMutableRawBufferPointer(rebasing: area[got..<want]), at: &offset)
-          if n < 0 {
-            reader.problem.withLock { $0 = "cannot read it: \(String(cString: strerror(errno)))" }
-            pipeline.release(index)
-            return
-          }
-          if n == 0 { break }
-          got += n
-        }
-        if got < want {
-          reader.problem.withLock { $0 = "it shrank while being sent" }
-          pipeline.release(index)
-          return
-        }
-        reader.hasher.update(UnsafeRawBufferPointer(rebasing: area[0..<got]))
-        pipeline.submit(index, length: got)
-        done += Int64(got)
-      }
-    }
-    thread.name = "share-reader"
-    thread.start()
-    do {
-      while let (index, length) = pipeline.takeFull() {
-        let frame = UnsafeMutableRawBufferPointer(rebasing: pipeline.buffers[index][0..<(FrameHeader.size + length)])
-        defer { pipeline.release(index) }
-        if let skipped = try receivedSkip(connection, item: item, entry: entry) {
-          reader.stopped.store(true, ordering: .releasing)
-          reader.problem.withLock { $0 = skipped }
-          break
-        }
-        try connection.sendData(framedIn: frame)
-        progress(Int64(length))
-      }
-      if reader.stopped.load(ordering: .acquiring) {
-        while let (index, _) = pipeline.takeFull() { pipeline.release(index) }
-      }
-    } catch {
-      // Unblock and wait for the reader before the buffers go away.
-      reader.stopped.store(true, ordering: .releasing)
-      while let (index, _) = pipeline.takeFull() { pipeline.release(index) }
-      finished.wait()
-      throw error
-    }
-    finished.wait()
-    if let problem = reader.problem.withLock({ $0 }) {
-      try connection.sendEnd(nil)
-      return problem
-    }
-    guard let digest = Digest(bytes: hasher.finalize()) else { fatalError("SHA-256 is 32 bytes") }
-    try connection.sendEnd(digest)
-    return nil
-  }
-}
-
-/// What the reader thread of a pipelined send owns or reports.
-///
-/// `@unchecked Sendable`: `source` and `hasher` are used only by the reader thread until it has
-/// signalled that it finished; `problem` and `stopped` are synchronised.
-private final class ReaderState: @unchecked Sendable {
-  let source: ByteSource
-  let hasher: SHA256Hasher
-  let problem = Mutex<String?>(nil)
-  let stopped = Atomic<Bool>(false)
-  init(source: ByteSource, hasher: SHA256Hasher) {
-    self.source = source
-    self.hasher = hasher
-  }
-}
-
-/// Where a payload's bytes are read from.
-enum ByteSource {
-  case memory([UInt8])
-  case descriptor(Int32)
-  /// A file read with pread from offset 0, so several senders can share one descriptor.
-  case positioned(Int32)
-  case failed(String)
-
-  /// Reads up to `buffer.count` bytes; 0 at the end, -1 on error (errno set).
-  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int) -> Int {
-    switch self {
-    case .memory(let bytes):
-      let count = min(buffer.count, bytes.count - offset)
-      guard count > 0 else { return 0 }
-      bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
-      offset += count
-      return count
-    case .descriptor(let fd):
-      while true {
-        let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-        if n < 0 && errno == EINTR { continue }
-        return n
-      }
-    case .positioned(let fd):
-      while true {
-        let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
-        if n < 0 && errno == EINTR { continue }
-        if n > 0 { offset += n }
-        return n
-      }
-    case .failed:
-      return -1
     }
   }
 }
