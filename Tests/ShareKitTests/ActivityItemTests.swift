@@ -23,7 +23,7 @@ import Wire
     #expect(catalog.notes.contains { $0.contains("link") && $0.contains("not followed") })
     let report = try Sender(device: a.device).send(catalog.items, to: receiver.endpoint)
     #expect(report.allStored)
-    #expect(report.receipt.items[0].entriesStored == 2)
+    #expect(report.items[0].entriesStored == 2)
     let stored = b.inbox.appendingPathComponent("trip")
     #expect(FileManager.default.contents(atPath: stored.appendingPathComponent("day1/photos/a.bin").path) == Data(big))
     #expect(FileManager.default.fileExists(atPath: stored.appendingPathComponent("empty").path))

@@ -23,8 +23,8 @@ import Wire
     let items = try OutgoingItem.files([a.file("big.bin", randomBytes(3 << 20)).path, a.file("small.txt", Array("fits\n".utf8)).path])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
     #expect(report.answers.first { $0.id == 0 }?.accepted == false)
-    #expect(report.receipt.items.first { $0.id == 0 }?.reason?.contains("not enough free space") == true)
-    #expect(report.receipt.items.first { $0.id == 1 }?.status == .stored)
+    #expect(report.items.first { $0.id == 0 }?.reason?.contains("not enough free space") == true)
+    #expect(report.items.first { $0.id == 1 }?.status == .stored)
     #expect(b.inboxNames() == ["small.txt"])
     #expect(b.stagingNames().isEmpty)
   }
@@ -49,11 +49,11 @@ import Wire
     try catalog.add(path: a.file("small.txt", small).path)
     let report = try Sender(device: a.device).send(catalog.items, to: receiver.endpoint)
 
-    let big = try #require(report.receipt.items.first { $0.id == 0 })
+    let big = try #require(report.items.first { $0.id == 0 })
     #expect(big.status == .failed)
     // The sender learns why, and nothing of the receiver's paths (they reveal its home folder).
     #expect(big.reason == "not stored: the receiver's disk is full", "\(big.reason ?? "")")
-    #expect(report.receipt.items.first { $0.id == 1 }?.status == .stored)
+    #expect(report.items.first { $0.id == 1 }?.status == .stored)
     #expect(b.inboxNames() == ["small.txt"])
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("small.txt").path) == Data(small))
     #expect(b.stagingNames().isEmpty, "staging: \(b.stagingNames())")
@@ -82,8 +82,8 @@ import Wire
 
     let items = try OutgoingItem.files([a.file("big.bin", randomBytes(1 << 20)).path, a.file("small.txt", [7]).path])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
-    #expect(report.receipt.items.count == 2)
-    for item in report.receipt.items {
+    #expect(report.items.count == 2)
+    for item in report.items {
       #expect(item.status == .failed, "\(item)")
       // Path-free for the sender.
       #expect(item.reason == "not stored: the receiver cannot write to its Inbox", "\(item.reason ?? "")")

@@ -31,7 +31,7 @@ import Wire
       if case .progress(let sent, _) = event { sentAgain.withLock { $0 = sent } }
     }
     #expect(report.allStored)
-    #expect((report.answers.first?.offset ?? 0) > 0)
+    #expect((report.answers.first?.resumeFrom ?? 0) > 0)
     #expect(sentAgain.withLock { $0 } < Int64(size - (8 << 20)))
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("movie.mp4.bin").path) == FileManager.default.contents(atPath: source.path))
     #expect(b.stagingNames().isEmpty)
@@ -52,8 +52,8 @@ import Wire
 
     let receiver = try RunningReceiver(home: b)
     let first = try Sender(device: a.device).send(items, to: receiver.endpoint)
-    #expect(first.receipt.items[0].status == .failed)
-    #expect(first.receipt.items[0].reason?.contains("did not match") == true)
+    #expect(first.items[0].status == .failed)
+    #expect(first.items[0].reason?.contains("did not match") == true)
     let second = try Sender(device: a.device).send(items, to: receiver.endpoint)
     #expect(second.allStored)
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("data.bin").path) == Data(bytes))
@@ -91,8 +91,8 @@ import Wire
     let configuration = ReceiverConfiguration(host: "127.0.0.1", reserveBytes: Int64.max / 2)
     let receiver = try RunningReceiver(home: b, configuration: configuration)
     let report = try Sender(device: a.device).send(try OutgoingItem.files([a.file("x.txt", [1]).path]), to: receiver.endpoint)
-    #expect(report.receipt.items[0].status == .rejected)
-    #expect(report.receipt.items[0].reason?.contains("free space") == true)
+    #expect(report.items[0].status == .rejected)
+    #expect(report.items[0].reason?.contains("free space") == true)
   }
 
   @Test func itemsOverTheSizeLimitsAreRefusedAtAskTime() throws {
@@ -100,9 +100,9 @@ import Wire
     let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(maxItemBytes: 100, maxAskBytes: 150))
     let items = try OutgoingItem.files([a.file("big", randomBytes(101)).path, a.file("a", randomBytes(90)).path, a.file("b", randomBytes(90)).path])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
-    #expect(report.receipt.items.map(\.status) == [.rejected, .stored, .rejected])
-    #expect(report.receipt.items[0].reason?.contains("too large") == true)
-    #expect(report.receipt.items[2].reason?.contains("per send") == true)
+    #expect(report.items.map(\.status) == [.rejected, .stored, .rejected])
+    #expect(report.items[0].reason?.contains("too large") == true)
+    #expect(report.items[2].reason?.contains("per send") == true)
   }
 
   @Test func anItemOfUnknownSizeCannotGrowPastTheLimit() throws {

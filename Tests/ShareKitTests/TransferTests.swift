@@ -38,7 +38,7 @@ import Wire
     let items = try OutgoingItem.files([a.file("notes.txt", [1]).path])
     _ = try Sender(device: a.device).send(items, to: receiver.endpoint)
     let second = try Sender(device: a.device).send(items, to: receiver.endpoint)
-    #expect(second.receipt.items.first?.storedAs == "notes-1.txt")
+    #expect(second.items.first?.storedAs == "notes-1.txt")
     #expect(b.inboxNames() == ["notes.txt", "notes-1.txt"])
   }
 

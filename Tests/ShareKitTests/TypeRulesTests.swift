@@ -23,7 +23,7 @@ import Wire
       a.file("run.sh", Array("#!/bin/sh\necho hi\n".utf8)).path,
     ])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
-    let byName = Dictionary(uniqueKeysWithValues: zip(["photo.png", "evil.png", "run.sh"], report.receipt.items))
+    let byName = Dictionary(uniqueKeysWithValues: zip(["photo.png", "evil.png", "run.sh"], report.items))
     #expect(byName["photo.png"]?.status == .stored)
     #expect(byName["photo.png"]?.type == "public.png")
     #expect(byName["evil.png"]?.status == .rejected)
@@ -48,9 +48,9 @@ import Wire
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint) { event in
       if case .progress(let bytes, _) = event { sent.withLock { $0 = bytes } }
     }
-    #expect(report.receipt.items[0].status == .rejected)
-    #expect(report.receipt.items[0].reason?.contains("executable") == true)
-    #expect(report.receipt.items[1].status == .stored)
+    #expect(report.items[0].status == .rejected)
+    #expect(report.items[0].reason?.contains("executable") == true)
+    #expect(report.items[1].status == .stored)
     #expect(sent.withLock { $0 } < 32 << 20, "the sender kept sending a refused item: \(sent.withLock { $0 }) bytes")
     #expect(b.inboxNames() == ["photo.png"])
   }
@@ -60,7 +60,7 @@ import Wire
     let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
     let items = try OutgoingItem.files([a.file("notes.txt", Array("#!/bin/bash\nrm -rf ~\n".utf8)).path])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
-    #expect(report.receipt.items[0].status == .rejected)
+    #expect(report.items[0].status == .rejected)
     #expect(b.inboxNames().isEmpty)
   }
 
@@ -89,9 +89,9 @@ import Wire
       a.file("todo.note", Array("buy milk\n".utf8)).path, a.file("photo.png", TypeRulesTests.png).path,
     ])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
-    #expect(report.receipt.items[0].status == .stored)
-    #expect(report.receipt.items[0].type == "org.example.note")
-    #expect(report.receipt.items[1].status == .rejected)
+    #expect(report.items[0].status == .stored)
+    #expect(report.items[0].type == "org.example.note")
+    #expect(report.items[1].status == .rejected)
     #expect(b.inboxNames() == ["todo.note"])
   }
 

@@ -1,79 +1,38 @@
 import TLS
 import Wire
 
-/// Where to send.
-public struct Endpoint: Sendable, CustomStringConvertible {
-  public var host: String
-  public var port: UInt16
-  /// A device name or other label the user knows this endpoint by.
-  public var label: String?
-  /// The fingerprint the receiver must present (from discovery or the trust store).
-  public var expectedFingerprint: Fingerprint?
-  /// Further addresses of the same receiver, tried in order when `host` cannot be reached.
-  public var alternatives: [(host: String, port: UInt16)] = []
-
-  public init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
-    self.host = host
-    self.port = port
-    self.label = label
-    self.expectedFingerprint = expectedFingerprint
-  }
-
-  /// `host:port`, with brackets around an IPv6 address.
-  public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-  public var description: String { label ?? address }
-
-  /// Whether `text` is shaped like HOST:PORT (a numeric tail after the last colon, or a bracketed
-  /// IPv6 address) even if the port is out of range: such a target is never a device name.
-  public static func looksLikeAddress(_ text: String) -> Bool {
-    if text.hasPrefix("[") { return true }
-    guard let colon = text.lastIndex(of: ":") else { return false }
-    let tail = text[text.index(after: colon)...]
-    return !tail.isEmpty && tail.allSatisfy(\.isNumber) && !text[..<colon].contains(":")
-  }
-
-  /// Parses `HOST:PORT`, `[IPv6]:PORT` or `IPv6%scope` forms; nil when it is not one.
-  public static func parse(_ text: String) -> Endpoint? {
-    var host: Substring
-    let portText: Substring
-    if text.hasPrefix("[") {
-      guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
-      host = text[text.index(after: text.startIndex)..<close]
-      portText = text[text.index(close, offsetBy: 2)...]
-    } else {
-      guard let colon = text.lastIndex(of: ":") else { return nil }
-      host = text[..<colon]
-      portText = text[text.index(after: colon)...]
-      // A bare IPv6 address without brackets is ambiguous; insist on brackets.
-      if host.contains(":") { return nil }
-    }
-    guard !host.isEmpty, let port = UInt16(portText), port > 0 else { return nil }
-    return Endpoint(host: String(host), port: port)
-  }
-}
-
 /// What a send reports as it goes, for progress bars and `--json` events.
 public enum SendEvent: Sendable {
   case connected(peerName: String, fingerprint: Fingerprint)
   /// The receiver is asking its person before it answers.
   case waiting(String)
-  case answered([ItemAnswer])
+  /// The receiver's verdict on each offered item.
+  case answered([ItemVerdict])
   /// Bytes sent so far out of the total of accepted items.
   case progress(sent: Int64, total: Int64)
-  case receipt(Receipt)
 }
 
-/// How a send to one receiver ended.
-public struct SendReport: Sendable {
-  public var endpoint: Endpoint
-  public var peerName: String
-  public var peerFingerprint: Fingerprint
-  public var answers: [ItemAnswer]
-  public var receipt: Receipt
-  /// Items the sender gave up on while sending (changed or unreadable source).
-  public var abandoned: [Int: String]
+/// The receiver's verdict on one offered item.
+public struct ItemVerdict: Sendable, Equatable {
+  /// The item's number in the offer.
+  public var id: Int
+  /// The name it was offered under.
+  public var name: String
+  public var accepted: Bool
+  /// Why, in the receiver's words (untrusted: escape before display).
+  public var reason: String?
+  /// The type the receiver decided on from the name.
+  public var type: String?
+  /// When the receiver already holds the first bytes of it (an interrupted send): where
+  /// sending resumes; nil when it starts from the beginning.
+  public var resumeFrom: Int64?
 
-  /// Every item stored.
-  public var allStored: Bool { receipt.items.allSatisfy { $0.status == .stored } }
-  public var storedCount: Int { receipt.items.filter { $0.status == .stored }.count }
+  init(_ answer: ItemAnswer, name: String) {
+    id = answer.id
+    self.name = name
+    accepted = answer.accepted
+    reason = answer.reason
+    type = answer.type
+    resumeFrom = answer.offset.flatMap { $0 > 0 ? $0 : nil }
+  }
 }

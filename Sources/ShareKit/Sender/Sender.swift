@@ -69,7 +69,10 @@ public final class Sender: @unchecked Sendable {
       if case .answer(let answer) = message { return answer }
       return nil
     }
-    observer(.answered(answer.items))
+    let names = Dictionary(items.map { ($0.offer.id, $0.offer.name) }, uniquingKeysWith: { first, _ in first })
+    func name(_ id: Int) -> String { names[id] ?? "#\(id)" }
+    let verdicts = answer.items.map { ItemVerdict($0, name: name($0.id)) }
+    observer(.answered(verdicts))
 
     // Stream what was accepted, in offer order: each item, or each accepted entry of a folder.
     try tls.setIdleTimeout(connectTimeout)
@@ -83,10 +86,9 @@ public final class Sender: @unchecked Sendable {
       if case .receipt(let receipt) = message { return receipt }
       return nil
     }
-    observer(.receipt(receipt))
     return SendReport(
-      endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: answer.items,
-      receipt: receipt, abandoned: abandoned)
+      endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: verdicts,
+      items: receipt.items.map { ItemOutcome($0, name: name($0.id), abandoned: abandoned[$0.id]) })
   }
 
   /// Streams the accepted items in offer order (each item, or each accepted entry of a folder),

@@ -1,8 +1,6 @@
 import Foundation
 import ShareKit
 import Synchronization
-import TLS
-import Wire
 
 /// Reports a send to one or more receivers as it goes: progress bars and a summary for people,
 /// or one JSON object per event. Thread-safe: each receiver's thread reports its own events.
@@ -11,17 +9,15 @@ final class SendReporter: Sendable {
   private let json: Bool
   private let quiet: Bool
   private let endpoints: [Endpoint]
-  private let names: [Int: String]
   private let progress: ProgressDisplay?
   private let lastProgress: Mutex<[ContinuousClock.Instant]>
   private let output = Mutex(())
 
-  init(terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint], items: [OutgoingItem]) {
+  init(terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint]) {
     self.terminal = terminal
     self.json = json
     self.quiet = quiet
     self.endpoints = endpoints
-    names = Dictionary(items.map { ($0.offer.id, $0.offer.name) }, uniquingKeysWith: { a, _ in a })
     progress = (!json && !quiet && terminal.showsProgress)
       ? ProgressDisplay(terminal: terminal, labels: endpoints.map(\.description)) : nil
     lastProgress = Mutex(Array(repeating: ContinuousClock.now - .seconds(1), count: endpoints.count))
@@ -76,11 +72,11 @@ final class SendReporter: Sendable {
       }
     case .answered(let answers):
       for answer in answers {
-        let name = names[answer.id] ?? "#\(answer.id)"
+        let name = answer.name
         if json {
           emit(Event(event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
-                     reason: answer.reason, type: answer.type, resumeFrom: (answer.offset ?? 0) > 0 ? answer.offset : nil))
-        } else if !quiet, answer.accepted, let offset = answer.offset, offset > 0 {
+                     reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
+        } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
           line("\(escape(to)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
         } else if !quiet && !answer.accepted {
           line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(escape(name)): \(escape(answer.reason ?? "refused"))")
@@ -97,8 +93,6 @@ final class SendReporter: Sendable {
         }
         if due { emit(Event(event: "progress", to: to, sent: sent, total: total)) }
       }
-    case .receipt:
-      break
     }
   }
 
@@ -111,12 +105,11 @@ final class SendReporter: Sendable {
       if json { emit(Event(event: "failed", to: to, message: error.description)) }
     case .success(let report):
       guard json else { return }
-      for item in report.receipt.items {
-        let name = names[item.id] ?? "#\(item.id)"
+      for item in report.items {
         let event = item.status == .stored ? "stored" : (item.status == .rejected ? "refused" : "failed")
         emit(Event(
-          event: event, to: to, item: name, status: item.status.rawValue, storedAs: item.storedAs,
-          reason: item.reason ?? report.abandoned[item.id], type: item.type, size: item.size, sha256: item.sha256?.hex))
+          event: event, to: to, item: item.name, status: item.status.rawValue, storedAs: item.storedAs,
+          reason: item.reason, type: item.type, size: item.size, sha256: item.sha256))
       }
       let counts = report.counts
       emit(Event(event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex,
@@ -141,13 +134,13 @@ final class SendReporter: Sendable {
       case .success(let report):
         let counts = report.counts
         storedAnywhere += counts.stored
-        if counts.stored < report.receipt.items.count { everything = false }
+        if counts.stored < report.items.count { everything = false }
         guard !json && !quiet else { continue }
         if results.count > 1 { terminal.out("\(escape(report.peerName)) (\(escape(to))):") }
         let indent = results.count > 1 ? "  " : ""
-        for item in report.receipt.items {
-          let name = names[item.id] ?? "#\(item.id)"
-          let reason = item.reason ?? report.abandoned[item.id]
+        for item in report.items {
+          let name = item.name
+          let reason = item.reason
           switch item.status {
           case .stored:
             let renamed = item.storedAs.map { $0 == name ? "" : " as \(escape($0))" } ?? ""
@@ -159,7 +152,7 @@ final class SendReporter: Sendable {
             terminal.out("\(indent)failed   \(escape(name)): \(escape(reason ?? "failed"))")
           }
         }
-        terminal.err("\(counts.stored) of \(report.receipt.items.count) stored in \(escape(report.peerName))'s Inbox")
+        terminal.err("\(counts.stored) of \(report.items.count) stored in \(escape(report.peerName))'s Inbox")
       }
     }
     if interrupted { return .interrupted }
@@ -179,19 +172,5 @@ final class SendReporter: Sendable {
   private func emit(_ event: Event) {
     let text = JSONOutput.line(event)
     output.withLock { _ in terminal.out(text) }
-  }
-}
-
-extension SendReport {
-  var counts: (stored: Int, refused: Int, failed: Int) {
-    var counts = (stored: 0, refused: 0, failed: 0)
-    for item in receipt.items {
-      switch item.status {
-      case .stored: counts.stored += 1
-      case .rejected: counts.refused += 1
-      case .failed: counts.failed += 1
-      }
-    }
-    return counts
   }
 }

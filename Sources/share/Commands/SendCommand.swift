@@ -61,7 +61,7 @@ enum SendCommand: Command {
     if endpoints.count > 1 { try catalog.spoolStreams() }
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"),
-      endpoints: endpoints, items: catalog.items)
+      endpoints: endpoints)
     for note in catalog.notes { reporter.warn(escape(note)) }
     let senders = try endpoints.map { _ in try Sender(device: device) }
 

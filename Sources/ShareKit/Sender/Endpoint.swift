@@ -1,0 +1,52 @@
+import TLS
+
+/// Where to send.
+public struct Endpoint: Sendable, CustomStringConvertible {
+  public var host: String
+  public var port: UInt16
+  /// A device name or other label the user knows this endpoint by.
+  public var label: String?
+  /// The fingerprint the receiver must present (from discovery or the trust store).
+  public var expectedFingerprint: Fingerprint?
+  /// Further addresses of the same receiver, tried in order when `host` cannot be reached.
+  public var alternatives: [(host: String, port: UInt16)] = []
+
+  public init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
+    self.host = host
+    self.port = port
+    self.label = label
+    self.expectedFingerprint = expectedFingerprint
+  }
+
+  /// `host:port`, with brackets around an IPv6 address.
+  public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  public var description: String { label ?? address }
+
+  /// Whether `text` is shaped like HOST:PORT (a numeric tail after the last colon, or a bracketed
+  /// IPv6 address) even if the port is out of range: such a target is never a device name.
+  public static func looksLikeAddress(_ text: String) -> Bool {
+    if text.hasPrefix("[") { return true }
+    guard let colon = text.lastIndex(of: ":") else { return false }
+    let tail = text[text.index(after: colon)...]
+    return !tail.isEmpty && tail.allSatisfy(\.isNumber) && !text[..<colon].contains(":")
+  }
+
+  /// Parses `HOST:PORT`, `[IPv6]:PORT` or `IPv6%scope` forms; nil when it is not one.
+  public static func parse(_ text: String) -> Endpoint? {
+    var host: Substring
+    let portText: Substring
+    if text.hasPrefix("[") {
+      guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+      host = text[text.index(after: text.startIndex)..<close]
+      portText = text[text.index(close, offsetBy: 2)...]
+    } else {
+      guard let colon = text.lastIndex(of: ":") else { return nil }
+      host = text[..<colon]
+      portText = text[text.index(after: colon)...]
+      // A bare IPv6 address without brackets is ambiguous; insist on brackets.
+      if host.contains(":") { return nil }
+    }
+    guard !host.isEmpty, let port = UInt16(portText), port > 0 else { return nil }
+    return Endpoint(host: String(host), port: port)
+  }
+}

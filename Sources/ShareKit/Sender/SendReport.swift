@@ -1,0 +1,76 @@
+import TLS
+import Wire
+
+/// How a send to one receiver ended.
+public struct SendReport: Sendable {
+  public var endpoint: Endpoint
+  public var peerName: String
+  public var peerFingerprint: Fingerprint
+  /// The receiver's verdict on each offered item.
+  public var answers: [ItemVerdict]
+  /// What became of each item, in the receiver's order.
+  public var items: [ItemOutcome]
+
+  /// Every item stored.
+  public var allStored: Bool { items.allSatisfy { $0.status == .stored } }
+  public var storedCount: Int { items.filter { $0.status == .stored }.count }
+
+  /// How many items were stored, refused and failed.
+  public var counts: (stored: Int, refused: Int, failed: Int) {
+    var counts = (stored: 0, refused: 0, failed: 0)
+    for item in items {
+      switch item.status {
+      case .stored: counts.stored += 1
+      case .rejected: counts.refused += 1
+      case .failed: counts.failed += 1
+      }
+    }
+    return counts
+  }
+}
+
+/// What became of one item at a receiver.
+public struct ItemOutcome: Sendable, Equatable {
+  public enum Status: String, Sendable {
+    /// Durably in the receiver's Inbox under `storedAs`.
+    case stored
+    /// Refused by the receiver, when offered or on its content; nothing kept.
+    case rejected
+    /// Accepted but not stored (bad digest, short data, disk full, a source that changed).
+    case failed
+  }
+
+  /// The item's number in the offer.
+  public var id: Int
+  /// The name it was offered under.
+  public var name: String
+  public var status: Status
+  /// The name in the receiver's Inbox (untrusted: escape before display).
+  public var storedAs: String?
+  /// Why it was refused or failed: the receiver's words, else why this side gave up on it.
+  public var reason: String?
+  public var type: String?
+  public var size: Int64?
+  /// SHA-256 of what was stored, 64 hex digits.
+  public var sha256: String?
+  /// For a folder: how many entries were stored and how many were not.
+  public var entriesStored: Int?
+  public var entriesRefused: Int?
+
+  init(_ receipt: ItemReceipt, name: String, abandoned: String?) {
+    id = receipt.id
+    self.name = name
+    switch receipt.status {
+    case .stored: status = .stored
+    case .rejected: status = .rejected
+    case .failed: status = .failed
+    }
+    storedAs = receipt.storedAs
+    reason = receipt.reason ?? abandoned
+    type = receipt.type
+    size = receipt.size
+    sha256 = receipt.sha256?.hex
+    entriesStored = receipt.entriesStored
+    entriesRefused = receipt.entriesRefused
+  }
+}
