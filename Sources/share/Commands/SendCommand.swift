@@ -54,47 +54,22 @@ enum SendCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    var catalog = try catalog(from: arguments)
+    let catalog = try catalog(from: arguments)
     if arguments.flag("--dry-run") { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
     let endpoints = try resolveTargets(arguments.all("--to"), device: device, context: context)
-    if endpoints.count > 1 { try catalog.spoolStreams() }
+    let send = try MultiSend(device: device, catalog: catalog, to: endpoints)
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"),
       endpoints: endpoints)
     for note in catalog.notes { reporter.warn(escape(note)) }
-    let senders = try endpoints.map { _ in try Sender(device: device) }
-
-    let interrupted = Atomic<Bool>(false)
     Signals.onSignal { number in
       guard number != SIGHUP else { return }
-      interrupted.store(true, ordering: .sequentiallyConsistent)
-      senders.forEach { $0.cancel() }
+      send.cancel()
     }
-
-    // One thread per receiver; each result lands in its slot.
-    let results = Mutex<[Result<SendReport, ShareError>?]>(Array(repeating: nil, count: endpoints.count))
-    let group = DispatchGroup()
-    for (index, endpoint) in endpoints.enumerated() {
-      group.enter()
-      let items = catalog.items
-      let thread = Thread {
-        let result: Result<SendReport, ShareError>
-        do {
-          result = .success(try senders[index].send(items, to: endpoint) { reporter.event($0, recipient: index) })
-        } catch {
-          result = .failure(ShareError.wrap(error))
-        }
-        reporter.finished(recipient: index, result)
-        results.withLock { $0[index] = result }
-        group.leave()
-      }
-      thread.start()
-    }
-    group.wait()
-    let all = results.withLock { $0.compactMap { $0 } }
-    rememberNamedPeers(endpoints, all, context: context)
-    return reporter.summarize(all, interrupted: interrupted.load(ordering: .sequentiallyConsistent))
+    let results = send.run(events: { reporter.event($1, recipient: $0) }, finished: { reporter.finished(recipient: $0, $1) })
+    rememberNamedPeers(endpoints, results, context: context)
+    return reporter.summarize(results, interrupted: send.wasCancelled)
   }
 
   /// One offered item as `--dry-run --json` prints it.

@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One send of the same items to several receivers at once: a `Sender` and a thread per
+/// receiver, each with its own result, so a slow or failing receiver does not hold back the
+/// others. With several receivers, a stream of unknown length (standard input) is first spooled
+/// to a temporary file that each of them reads from the start.
+public final class MultiSend: Sendable {
+  public let endpoints: [Endpoint]
+  public let items: [OutgoingItem]
+  private let senders: [Sender]
+  private let cancelled = Atomic<Bool>(false)
+
+  public init(device: Device, catalog: ItemCatalog, to endpoints: [Endpoint]) throws(ShareError) {
+    var catalog = catalog
+    if endpoints.count > 1 { try catalog.spoolStreams() }
+    self.endpoints = endpoints
+    items = catalog.items
+    var senders: [Sender] = []
+    for _ in endpoints { senders.append(try Sender(device: device)) }
+    self.senders = senders
+  }
+
+  /// Sends to every receiver and waits until each has finished; returns their results in the
+  /// order of `endpoints`. `events` and `finished` are called on the receivers' threads with the
+  /// receiver's index: several at once, so they must be thread-safe.
+  public func run(
+    events: @escaping @Sendable (Int, SendEvent) -> Void = { _, _ in },
+    finished: @escaping @Sendable (Int, Result<SendReport, ShareError>) -> Void = { _, _ in }
+  ) -> [Result<SendReport, ShareError>] {
+    let results = Mutex<[Result<SendReport, ShareError>?]>(Array(repeating: nil, count: endpoints.count))
+    let group = DispatchGroup()
+    for (index, endpoint) in endpoints.enumerated() {
+      group.enter()
+      let (sender, items) = (senders[index], self.items)
+      let thread = Thread {
+        let result: Result<SendReport, ShareError>
+        do throws(ShareError) {
+          result = .success(try sender.send(items, to: endpoint) { events(index, $0) })
+        } catch {
+          result = .failure(error)
+        }
+        finished(index, result)
+        results.withLock { $0[index] = result }
+        group.leave()
+      }
+      thread.name = "share-send-\(index)"
+      thread.start()
+    }
+    group.wait()
+    return results.withLock { $0.compactMap { $0 } }
+  }
+
+  /// Cancels every send from any thread: each ends with `.cancelled`; a receiver keeps the
+  /// partial bytes of a large item for resuming.
+  public func cancel() {
+    cancelled.store(true, ordering: .sequentiallyConsistent)
+    senders.forEach { $0.cancel() }
+  }
+
+  /// Whether `cancel()` was called.
+  public var wasCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
+}
