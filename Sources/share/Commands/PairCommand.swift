@@ -21,7 +21,8 @@ enum PairCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let device = try context.device()
-    guard let endpoint = try SendCommand.resolveTargets([arguments.positionals[0]], device: device, context: context).first else {
+    let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
+    guard let endpoint = try SendCommand.resolveTargets([arguments.positionals[0]], resolver: resolver, context: context).first else {
       throw ShareError.configuration("no such peer")
     }
     let terminal = context.terminal

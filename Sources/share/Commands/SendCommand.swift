@@ -57,7 +57,8 @@ enum SendCommand: Command {
     let catalog = try catalog(from: arguments)
     if arguments.flag("--dry-run") { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
-    let endpoints = try resolveTargets(arguments.all("--to"), device: device, context: context)
+    let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
+    let endpoints = try resolveTargets(arguments.all("--to"), resolver: resolver, context: context)
     let send = try MultiSend(device: device, catalog: catalog, to: endpoints)
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"),
@@ -68,7 +69,7 @@ enum SendCommand: Command {
       send.cancel()
     }
     let results = send.run(events: { reporter.event($1, recipient: $0) }, finished: { reporter.finished(recipient: $0, $1) })
-    rememberNamedPeers(endpoints, results, context: context)
+    resolver.remember(endpoints, results)
     return reporter.summarize(results, interrupted: send.wasCancelled)
   }
 
@@ -108,50 +109,18 @@ enum SendCommand: Command {
   }
 
   /// Turns each `--to` into an endpoint: HOST:PORT directly; a name or ID prefix through
-  /// discovery (its advertised ID becomes the certificate the receiver must present). Without
-  /// `--to`, the one peer nearby, or a choice on a terminal.
-  static func resolveTargets(_ targets: [String], device: Device, context: CommandContext) throws -> [Endpoint] {
-    var endpoints: [Endpoint?] = targets.map { Endpoint.parse($0) }
+  /// discovery, pinned (see `PeerResolver`). Without `--to`, the one peer nearby, or a choice on
+  /// a terminal.
+  static func resolveTargets(_ targets: [String], resolver: PeerResolver, context: CommandContext) throws -> [Endpoint] {
     for target in targets where Endpoint.parse(target) == nil && Endpoint.looksLikeAddress(target) {
       throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
     }
-    let named = zip(targets, endpoints).filter { $0.1 == nil }.map(\.0)
-    guard !named.isEmpty || targets.isEmpty else { return endpoints.compactMap { $0 } }
-
-    let contacts = Contacts(paths: context.paths)
-    let trust = try contacts.trusted()
-    let (known, warning) = contacts.remembered()
-    if let warning { context.terminal.warn(warning) }
-    let directory = PeerDirectory(own: device.fingerprint, trust: trust)
-    // A name this home has sent to before needs no "all for now": its known ID settles it.
-    let expected = named.map { name in known.id(for: name) ?? trust.peers.first { $0.name == name }?.id }
-    let allKnown = expected.allSatisfy { $0 != nil }
-    let peers = try runBlocking {
-      try await directory.snapshot(timeout: .seconds(3)) { seen in
-        allKnown && zip(named, expected).allSatisfy { name, id in seen.contains { $0.isCalled(name) && $0.id == id } }
-      }
-    }
-
-    func endpoint(for query: String?) throws -> Endpoint {
-      switch try PeerSelection.choose(query, among: peers, known: known, trust: trust) {
-      case .chosen(let peer):
-        guard var endpoint = peer.endpoint else { throw ShareError.configuration("\(escape(peer.name)) has no address") }
-        // Remembered (trust on first use) under the name the user gave.
-        if let query, peer.isCalled(query) { endpoint.label = query }
-        return endpoint
-      case .ambiguous(let candidates):
-        return try pick(among: candidates, query: query, context: context)
-      }
-    }
-    if targets.isEmpty { return [try endpoint(for: nil)] }
-    for (index, target) in targets.enumerated() where endpoints[index] == nil {
-      endpoints[index] = try endpoint(for: target)
-    }
-    return endpoints.compactMap { $0 }
+    return try resolver.resolve(
+      targets, warn: { context.terminal.warn($0) }, choose: { try pick(among: $0, query: $1, context: context) })
   }
 
   /// Several peers fit: a numbered choice on a terminal, else an error that lists them.
-  static func pick(among peers: [Peer], query: String?, context: CommandContext) throws -> Endpoint {
+  static func pick(among peers: [Peer], query: String?, context: CommandContext) throws -> Peer {
     let listing = peers.enumerated().map { "  \($0.offset + 1). \(escape($0.element.name)) (\($0.element.id?.short ?? "no ID"))" }
     let what = query.map { "several peers match '\(escape($0))'" } ?? "several peers are nearby"
     guard isatty(STDIN_FILENO) == 1, context.terminal.stderrIsTerminal else {
@@ -160,19 +129,9 @@ enum SendCommand: Command {
     context.terminal.err("\(what):\n" + listing.joined(separator: "\n"))
     Terminal.write("Send to which one? [1-\(peers.count)] ", to: STDERR_FILENO)
     guard let answer = readLine(), let choice = Int(answer.trimmingCharacters(in: .whitespaces)),
-      peers.indices.contains(choice - 1), let endpoint = peers[choice - 1].endpoint
+      peers.indices.contains(choice - 1)
     else { throw ShareError.cancelled("no peer chosen") }
-    return endpoint
-  }
-
-  /// Trust on first use: a peer reached by name is remembered with the ID it proved.
-  static func rememberNamedPeers(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>], context: CommandContext) {
-    var proven: [(name: String, id: Fingerprint)] = []
-    for (endpoint, result) in zip(endpoints, results) {
-      guard endpoint.expectedFingerprint != nil, let name = endpoint.label, case .success(let report) = result else { continue }
-      proven.append((name, report.peerFingerprint))
-    }
-    try? Contacts(paths: context.paths).remember(proven)
+    return peers[choice - 1]
   }
 
   /// The items the command line names, in the order given: positional paths, URLs and `-`,
