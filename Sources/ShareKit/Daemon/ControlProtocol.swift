@@ -1,25 +1,64 @@
 import Foundation
 
 /// A request on the daemon's control socket: one JSON object per line, one request per
-/// connection.
-public struct ControlRequest: Codable, Sendable, Equatable {
-  /// `status`, `requests`, `accept`, `decline`, `receive`, `reload`.
-  public var command: String
-  /// The ask to accept or decline.
-  public var id: Int?
-  /// For `receive`: the new mode.
-  public var mode: ReceiveMode?
-  /// For `receive everyone`: seconds until it falls back to `contacts`.
-  public var forSeconds: Double?
-  /// For `accept`: also trust the peer from now on.
-  public var trust: Bool?
+/// connection, e.g. `{"command":"accept","id":3,"trust":true}`.
+public enum ControlRequest: Sendable, Equatable {
+  /// What the daemon is doing (`share status`).
+  case status
+  /// The asks waiting for the person (`share requests`).
+  case requests
+  /// Lets a waiting ask through; `trust`: its sender becomes a contact too.
+  case accept(id: Int, trust: Bool)
+  case decline(id: Int)
+  /// Changes the receive mode; with `everyone`, `forSeconds` until it falls back to `contacts`.
+  case receive(mode: ReceiveMode, forSeconds: Double?)
+  /// Re-reads the declarations and the contacts.
+  case reload
 
-  public init(command: String, id: Int? = nil, mode: ReceiveMode? = nil, forSeconds: Double? = nil, trust: Bool? = nil) {
-    self.command = command
-    self.id = id
-    self.mode = mode
-    self.forSeconds = forSeconds
-    self.trust = trust
+  /// A request that is well-formed JSON but not one the daemon knows, with what to say.
+  public struct Invalid: Error, Sendable, Equatable {
+    public var message: String
+  }
+}
+
+extension ControlRequest: Codable {
+  /// The JSON shape: a command and the fields it takes.
+  private struct Fields: Codable {
+    var command: String
+    var id: Int?
+    var mode: ReceiveMode?
+    var forSeconds: Double?
+    var trust: Bool?
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let fields = try Fields(from: decoder)
+    switch fields.command {
+    case "status": self = .status
+    case "requests": self = .requests
+    case "reload": self = .reload
+    case "accept", "decline":
+      guard let id = fields.id else { throw Invalid(message: "which ask? (an ID from 'share requests')") }
+      self = fields.command == "accept" ? .accept(id: id, trust: fields.trust ?? false) : .decline(id: id)
+    case "receive":
+      guard let mode = fields.mode else { throw Invalid(message: "which mode?") }
+      self = .receive(mode: mode, forSeconds: fields.forSeconds)
+    default:
+      throw Invalid(message: "unknown request \(fields.command)")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    let fields: Fields
+    switch self {
+    case .status: fields = Fields(command: "status")
+    case .requests: fields = Fields(command: "requests")
+    case .reload: fields = Fields(command: "reload")
+    case .accept(let id, let trust): fields = Fields(command: "accept", id: id, trust: trust)
+    case .decline(let id): fields = Fields(command: "decline", id: id, trust: false)
+    case .receive(let mode, let seconds): fields = Fields(command: "receive", mode: mode, forSeconds: seconds)
+    }
+    try fields.encode(to: encoder)
   }
 }
 

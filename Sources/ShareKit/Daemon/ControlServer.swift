@@ -67,10 +67,14 @@ public final class ControlServer: @unchecked Sendable {
     let response: ControlResponse
     if UnixSocket.peerUID(client) != getuid() {
       response = ControlResponse(ok: false, error: "this daemon belongs to another user")
-    } else if let line = UnixSocket.readLine(client),
-      let request = try? ControlCoding.decoder.decode(ControlRequest.self, from: line)
-    {
-      response = handle(request)
+    } else if let line = UnixSocket.readLine(client) {
+      do {
+        response = handle(try ControlCoding.decoder.decode(ControlRequest.self, from: line))
+      } catch let invalid as ControlRequest.Invalid {
+        response = ControlResponse(ok: false, error: invalid.message)
+      } catch {
+        response = ControlResponse(ok: false, error: "malformed request")
+      }
     } else {
       response = ControlResponse(ok: false, error: "malformed request")
     }

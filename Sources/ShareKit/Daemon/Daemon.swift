@@ -209,43 +209,43 @@ public final class Daemon: @unchecked Sendable {
   }
 
   private func handle(_ request: ControlRequest) -> ControlResponse {
-    switch request.command {
-    case "status":
+    switch request {
+    case .status:
       return ControlResponse(ok: true, status: status)
-    case "requests":
+    case .requests:
       return ControlResponse(ok: true, requests: gatekeeper.pending)
-    case "accept", "decline":
-      guard let id = request.id else { return ControlResponse(ok: false, error: "which ask? (an ID from 'share requests')") }
-      let accept = request.command == "accept"
-      if accept, request.trust == true, let ask = gatekeeper.pending.first(where: { $0.id == id }),
-        let fingerprint = Fingerprint(hex: ask.peerId)
-      {
-        do {
-          gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: ask.peerName)))
-        } catch {
-          return ControlResponse(ok: false, error: "\(error)")
-        }
-      }
-      guard let decided = gatekeeper.decide(id, accept: accept) else {
-        return ControlResponse(ok: false, error: "no ask \(id) is waiting (see 'share requests')")
-      }
-      note("\(accept ? "accepted" : "declined") ask \(id) from \(decided.peerName)")
-      return ControlResponse(ok: true, decided: decided)
-    case "receive":
-      guard let mode = request.mode else { return ControlResponse(ok: false, error: "which mode?") }
-      let until = request.forSeconds.map { Date().addingTimeInterval($0) }
+    case .accept(let id, let trust):
+      return decide(id, accept: true, trust: trust)
+    case .decline(let id):
+      return decide(id, accept: false, trust: false)
+    case .receive(let mode, let seconds):
+      let until = seconds.map { Date().addingTimeInterval($0) }
       do {
         try set(mode: ModeSetting(mode: mode, until: until))
       } catch {
         return ControlResponse(ok: false, error: "\(error)")
       }
       return ControlResponse(ok: true, status: status)
-    case "reload":
+    case .reload:
       reload()
       return ControlResponse(ok: true, status: status)
-    default:
-      return ControlResponse(ok: false, error: "unknown request \(request.command)")
     }
+  }
+
+  /// Accepts or declines a waiting ask; with `trust`, its sender becomes a contact first.
+  private func decide(_ id: Int, accept: Bool, trust: Bool) -> ControlResponse {
+    if accept, trust, let ask = gatekeeper.pending.first(where: { $0.id == id }), let fingerprint = Fingerprint(hex: ask.peerId) {
+      do {
+        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: ask.peerName)))
+      } catch {
+        return ControlResponse(ok: false, error: "\(error)")
+      }
+    }
+    guard let decided = gatekeeper.decide(id, accept: accept) else {
+      return ControlResponse(ok: false, error: "no ask \(id) is waiting (see 'share requests')")
+    }
+    note("\(accept ? "accepted" : "declined") ask \(id) from \(decided.peerName)")
+    return ControlResponse(ok: true, decided: decided)
   }
 
   /// One daemon per home: an exclusive lock on `daemon.lock` in the runtime folder.

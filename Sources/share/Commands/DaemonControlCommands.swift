@@ -9,7 +9,7 @@ enum StatusCommand: Command {
     examples: ["share status", "share status --json"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    guard let status = try ControlClient.send(ControlRequest(command: "status"), paths: context.paths).status else {
+    guard let status = try ControlClient.send(.status, paths: context.paths).status else {
       throw ShareError.configuration("the daemon sent no status")
     }
     let terminal = context.terminal
@@ -61,7 +61,7 @@ enum ReceiveCommand: Command {
       }
       seconds = parsed
     }
-    let status = try ControlClient.send(ControlRequest(command: "receive", mode: mode, forSeconds: seconds), paths: context.paths).status
+    let status = try ControlClient.send(.receive(mode: mode, forSeconds: seconds), paths: context.paths).status
     let until = status?.modeUntil.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
     context.terminal.err("Receiving: \(mode.rawValue)\(until)")
     return .success
@@ -76,7 +76,7 @@ enum RequestsCommand: Command {
     examples: ["share requests"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let asks = try ControlClient.send(ControlRequest(command: "requests"), paths: context.paths).requests ?? []
+    let asks = try ControlClient.send(.requests, paths: context.paths).requests ?? []
     let terminal = context.terminal
     if arguments.flag("--json") {
       for ask in asks { terminal.out(JSONOutput.line(ask)) }
@@ -128,7 +128,7 @@ private func decide(_ arguments: ParsedArguments, _ context: CommandContext, acc
   guard let id = Int(arguments.positionals[0]) else {
     throw UsageError("ID is the number 'share requests' shows, not '\(escape(arguments.positionals[0]))'", spec: spec)
   }
-  let request = ControlRequest(command: accept ? "accept" : "decline", id: id, trust: accept && arguments.flag("--trust"))
+  let request: ControlRequest = accept ? .accept(id: id, trust: arguments.flag("--trust")) : .decline(id: id)
   let decided = try ControlClient.send(request, paths: context.paths).decided
   let who = decided.map { "\(escape($0.peerName)) (\($0.peerId.prefix(12)))" } ?? "the sender"
   context.terminal.err("\(accept ? "Accepted" : "Declined") ask \(id) from \(who)")

@@ -52,7 +52,7 @@ enum PairCommand: Command {
       }
     }
     try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
-    _ = try? ControlClient.send(ControlRequest(command: "reload"), paths: context.paths)
+    _ = try? ControlClient.send(.reload, paths: context.paths)
     terminal.err("Paired: \(escape(outcome.peerName)) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
     return .success
   }

@@ -76,7 +76,7 @@ enum TrustRemoveCommand: Command {
 
 /// Tells a running daemon to re-read its contacts; quiet when none runs.
 private func notifyDaemon(_ context: CommandContext) {
-  _ = try? ControlClient.send(ControlRequest(command: "reload"), paths: context.paths)
+  _ = try? ControlClient.send(.reload, paths: context.paths)
 }
 
 /// `share trust forget NAME`: forget the ID remembered for a peer name (trust on first use).
