@@ -36,8 +36,9 @@ let package = Package(
       name: "ShareKit",
       dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System"]),
 
-    // The command-line tool.
-    .executableTarget(name: "share", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes", "TextEscaping"]),
+    // The command-line tool: everything in a library (tested in process), and a three-line main.
+    .target(name: "ShareCLI", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes", "TextEscaping"]),
+    .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "TextEscapingTests", dependencies: ["TextEscaping"]),

@@ -1,4 +1,3 @@
 import Foundation
-
-let code = Entrypoint.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-exit(code.rawValue)
+import ShareCLI
+exit(Entrypoint.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -30,10 +30,18 @@ var allCommands: [any Command.Type] { [
 
 /// Finds the command, parses its arguments, runs it, and turns what it throws into the
 /// product's error lines and exit codes.
-enum Entrypoint {
-  static func main(_ arguments: [String], environment: [String: String]) -> ExitCode {
+public enum Entrypoint {
+  /// The process's entry point (`main.swift`): takes the signals before any other thread
+  /// exists, runs the command line and returns the exit status.
+  public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     Signals.start()
+    return main(arguments, environment: environment, console: StandardConsole()).rawValue
+  }
+
+  /// Runs one command line, writing to `console`: what `share` does, without the process
+  /// set-up (tests call it in process).
+  static func main(_ arguments: [String], environment: [String: String], console: any Console) -> ExitCode {
     // Global options may come before the command: `share --home DIR send ...`.
     var leading: [String] = []
     var homeWithoutValue = false
@@ -51,7 +59,7 @@ enum Entrypoint {
       }
     }
     let words = Array(rest)
-    let terminal = Terminal(environment: environment, verbose: leading.contains("--verbose") || leading.contains("-v"))
+    let terminal = Terminal(environment: environment, verbose: leading.contains("--verbose") || leading.contains("-v"), console: console)
 
     if words.isEmpty {
       if leading.contains("--version") {
@@ -92,7 +100,7 @@ enum Entrypoint {
         terminal.out(Help.text(for: spec))
         return .success
       }
-      let context = CommandContext(arguments: parsed, environment: environment)
+      let context = CommandContext(arguments: parsed, environment: environment, console: console)
       return try command.run(parsed, context)
     } catch let error as UsageError {
       terminal.error(error.message)

@@ -13,9 +13,9 @@ struct CommandContext {
   var terminal: Terminal
   var paths: SharePaths
 
-  init(arguments: ParsedArguments, environment: [String: String]) {
+  init(arguments: ParsedArguments, environment: [String: String], console: any Console) {
     self.environment = environment
-    terminal = Terminal(environment: environment, verbose: arguments.flag("--verbose"))
+    terminal = Terminal(environment: environment, verbose: arguments.flag("--verbose"), console: console)
     paths = SharePaths.resolve(home: arguments.value("--home"), environment: environment)
   }
 

@@ -1,5 +1,3 @@
-import Foundation
-import Glibc
 import TextEscaping
 
 /// Where output goes, and how it may look.
@@ -12,23 +10,28 @@ struct Terminal: Sendable {
   var stderrIsTerminal: Bool
   var colour: Bool
   var verbose: Bool
+  /// Whether progress bars may be drawn on stderr.
+  var showsProgress: Bool
+  let console: any Console
 
-  init(environment: [String: String], verbose: Bool) {
-    stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
-    stderrIsTerminal = isatty(STDERR_FILENO) == 1
+  init(environment: [String: String], verbose: Bool, console: any Console) {
+    self.console = console
+    stdoutIsTerminal = console.isTerminal(.standardOutput)
+    stderrIsTerminal = console.isTerminal(.standardError)
     let dumb = environment["TERM"] == "dumb"
     colour = stderrIsTerminal && !dumb && environment["NO_COLOR"] == nil
+    showsProgress = stderrIsTerminal && !dumb
     self.verbose = verbose
   }
 
-  /// Whether progress bars may be drawn on stderr.
-  var showsProgress: Bool { stderrIsTerminal && !(ProcessInfo.processInfo.environment["TERM"] == "dumb") }
-
   /// Writes a line of data to stdout.
-  func out(_ line: String) { Terminal.write(line + "\n", to: STDOUT_FILENO) }
+  func out(_ line: String) { console.write(line + "\n", to: .standardOutput) }
 
   /// Writes a line to stderr.
-  func err(_ line: String) { Terminal.write(line + "\n", to: STDERR_FILENO) }
+  func err(_ line: String) { console.write(line + "\n", to: .standardError) }
+
+  /// Writes text to stderr as it is: a prompt, or progress bars redrawn in place.
+  func errRaw(_ text: String) { console.write(text, to: .standardError) }
 
   /// Writes a warning to stderr.
   func warn(_ line: String) { err(paint("Warning: ", .yellow) + line) }
@@ -44,17 +47,6 @@ struct Terminal: Sendable {
   /// Wraps text in an ANSI colour when colour is on.
   func paint(_ text: String, _ colour: Colour) -> String {
     self.colour ? "\u{1b}[\(colour.rawValue)m\(text)\u{1b}[0m" : text
-  }
-
-  static func write(_ text: String, to fd: Int32) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return }
-      offset += n
-    }
   }
 }
 

@@ -59,7 +59,7 @@ final class ProgressDisplay: Sendable {
       var text = ""
       for _ in 0..<state.drawnLines { text += "\u{1b}[1A\u{1b}[2K" }
       state.drawnLines = 0
-      Terminal.write(text, to: STDERR_FILENO)
+      terminal.errRaw(text)
     }
   }
 
@@ -69,7 +69,7 @@ final class ProgressDisplay: Sendable {
       var text = ""
       for _ in 0..<state.drawnLines { text += "\u{1b}[1A\u{1b}[2K" }
       state.drawnLines = 0
-      Terminal.write(text + line + "\n", to: STDERR_FILENO)
+      terminal.errRaw(text + line + "\n")
       draw(&state)
     }
   }
@@ -79,7 +79,7 @@ final class ProgressDisplay: Sendable {
     for _ in 0..<state.drawnLines { text += "\u{1b}[1A\u{1b}[2K" }
     for bar in state.bars { text += render(bar) + "\n" }
     state.drawnLines = state.bars.count
-    Terminal.write(text, to: STDERR_FILENO)
+    terminal.errRaw(text)
   }
 
   private func render(_ bar: Bar) -> String {

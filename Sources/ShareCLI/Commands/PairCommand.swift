@@ -45,7 +45,7 @@ enum PairCommand: Command {
       guard isatty(STDIN_FILENO) == 1 else {
         throw ShareError.configuration("not trusting \(escape(outcome.peerName)) here: confirm the code on a terminal, or pass --yes after comparing")
       }
-      Terminal.write("Does \(escape(outcome.peerName)) show the code \(outcome.code)? [y/N] ", to: STDERR_FILENO)
+      terminal.errRaw("Does \(escape(outcome.peerName)) show the code \(outcome.code)? [y/N] ")
       guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
         terminal.err("Not trusted here. (Remove this device there with 'share trust remove'.)")
         return .failure

@@ -127,7 +127,7 @@ enum SendCommand: Command {
       throw ShareError.configuration("\(what); choose one with --to NAME or an ID prefix:\n" + listing.joined(separator: "\n"))
     }
     context.terminal.err("\(what):\n" + listing.joined(separator: "\n"))
-    Terminal.write("Send to which one? [1-\(peers.count)] ", to: STDERR_FILENO)
+    context.terminal.errRaw("Send to which one? [1-\(peers.count)] ")
     guard let answer = readLine(), let choice = Int(answer.trimmingCharacters(in: .whitespaces)),
       peers.indices.contains(choice - 1)
     else { throw ShareError.cancelled("no peer chosen") }
