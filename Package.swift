@@ -49,6 +49,7 @@ let package = Package(
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System"]),
     .testTarget(name: "EndToEndTests", dependencies: ["ShareKit"]),
+    .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI"]),
   ],
   swiftLanguageModes: [.v6]
 )

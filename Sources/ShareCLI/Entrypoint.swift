@@ -1,9 +1,8 @@
-import Foundation
 import Glibc
 import ShareKit
 
 /// Every subcommand, in the order `share help` lists them.
-var allCommands: [any Command.Type] { [
+let allCommands: [any Command.Type] = [
   SendCommand.self,
   PeersCommand.self,
   DaemonCommand.self,
@@ -26,7 +25,23 @@ var allCommands: [any Command.Type] { [
   TypesCheckCommand.self,
   IdCommand.self,
   HelpCommand.self,
-] }
+]
+
+/// The whole command line as data, for generators of shell completions and the man page: the
+/// same declarations that parsing and help read.
+public enum CommandLineModel {
+  /// Every command, in the order `share help` lists them.
+  public static var commands: [CommandSpec] { allCommands.map { $0.spec } }
+  /// Options every command accepts.
+  public static var globalOptions: [OptionSpec] { GlobalOptions.specs }
+  /// Options accepted only before any command (`share --version`).
+  public static var topLevelOptions: [OptionSpec] { [GlobalOptions.version.spec] }
+  public static var exitCodes: [ExitCode] { ExitCode.allCases }
+  /// The text `share help` prints.
+  public static var overview: String { Help.overview(commands) }
+  /// The text `share help COMMAND` prints.
+  public static func help(for command: CommandSpec) -> String { Help.text(for: command) }
+}
 
 /// Finds the command, parses its arguments, runs it, and turns what it throws into the
 /// product's error lines and exit codes.
@@ -42,14 +57,97 @@ public enum Entrypoint {
   /// Runs one command line, writing to `console`: what `share` does, without the process
   /// set-up (tests call it in process).
   static func main(_ arguments: [String], environment: [String: String], console: any Console) -> ExitCode {
-    // Global options may come before the command: `share --home DIR send ...`.
-    var leading: [String] = []
-    var homeWithoutValue = false
+    let line = Invocation(arguments)
+    let terminal = Terminal(environment: environment, verbose: line.verbose, console: console)
+    guard !line.words.isEmpty else { return withoutCommand(line, terminal: terminal) }
+    guard let (command, consumed) = find(line.words) else {
+      let word = line.words.first ?? ""
+      var message = "unknown command '\(escape(word))'"
+      if let suggestion = closest(to: word, among: topLevelNames) { message += "; did you mean '\(suggestion)'?" }
+      return usageError(message, usage: overviewUsage, terminal: terminal)
+    }
+    let spec = command.spec
+    if let unknown = unknownSubcommand(line.words, consumed: consumed, spec: spec) {
+      return usageError(unknown, usage: Help.usage(for: spec), terminal: terminal)
+    }
+    do {
+      let parsed = try ParsedArguments.parse(line.leading + Array(line.words[consumed...]), spec: spec)
+      if parsed[GlobalOptions.help] {
+        terminal.out(Help.text(for: spec))
+        return .success
+      }
+      return try command.run(parsed, CommandContext(arguments: parsed, environment: environment, console: console))
+    } catch let error as UsageError {
+      return usageError(error.message, usage: Help.usage(for: error.spec ?? spec), terminal: terminal)
+    } catch {
+      let wrapped = ShareError.wrap(error)
+      terminal.error(wrapped.description, detail: wrapped.detail)
+      return .failure
+    }
+  }
+
+  /// `share`, `share --help`, `share --version`, or global options and no command.
+  private static func withoutCommand(_ line: Invocation, terminal: Terminal) -> ExitCode {
+    if line.leading.contains(GlobalOptions.version.spec.long) {
+      terminal.out("share \(shareVersion)")
+      return .success
+    }
+    if line.leading.isEmpty || line.leading.contains(where: GlobalOptions.help.spec.names.contains) {
+      terminal.out(Help.overview(CommandLineModel.commands))
+      return .success
+    }
+    let message = line.homeWithoutValue ? "\(GlobalOptions.home.spec.long) needs a value (DIR)" : "missing command"
+    return usageError(message, usage: overviewUsage, terminal: terminal)
+  }
+
+  /// For a group such as `share trust`: a word after it that names none of its subcommands.
+  private static func unknownSubcommand(_ words: [String], consumed: Int, spec: CommandSpec) -> String? {
+    let group = Array(words[0..<consumed])
+    let subcommands = allCommands.map { $0.spec.path }.filter { $0.count == consumed + 1 && $0.starts(with: group) }.map { $0[consumed] }
+    guard !subcommands.isEmpty, spec.arguments.upperBound == 0, consumed < words.count, !words[consumed].hasPrefix("-") else {
+      return nil
+    }
+    var message = "unknown subcommand '\(escape(words[consumed]))' of 'share \(group.joined(separator: " "))'"
+    if let suggestion = closest(to: words[consumed], among: subcommands) { message += "; did you mean '\(suggestion)'?" }
+    return message
+  }
+
+  private static func usageError(_ message: String, usage: String, terminal: Terminal) -> ExitCode {
+    terminal.error(message)
+    terminal.err(usage)
+    return .usage
+  }
+
+  private static let overviewUsage = "Usage: share <command> [options]\n  See 'share help' for the list of commands."
+
+  /// The first word of every command, for suggestions.
+  static var topLevelNames: [String] { Set(allCommands.map { $0.spec.path[0] }).sorted() }
+
+  /// The command whose path is the longest prefix of `words`, and how many words it used.
+  /// `share inbox` alone is `share inbox list`; `share trust` alone is `share trust list`.
+  static func find(_ words: [String]) -> (any Command.Type, Int)? {
+    let matches = allCommands.filter { words.starts(with: $0.spec.path) }
+    if words.first == "inbox", matches.isEmpty { return (InboxListCommand.self, 1) }
+    if words.first == "trust", matches.isEmpty { return (TrustListCommand.self, 1) }
+    guard let best = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { return nil }
+    return (best, best.spec.path.count)
+  }
+}
+
+/// A command line split at the command: the global options before it (`share --home DIR send
+/// …`) and the words from the command on.
+struct Invocation {
+  var leading: [String] = []
+  var words: [String]
+  /// `--home` was the last word, without its value.
+  var homeWithoutValue = false
+
+  init(_ arguments: [String]) {
     var rest = arguments[...]
     while let first = rest.first, first.hasPrefix("-"), first != "-" {
       leading.append(first)
       rest = rest.dropFirst()
-      if first == "--home" {
+      if first == GlobalOptions.home.spec.long {
         guard let value = rest.first else {
           homeWithoutValue = true
           break
@@ -58,73 +156,11 @@ public enum Entrypoint {
         rest = rest.dropFirst()
       }
     }
-    let words = Array(rest)
-    let terminal = Terminal(environment: environment, verbose: leading.contains("--verbose") || leading.contains("-v"), console: console)
-
-    if words.isEmpty {
-      if leading.contains("--version") {
-        terminal.out("share \(shareVersion)")
-        return .success
-      }
-      if leading.isEmpty || leading.contains("--help") || leading.contains("-h") {
-        terminal.out(Help.overview(allCommands))
-        return .success
-      }
-      let message = homeWithoutValue ? "--home needs a value (DIR)" : "missing command"
-      terminal.error(message)
-      terminal.err("Usage: share <command> [options]\n  See 'share help' for the list of commands.")
-      return .usage
-    }
-    guard let (command, consumed) = find(words) else {
-      let word = words.first ?? leading.first ?? ""
-      var message = "unknown command '\(escape(word))'"
-      let names = Set(allCommands.map { $0.spec.path[0] })
-      if let suggestion = closest(to: word, among: Array(names).sorted()) { message += "; did you mean '\(suggestion)'?" }
-      terminal.error(message)
-      terminal.err("Usage: share <command> [options]\n  See 'share help' for the list of commands.")
-      return .usage
-    }
-    let spec = command.spec
-    let group = Array(words[0..<consumed])
-    let subcommands = allCommands.map { $0.spec.path }.filter { $0.count == consumed + 1 && $0.starts(with: group) }.map { $0[consumed] }
-    if !subcommands.isEmpty, spec.arguments.upperBound == 0, consumed < words.count, !words[consumed].hasPrefix("-") {
-      var message = "unknown subcommand '\(escape(words[consumed]))' of 'share \(group.joined(separator: " "))'"
-      if let suggestion = closest(to: words[consumed], among: subcommands) { message += "; did you mean '\(suggestion)'?" }
-      terminal.error(message)
-      terminal.err(Help.usage(for: spec))
-      return .usage
-    }
-    do {
-      let parsed = try ParsedArguments.parse(leading + Array(words[consumed...]), spec: spec)
-      if parsed.flag("--help") {
-        terminal.out(Help.text(for: spec))
-        return .success
-      }
-      let context = CommandContext(arguments: parsed, environment: environment, console: console)
-      return try command.run(parsed, context)
-    } catch let error as UsageError {
-      terminal.error(error.message)
-      terminal.err(Help.usage(for: error.spec ?? spec))
-      return .usage
-    } catch let error as ShareError {
-      terminal.error(error.description, detail: error.detail)
-      return .failure
-    } catch {
-      let wrapped = ShareError.wrap(error)
-      terminal.error(wrapped.description, detail: wrapped.detail)
-      return .failure
-    }
+    words = Array(rest)
   }
 
-  /// The command whose path is the longest prefix of `words`, and how many words it used.
-  /// `share inbox` alone is `share inbox list`.
-  static func find(_ words: [String]) -> (any Command.Type, Int)? {
-    let matches = allCommands.filter { words.starts(with: $0.spec.path) }
-    if words.first == "inbox", matches.isEmpty { return (InboxListCommand.self, 1) }
-    if words.first == "trust", matches.isEmpty { return (TrustListCommand.self, 1) }
-    guard let best = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { return nil }
-    return (best, best.spec.path.count)
-  }
+  /// `--verbose` or `-v` among the leading options.
+  var verbose: Bool { leading.contains(where: GlobalOptions.verbose.spec.names.contains) }
 }
 
 /// The version printed by `share --version`.

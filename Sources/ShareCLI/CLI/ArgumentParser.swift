@@ -1,6 +1,8 @@
+import ShareKit
 import UniformTypes
 
-/// The result of parsing one command line against a `CommandSpec`.
+/// The result of parsing one command line against a `CommandSpec`. Options are looked up by
+/// their declaration (`arguments[Self.json]`), never by a string.
 struct ParsedArguments: Sendable {
   var spec: CommandSpec
   private(set) var values: [String: [String]] = [:]
@@ -9,83 +11,93 @@ struct ParsedArguments: Sendable {
 
   init(spec: CommandSpec) { self.spec = spec }
 
-  /// Whether a flag (by long name) was given.
-  func flag(_ long: String) -> Bool { flags.contains(long) }
+  /// Whether a flag was given.
+  subscript(_ flag: Flag) -> Bool {
+    declared(flag)
+    return flags.contains(flag.spec.long)
+  }
+
   /// The last value given for an option.
-  func value(_ long: String) -> String? { values[long]?.last }
-  /// Every value given for a repeatable option.
-  func all(_ long: String) -> [String] { values[long] ?? [] }
+  subscript(_ option: Option) -> String? {
+    declared(option)
+    return values[option.spec.long]?.last
+  }
+
+  /// Every value given for a repeatable option, in order.
+  func all(_ option: Option) -> [String] {
+    declared(option)
+    return values[option.spec.long] ?? []
+  }
 
   /// A value parsed as an integer in a range, or a usage error naming the option.
-  func integer(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-    guard let text = value(long) else { return nil }
+  func integer(_ option: Option, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text = self[option] else { return nil }
     guard let number = Int(text), range.contains(number) else {
-      throw UsageError("\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", spec: spec)
+      throw UsageError(
+        "\(option.spec.long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", spec: spec)
     }
     return number
+  }
+
+  /// Looking up an option the command does not declare is a programmer error.
+  private func declared(_ option: some OptionDeclaration) {
+    assert(spec.accepts(option.spec), "'share \(spec.name)' does not declare \(option.spec.long)")
   }
 
   /// Parses `arguments` (the words after the command's name).
   static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
     var parsed = ParsedArguments(spec: spec)
-    let options = spec.options + globalOptions
-    var index = 0
+    var words = arguments[...]
     var onlyPositionals = false
-    while index < arguments.count {
-      let word = arguments[index]
-      index += 1
+    while let word = words.popFirst() {
       if onlyPositionals || word == "-" || !word.hasPrefix("-") {
         parsed.positionals.append(word)
-        continue
-      }
-      if word == "--" {
+      } else if word == "--" {
         onlyPositionals = true
-        continue
-      }
-      var name = word
-      var inlineValue: String? = nil
-      if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-        name = String(word[..<equals])
-        inlineValue = String(word[word.index(after: equals)...])
-      }
-      guard let option = options.first(where: { $0.long == name || $0.short == name }) else {
-        var message = "unknown option '\(name)'"
-        if let suggestion = closest(to: name, among: options.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) }) {
-          message += "; did you mean '\(suggestion)'?"
-        }
-        throw UsageError(message, spec: spec)
-      }
-      if option.value == nil {
-        guard inlineValue == nil else { throw UsageError("\(option.long) takes no value", spec: spec) }
-        parsed.flags.insert(option.long)
-        continue
-      }
-      let value: String
-      if let inlineValue {
-        value = inlineValue
       } else {
-        guard index < arguments.count else {
-          throw UsageError("\(option.long) needs a value (\(option.value ?? "VALUE"))", spec: spec)
-        }
-        value = arguments[index]
-        index += 1
-      }
-      if !option.repeatable, parsed.values[option.long] != nil {
-        throw UsageError("\(option.long) was given more than once", spec: spec)
-      }
-      parsed.values[option.long, default: []].append(value)
-    }
-    if !parsed.flag("--help") {
-      let count = parsed.positionals.count
-      if count < spec.arguments.lowerBound {
-        throw UsageError(count == 0 ? "missing arguments" : "too few arguments", spec: spec)
-      }
-      if count > spec.arguments.upperBound {
-        let extra = parsed.positionals[spec.arguments.upperBound]
-        throw UsageError("unexpected argument '\(extra)'", spec: spec)
+        try parsed.take(option: word, from: &words)
       }
     }
+    if !parsed[GlobalOptions.help] { try parsed.checkPositionalCount() }
     return parsed
+  }
+
+  /// Takes one option word (and its value, inline after `=` or the next word).
+  private mutating func take(option word: String, from words: inout ArraySlice<String>) throws(UsageError) {
+    var name = word
+    var inlineValue: String? = nil
+    if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+      name = String(word[..<equals])
+      inlineValue = String(word[word.index(after: equals)...])
+    }
+    let options = spec.allOptions
+    guard let option = options.first(where: { $0.names.contains(name) }) else {
+      var message = "unknown option '\(name)'"
+      if let suggestion = closest(to: name, among: options.flatMap(\.names)) { message += "; did you mean '\(suggestion)'?" }
+      throw UsageError(message, spec: spec)
+    }
+    guard let placeholder = option.placeholder else {
+      guard inlineValue == nil else { throw UsageError("\(option.long) takes no value", spec: spec) }
+      flags.insert(option.long)
+      return
+    }
+    guard let value = inlineValue ?? words.popFirst() else {
+      throw UsageError("\(option.long) needs a value (\(placeholder))", spec: spec)
+    }
+    if !option.repeatable, values[option.long] != nil {
+      throw UsageError("\(option.long) was given more than once", spec: spec)
+    }
+    values[option.long, default: []].append(value)
+  }
+
+  private func checkPositionalCount() throws(UsageError) {
+    let count = positionals.count
+    if count < spec.arguments.lowerBound {
+      throw UsageError(count == 0 ? "missing arguments" : "too few arguments", spec: spec)
+    }
+    if count > spec.arguments.upperBound {
+      throw UsageError("unexpected argument '\(positionals[spec.arguments.upperBound])'", spec: spec)
+    }
   }
 }
 

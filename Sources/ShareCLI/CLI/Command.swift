@@ -15,8 +15,8 @@ struct CommandContext {
 
   init(arguments: ParsedArguments, environment: [String: String], console: any Console) {
     self.environment = environment
-    terminal = Terminal(environment: environment, verbose: arguments.flag("--verbose"), console: console)
-    paths = SharePaths.resolve(home: arguments.value("--home"), environment: environment)
+    terminal = Terminal(environment: environment, verbose: arguments[GlobalOptions.verbose], console: console)
+    paths = SharePaths.resolve(home: arguments[GlobalOptions.home], environment: environment)
   }
 
   /// This home's device, its identity created on first use.

@@ -1,47 +1,43 @@
-/// Describes one command: its options, arguments and help. Parsing and help text are both
-/// derived from it, so they cannot drift apart.
-struct CommandSpec: Sendable {
+/// Describes one command: its options, arguments and help. Parsing, help text, and (generated
+/// from `CommandLineModel`) shell completions and the man page are all derived from it, so they
+/// cannot drift apart.
+public struct CommandSpec: Sendable {
   /// The words after `share`, e.g. `["inbox", "move"]`.
-  var path: [String]
+  public var path: [String]
   /// One line for command lists.
-  var summary: String
+  public var summary: String
   /// Usage lines after `share`, e.g. `send PATH... [--to PEER]`.
-  var usage: [String]
+  public var usage: [String]
   /// Paragraphs after the usage.
-  var discussion: String = ""
-  var options: [OptionSpec] = []
+  public var discussion: String
+  /// This command's own options, in the order help lists them (the global ones follow).
+  public var options: [OptionSpec]
   /// Bounds on positional arguments.
-  var arguments: ClosedRange<Int> = 0...0
+  public var arguments: ClosedRange<Int>
+  /// What the positional arguments are (nil when it takes none).
+  public var argumentKind: ValueKind?
   /// Examples shown in help.
-  var examples: [String] = []
+  public var examples: [String]
 
-  var name: String { path.joined(separator: " ") }
-}
-
-/// One option. A flag when `value` is nil; otherwise it takes a value (`--to PEER` or `--to=PEER`).
-struct OptionSpec: Sendable {
-  /// Long name with dashes, e.g. `--to`.
-  var long: String
-  /// Optional short form, e.g. `-t`.
-  var short: String? = nil
-  /// The value's placeholder, e.g. `PEER`; nil for a flag.
-  var value: String? = nil
-  /// Whether it may be given more than once.
-  var repeatable: Bool = false
-  var help: String
-
-  static func flag(_ long: String, short: String? = nil, _ help: String) -> OptionSpec {
-    OptionSpec(long: long, short: short, value: nil, help: help)
+  public init(
+    path: [String], summary: String, usage: [String], discussion: String = "", options: [any OptionDeclaration] = [],
+    arguments: ClosedRange<Int> = 0...0, argumentKind: ValueKind? = nil, examples: [String] = []
+  ) {
+    self.path = path
+    self.summary = summary
+    self.usage = usage
+    self.discussion = discussion
+    self.options = options.map(\.spec)
+    self.arguments = arguments
+    self.argumentKind = argumentKind ?? (arguments.upperBound > 0 ? .text : nil)
+    self.examples = examples
   }
 
-  static func value(_ long: String, _ placeholder: String, short: String? = nil, repeatable: Bool = false, _ help: String) -> OptionSpec {
-    OptionSpec(long: long, short: short, value: placeholder, repeatable: repeatable, help: help)
-  }
-}
+  public var name: String { path.joined(separator: " ") }
 
-/// Options every command accepts.
-let globalOptions: [OptionSpec] = [
-  .value("--home", "DIR", "Use DIR for identity, settings and Documents/Inbox (default: $SHARE_HOME, else XDG locations)"),
-  .flag("--verbose", short: "-v", "Add technical detail to errors and logs"),
-  .flag("--help", short: "-h", "Show this help"),
-]
+  /// Every option this command accepts: its own, then the global ones.
+  public var allOptions: [OptionSpec] { options + GlobalOptions.specs }
+
+  /// Whether `option` is one this command accepts.
+  func accepts(_ option: OptionSpec) -> Bool { allOptions.contains { $0.long == option.long } }
+}

@@ -1,5 +1,5 @@
 /// The exit codes of `share`, documented in `share help`.
-enum ExitCode: Int32 {
+public enum ExitCode: Int32, CaseIterable, Sendable {
   /// Everything asked was done (every item stored).
   case success = 0
   /// A runtime failure: nothing or not everything could be done (see the error).
@@ -12,4 +12,16 @@ enum ExitCode: Int32 {
   case usage = 64
   /// Interrupted (Ctrl-C or SIGTERM) before finishing.
   case interrupted = 130
+
+  /// What it means, as `share help` (and the man page) says.
+  public var meaning: String {
+    switch self {
+    case .success: "success: everything asked was done (every item stored)"
+    case .failure: "failure: see the error message"
+    case .partial: "send: some items were refused or not stored, others were stored"
+    case .refused: "send: the receiver stored none of the items"
+    case .usage: "the command line is wrong"
+    case .interrupted: "interrupted (Ctrl-C or SIGTERM)"
+    }
+  }
 }

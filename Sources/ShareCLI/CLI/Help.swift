@@ -9,7 +9,7 @@ enum Help {
       lines += ["", spec.discussion]
     }
     lines += ["", "OPTIONS:"]
-    lines += (spec.options + globalOptions).map(optionLine)
+    lines += spec.allOptions.map(optionLine)
     if !spec.examples.isEmpty {
       lines += ["", "EXAMPLES:"]
       lines += spec.examples.map { "  \($0)" }
@@ -18,7 +18,7 @@ enum Help {
   }
 
   /// The overview: every command and the exit codes.
-  static func overview(_ commands: [any Command.Type]) -> String {
+  static func overview(_ commands: [CommandSpec]) -> String {
     var lines = [
       "OVERVIEW: share — send files, folders, links and text to nearby Linux machines over TLS 1.3.",
       "",
@@ -27,22 +27,19 @@ enum Help {
       "COMMANDS:",
     ]
     for command in commands {
-      lines.append(column("  " + command.spec.name, command.spec.summary))
+      lines.append(column("  " + command.name, command.summary))
     }
     lines += [
       "",
       "GLOBAL OPTIONS:",
     ]
-    lines += globalOptions.map(optionLine)
+    lines += GlobalOptions.specs.map(optionLine)
     lines += [
       "",
       "EXIT CODES:",
-      column("  0", "success: everything asked was done (every item stored)"),
-      column("  1", "failure: see the error message"),
-      column("  3", "send: some items were refused or not stored, others were stored"),
-      column("  4", "send: the receiver stored none of the items"),
-      column("  64", "the command line is wrong"),
-      column("  130", "interrupted (Ctrl-C or SIGTERM)"),
+    ]
+    lines += ExitCode.allCases.map { column("  \($0.rawValue)", $0.meaning) }
+    lines += [
       "",
       "See 'share help <command>' or 'share <command> --help' for detailed help.",
     ]
@@ -58,7 +55,7 @@ enum Help {
   private static func optionLine(_ option: OptionSpec) -> String {
     var names = option.short.map { "\($0), " } ?? ""
     names += option.long
-    if let value = option.value { names += " \(value)" }
+    if let placeholder = option.placeholder { names += " \(placeholder)" }
     return column("  " + names, option.help + (option.repeatable ? " (repeatable)" : ""))
   }
 

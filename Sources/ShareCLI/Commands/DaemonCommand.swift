@@ -8,6 +8,21 @@ import Wire
 
 /// `share daemon`: receive into this home's Inbox until stopped.
 enum DaemonCommand: Command {
+  static let port = Option("--port", "N", kind: .number, "TCP port to listen on; 0 picks a free one (default 0)")
+  static let host = Option("--host", "ADDR", kind: .address, "Address to listen on (default: all, IPv4 and IPv6)")
+  static let name = Option("--name", "NAME", "Device name peers see (default: settings, else host name)")
+  static let mode = Option(
+    "--mode", "MODE", kind: .choice(ReceiveMode.allCases.map(\.rawValue)),
+    "off, contacts or everyone (default: the last 'share receive', else everyone)")
+  static let duration = Option("--for", "DURATION", kind: .duration, "With --mode everyone: fall back to contacts after DURATION (10m, 1h)")
+  static let grace = Option("--grace", "SECONDS", kind: .number, "How long transfers in flight may finish on SIGTERM (default 5)")
+  static let askTimeout = Option("--ask-timeout", "SECONDS", kind: .number, "How long an ask waits for 'share accept' (default 120)")
+  static let onReceive = Option(
+    "--on-receive", "CMD", kind: .shellCommand,
+    "Run CMD (with /bin/sh -c) for each stored item; its metadata is in SHARE_ITEM_* variables")
+  static let notify = Flag("--notify", "Show a desktop notification (notify-send) for arrivals and asks")
+  static let json = Flag("--json", "Print events as JSON lines on stdout")
+
   static let spec = CommandSpec(
     path: ["daemon"], summary: "Receive items into Documents/Inbox until stopped",
     usage: ["daemon [--port N] [--host ADDR] [--name NAME] [--mode MODE [--for DURATION]] [--json]"],
@@ -26,18 +41,7 @@ enum DaemonCommand: Command {
       SIGHUP reloads the declarations and the contacts (a broken file keeps the old one).
       One daemon per home. Under systemd, readiness is reported through $NOTIFY_SOCKET.
       """,
-    options: [
-      .value("--port", "N", "TCP port to listen on; 0 picks a free one (default 0)"),
-      .value("--host", "ADDR", "Address to listen on (default: all, IPv4 and IPv6)"),
-      .value("--name", "NAME", "Device name peers see (default: settings, else host name)"),
-      .value("--mode", "MODE", "off, contacts or everyone (default: the last 'share receive', else everyone)"),
-      .value("--for", "DURATION", "With --mode everyone: fall back to contacts after DURATION (10m, 1h)"),
-      .value("--grace", "SECONDS", "How long transfers in flight may finish on SIGTERM (default 5)"),
-      .value("--ask-timeout", "SECONDS", "How long an ask waits for 'share accept' (default 120)"),
-      .value("--on-receive", "CMD", "Run CMD (with /bin/sh -c) for each stored item; its metadata is in SHARE_ITEM_* variables"),
-      .flag("--notify", "Show a desktop notification (notify-send) for arrivals and asks"),
-      .flag("--json", "Print events as JSON lines on stdout"),
-    ],
+    options: [port, host, name, mode, duration, grace, askTimeout, onReceive, notify, json],
     examples: [
       "share daemon --port 0", "share --home /tmp/peer-b daemon --name lab-b --json",
       "share daemon --mode everyone --for 10m --notify",
@@ -46,29 +50,29 @@ enum DaemonCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     var options = DaemonOptions()
-    options.port = UInt16(try arguments.integer("--port", in: 0...65535) ?? 0)
-    options.host = arguments.value("--host")
-    options.name = arguments.value("--name")
+    options.port = UInt16(try arguments.integer(Self.port, in: 0...65535) ?? 0)
+    options.host = arguments[Self.host]
+    options.name = arguments[Self.name]
     options.mode = try modeSetting(arguments)
-    if let grace = try arguments.integer("--grace", in: 0...3600) { options.grace = .seconds(grace) }
-    if let timeout = try arguments.integer("--ask-timeout", in: 1...86400) { options.askTimeout = .seconds(timeout) }
-    options.onReceive = arguments.value("--on-receive")
-    options.notify = arguments.flag("--notify")
+    if let seconds = try arguments.integer(Self.grace, in: 0...3600) { options.grace = .seconds(seconds) }
+    if let seconds = try arguments.integer(Self.askTimeout, in: 1...86400) { options.askTimeout = .seconds(seconds) }
+    options.onReceive = arguments[Self.onReceive]
+    options.notify = arguments[Self.notify]
     options.configuration.host = options.host
     options.configuration.port = options.port
 
-    let log = DaemonLog(terminal: context.terminal, json: arguments.flag("--json"))
+    let log = DaemonLog(terminal: context.terminal, json: arguments[Self.json])
     let daemon = try Daemon(paths: context.paths, options: options, events: { log.record($0) }, note: { log.note($0) })
 
     let stopping = Atomic<Bool>(false)
-    let grace = options.grace
+    let graceTime = options.grace
     Signals.onSignal { number in
       if number == SIGHUP {
         daemon.reload()
         return
       }
       guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-      log.note("stopping (signal \(number)): no new asks; transfers in flight get \(grace) to finish")
+      log.note("stopping (signal \(number)): no new asks; transfers in flight get \(graceTime) to finish")
       daemon.stop()
       exit(ExitCode.success.rawValue)
     }
@@ -84,21 +88,21 @@ enum DaemonCommand: Command {
 
   /// The mode from --mode / --for, or nil to use the home's settings.
   static func modeSetting(_ arguments: ParsedArguments) throws -> ModeSetting? {
-    guard let text = arguments.value("--mode") else {
-      if arguments.value("--for") != nil { throw UsageError("--for goes with --mode everyone", spec: spec) }
+    guard let text = arguments[Self.mode] else {
+      if arguments[Self.duration] != nil { throw UsageError("--for goes with --mode everyone", spec: spec) }
       return nil
     }
-    guard let mode = ReceiveMode(rawValue: text) else {
+    guard let receiveMode = ReceiveMode(rawValue: text) else {
       throw UsageError("--mode takes off, contacts or everyone, not '\(escape(text))'", spec: spec)
     }
     var until: Date? = nil
-    if let duration = arguments.value("--for") {
-      guard mode == .everyone, let seconds = parseDuration(duration) else {
+    if let duration = arguments[Self.duration] {
+      guard receiveMode == .everyone, let seconds = parseDuration(duration) else {
         throw UsageError("--for takes a duration such as 10m or 1h, with --mode everyone", spec: spec)
       }
       until = Date().addingTimeInterval(seconds)
     }
-    return ModeSetting(mode: mode, until: until)
+    return ModeSetting(mode: receiveMode, until: until)
   }
 }
 

@@ -3,9 +3,11 @@ import ShareKit
 
 /// `share status`: what the running daemon is doing.
 enum StatusCommand: Command {
+  static let json = Flag("--json", "Print one JSON object")
+
   static let spec = CommandSpec(
     path: ["status"], summary: "Show the running daemon: mode, name, port, transfers, asks",
-    usage: ["status [--json]"], options: [.flag("--json", "Print one JSON object")],
+    usage: ["status [--json]"], options: [json],
     examples: ["share status", "share status --json"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
@@ -13,7 +15,7 @@ enum StatusCommand: Command {
       throw ShareError.configuration("the daemon sent no status")
     }
     let terminal = context.terminal
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       terminal.out(JSONOutput.line(status))
       return .success
     }
@@ -39,6 +41,8 @@ enum StatusCommand: Command {
 
 /// `share receive MODE [--for DURATION]`: change the running daemon's receive mode.
 enum ReceiveCommand: Command {
+  static let duration = Option("--for", "DURATION", kind: .duration, "With everyone: fall back to contacts after DURATION")
+
   static let spec = CommandSpec(
     path: ["receive"], summary: "Set who may send: off, contacts or everyone",
     usage: ["receive off|contacts|everyone [--for DURATION]"],
@@ -47,15 +51,16 @@ enum ReceiveCommand: Command {
       everyone: strangers may ask, and their asks wait for 'share accept'; with --for, the daemon
       falls back to contacts after DURATION (90s, 10m, 2h). The mode is kept for the next start.
       """,
-    options: [.value("--for", "DURATION", "With everyone: fall back to contacts after DURATION")],
-    arguments: 1...1, examples: ["share receive everyone --for 10m", "share receive contacts", "share receive off"])
+    options: [duration],
+    arguments: 1...1, argumentKind: .choice(ReceiveMode.allCases.map(\.rawValue)),
+    examples: ["share receive everyone --for 10m", "share receive contacts", "share receive off"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     guard let mode = ReceiveMode(rawValue: arguments.positionals[0]) else {
       throw UsageError("the mode is off, contacts or everyone, not '\(escape(arguments.positionals[0]))'", spec: spec)
     }
     var seconds: Double? = nil
-    if let text = arguments.value("--for") {
+    if let text = arguments[Self.duration] {
       guard mode == .everyone, let parsed = parseDuration(text) else {
         throw UsageError("--for takes a duration such as 10m, with everyone", spec: spec)
       }
@@ -70,15 +75,17 @@ enum ReceiveCommand: Command {
 
 /// `share requests`: asks waiting for the person.
 enum RequestsCommand: Command {
+  static let json = Flag("--json", "One JSON object per ask, per line")
+
   static let spec = CommandSpec(
     path: ["requests"], summary: "List asks waiting for you to accept or decline",
-    usage: ["requests [--json]"], options: [.flag("--json", "One JSON object per ask, per line")],
+    usage: ["requests [--json]"], options: [json],
     examples: ["share requests"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let asks = try ControlClient.send(.requests, paths: context.paths).requests ?? []
     let terminal = context.terminal
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       for ask in asks { terminal.out(JSONOutput.line(ask)) }
       return .success
     }
@@ -103,11 +110,13 @@ enum RequestsCommand: Command {
 
 /// `share accept ID` / `share decline ID`.
 enum AcceptCommand: Command {
+  static let trust = Flag("--trust", "Also trust the sender: its next sends are accepted without asking")
+
   static let spec = CommandSpec(
     path: ["accept"], summary: "Accept a waiting ask",
     usage: ["accept ID [--trust]"],
-    options: [.flag("--trust", "Also trust the sender: its next sends are accepted without asking")],
-    arguments: 1...1, examples: ["share accept 3", "share accept 3 --trust"])
+    options: [trust],
+    arguments: 1...1, argumentKind: .askID, examples: ["share accept 3", "share accept 3 --trust"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     try decide(arguments, context, accept: true, spec: spec)
@@ -116,7 +125,7 @@ enum AcceptCommand: Command {
 
 enum DeclineCommand: Command {
   static let spec = CommandSpec(
-    path: ["decline"], summary: "Decline a waiting ask", usage: ["decline ID"], arguments: 1...1,
+    path: ["decline"], summary: "Decline a waiting ask", usage: ["decline ID"], arguments: 1...1, argumentKind: .askID,
     examples: ["share decline 3"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
@@ -128,7 +137,7 @@ private func decide(_ arguments: ParsedArguments, _ context: CommandContext, acc
   guard let id = Int(arguments.positionals[0]) else {
     throw UsageError("ID is the number 'share requests' shows, not '\(escape(arguments.positionals[0]))'", spec: spec)
   }
-  let request: ControlRequest = accept ? .accept(id: id, trust: arguments.flag("--trust")) : .decline(id: id)
+  let request: ControlRequest = accept ? .accept(id: id, trust: arguments[AcceptCommand.trust]) : .decline(id: id)
   let decided = try ControlClient.send(request, paths: context.paths).decided
   let who = decided.map { "\(escape($0.peerName)) (\($0.peerId.prefix(12)))" } ?? "the sender"
   context.terminal.err("\(accept ? "Accepted" : "Declined") ask \(id) from \(who)")

@@ -2,12 +2,12 @@
 enum HelpCommand: Command {
   static let spec = CommandSpec(
     path: ["help"], summary: "Show help for share or for one command",
-    usage: ["help [COMMAND...]"], arguments: 0...3)
+    usage: ["help [COMMAND...]"], arguments: 0...3, argumentKind: .command)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let words = arguments.positionals
     if words.isEmpty {
-      context.terminal.out(Help.overview(allCommands))
+      context.terminal.out(Help.overview(CommandLineModel.commands))
       return .success
     }
     guard let (command, consumed) = Entrypoint.find(words), consumed == words.count || words == ["inbox"] else {

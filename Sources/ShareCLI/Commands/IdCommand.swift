@@ -2,6 +2,8 @@ import ShareKit
 
 /// `share id`: this device's name and ID (the SHA-256 fingerprint of its public key).
 enum IdCommand: Command {
+  static let json = Flag("--json", "Print one JSON object")
+
   static let spec = CommandSpec(
     path: ["id"], summary: "Show this device's name and ID",
     usage: ["id [--json]"],
@@ -11,7 +13,7 @@ enum IdCommand: Command {
         openssl x509 -in CERT -pubkey -noout | openssl pkey -pubin -outform DER | sha256sum
       The identity is created on first use (Ed25519 key, owner-only, and a self-signed certificate).
       """,
-    options: [.flag("--json", "Print one JSON object")],
+    options: [json],
     examples: ["share id", "share id --json"])
 
   struct Output: Encodable {
@@ -23,7 +25,7 @@ enum IdCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let device = try context.device()
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       context.terminal.out(JSONOutput.line(Output(
         name: device.name, id: device.fingerprint.hex, shortId: device.fingerprint.short,
         certificate: device.identity.certificateURL.path)))

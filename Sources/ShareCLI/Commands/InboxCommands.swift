@@ -40,17 +40,19 @@ struct InboxItemOutput: Encodable {
 
 /// `share inbox list`.
 enum InboxListCommand: Command {
+  static let json = Flag("--json", "One JSON object per item, per line")
+
   static let spec = CommandSpec(
     path: ["inbox", "list"], summary: "List what arrived in Documents/Inbox",
     usage: ["inbox [list] [--json]"],
     discussion: "Items are read-only; move one out with 'share inbox move' to edit it.",
-    options: [.flag("--json", "One JSON object per item, per line")],
+    options: [json],
     examples: ["share inbox", "share inbox list --json"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let items = try openInbox(context).list()
     let terminal = context.terminal
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       for item in items { terminal.out(JSONOutput.line(InboxItemOutput(item))) }
       return .success
     }
@@ -71,11 +73,13 @@ enum InboxListCommand: Command {
 
 /// `share inbox show ITEM`.
 enum InboxShowCommand: Command {
+  static let json = Flag("--json", "Print one JSON object")
+
   static let spec = CommandSpec(
     path: ["inbox", "show"], summary: "Show one item's metadata",
     usage: ["inbox show ITEM [--json]"],
-    options: [.flag("--json", "Print one JSON object")],
-    arguments: 1...1, examples: ["share inbox show notes.txt"])
+    options: [json],
+    arguments: 1...1, argumentKind: .inboxItem, examples: ["share inbox show notes.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let item: InboxItem
@@ -85,7 +89,7 @@ enum InboxShowCommand: Command {
       throw ShareError.inbox(error)
     }
     let terminal = context.terminal
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       terminal.out(JSONOutput.line(InboxItemOutput(item)))
       return .success
     }
@@ -117,7 +121,7 @@ enum InboxMoveCommand: Command {
       takes name-1, name-2, ... when taken); otherwise DEST is the new path and must not exist.
       Nothing is ever overwritten. Works across file systems.
       """,
-    arguments: 1...2, examples: ["share inbox move notes.txt", "share inbox move photo.jpg ~/Pictures/"])
+    arguments: 1...2, argumentKind: .inboxItem, examples: ["share inbox move notes.txt", "share inbox move photo.jpg ~/Pictures/"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let destination = arguments.positionals.count > 1
@@ -136,7 +140,7 @@ enum InboxMoveCommand: Command {
 enum InboxDeleteCommand: Command {
   static let spec = CommandSpec(
     path: ["inbox", "delete"], summary: "Delete items from the Inbox",
-    usage: ["inbox delete ITEM..."], arguments: 1...Int.max,
+    usage: ["inbox delete ITEM..."], arguments: 1...Int.max, argumentKind: .inboxItem,
     examples: ["share inbox delete notes.txt notes-1.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {

@@ -4,6 +4,8 @@ import ShareKit
 
 /// `share pair PEER`: become contacts with a nearby peer by comparing a six-digit code.
 enum PairCommand: Command {
+  static let yes = Flag("--yes", short: "-y", "Trust the peer once it accepts, without asking here (compare the codes first!)")
+
   static let spec = CommandSpec(
     path: ["pair"], summary: "Become contacts with a nearby peer, comparing a six-digit code",
     usage: ["pair PEER [--yes]"],
@@ -16,8 +18,8 @@ enum PairCommand: Command {
       The peer must be receiving from everyone ('share receive everyone --for 5m' there).
       PEER is a device name, an ID prefix, or HOST:PORT.
       """,
-    options: [.flag("--yes", short: "-y", "Trust the peer once it accepts, without asking here (compare the codes first!)")],
-    arguments: 1...1, examples: ["share pair lab-b", "share pair 192.168.1.20:40123"])
+    options: [yes],
+    arguments: 1...1, argumentKind: .peer, examples: ["share pair lab-b", "share pair 192.168.1.20:40123"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let device = try context.device()
@@ -41,7 +43,7 @@ enum PairCommand: Command {
       throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
     }
     terminal.err("\(escape(outcome.peerName)) accepted: it now trusts this device.")
-    if !arguments.flag("--yes") {
+    if !arguments[Self.yes] {
       guard isatty(STDIN_FILENO) == 1 else {
         throw ShareError.configuration("not trusting \(escape(outcome.peerName)) here: confirm the code on a terminal, or pass --yes after comparing")
       }

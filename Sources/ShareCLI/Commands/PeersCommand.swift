@@ -4,6 +4,10 @@ import Synchronization
 
 /// `share peers`: nearby share daemons, found over mDNS/DNS-SD (Avahi).
 enum PeersCommand: Command {
+  static let timeout = Option("--timeout", "SECONDS", kind: .number, "Wait at most this long for answers (default 3)")
+  static let watch = Flag("--watch", "Keep listening and print peers as they appear and disappear")
+  static let json = Flag("--json", "One JSON object per peer (or event), per line")
+
   static let spec = CommandSpec(
     path: ["peers"], summary: "List nearby peers (mDNS/DNS-SD through Avahi)",
     usage: ["peers [--timeout SECONDS] [--json]", "peers --watch [--json]"],
@@ -14,11 +18,7 @@ enum PeersCommand: Command {
       events until interrupted. A browse result is only a routing hint: 'share send --to NAME'
       checks the peer's certificate against the ID before sending anything.
       """,
-    options: [
-      .value("--timeout", "SECONDS", "Wait at most this long for answers (default 3)"),
-      .flag("--watch", "Keep listening and print peers as they appear and disappear"),
-      .flag("--json", "One JSON object per peer (or event), per line"),
-    ],
+    options: [timeout, watch, json],
     examples: ["share peers", "share peers --watch --json"])
 
   /// A peer as `--json` prints it.
@@ -49,12 +49,12 @@ enum PeersCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let timeout = try arguments.integer("--timeout", in: 0...3600) ?? 3
+    let timeout = try arguments.integer(Self.timeout, in: 0...3600) ?? 3
     let device = try context.device()
     let directory = PeerDirectory(own: device.fingerprint, trust: try Contacts(paths: context.paths).trusted())
-    let json = arguments.flag("--json")
+    let json = arguments[Self.json]
     let terminal = context.terminal
-    if arguments.flag("--watch") {
+    if arguments[Self.watch] {
       let stream = try directory.watch()
       let done = DispatchSemaphore(value: 0)
       let failure = Mutex<(any Error)?>(nil)

@@ -8,6 +8,14 @@ import Wire
 
 /// `share send ITEM... --to PEER...`: offer items to receivers and stream what they accept.
 enum SendCommand: Command {
+  static let to = Option("--to", "PEER", kind: .peer, repeatable: true, "A receiver: device name or ID prefix (found nearby), or HOST:PORT ([v6addr]:port)")
+  static let url = Option("--url", "URL", kind: .url, repeatable: true, "Send a URL (stored as a small .url file)")
+  static let text = Option("--text", "TEXT", repeatable: true, "Send a text snippet (stored as a .txt file)")
+  static let name = Option("--name", "NAME", "Name for standard input or a text item (default: stdin, text)")
+  static let json = Flag("--json", "Print events as JSON lines on stdout (a stable contract)")
+  static let quiet = Flag("--quiet", short: "-q", "Print nothing but errors")
+  static let dryRun = Flag("--dry-run", "Show what would be offered (name, kind, size, the type detected here) and send nothing")
+
   static let spec = CommandSpec(
     path: ["send"], summary: "Send files, folders, URLs and text to nearby receivers",
     usage: [
@@ -36,16 +44,8 @@ enum SendCommand: Command {
       progress (at most 5 a second per receiver), stored, refused, failed, done.
       Exit status: 0 all stored, 3 some refused or failed, 4 none stored, 1 error, 130 interrupted.
       """,
-    options: [
-      .value("--to", "PEER", repeatable: true, "A receiver: device name or ID prefix (found nearby), or HOST:PORT ([v6addr]:port)"),
-      .value("--url", "URL", repeatable: true, "Send a URL (stored as a small .url file)"),
-      .value("--text", "TEXT", repeatable: true, "Send a text snippet (stored as a .txt file)"),
-      .value("--name", "NAME", "Name for standard input or a text item (default: stdin, text)"),
-      .flag("--json", "Print events as JSON lines on stdout (a stable contract)"),
-      .flag("--quiet", short: "-q", "Print nothing but errors"),
-      .flag("--dry-run", "Show what would be offered (name, kind, size, the type detected here) and send nothing"),
-    ],
-    arguments: 0...Int.max,
+    options: [to, url, text, name, json, quiet, dryRun],
+    arguments: 0...Int.max, argumentKind: .path,
     examples: [
       "share send photo.jpg notes.txt --to 192.168.1.20:40123",
       "share send ~/Pictures/trip https://example.com --text 'see you at 6' --to 192.168.1.20:40123",
@@ -55,13 +55,13 @@ enum SendCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let catalog = try catalog(from: arguments)
-    if arguments.flag("--dry-run") { return try dryRun(catalog, arguments: arguments, context: context) }
+    if arguments[Self.dryRun] { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
     let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
-    let endpoints = try resolveTargets(arguments.all("--to"), resolver: resolver, context: context)
+    let endpoints = try resolveTargets(arguments.all(Self.to), resolver: resolver, context: context)
     let send = try MultiSend(device: device, catalog: catalog, to: endpoints)
     let reporter = SendReporter(
-      terminal: context.terminal, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"),
+      terminal: context.terminal, json: arguments[Self.json], quiet: arguments[Self.quiet],
       endpoints: endpoints)
     for note in catalog.notes { reporter.warn(escape(note)) }
     Signals.onSignal { number in
@@ -96,7 +96,7 @@ enum SendCommand: Command {
       let output = OfferOutput(
         name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: type,
         entries: item.offer.entries?.count, source: item.label)
-      if arguments.flag("--json") {
+      if arguments[Self.json] {
         terminal.out(JSONOutput.line(output))
       } else {
         let size = item.offer.size.map(formatBytes) ?? "size unknown"
@@ -104,7 +104,7 @@ enum SendCommand: Command {
         terminal.out("\(item.offer.kind.rawValue)\t\(escape(item.offer.name))\t\(size)\(entries)\t\(type ?? "-")")
       }
     }
-    if !arguments.flag("--json") { terminal.err("(dry run: nothing was sent)") }
+    if !arguments[Self.json] { terminal.err("(dry run: nothing was sent)") }
     return .success
   }
 
@@ -143,16 +143,16 @@ enum SendCommand: Command {
       if argument == "-" {
         guard !usedStdin else { throw UsageError("standard input ('-') can be sent only once", spec: spec) }
         usedStdin = true
-        catalog.add(stream: STDIN_FILENO, name: arguments.value("--name") ?? "stdin")
+        catalog.add(stream: STDIN_FILENO, name: arguments[Self.name] ?? "stdin")
       } else if ItemCatalog.looksLikeURL(argument) {
         try catalog.add(url: argument)
       } else {
         try catalog.add(path: argument)
       }
     }
-    for url in arguments.all("--url") { try catalog.add(url: url) }
-    for text in arguments.all("--text") {
-      catalog.add(text: text, name: usedStdin ? nil : arguments.value("--name"))
+    for url in arguments.all(Self.url) { try catalog.add(url: url) }
+    for text in arguments.all(Self.text) {
+      catalog.add(text: text, name: usedStdin ? nil : arguments[Self.name])
     }
     guard !catalog.items.isEmpty else {
       throw UsageError("nothing to send: name files, folders, URLs, '-' or --text", spec: spec)

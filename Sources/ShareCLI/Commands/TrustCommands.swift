@@ -4,6 +4,8 @@ import TLS
 
 /// `share trust list`: this home's contacts.
 enum TrustListCommand: Command {
+  static let json = Flag("--json", "One JSON object per contact, per line")
+
   static let spec = CommandSpec(
     path: ["trust", "list"], summary: "List trusted peers (contacts)",
     usage: ["trust [list] [--json]"],
@@ -11,12 +13,12 @@ enum TrustListCommand: Command {
       Contacts are peers identified by their device ID (certificate fingerprint). In contacts mode
       only they may send; in everyone mode their sends are accepted without asking.
       """,
-    options: [.flag("--json", "One JSON object per contact, per line")],
+    options: [json],
     examples: ["share trust", "share trust list --json"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let store = try Contacts(paths: context.paths).trusted()
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       for peer in store.peers { context.terminal.out(JSONOutput.line(peer)) }
       return .success
     }
@@ -32,23 +34,23 @@ enum TrustListCommand: Command {
 
 /// `share trust add ID [--name NAME]`.
 enum TrustAddCommand: Command {
+  static let name = Option("--name", "NAME", "What to call it (default: the first digits of its ID)")
+  static let ask = Flag("--ask", "Still ask before accepting its sends")
+
   static let spec = CommandSpec(
     path: ["trust", "add"], summary: "Trust a peer by its device ID",
     usage: ["trust add ID [--name NAME] [--ask]"],
     discussion: "ID is the 64-hex-digit device ID that 'share id' prints on the peer (separators allowed).",
-    options: [
-      .value("--name", "NAME", "What to call it (default: the first digits of its ID)"),
-      .flag("--ask", "Still ask before accepting its sends"),
-    ],
+    options: [name, ask],
     arguments: 1...1, examples: ["share trust add 3f2a-9c01-… --name laptop"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     guard let id = Fingerprint(hex: arguments.positionals[0]) else {
       throw UsageError("'\(escape(arguments.positionals[0]))' is not a device ID (64 hex digits, as 'share id' prints)", spec: spec)
     }
-    try Contacts(paths: context.paths).trust(TrustedPeer(id: id, name: arguments.value("--name") ?? id.short, ask: arguments.flag("--ask")))
+    try Contacts(paths: context.paths).trust(TrustedPeer(id: id, name: arguments[Self.name] ?? id.short, ask: arguments[Self.ask]))
     notifyDaemon(context)
-    context.terminal.err("Trusted \(escape(arguments.value("--name") ?? id.short)) (\(id.grouped))")
+    context.terminal.err("Trusted \(escape(arguments[Self.name] ?? id.short)) (\(id.grouped))")
     return .success
   }
 }
@@ -57,7 +59,7 @@ enum TrustAddCommand: Command {
 enum TrustRemoveCommand: Command {
   static let spec = CommandSpec(
     path: ["trust", "remove"], summary: "Stop trusting a peer",
-    usage: ["trust remove ID-PREFIX|NAME"], arguments: 1...1, examples: ["share trust remove laptop"])
+    usage: ["trust remove ID-PREFIX|NAME"], arguments: 1...1, argumentKind: .contact, examples: ["share trust remove laptop"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let query = arguments.positionals[0]

@@ -4,6 +4,8 @@ import UniformTypes
 
 /// `share types`: the effective declarations and where they came from.
 enum TypesCommand: Command {
+  static let json = Flag("--json", "Print one JSON object")
+
   static let spec = CommandSpec(
     path: ["types"], summary: "Show what this receiver accepts and excludes",
     usage: ["types [--json]", "types show ID [--json]", "types check PATH... [--json]"],
@@ -13,14 +15,14 @@ enum TypesCommand: Command {
       ExcludedActivityTypes) decide what lands in its Inbox. A home's own Declarations.plist
       replaces the shipped default (Inbox/Declarations.plist). The rules are in Inbox/TYPES.md.
       """,
-    options: [.flag("--json", "Print one JSON object")],
+    options: [json],
     examples: ["share types", "share types show public.png", "share types check ~/Downloads/*"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let gate = try TypeGate.load(paths: context.paths)
     let report = gate.policy.declarationsReport
     let terminal = context.terminal
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       terminal.out(JSONOutput.line(report))
       return .success
     }
@@ -45,11 +47,13 @@ enum TypesCommand: Command {
 
 /// `share types show ID`: one type's conformance chain and tags.
 enum TypesShowCommand: Command {
+  static let json = Flag("--json", "Print one JSON object")
+
   static let spec = CommandSpec(
     path: ["types", "show"], summary: "Show a type's conformance chain and tags",
     usage: ["types show ID [--json]"],
     discussion: "ID is a type identifier (public.jpeg), a file extension (.jpg) or a MIME type (image/jpeg).",
-    options: [.flag("--json", "Print one JSON object")], arguments: 1...1,
+    options: [json], arguments: 1...1, argumentKind: .typeIdentifier,
     examples: ["share types show public.jpeg", "share types show .docx", "share types show image/heic"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
@@ -67,7 +71,7 @@ enum TypesShowCommand: Command {
       throw ShareError.configuration("no type \(escape(query)) is known (see 'share types')")
     }
     let terminal = context.terminal
-    if arguments.flag("--json") {
+    if arguments[Self.json] {
       terminal.out(JSONOutput.line(report))
       return .success
     }
@@ -91,11 +95,13 @@ enum TypesShowCommand: Command {
 
 /// `share types check PATH...`: how this receiver would judge files, and why.
 enum TypesCheckCommand: Command {
+  static let json = Flag("--json", "One JSON object per file, per line")
+
   static let spec = CommandSpec(
     path: ["types", "check"], summary: "Judge files as this receiver would, with the rule that decided",
     usage: ["types check PATH... [--json]"],
     discussion: "Prints the type from the name, the type from the content (libmagic, first 64 KiB), and the verdict.\nExit status: 0 when every file would be accepted, 3 when some would not.",
-    options: [.flag("--json", "One JSON object per file, per line")], arguments: 1...Int.max,
+    options: [json], arguments: 1...Int.max, argumentKind: .path,
     examples: ["share types check photo.png run.sh", "share types check --json ~/Downloads/*"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
@@ -113,7 +119,7 @@ enum TypesCheckCommand: Command {
         continue
       }
       if !report.verdict.accepted { refused += 1 }
-      if arguments.flag("--json") {
+      if arguments[Self.json] {
         terminal.out(JSONOutput.line(report))
         continue
       }

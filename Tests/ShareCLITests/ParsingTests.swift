@@ -1,0 +1,73 @@
+import Testing
+@testable import ShareCLI
+
+/// Parsing against the declarations: typed lookups, values, and the mistakes that are usage
+/// errors (exit 64, `Error:` then `Usage:` on stderr, nothing on stdout).
+@Suite struct ParsingTests {
+  @Test func optionsAreLookedUpByTheirDeclaration() throws {
+    let parsed = try ParsedArguments.parse(
+      ["a.txt", "--to", "lab-b", "--to=10.0.0.2:4000", "-q", "--name", "x", "--", "--json"], spec: SendCommand.spec)
+    #expect(parsed.all(SendCommand.to) == ["lab-b", "10.0.0.2:4000"])
+    #expect(parsed[SendCommand.quiet])
+    #expect(!parsed[SendCommand.json], "after --, --json is a path")
+    #expect(parsed[SendCommand.name] == "x")
+    #expect(parsed[SendCommand.url] == nil)
+    #expect(parsed.positionals == ["a.txt", "--json"])
+  }
+
+  @Test func globalOptionsWorkAfterTheCommandToo() throws {
+    let parsed = try ParsedArguments.parse(["--home", "/h", "-v"], spec: IdCommand.spec)
+    #expect(parsed[GlobalOptions.home] == "/h")
+    #expect(parsed[GlobalOptions.verbose])
+  }
+
+  @Test func aNumberOutOfRangeNamesTheOption() {
+    #expect(throws: UsageError.self) { try ParsedArguments.parse(["--port", "70000"], spec: DaemonCommand.spec).integer(DaemonCommand.port, in: 0...65535) }
+    let run = share(["daemon", "--port", "70000"])
+    #expect(run.code == .usage, "\(run)")
+    #expect(run.errLines.first == "Error: --port takes a whole number from 0 to 65535, not '70000'", "\(run)")
+  }
+
+  @Test func anUnknownOptionSuggestsTheNearestDeclaredOne() {
+    let run = share(["send", "x.txt", "--jsn"])
+    #expect(run.code == .usage)
+    #expect(run.out.isEmpty)
+    #expect(run.errLines.first == "Error: unknown option '--jsn'; did you mean '--json'?", "\(run)")
+    #expect(run.errLines.dropFirst().first?.hasPrefix("Usage: share send") == true, "\(run)")
+    #expect(share(["peers", "--wacth"]).errLines.first == "Error: unknown option '--wacth'; did you mean '--watch'?")
+  }
+
+  @Test func anUnknownCommandOrSubcommandSuggestsTheNearest() {
+    let command = share(["sned"])
+    #expect(command.code == .usage)
+    #expect(command.errLines.first == "Error: unknown command 'sned'; did you mean 'send'?", "\(command)")
+    let subcommand = share(["trust", "ad", "x"])
+    #expect(subcommand.code == .usage)
+    #expect(subcommand.errLines.first == "Error: unknown subcommand 'ad' of 'share trust'; did you mean 'add'?", "\(subcommand)")
+  }
+
+  @Test(arguments: [
+    (["inbox", "show"], "Error: missing arguments"),
+    (["receive", "everyone", "contacts"], "Error: unexpected argument 'contacts'"),
+    (["send", "x", "--name"], "Error: --name needs a value (NAME)"),
+    (["send", "x", "--json=yes"], "Error: --json takes no value"),
+    (["send", "x", "--name", "a", "--name", "b"], "Error: --name was given more than once"),
+    (["--home"], "Error: --home needs a value (DIR)"),
+    (["--verbose"], "Error: missing command"),
+    (["receive", "sometimes"], "Error: the mode is off, contacts or everyone, not 'sometimes'"),
+    (["daemon", "--for", "10m"], "Error: --for goes with --mode everyone"),
+  ])
+  func usageErrorsExit64WithTheErrorThenTheUsage(words: [String], error: String) {
+    let run = share(words)
+    #expect(run.code == .usage, "\(run)")
+    #expect(run.out.isEmpty, "\(run)")
+    #expect(run.errLines.first == error, "\(run)")
+    #expect(run.errLines.dropFirst().first?.hasPrefix("Usage: share") == true, "\(run)")
+  }
+
+  @Test func theVersionIsPrintedOnStdout() {
+    let run = share(["--version"])
+    #expect(run.code == .success)
+    #expect(run.out == "share \(shareVersion)\n")
+  }
+}
