@@ -34,10 +34,12 @@ let package = Package(
     // Composition: sender, receiver, policy, paths.
     .target(
       name: "ShareKit",
-      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System"]),
+      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System", "TextEscaping"]),
 
     // The command-line tool: everything in a library (tested in process), and a three-line main.
-    .target(name: "ShareCLI", dependencies: ["ShareKit", "InboxStore", "Wire", "TLS", "UniformTypes", "TextEscaping"]),
+    .target(
+      name: "ShareCLI", dependencies: ["ShareKit"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
     .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 
     .testTarget(name: "SystemTests", dependencies: ["System"]),

@@ -1,5 +1,4 @@
 import ShareKit
-import UniformTypes
 
 /// The result of parsing one command line against a `CommandSpec`. Options are looked up by
 /// their declaration (`arguments[Self.json]`), never by a string.

@@ -1,4 +1,4 @@
-import TextEscaping
+import ShareKit
 
 /// Where output goes, and how it may look.
 ///

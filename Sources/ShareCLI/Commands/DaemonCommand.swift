@@ -1,10 +1,8 @@
 import Dispatch
 import Foundation
 import Glibc
-import InboxStore
 import ShareKit
 import Synchronization
-import Wire
 
 /// `share daemon`: receive into this home's Inbox until stopped.
 enum DaemonCommand: Command {
@@ -137,7 +135,7 @@ struct DaemonLog: Sendable {
     }
   }
 
-  func record(_ event: ReceiverEvent) {
+  func record(_ event: DaemonEvent) {
     switch event {
     case .listening(let port):
       if json {
@@ -148,19 +146,18 @@ struct DaemonLog: Sendable {
     case .connected(let peer):
       emit(Event(event: "connected", peerName: peer.name, peerId: peer.fingerprint.hex, address: peer.address),
            "\(describe(peer)) connected from \(peer.address)")
-    case .asked(let peer, let items, let answers):
-      let accepted = answers.filter(\.accepted).count
-      emit(Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: items.count - accepted),
-           "\(describe(peer)) offers \(items.count) item(s); accepted \(accepted)")
+    case .asked(let peer, let offered, let accepted):
+      emit(Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: offered - accepted),
+           "\(describe(peer)) offers \(offered) item(s); accepted \(accepted)")
     case .stored(let peer, let item, let storedAs, let size, let type):
-      emit(Event(event: "stored", peerName: peer.name, peerId: peer.fingerprint.hex, item: item.name, storedAs: storedAs, size: size, type: type),
+      emit(Event(event: "stored", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, storedAs: storedAs, size: size, type: type),
            "stored \(escape(storedAs)) (\(formatBytes(size))) from \(describe(peer))")
     case .refused(let peer, let item, let reason):
-      emit(Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item.name, reason: reason),
-           "refused \(escape(item.name)) from \(describe(peer)): \(escape(reason))")
+      emit(Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
+           "refused \(escape(item)) from \(describe(peer)): \(escape(reason))")
     case .failed(let peer, let item, let reason):
-      emit(Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item.name, reason: reason),
-           "failed to receive \(escape(item.name)) from \(describe(peer)): \(escape(reason))")
+      emit(Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
+           "failed to receive \(escape(item)) from \(describe(peer)): \(escape(reason))")
     case .connectionFailed(let address, let peer, let error):
       emit(Event(event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address, reason: error.description),
            "connection from \(address) failed: \(escape(error.description))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))

@@ -1,3 +1,4 @@
+import Foundation
 import ShareKit
 
 /// `share id`: this device's name and ID (the SHA-256 fingerprint of its public key).

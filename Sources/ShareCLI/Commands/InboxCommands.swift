@@ -1,15 +1,5 @@
 import Foundation
-import InboxStore
 import ShareKit
-
-/// The Inbox of the home in `context`.
-private func openInbox(_ context: CommandContext) throws -> InboxStore {
-  do {
-    return try InboxStore(documents: context.paths.documents)
-  } catch {
-    throw ShareError.inbox(error)
-  }
-}
 
 /// An Inbox item as `--json` prints it.
 struct InboxItemOutput: Encodable {
@@ -50,7 +40,7 @@ enum InboxListCommand: Command {
     examples: ["share inbox", "share inbox list --json"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let items = try openInbox(context).list()
+    let items = try Inbox(paths: context.paths).list()
     let terminal = context.terminal
     if arguments[Self.json] {
       for item in items { terminal.out(JSONOutput.line(InboxItemOutput(item))) }
@@ -82,12 +72,7 @@ enum InboxShowCommand: Command {
     arguments: 1...1, argumentKind: .inboxItem, examples: ["share inbox show notes.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let item: InboxItem
-    do {
-      item = try openInbox(context).item(named: arguments.positionals[0])
-    } catch let error as InboxError {
-      throw ShareError.inbox(error)
-    }
+    let item = try Inbox(paths: context.paths).item(named: arguments.positionals[0])
     let terminal = context.terminal
     if arguments[Self.json] {
       terminal.out(JSONOutput.line(InboxItemOutput(item)))
@@ -126,12 +111,8 @@ enum InboxMoveCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let destination = arguments.positionals.count > 1
       ? URL(fileURLWithPath: arguments.positionals[1]) : nil
-    do {
-      let moved = try openInbox(context).move(arguments.positionals[0], to: destination)
-      context.terminal.out(moved.path)
-    } catch let error as InboxError {
-      throw ShareError.inbox(error)
-    }
+    let moved = try Inbox(paths: context.paths).move(arguments.positionals[0], to: destination)
+    context.terminal.out(moved.path)
     return .success
   }
 }
@@ -144,11 +125,11 @@ enum InboxDeleteCommand: Command {
     examples: ["share inbox delete notes.txt notes-1.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let store = try openInbox(context)
+    let inbox = try Inbox(paths: context.paths)
     var failures = 0
     for name in arguments.positionals {
       do {
-        try store.delete(name)
+        try inbox.delete(name)
         context.terminal.err("deleted \(escape(name))")
       } catch {
         context.terminal.error(error.description, detail: error.detail)

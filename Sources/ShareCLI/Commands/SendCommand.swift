@@ -3,8 +3,6 @@ import Foundation
 import Glibc
 import ShareKit
 import Synchronization
-import TLS
-import Wire
 
 /// `share send ITEM... --to PEER...`: offer items to receivers and stream what they accept.
 enum SendCommand: Command {
@@ -88,20 +86,14 @@ enum SendCommand: Command {
     let gate = try TypeGate.load(paths: context.paths)
     let terminal = context.terminal
     for note in catalog.notes { terminal.warn(escape(note)) }
-    for item in catalog.items {
-      var type = item.offer.type
-      if case .file(let url) = item.source, let report = try? gate.policy.check(path: url.path, sniffer: gate.sniffer) {
-        type = report.verdict.type.rawValue
-      }
-      let output = OfferOutput(
-        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: type,
-        entries: item.offer.entries?.count, source: item.label)
+    for item in catalog.preview(judgedBy: gate) {
       if arguments[Self.json] {
-        terminal.out(JSONOutput.line(output))
+        terminal.out(JSONOutput.line(OfferOutput(
+          name: item.name, kind: item.kind, size: item.size, type: item.type, entries: item.entries, source: item.source)))
       } else {
-        let size = item.offer.size.map(formatBytes) ?? "size unknown"
-        let entries = item.offer.entries.map { ", \($0.filter { $0.kind == .file }.count) files" } ?? ""
-        terminal.out("\(item.offer.kind.rawValue)\t\(escape(item.offer.name))\t\(size)\(entries)\t\(type ?? "-")")
+        let size = item.size.map(formatBytes) ?? "size unknown"
+        let files = item.files.map { ", \($0) files" } ?? ""
+        terminal.out("\(item.kind)\t\(escape(item.name))\t\(size)\(files)\t\(item.type ?? "-")")
       }
     }
     if !arguments[Self.json] { terminal.err("(dry run: nothing was sent)") }

@@ -1,6 +1,5 @@
 import Foundation
 import ShareKit
-import TLS
 
 /// `share trust list`: this home's contacts.
 enum TrustListCommand: Command {

@@ -1,6 +1,5 @@
 import Foundation
 import ShareKit
-import UniformTypes
 
 /// `share types`: the effective declarations and where they came from.
 enum TypesCommand: Command {
@@ -20,7 +19,7 @@ enum TypesCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let gate = try TypeGate.load(paths: context.paths)
-    let report = gate.policy.declarationsReport
+    let report = gate.declarationsReport
     let terminal = context.terminal
     if arguments[Self.json] {
       terminal.out(JSONOutput.line(report))
@@ -59,15 +58,7 @@ enum TypesShowCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let gate = try TypeGate.load(paths: context.paths)
     let query = arguments.positionals[0]
-    let identifier: TypeIdentifier
-    if query.hasPrefix(".") {
-      identifier = gate.registry.type(forFilenameExtension: String(query.dropFirst()))
-    } else if query.contains("/") {
-      identifier = gate.registry.type(forMIMEType: query)
-    } else {
-      identifier = TypeIdentifier(rawValue: query)
-    }
-    guard let report = gate.policy.report(for: identifier) else {
+    guard let report = gate.report(for: query) else {
       throw ShareError.configuration("no type \(escape(query)) is known (see 'share types')")
     }
     let terminal = context.terminal
@@ -112,7 +103,7 @@ enum TypesCheckCommand: Command {
     for path in arguments.positionals {
       let report: CheckReport
       do {
-        report = try gate.policy.check(path: path, sniffer: gate.sniffer)
+        report = try gate.check(path: path)
       } catch {
         terminal.error("cannot read \(escape(path)): \(error)")
         failed += 1

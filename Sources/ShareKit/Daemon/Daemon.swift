@@ -53,7 +53,7 @@ public final class Daemon: @unchecked Sendable {
   /// Loads everything the daemon needs and binds its port; a malformed declarations or trust
   /// file, a busy port, or another daemon on this home is an error.
   public init(
-    paths: SharePaths, options: DaemonOptions, events: @escaping @Sendable (ReceiverEvent) -> Void,
+    paths: SharePaths, options: DaemonOptions, events: @escaping @Sendable (DaemonEvent) -> Void,
     note: @escaping @Sendable (String) -> Void
   ) throws(ShareError) {
     self.paths = paths
@@ -83,7 +83,7 @@ public final class Daemon: @unchecked Sendable {
       device: device, store: store, policy: ReceivePolicy(types: gate), configuration: options.configuration,
       gatekeeper: gatekeeper,
       events: { event in
-        events(event)
+        events(DaemonEvent(event))
         if case .stored(let peer, let item, let name, let size, let type) = event {
           hooks.stored(ArrivalHooks.environment(
             path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,

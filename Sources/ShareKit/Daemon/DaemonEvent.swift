@@ -1,0 +1,33 @@
+/// What a running daemon reports, for its log and `--json` events: the receiver's events, with
+/// items named by the names they were offered under rather than by the wire's offers.
+public enum DaemonEvent: Sendable {
+  case listening(port: UInt16)
+  case connected(PeerInfo)
+  /// An ask arrived: how many items it offers, and how many of them were accepted.
+  case asked(PeerInfo, offered: Int, accepted: Int)
+  case stored(PeerInfo, item: String, storedAs: String, size: Int64, type: String?)
+  case refused(PeerInfo, item: String, reason: String)
+  case failed(PeerInfo, item: String, reason: String)
+  /// A connection ended with an error (before or during the exchange).
+  case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
+  case finished(PeerInfo, stored: Int, refused: Int, failed: Int)
+  /// The owner accepted a pairing request: the peer is now a contact.
+  case paired(PeerInfo)
+
+  init(_ event: ReceiverEvent) {
+    switch event {
+    case .listening(let port): self = .listening(port: port)
+    case .connected(let peer): self = .connected(peer)
+    case .asked(let peer, let items, let answers):
+      self = .asked(peer, offered: items.count, accepted: answers.filter(\.accepted).count)
+    case .stored(let peer, let item, let storedAs, let size, let type):
+      self = .stored(peer, item: item.name, storedAs: storedAs, size: size, type: type)
+    case .refused(let peer, let item, let reason): self = .refused(peer, item: item.name, reason: reason)
+    case .failed(let peer, let item, let reason): self = .failed(peer, item: item.name, reason: reason)
+    case .connectionFailed(let address, let peer, let error): self = .connectionFailed(address: address, peer: peer, error: error)
+    case .finished(let peer, let stored, let refused, let failed):
+      self = .finished(peer, stored: stored, refused: refused, failed: failed)
+    case .paired(let peer): self = .paired(peer)
+    }
+  }
+}

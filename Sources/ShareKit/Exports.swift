@@ -1,0 +1,22 @@
+// The leaves' value types that are part of ShareKit's own vocabulary, re-exported so that its
+// clients (the CLI) import ShareKit alone. Services are wrapped instead (`Inbox`, `TypeGate`,
+// `Contacts`), so that decisions stay in ShareKit.
+
+// A device ID: the SHA-256 of a certificate's public key.
+@_exported import struct TLS.Fingerprint
+
+// Escaping of untrusted text for a terminal or a log.
+@_exported import enum TextEscaping.Escaping
+
+// "Did you mean": the nearest of some words.
+@_exported import enum UniformTypes.Suggestions
+
+// What `share types` reports.
+@_exported import struct UniformTypes.TypeIdentifier
+@_exported import struct UniformTypes.TypeReport
+@_exported import struct UniformTypes.DeclarationsReport
+@_exported import struct UniformTypes.CheckReport
+
+// What `share inbox` lists.
+@_exported import struct InboxStore.InboxItem
+@_exported import struct InboxStore.ItemMetadata
