@@ -1,8 +1,6 @@
-import Dispatch
 import Foundation
 import Glibc
 import ShareKit
-import Synchronization
 
 /// `share send ITEM... --to PEER...`: offer items to receivers and stream what they accept.
 enum SendCommand: Command {
