@@ -65,6 +65,15 @@ package final class FileLock: Sendable {
   }
 
   /// Releases the lock (closing the lock file releases it). Idempotent.
+  /// Replaces what the lock file holds with `bytes` (say, the holder's process ID), through
+  /// the descriptor that holds the lock.
+  package func replaceContents(_ bytes: [UInt8]) throws(Errno) {
+    guard let file = descriptor.withLock({ $0 }) else { throw .badFileDescriptor }
+    try nothingOrErrno { ftruncate(file.rawValue, 0) }
+    _ = try file.seek(offset: 0, from: .start)
+    try file.writeAll(bytes)
+  }
+
   package func unlock() {
     let file = descriptor.withLock { held -> FileDescriptor? in
       defer { held = nil }

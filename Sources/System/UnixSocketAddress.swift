@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// The address of a Unix-domain socket: a path in the file system, or a name in Linux's
@@ -61,6 +62,19 @@ extension FileDescriptor {
   /// Starts accepting connections. The corresponding C function is `listen`.
   package func listen(backlog: Int32) throws(Errno) {
     try nothingOrErrno { Glibc.listen(rawValue, backlog) }
+  }
+
+  /// Waits for the next connection on a listening socket; the new descriptor is blocking and
+  /// close-on-exec. Retries `EINTR` and a connection aborted while queued. The corresponding C
+  /// function is `accept4` with `SOCK_CLOEXEC`.
+  package func accept() throws(Errno) -> FileDescriptor {
+    while true {
+      do {
+        return FileDescriptor(rawValue: try valueOrErrno { clinux_accept_cloexec(rawValue) })
+      } catch where error == Errno(rawValue: ECONNABORTED) {
+        continue
+      }
+    }
   }
 
   /// Connects the socket to `address`. The corresponding C function is `connect`.

@@ -1,4 +1,4 @@
-import Glibc
+import ShareKit
 
 /// The two output streams of a command.
 public enum ConsoleStream: Sendable {
@@ -18,18 +18,10 @@ public protocol Console: Sendable {
 /// The process's own stdout and stderr.
 struct StandardConsole: Console {
   func write(_ text: String, to stream: ConsoleStream) {
-    let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return }
-      offset += n
-    }
+    (stream == .standardOutput ? StandardStream.output : .error).write(text)
   }
 
   func isTerminal(_ stream: ConsoleStream) -> Bool {
-    isatty(stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO) == 1
+    (stream == .standardOutput ? StandardStream.output : .error).isTerminal
   }
 }

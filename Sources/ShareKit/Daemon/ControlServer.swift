@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 import Synchronization
 
 /// Serves the daemon's control socket on a thread of its own: one JSON request per connection,
@@ -42,10 +43,10 @@ public final class ControlServer: @unchecked Sendable {
 
   private func serve() {
     while !stopped.load(ordering: .sequentiallyConsistent) {
-      let client = accept(fd, nil, nil)
-      if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
-      if client < 0 {
-        if errno == EINTR || errno == ECONNABORTED { continue }
+      let client: Int32
+      do {
+        client = try FileDescriptor(rawValue: fd).accept().rawValue
+      } catch {
         if stopped.load(ordering: .sequentiallyConsistent) { break }
         Thread.sleep(forTimeInterval: 0.05)
         continue

@@ -2,6 +2,7 @@ import Discovery
 import Dispatch
 import Foundation
 import Glibc
+import System
 import InboxStore
 import Synchronization
 import TLS
@@ -43,7 +44,7 @@ public final class Daemon: @unchecked Sendable {
   private let types: Mutex<TypeGate>
   private let note: @Sendable (String) -> Void
   private var control: ControlServer?
-  private var lockFD: Int32 = -1
+  private var homeLock: FileLock?
   private let startedAt = Date()
   private let advertisement = Mutex<(name: String?, state: String)>((nil, "not advertised"))
   /// The service published while the mode is not `off`.
@@ -183,7 +184,7 @@ public final class Daemon: @unchecked Sendable {
     let cancelled = receiver.stop(grace: options.grace)
     if cancelled > 0 { note("cancelled \(cancelled) transfer(s) after the grace period; their staging is kept for resuming") }
     hooks.drain()
-    if lockFD >= 0 { close(lockFD) }
+    homeLock?.unlock()
   }
 
   /// The daemon's state for `share status`.
@@ -256,15 +257,16 @@ public final class Daemon: @unchecked Sendable {
       throw .configuration("cannot create \(paths.runtime.path): \(error.localizedDescription)")
     }
     let path = paths.runtime.appendingPathComponent("daemon.lock").path
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw .configuration("cannot open \(path): \(String(cString: strerror(errno)))") }
-    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-      close(fd)
+    let held: FileLock?
+    do {
+      held = try FileLock.attempt(path: path)
+    } catch {
+      throw .configuration("cannot open \(path): \(error)")
+    }
+    guard let held else {
       throw .configuration("a share daemon is already running for this home (\(paths.config.path))")
     }
-    let pid = Array("\(getpid())\n".utf8)
-    _ = ftruncate(fd, 0)
-    _ = pwrite(fd, pid, pid.count, 0)
-    lockFD = fd
+    try? held.replaceContents(Array("\(getpid())\n".utf8))
+    homeLock = held
   }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import System
 
 /// Where a payload's bytes are read from.
 enum ByteSource {
@@ -6,10 +6,12 @@ enum ByteSource {
   case descriptor(Int32)
   /// A file read with pread from offset 0, so several senders can share one descriptor.
   case positioned(Int32)
+  /// A source that could not be opened: the payload is abandoned with this reason before any
+  /// read (callers check for it first).
   case failed(String)
 
-  /// Reads up to `buffer.count` bytes; 0 at the end, -1 on error (errno set).
-  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int) -> Int {
+  /// Reads up to `buffer.count` bytes; 0 at the end.
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int) throws(Errno) -> Int {
     switch self {
     case .memory(let bytes):
       let count = min(buffer.count, bytes.count - offset)
@@ -18,20 +20,13 @@ enum ByteSource {
       offset += count
       return count
     case .descriptor(let fd):
-      while true {
-        let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-        if n < 0 && errno == EINTR { continue }
-        return n
-      }
+      return try FileDescriptor(rawValue: fd).read(into: buffer)
     case .positioned(let fd):
-      while true {
-        let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
-        if n < 0 && errno == EINTR { continue }
-        if n > 0 { offset += n }
-        return n
-      }
+      let n = try FileDescriptor(rawValue: fd).read(fromAbsoluteOffset: Int64(offset), into: buffer)
+      offset += n
+      return n
     case .failed:
-      return -1
+      throw .badFileDescriptor
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 import Wire
 
 /// Turns what a user named into items that describe themselves (name, kind, size) before any
@@ -27,7 +28,7 @@ public struct ItemCatalog: Sendable {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     var info = stat()
     guard lstat(url.path, &info) == 0 else {
-      throw .source(path: path, reason: String(cString: strerror(errno)))
+      throw .source(path: path, reason: Errno.current.description)
     }
     // A symlink named on the command line is followed: the user asked for it by name.
     if info.st_mode & S_IFMT == S_IFLNK, stat(url.path, &info) != 0 {
@@ -35,7 +36,7 @@ public struct ItemCatalog: Sendable {
     }
     switch info.st_mode & S_IFMT {
     case S_IFREG:
-      guard access(url.path, R_OK) == 0 else { throw .source(path: path, reason: String(cString: strerror(errno))) }
+      guard access(url.path, R_OK) == 0 else { throw .source(path: path, reason: Errno.current.description) }
       let offer = ItemOffer(
         id: items.count, kind: .file, name: url.lastPathComponent, size: Int64(info.st_size),
         resumeKey: OutgoingItem.resumeKey(for: url, info: info))
@@ -99,7 +100,7 @@ public struct ItemCatalog: Sendable {
         let path = relative.isEmpty ? name : "\(relative)/\(name)"
         var info = stat()
         guard lstat(url.path, &info) == 0 else {
-          notes.append("skipped \(path): \(String(cString: strerror(errno)))")
+          notes.append("skipped \(path): \(Errno.current.description)")
           continue
         }
         switch info.st_mode & S_IFMT {
@@ -141,21 +142,24 @@ extension ItemCatalog {
       let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
       var template = Array("\(directory)/share-stdin-XXXXXX".utf8CString)
       let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-      guard spool >= 0 else { throw .source(path: "-", reason: "cannot create a temporary file: \(String(cString: strerror(errno)))") }
+      guard spool >= 0 else { throw .source(path: "-", reason: "cannot create a temporary file: \(Errno.current.description)") }
       _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }  // nothing left behind
-      var buffer = [UInt8](repeating: 0, count: 1 << 20)
+      let (input, output) = (FileDescriptor(rawValue: fd), FileDescriptor(rawValue: spool))
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+      defer { buffer.deallocate() }
       var total: Int64 = 0
       while true {
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 { throw .source(path: "-", reason: String(cString: strerror(errno))) }
+        let n: Int
+        do {
+          n = try input.read(into: buffer)
+        } catch {
+          throw .source(path: "-", reason: error.description)
+        }
         if n == 0 { break }
-        var offset = 0
-        while offset < n {
-          let w = buffer.withUnsafeBytes { Glibc.write(spool, $0.baseAddress! + offset, n - offset) }
-          if w < 0 && errno == EINTR { continue }
-          if w <= 0 { throw .source(path: "-", reason: "cannot spool standard input: \(String(cString: strerror(errno)))") }
-          offset += w
+        do {
+          try output.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        } catch {
+          throw .source(path: "-", reason: "cannot spool standard input: \(error)")
         }
         total += Int64(n)
       }

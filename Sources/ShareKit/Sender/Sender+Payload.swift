@@ -1,6 +1,5 @@
-import CLinux
 import Foundation
-import Glibc
+import System
 import TLS
 import Wire
 
@@ -27,11 +26,15 @@ extension Sender {
   }
 
   private func withFile(_ url: URL, _ body: (ByteSource) throws -> String?) throws -> String? {
-    let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard fd >= 0 else { return try body(.failed("cannot read it: \(String(cString: strerror(errno)))")) }
-    defer { close(fd) }
-    _ = clinux_fadvise_sequential(fd)
-    return try body(.descriptor(fd))
+    let file: FileDescriptor
+    do {
+      file = try FileDescriptor.open(url.path, .readOnly, options: .noFollow)
+    } catch {
+      return try body(.failed("cannot read it: \(error)"))
+    }
+    defer { try? file.close() }
+    file.adviseSequentialRead()
+    return try body(.descriptor(file.rawValue))
   }
 
   /// A `Skip` the receiver sent while this side was streaming (it refused the item on its first
@@ -94,8 +97,8 @@ extension Sender {
   ) -> Int64 {
     var done: Int64 = 0
     while done < count {
-      let n = source.read(into: UnsafeMutableRawBufferPointer(rebasing: area[0..<Int(min(Int64(area.count), count - done))]), at: &offset)
-      if n <= 0 { break }
+      let piece = UnsafeMutableRawBufferPointer(rebasing: area[0..<Int(min(Int64(area.count), count - done))])
+      guard let n = try? source.read(into: piece, at: &offset), n > 0 else { break }
       hasher.update(UnsafeRawBufferPointer(rebasing: area[0..<n]))
       done += Int64(n)
     }
@@ -115,10 +118,12 @@ extension Sender {
       let want = Int(min(Int64(payloadArea.count), (declared ?? Int64.max) - done))
       var got = 0
       while got < want {
-        let n = source.read(into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[got..<want]), at: &offset)
-        if n < 0 {
+        let n: Int
+        do {
+          n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[got..<want]), at: &offset)
+        } catch {
           try connection.sendEnd(nil)
-          return "cannot read it: \(String(cString: strerror(errno)))"
+          return "cannot read it: \(error)"
         }
         if n == 0 { break }
         got += n

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Glibc
 import Synchronization
 import TLS
 import Wire
@@ -87,9 +86,11 @@ private final class ReaderState: @unchecked Sendable {
       let want = Int(min(Int64(area.count), declared - done))
       var got = 0
       while got < want {
-        let n = source.read(into: UnsafeMutableRawBufferPointer(rebasing: area[got..<want]), at: &offset)
-        if n < 0 {
-          problem.withLock { $0 = "cannot read it: \(String(cString: strerror(errno)))" }
+        let n: Int
+        do {
+          n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: area[got..<want]), at: &offset)
+        } catch {
+          problem.withLock { $0 = "cannot read it: \(error)" }
           pipeline.release(index)
           return
         }
