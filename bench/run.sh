@@ -23,7 +23,7 @@ done
 # -- Debian packages: the project's own (scripts/setup.sh) plus the benchmark's peers and tools.
 packages=(
   gcc libc6-dev libssl-dev openssl time openssh-server openssh-client rsync python3 python3-venv
-  iproute2 util-linux coreutils linux-perf valgrind
+  iproute2 util-linux coreutils linux-perf valgrind libjpeg-turbo-progs
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -61,7 +61,7 @@ share=$(scripts/setup.sh release)
 # -- the reference TLS program.
 mkdir -p "$bench/bin"
 if [ ! -x "$bench/bin/tls_ref" ] || [ "$bench/tls_ref.c" -nt "$bench/bin/tls_ref" ]; then
-  gcc -O2 -Wall -Wextra -o "$bench/bin/tls_ref" "$bench/tls_ref.c" -lssl -lcrypto
+  gcc -O2 -Wall -Wextra -pthread -o "$bench/bin/tls_ref" "$bench/tls_ref.c" -lssl -lcrypto
 fi
 
 # -- run. The driver cleans up after itself; this trap is the backstop if it is killed outright.
@@ -79,9 +79,15 @@ cleanup() {
       fi
     done <"$scratch/pids"
   fi
+  # The bench's test hosts (scripts/netns-hosts.sh under its own prefix), if the driver could not
+  # remove them itself.
+  if [ "$(id -u)" -eq 0 ]; then SHARE_NETNS_PREFIX=$SHARE_BENCH_PREFIX scripts/netns-hosts.sh down || true; fi
   if mountpoint -q "$scratch/mnt" 2>/dev/null; then umount "$scratch/mnt" || umount -l "$scratch/mnt" || true; fi
   if [ "$keep" = 1 ]; then echo "bench: kept $scratch" >&2; else rm -rf "$scratch"; fi
 }
+# The prefix of the bench's network namespaces (scripts/netns-hosts.sh): its own, never the test
+# suite's share-a/share-b.
+export SHARE_BENCH_PREFIX="share-bench$$"
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
