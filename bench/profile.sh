@@ -6,6 +6,8 @@
 #   bench/profile.sh              one 2 GiB file
 #   bench/profile.sh 512M         one file of another size
 #   bench/profile.sh --files 5000 5,000 files of 4 KiB in one send
+#   bench/profile.sh --mixed 3000 3,000 real files of mixed kinds from /usr/share in one send (the
+#                                 bench's mixed folder; files share refuses make the send exit 3)
 #
 # Writes bench/out/profile-{receiver,sender}-TAG.txt (and the perf.data files beside them) and prints
 # the top of each. Uses the release build in .build/release (run bench/run.sh or
@@ -14,9 +16,10 @@
 # --tool=callgrind on a smaller file is the other way (see bench/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-size="2G"; files=0
+size="2G"; files=0; mixed=0
 case "${1:-}" in
   --files) files="${2:-5000}" ;;
+  --mixed) mixed="${2:-3000}" ;;
   "") ;;
   *) size="$1" ;;
 esac
@@ -42,7 +45,17 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 mkdir -p "$out"
 
-if [ "$files" -gt 0 ]; then
+if [ "$mixed" -gt 0 ]; then
+  what="$mixed real files of mixed kinds"; tag="${mixed}mixed"
+  echo "profile: gathering $what from /usr/share" >&2
+  python3 - "$work/files" "$mixed" <<'PY'
+import sys
+sys.path.insert(0, "bench")
+from benchlib.workloads import mixed_folder
+mixed_folder(sys.argv[1], int(sys.argv[2]), 1)
+PY
+  set -- "$work"/files/*
+elif [ "$files" -gt 0 ]; then
   what="$files files of 4 KiB"; tag="${files}files"
   echo "profile: making $what" >&2
   mkdir "$work/files"
@@ -86,7 +99,7 @@ done
 echo "profile: sending (receiver on port $port)" >&2
 start=$(date +%s.%N)
 perf record -q -e cpu-clock -F 1999 -g -o "$out/perf-sender-$tag.data" -- \
-  "$share" --home "$work/send" send "$@" --to "127.0.0.1:$port" --quiet
+  "$share" --home "$work/send" send "$@" --to "127.0.0.1:$port" --quiet || echo "profile: share send exited $? (3: some items were refused)" >&2
 end=$(date +%s.%N)
 echo "profile: sent in $(awk "BEGIN{printf \"%.2f\", $end - $start}") s (under perf)" >&2
 
