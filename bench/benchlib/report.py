@@ -159,16 +159,16 @@ class Report:
             if not out:
                 out += ["", "== share's memory: peak RSS (GNU time, exact) = anonymous (heap, stacks) + file-backed (binary, libraries, "
                         "magic database), each peak sampled every 10 ms from /proc/PID/status, MiB",
-                        f"{'':34} {'snd RSS':>7} {'anon':>6} {'file':>6}   {'rcv RSS':>7} {'anon':>6} {'file':>6}"]
-            out.append(f"{w.label[:34]:34} {s['send_rss'] / MiB:7.1f} {fmt(mib(s.get('send_anon')), '6.1f')} {fmt(mib(s.get('send_file')), '6.1f')}   "
+                        f"{'':46} {'snd RSS':>7} {'anon':>6} {'file':>6}   {'rcv RSS':>7} {'anon':>6} {'file':>6}"]
+            out.append(f"{w.label[:46]:46} {s['send_rss'] / MiB:7.1f} {fmt(mib(s.get('send_anon')), '6.1f')} {fmt(mib(s.get('send_file')), '6.1f')}   "
                        f"{fmt(mib(s.get('recv_rss')), '7.1f')} {fmt(mib(s.get('recv_anon')), '6.1f')} {fmt(mib(s.get('recv_file')), '6.1f')}")
         idle = self.ctx.results.get("idle")
         if idle and idle["runs"]:
             s = summarize(idle["runs"])
-            out += ["", f"{'idle daemon, 2 s after advertised':34} {s['rss'] / MiB:7.1f} {mib(s['anon']):6.1f} {mib(s['file']):6.1f}   "
+            out += ["", f"{'idle daemon, 2 s after advertised':46} {s['rss'] / MiB:7.1f} {mib(s['anon']):6.1f} {mib(s['file']):6.1f}   "
                         f"median of {s['n']}; VmRSS, RssAnon, RssFile"]
         elif idle and idle["error"]:
-            out += ["", f"{'idle daemon':34} FAILED: {idle['error'][:160]}"]
+            out += ["", f"{'idle daemon':46} FAILED: {idle['error'][:160]}"]
         return out
 
     def other_figures(self):

@@ -17,7 +17,7 @@ class Targets:
 
     def line(self, name, value, goal, ok):
         mark = "n/a " if ok is None else ("MET " if ok else "MISS")
-        self.out.append(f"  {mark} {name:62} {value:>28}   goal {goal}")
+        self.out.append(f"  {mark} {name:64} {value:>26}   goal {goal}")
 
     def note(self, text):
         self.out.append(f"       {text}")
@@ -56,9 +56,10 @@ class Targets:
             self.note(f"(and vs the plain TLS ref → direct+fsync, no SHA-256: {direct['wall'] / big['wall']:.2f}×)")
 
     def folders(self):
-        for key, what in (("small", "small files"), ("mixed", "mixed real files"), ("photos", "photos")):
+        for key, what in (("small", "small files ({} × 4 KiB)"), ("mixed", "mixed folder ({} real files)"), ("photos", "photo folder ({} JPEGs)")):
             sm, rs = self.summary(key, "share"), self.summary(key, "rsync")
-            name = f"{self.label(key, what)}, one send: files/s vs rsync"
+            w = self.workload.get(key)
+            name = f"{what.format(w.count if w else '?')}, one send: files/s vs rsync"
             if sm and rs:
                 x = rs["wall"] / sm["wall"]
                 self.line(name, f"{x:.2f}×", "≥ 2.00×", x >= 2)
