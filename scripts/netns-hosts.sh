@@ -30,7 +30,8 @@
 # avahi-daemon only over the system D-Bus, and libdbus takes the system bus
 # address from DBUS_SYSTEM_BUS_ADDRESS. Each namespace has a private
 # dbus-daemon listening on /run/share-netns/NS/dbus.sock (a filesystem socket,
-# so it is reachable from any network namespace); `exec` sets
+# so it is reachable from any network namespace; another set's state folder is
+# /run/share-netns-SUFFIX); `exec` sets
 # DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/share-netns/NS/dbus.sock and enters
 # only the network namespace (nsenter, no mount namespace), so a program run
 # through `exec` can itself run this script. avahi-daemon itself runs in a
@@ -45,7 +46,6 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/avahi/common.sh"
 export PATH="$PATH:/usr/sbin:/sbin"
 
-STATE=/run/share-netns
 PREFIX=${SHARE_NETNS_PREFIX:-share}
 LETTERS=abcdefghijklmnopqrstuvwxyz
 case "$PREFIX" in
@@ -53,6 +53,9 @@ case "$PREFIX" in
   share | share-*) ;;
   *) share_die "SHARE_NETNS_PREFIX must be share or start with share- (got '$PREFIX')" ;;
 esac
+# Each set keeps its state in its own folder: /run/share-netns for the default set,
+# /run/share-netns-bench7 for SHARE_NETNS_PREFIX=share-bench7.
+STATE=/run/share-netns${PREFIX#share}
 
 # ns_letter NS: the host's letter (a for PREFIX-a), or the whole suffix (lo, lan).
 ns_letter() {
