@@ -222,5 +222,4 @@ def fill_inbox(ctx, share, n, per_send=10000):
                 raise BenchError(f"filling the Inbox: share send exited {r.returncode}: {r.stdout[-300:]!r}")
     finally:
         share.stop_daemon(daemon)
-    rmtree(folder)
     return home, sends, time.monotonic() - t0
