@@ -44,8 +44,20 @@ def rmtree(path):
             pass
         func(p)
 
-    if os.path.lexists(path):
-        shutil.rmtree(path, onerror=fix)
+    if not os.path.lexists(path):
+        return
+    # Every folder writable first (one chmod each), so a big read-only Inbox does not cost an
+    # exception and two chmods per file; `fix` still catches whatever is left.
+    if os.path.isdir(path) and not os.path.islink(path):
+        for root, dirs, _files in os.walk(path):
+            for d in dirs:
+                p = os.path.join(root, d)
+                if not os.path.islink(p):
+                    try:
+                        os.chmod(p, 0o700)
+                    except OSError:
+                        pass
+    shutil.rmtree(path, onerror=fix)
 
 
 def tree_bytes(path):
