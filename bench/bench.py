@@ -12,9 +12,12 @@ run ends (normally, on error, or on SIGINT/SIGTERM/SIGHUP); the scratch folder i
 the whole run happens inside the bench's own network namespace (scripts/netns-hosts.sh up-lo: lo
 only, with its own D-Bus and Avahi on lo), so no tool can reach anything but loopback.
 
-The parts, by concern (bench/benchlib/): options, common, procs (processes), measure, hosts
-(network namespaces through the scripts), context (one run's state), workloads, tools (reference,
-disk, scp/rsync, wormhole), share, scenarios (share alone: start, visibility, speed), report.
+The parts, by concern (bench/benchlib/): options (the command line), common, procs (processes),
+measure (quietness, RSS sampling, medians), hosts (network namespaces through
+scripts/netns-hosts.sh), context (one run's state), workloads (what is sent), tools (reference,
+disk, scp/rsync, wormhole), share (homes, daemons, one send), scenarios (daemon start, idle
+memory, openssl speed), discovery (by name: visibility, a never-seen name), scale (many senders,
+many receivers, a big Inbox), report (the table) and targets (the goals, MET or MISS).
 """
 
 import json

@@ -3,8 +3,10 @@
 # stream with OpenSSL, disk writes, `openssl speed`) and the tools people use today (scp, rsync,
 # magic-wormhole), side by side on loopback, printed as one table. See bench/README.md.
 #
-#   bench/run.sh                 the full run (2 GiB, 64 MiB, 5,000 x 4 KiB, 1 KiB; 3 runs each)
-#   bench/run.sh --quick         a short run (256 MiB, 64 MiB, 1,000 x 4 KiB; 1 run each)
+#   bench/run.sh                 the full run (2 GiB, 64 MiB, 5,000 x 4 KiB, 3,000 real files, 500
+#                                photos, 1 KiB; 3 runs each; 50 senders, 8 receivers, a 100,000-item Inbox)
+#   bench/run.sh --quick         a short run (256 MiB, 64 MiB, 1,000 x 4 KiB, 500 real files, 50 photos;
+#                                1 run each; 10 senders, 8 receivers, a 10,000-item Inbox)
 #   bench/run.sh --tools share,scp --workloads big,tiny --runs 5
 #   bench/run.sh --help          every option
 #
