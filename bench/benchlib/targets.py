@@ -56,10 +56,12 @@ class Targets:
             self.note(f"(and vs the plain TLS ref → direct+fsync, no SHA-256: {direct['wall'] / big['wall']:.2f}×)")
 
     def folders(self):
-        for key, what in (("small", "small files ({} × 4 KiB)"), ("mixed", "mixed folder ({} real files)"), ("photos", "photo folder ({} JPEGs)")):
+        a = self.ctx.args
+        for key, what, asked in (("small", "small files ({} × 4 KiB)", a.small_count), ("mixed", "mixed folder ({} real files)", a.mixed_count),
+                                 ("photos", "photo folder ({} JPEGs)", a.photos)):
             sm, rs = self.summary(key, "share"), self.summary(key, "rsync")
             w = self.workload.get(key)
-            name = f"{what.format(w.count if w else '?')}, one send: files/s vs rsync"
+            name = f"{what.format(w.count if w else asked)}, one send: files/s vs rsync"
             if sm and rs:
                 x = rs["wall"] / sm["wall"]
                 self.line(name, f"{x:.2f}×", "≥ 2.00×", x >= 2)
