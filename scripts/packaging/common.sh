@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by scripts/package.sh, scripts/install.sh and their tests. Sourced, never run.
 # Where each installed file comes from, and the two layouts it goes to: the Debian package's
 # (/usr) and a user install's (~/.local, ~/.config). One list, so the package and the user
