@@ -56,7 +56,7 @@ echo "in a folder" >"$work/files/folder/inside.md"
 # --- fakes: a PATH with only what the helper may use, so real dialogs never open ---
 fakes="$work/bin"
 mkdir -p "$fakes"
-for tool in bash env readlink dirname basename jq cat; do ln -s "$(command -v "$tool")" "$fakes/$tool"; done
+for tool in bash env readlink dirname basename jq cat mktemp tail rm; do ln -s "$(command -v "$tool")" "$fakes/$tool"; done
 export FAKE_LOG="$work/log"
 mkdir -p "$FAKE_LOG"
 cat >"$fakes/notify-send" <<'EOF'
@@ -194,6 +194,14 @@ check "terminal chooser: the file arrived" [ "$(inbox_count)" = $((before + 1)) 
 # 7. Nothing to ask with: no dialog, no terminal emulator, not on a terminal.
 if run_helper 1 -- notes.txt; then
   check "no chooser: says what to install" grep -q "install zenity or kdialog" "$work/helper.err"
+fi
+
+# 8. share peers fails (here: a share that cannot reach Avahi): its error is shown, nothing sent.
+printf '#!/bin/bash\necho "Error: Avahi is not running (avahi-daemon)." >&2\nexit 1\n' >"$work/broken-share"
+chmod +x "$work/broken-share"
+if run_helper 1 SHARE_BIN="$work/broken-share" SHARE_SEND_GUI_CHOOSER=terminal -- notes.txt; then
+  check "share peers failing: its error is in the notification" \
+    notified "[could not look for nearby devices: Error: Avahi is not running (avahi-daemon).]"
 fi
 
 [ "$failures" = 0 ] || share_die "$failures check(s) failed (daemon log: $(tail -5 "$work/daemon.err"))"
