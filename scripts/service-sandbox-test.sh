@@ -27,6 +27,8 @@ home=/home/$user
 useradd --system --user-group --home-dir "$home" --create-home --shell /usr/sbin/nologin "$user"
 uid=$(id -u "$user") gid=$(id -g "$user")
 runtime=/run/user/$uid
+made_run_user=""
+[ -d /run/user ] || made_run_user=1
 cgroups=()
 manager=""
 work=$(mktemp -d)
@@ -38,6 +40,7 @@ cleanup() {
   for cg in "${cgroups[@]}"; do find "$cg" -depth -type d -exec rmdir {} + 2>/dev/null || true; done
   userdel "$user" 2>/dev/null || true
   rm -rf "$home" "$runtime" "$work"
+  if [ -n "$made_run_user" ]; then rmdir /run/user 2>/dev/null || true; fi
 }
 trap cleanup EXIT
 mkdir -p "$runtime" "$home/.local/bin" "$home/.config/systemd/user/share.service.d"
