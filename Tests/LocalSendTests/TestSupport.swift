@@ -105,3 +105,11 @@ func run(
 
 /// The repository root (for scripts).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// `bytes.withUnsafeBytes` keeping the parser's typed error.
+func withBytes<T>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(HTTPError) -> T) throws(HTTPError) -> T {
+  let result: Result<T, HTTPError> = bytes.withUnsafeBytes { raw in
+    do throws(HTTPError) { return .success(try body(raw)) } catch { return .failure(error) }
+  }
+  return try result.get()
+}
