@@ -40,7 +40,8 @@ final class ServerConnection {
         guard let next = try stream.readRequestHead() else { return }
         head = next
       } catch .http(let error) {
-        if error != .truncated { send(Reply.broken(error), closing: true) }
+        // After a timed-out read the TLS connection takes no more writes: just close.
+        if error != .truncated && error != .timedOut { send(Reply.broken(error), closing: true) }
         return
       } catch {
         return
