@@ -19,6 +19,23 @@ public struct PeerCertificate: Sendable, Equatable {
     self.commonName = commonName
   }
 
+  /// The certificate the peer of a finished handshake presented (`SSL_get0_peer_certificate`);
+  /// nil if it presented none and none is `required`.
+  static func of(_ ssl: OpaquePointer, required: Bool, operation: String) throws(TLSError)
+    -> PeerCertificate?
+  {
+    guard let peer = SSL_get0_peer_certificate(ssl) else {
+      if required {
+        throw .noPeerCertificate(detail: "\(operation): SSL_get0_peer_certificate returned NULL")
+      }
+      return nil
+    }
+    guard let certificate = read(peer) else {
+      throw .certificate(detail: "\(operation): cannot encode the peer's certificate")
+    }
+    return certificate
+  }
+
   /// Reads a borrowed `X509 *`; nil if its key or the certificate cannot be encoded.
   static func read(_ x509: OpaquePointer) -> PeerCertificate? {
     guard let fingerprint = Certificate.fingerprint(of: x509) else { return nil }

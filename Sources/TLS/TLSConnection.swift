@@ -155,15 +155,8 @@ public final class TLSConnection: @unchecked Sendable {
     try driveHandshake(ssl, fd: fd, socket: socket, deadline: deadline, operation: operation)
     try setBlocking(fd, true, operation: operation)
 
-    var peerCertificate: PeerCertificate? = nil
-    if let peer = SSL_get0_peer_certificate(ssl) {
-      guard let read = PeerCertificate.read(peer) else {
-        throw .certificate(detail: "\(operation): cannot encode the peer's certificate")
-      }
-      peerCertificate = read
-    } else if !asServer || context.clientCertificates == .required {
-      throw .noPeerCertificate(detail: "\(operation): SSL_get0_peer_certificate returned NULL")
-    }
+    let peerCertificate = try PeerCertificate.of(
+      ssl, required: !asServer || context.clientCertificates == .required, operation: operation)
     let cipher =
       SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }
       .map { String(cString: $0) } ?? "unknown"
