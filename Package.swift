@@ -31,7 +31,7 @@ let package = Package(
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
     .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),
     // LocalSend protocol v2: strict HTTP/1.1, messages, HTTPS server and client, multicast.
-    .target(name: "LocalSend", dependencies: ["TLS", "System"]),
+    .target(name: "LocalSend", dependencies: ["TLS", "System"], exclude: ["README.md"]),
 
     // Composition: sender, receiver, policy, paths.
     .target(
