@@ -9,7 +9,15 @@ import Testing
 struct LocalsendCLI {
   let home: TemporaryDirectory
 
-  static let venv = repositoryRoot.appendingPathComponent(".venv-localsend")
+  /// Where scripts/localsend/setup-venv.sh puts it: `$SHARE_LOCALSEND_VENV`, else a cache
+  /// folder shared by every clone (scripts/test.sh installs it before the tests run).
+  static let venv: URL = {
+    let environment = ProcessInfo.processInfo.environment
+    if let dir = environment["SHARE_LOCALSEND_VENV"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+    let cache = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+      ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".cache")
+    return cache.appendingPathComponent("share/localsend-venv")
+  }()
   static let setup = Mutex<Bool>(false)
 
   /// Installs the virtual environment once per test run (scripts/localsend/setup-venv.sh).
