@@ -30,6 +30,8 @@ let package = Package(
     .target(name: "Wire"),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
     .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),
+    // LocalSend protocol v2: strict HTTP/1.1, messages, HTTPS server and client, multicast.
+    .target(name: "LocalSend", dependencies: ["TLS", "System"], exclude: ["README.md"]),
 
     // Composition: sender, receiver, policy, paths.
     .target(
@@ -52,6 +54,7 @@ let package = Package(
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System"]),
     .testTarget(name: "EndToEndTests", dependencies: ["ShareKit"]),
     .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI"]),
+    .testTarget(name: "LocalSendTests", dependencies: ["LocalSend", "TLS", "System"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,9 @@ swift build --build-tests 2>&1 | { grep -v 'prohibited flag' || true; }
 # Discovery's live tests stop and restart Avahi and the bus: they run on their own, first.
 swift test --skip-build --filter DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
 scripts/avahi-up.sh >/dev/null
+# localsend-cli from PyPI (a LocalSend client nobody here wrote), cached outside the repo: the
+# LocalSend interoperability tests run it.
+scripts/localsend/setup-venv.sh
 # The real-world type corpus (Debian packages, cached outside the repo): CorpusTests judges every file.
 SHARE_CORPUS=$(scripts/corpus.sh)
 export SHARE_CORPUS

@@ -36,11 +36,21 @@ public final class TLSConnection: @unchecked Sendable {
   /// Owning thread only.
   private var failure: TLSError? = nil
 
+  /// The peer's certificate; nil only for a client that presented none to a server context made
+  /// with `clientCertificates: .optional`.
+  public let peerCertificate: PeerCertificate?
   /// The device ID of the peer: SHA-256 of its certificate's DER SubjectPublicKeyInfo.
-  public let peerFingerprint: Fingerprint
+  /// Reading it on a connection without a peer certificate (possible only with
+  /// `clientCertificates: .optional`) is a programmer error; read `peerCertificate` there.
+  public var peerFingerprint: Fingerprint {
+    guard let peerCertificate else {
+      preconditionFailure("peerFingerprint of a client that presented no certificate")
+    }
+    return peerCertificate.fingerprint
+  }
   /// The peer certificate's subject CN: its device name as it claims it. Unverified and
   /// arbitrary text from the network; escape it before showing it on a terminal.
-  public let peerCommonName: String?
+  public var peerCommonName: String? { peerCertificate?.commonName }
   /// The negotiated cipher suite, e.g. "TLS_AES_128_GCM_SHA256".
   public let negotiatedCipher: String
   /// The negotiated protocol version, "TLSv1.3".
@@ -52,14 +62,13 @@ public final class TLSConnection: @unchecked Sendable {
   public var peerPort: UInt16 { socket.peerPort }
 
   private init(
-    ssl: OpaquePointer, socket: Socket, context: TLSContext, peerFingerprint: Fingerprint,
-    peerCommonName: String?, negotiatedCipher: String, protocolVersion: String
+    ssl: OpaquePointer, socket: Socket, context: TLSContext, peerCertificate: PeerCertificate?,
+    negotiatedCipher: String, protocolVersion: String
   ) {
     self.ssl = ssl
     self.socket = socket
     self.context = context
-    self.peerFingerprint = peerFingerprint
-    self.peerCommonName = peerCommonName
+    self.peerCertificate = peerCertificate
     self.negotiatedCipher = negotiatedCipher
     self.protocolVersion = protocolVersion
   }
@@ -79,7 +88,7 @@ public final class TLSConnection: @unchecked Sendable {
   ///
   /// Throws `.notTLS` for a peer that speaks another protocol (e.g. plain HTTP),
   /// `.unsupportedProtocol` for a peer without TLS 1.3, `.noPeerCertificate` for a client with no
-  /// certificate, `.connectionClosed` if the peer hangs up, `.timedOut`, or `.handshakeFailed`.
+  /// certificate (unless the context was made with `clientCertificates: .optional`), `.connectionClosed` if the peer hangs up, `.timedOut`, or `.handshakeFailed`.
   /// On failure the socket is closed. Call on the connection's thread.
   public static func accept(_ socket: Socket, context: TLSContext, timeout: Duration)
     throws(TLSError) -> TLSConnection
@@ -146,21 +155,16 @@ public final class TLSConnection: @unchecked Sendable {
     try driveHandshake(ssl, fd: fd, socket: socket, deadline: deadline, operation: operation)
     try setBlocking(fd, true, operation: operation)
 
-    guard let peer = SSL_get0_peer_certificate(ssl) else {
-      throw .noPeerCertificate(detail: "\(operation): SSL_get0_peer_certificate returned NULL")
-    }
-    guard let fingerprint = Certificate.fingerprint(of: peer) else {
-      throw .certificate(detail: "\(operation): cannot encode the peer's public key")
-    }
+    let peerCertificate = try PeerCertificate.of(
+      ssl, required: !asServer || context.clientCertificates == .required, operation: operation)
     let cipher =
       SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }
       .map { String(cString: $0) } ?? "unknown"
     let version = SSL_get_version(ssl).map { String(cString: $0) } ?? "unknown"
     handedOver = true
     return TLSConnection(
-      ssl: ssl, socket: socket, context: context, peerFingerprint: fingerprint,
-      peerCommonName: Certificate.commonName(of: peer), negotiatedCipher: cipher,
-      protocolVersion: version)
+      ssl: ssl, socket: socket, context: context, peerCertificate: peerCertificate,
+      negotiatedCipher: cipher, protocolVersion: version)
   }
 
   /// Calls `SSL_do_handshake` on the non-blocking `fd` until it completes, waiting with `poll`

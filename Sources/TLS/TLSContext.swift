@@ -7,7 +7,8 @@ import COpenSSL
 ///   TLS_CHACHA20_POLY1305_SHA256.
 /// - The identity's Ed25519 key and self-signed certificate are presented to the peer.
 /// - The peer must present a certificate (`SSL_VERIFY_PEER`, plus
-///   `SSL_VERIFY_FAIL_IF_NO_PEER_CERT` for the server). Any self-signed certificate passes the
+///   `SSL_VERIFY_FAIL_IF_NO_PEER_CERT` for the server), unless a server context is made with
+///   `clientCertificates: .optional` (LocalSend clients may present none). Any self-signed certificate passes the
 ///   chain check: who the peer *is* is decided above this layer by comparing
 ///   `TLSConnection.peerFingerprint` with a pinned or advertised ID. TLS 1.3's CertificateVerify
 ///   proves the peer holds the certificate's private key, so the fingerprint cannot be forged.
@@ -25,8 +26,18 @@ public final class TLSContext: @unchecked Sendable {
     case client
   }
 
+  /// Whether a server demands a certificate from its clients.
+  public enum ClientCertificates: Sendable {
+    /// The handshake fails without one (share's own protocol).
+    case required
+    /// Asked for, not demanded: `TLSConnection.peerCertificate` is nil when none came.
+    case optional
+  }
+
   /// The role this context was made for.
   public let role: Role
+  /// Whether a server context demands client certificates; `.required` for clients too.
+  public let clientCertificates: ClientCertificates
   /// The identity presented to peers.
   public let identity: DeviceIdentity
   /// The owned `SSL_CTX *`.
@@ -42,8 +53,11 @@ public final class TLSContext: @unchecked Sendable {
   /// 1 MiB were slower (the buffer falls out of cache before the copy to the caller).
   static let readBufferLength = 64 * 1024
 
-  /// Builds the `SSL_CTX` for `role` presenting `identity`.
-  public init(identity: DeviceIdentity, role: Role) throws(TLSError) {
+  /// Builds the `SSL_CTX` for `role` presenting `identity`; `clientCertificates` only matters
+  /// for a server.
+  public init(
+    identity: DeviceIdentity, role: Role, clientCertificates: ClientCertificates = .required
+  ) throws(TLSError) {
     OpenSSLErrorQueue.clear()
     guard let context = SSL_CTX_new(TLS_method()) else {
       throw .configuration(detail: OpenSSLErrorQueue.drainDetail("SSL_CTX_new"))
@@ -51,6 +65,7 @@ public final class TLSContext: @unchecked Sendable {
     self.pointer = context
     self.role = role
     self.identity = identity
+    self.clientCertificates = role == .server ? clientCertificates : .required
 
     func check(_ ok: Bool, _ operation: String) throws(TLSError) {
       if !ok { throw .configuration(detail: OpenSSLErrorQueue.drainDetail(operation)) }
@@ -85,8 +100,8 @@ public final class TLSContext: @unchecked Sendable {
     try check(SSL_CTX_use_PrivateKey(context, key.pointer) == 1, "SSL_CTX_use_PrivateKey")
     try check(SSL_CTX_check_private_key(context) == 1, "SSL_CTX_check_private_key")
 
-    let mode: Int32 =
-      role == .server ? SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT : SSL_VERIFY_PEER
+    let demand = role == .server && clientCertificates == .required
+    let mode: Int32 = demand ? SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT : SSL_VERIFY_PEER
     // Accept any certificate chain, self-signed included: identity is the fingerprint, checked
     // by the caller. Non-capturing, so it is a plain C function pointer.
     SSL_CTX_set_verify(context, mode, { _, _ in 1 })

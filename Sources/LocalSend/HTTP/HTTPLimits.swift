@@ -1,0 +1,31 @@
+/// Size caps and time limits for one HTTP/1.1 connection. Values only: the parser enforces the
+/// sizes, the connection's I/O layer enforces the durations (as socket timeouts and deadlines).
+public struct HTTPLimits: Sendable, Equatable {
+  /// Longest head (request or status line plus header fields, final CRLF included).
+  public var maxHeadBytes: Int
+  /// Most header fields in one head.
+  public var maxHeaderCount: Int
+  /// Longest request target (path and query).
+  public var maxTargetBytes: Int
+  /// A client must deliver a whole request head within this time of its first byte.
+  public var headTimeout: Duration
+  /// A peer that sends or takes nothing for this long while a message is under way is dropped.
+  public var idleTimeout: Duration
+  /// How long an open connection may wait for its next request.
+  public var keepAliveTimeout: Duration
+
+  public init(
+    maxHeadBytes: Int = 16 * 1024, maxHeaderCount: Int = 64, maxTargetBytes: Int = 4096,
+    headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
+    keepAliveTimeout: Duration = .seconds(15)
+  ) {
+    self.maxHeadBytes = maxHeadBytes
+    self.maxHeaderCount = maxHeaderCount
+    self.maxTargetBytes = maxTargetBytes
+    self.headTimeout = headTimeout
+    self.idleTimeout = idleTimeout
+    self.keepAliveTimeout = keepAliveTimeout
+  }
+
+  public static let `default` = HTTPLimits()
+}

@@ -1,0 +1,145 @@
+import Synchronization
+
+/// Who is sending: what the sender says about itself and what TLS proved.
+public struct RemoteSender: Sendable, Equatable {
+  /// The sender's numeric IP address; uploads of a session must come from it.
+  public let address: String
+  /// The sender's description of itself (alias, model, type, port ...): unverified text.
+  public let device: LocalSendDevice
+  /// The fingerprint of the certificate the sender presented in the TLS handshake, if any: the
+  /// only identity that cannot be forged. The LocalSend app presents one; localsend-cli and
+  /// browsers do not.
+  public let certificate: LocalSendFingerprint?
+
+  public init(address: String, device: LocalSendDevice, certificate: LocalSendFingerprint?) {
+    self.address = address
+    self.device = device
+    self.certificate = certificate
+  }
+
+  /// Whether the fingerprint the sender claims is the one its certificate proves.
+  public var claimIsProven: Bool {
+    certificate.map { $0.matches(device.fingerprint) } ?? false
+  }
+}
+
+/// A prepare-upload request that passed validation (and the PIN, when one is set).
+public struct IncomingOffer: Sendable {
+  /// The session ID the sender will get if anything is accepted.
+  public let sessionID: String
+  public let sender: RemoteSender
+  /// The offered files in a stable order (by ID).
+  public let files: [FileOffer]
+}
+
+/// What the delegate decides for an offer.
+public enum OfferDecision: Sendable, Equatable {
+  /// Accept these file IDs (any subset of the offer). None accepted answers 204; refused files
+  /// are left out of the token map, which is how the protocol says "declined".
+  case accept(Set<String>)
+  /// Refuse the whole offer (403).
+  case decline
+}
+
+/// Tells the delegate that the sender gave up on an offer it is still deciding: the sender
+/// cancelled, or the server is stopping.
+public final class OfferCancellation: Sendable {
+  private let state = Mutex<(cancelled: Bool, handlers: [@Sendable () -> Void])>((false, []))
+
+  public init() {}
+
+  public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+  /// Runs `handler` once when cancelled (at once if already cancelled), on the cancelling thread.
+  public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    let runNow = state.withLock { state -> Bool in
+      if state.cancelled { return true }
+      state.handlers.append(handler)
+      return false
+    }
+    if runNow { handler() }
+  }
+
+  func cancel() {
+    let handlers = state.withLock { state -> [@Sendable () -> Void] in
+      guard !state.cancelled else { return [] }
+      state.cancelled = true
+      defer { state.handlers = [] }
+      return state.handlers
+    }
+    for handler in handlers { handler() }
+  }
+}
+
+/// One accepted file whose bytes are about to arrive.
+public struct AcceptedFile: Sendable {
+  public let sessionID: String
+  public let sender: RemoteSender
+  public let offer: FileOffer
+}
+
+/// Why an upload was refused; the status the sender gets follows from `kind`.
+public struct UploadRefusal: Error, Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    /// Refused by policy (type, content): 403.
+    case rejected
+    /// No room: 507.
+    case insufficientStorage
+    /// Something broke on this side: 500.
+    case failed
+  }
+
+  public let kind: Kind
+  /// A short reason sent back to the sender (it may show it).
+  public let message: String
+
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  var status: HTTPStatus {
+    switch kind {
+    case .rejected: return .forbidden
+    case .insufficientStorage: return .insufficientStorage
+    case .failed: return .internalServerError
+    }
+  }
+}
+
+/// Where an accepted file's bytes go. Called on the upload's connection thread, in order:
+/// any number of `write`, then exactly one of `commit` (every byte arrived, the checksum, when
+/// offered, matched) or `abort` (anything else: refused, cancelled, cut off, mismatched).
+public protocol UploadSink: AnyObject {
+  /// The next bytes; throw to refuse the file (e.g. its content is not what its name says).
+  func write(_ bytes: UnsafeRawBufferPointer) throws(UploadRefusal)
+  /// Makes the file permanent; throw if that fails.
+  func commit() throws(UploadRefusal)
+  /// Nothing of the file may remain.
+  func abort()
+}
+
+/// How a session ended.
+public enum SessionEnd: Sendable, Equatable {
+  /// Every accepted file was stored or failed.
+  case finished(stored: [String], failed: [String])
+  /// The sender called `/cancel`.
+  case cancelledBySender
+  /// No upload came for longer than the server's session timeout; a new offer replaced it.
+  case expired
+  /// The server stopped.
+  case serverStopped
+}
+
+/// The receiving policy, implemented by the daemon: may this session's files be accepted, which
+/// ones, where their bytes go. Methods run on connection threads, possibly several at once.
+public protocol LocalSendDelegate: AnyObject, Sendable {
+  /// A device registered (answered an announcement, or probed this one).
+  func localSend(registered sender: RemoteSender)
+  /// Decide an offer; may block (waiting for the person's consent). Watch `cancellation`.
+  func localSend(decide offer: IncomingOffer, cancellation: OfferCancellation) -> OfferDecision
+  /// Where the bytes of an accepted file go.
+  func localSend(open file: AcceptedFile) throws(UploadRefusal) -> any UploadSink
+  /// A session is over.
+  func localSend(sessionEnded sessionID: String, _ end: SessionEnd)
+}

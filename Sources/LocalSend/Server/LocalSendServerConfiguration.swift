@@ -1,0 +1,43 @@
+/// Settings of a LocalSend receiver that do not change while it runs.
+public struct LocalSendServerConfiguration: Sendable {
+  /// Address to listen on; nil for every interface.
+  public var host: String?
+  /// TCP port; 0 lets the kernel choose (tests).
+  public var port: UInt16
+  /// How this device introduces itself.
+  public var alias: String
+  public var deviceModel: String?
+  public var deviceType: DeviceType
+  /// When set, prepare-upload needs `?pin=` with this value.
+  public var pin: String?
+  public var limits: LocalSendLimits
+  public var http: HTTPLimits
+  /// A client must finish the TLS handshake within this time.
+  public var handshakeTimeout: Duration
+  /// An active session with no upload for this long gives way to the next offer.
+  public var sessionTimeout: Duration
+  /// Connections served at once, in total and per client address.
+  public var maxConnections: Int
+  public var maxConnectionsPerAddress: Int
+
+  public init(
+    host: String? = nil, port: UInt16 = LocalSendProtocol.defaultPort, alias: String,
+    deviceModel: String? = "Linux", deviceType: DeviceType = .desktop, pin: String? = nil,
+    limits: LocalSendLimits = .default, http: HTTPLimits = .default,
+    handshakeTimeout: Duration = .seconds(10), sessionTimeout: Duration = .seconds(300),
+    maxConnections: Int = 32, maxConnectionsPerAddress: Int = 8
+  ) {
+    self.host = host
+    self.port = port
+    self.alias = alias
+    self.deviceModel = deviceModel
+    self.deviceType = deviceType
+    self.pin = pin
+    self.limits = limits
+    self.http = http
+    self.handshakeTimeout = handshakeTimeout
+    self.sessionTimeout = sessionTimeout
+    self.maxConnections = maxConnections
+    self.maxConnectionsPerAddress = maxConnectionsPerAddress
+  }
+}

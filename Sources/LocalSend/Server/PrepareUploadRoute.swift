@@ -1,0 +1,80 @@
+import Foundation
+
+/// `POST /prepare-upload` (§4.1): PIN, validation, the one session slot, the delegate's
+/// decision, tokens for what it accepted.
+extension ServerConnection {
+  func prepareUpload(_ exchange: inout Exchange) -> Reply {
+    if let refusal = checkPin(exchange.query["pin"]) { return refusal }
+    let request: PrepareUploadRequest
+    switch readOffer(&exchange) {
+    case .success(let offer): request = offer
+    case .failure(let reply): return reply
+    }
+    let sessionID = Self.newID()
+    let cancellation = OfferCancellation()
+    let pending = SessionTable.Pending(id: sessionID, sender: address, cancellation: cancellation)
+    let (claimed, expired) = server.sessions.withLock { $0.claim(pending, now: .now) }
+    if let expired { server.delegate.localSend(sessionEnded: expired, .expired) }
+    guard claimed else { return .message(.conflict, "Blocked by another session") }
+
+    let sender = RemoteSender(address: address, device: request.info, certificate: certificate)
+    let files = request.files.values.sorted { $0.id < $1.id }
+    let offer = IncomingOffer(sessionID: sessionID, sender: sender, files: files)
+    let decision = server.delegate.localSend(decide: offer, cancellation: cancellation)
+    if cancellation.isCancelled {
+      server.sessions.withLock { $0.release(sessionID) }
+      return .message(.forbidden, "Cancelled by sender")
+    }
+    guard case .accept(let chosen) = decision else {
+      server.sessions.withLock { $0.release(sessionID) }
+      return .message(.forbidden, "Rejected")
+    }
+    var accepted: [String: SessionTable.SessionFile] = [:]
+    for file in files where chosen.contains(file.id) {
+      accepted[file.id] = SessionTable.SessionFile(offer: file, token: Self.newID())
+    }
+    server.sessions.withLock { table in
+      if accepted.isEmpty {
+        table.release(sessionID)
+      } else {
+        table.activate(sessionID, sender: sender, files: accepted, now: .now)
+      }
+    }
+    guard !accepted.isEmpty else { return .empty(.noContent) }
+    return .json(PrepareUploadResponse(sessionId: sessionID, files: accepted.mapValues(\.token)))
+  }
+
+  /// The PIN gate's answer, or nil when the request may go on.
+  private func checkPin(_ provided: String?) -> Reply? {
+    let limit = server.configuration.limits.maxPinBytes
+    let pin = provided.map { $0.utf8.count <= limit ? $0 : "" }
+    switch server.pins.withLock({ $0.check(pin, from: address) }) {
+    case .allowed: return nil
+    case .required: return .message(.unauthorized, "PIN required")
+    case .invalid: return .message(.unauthorized, "Invalid PIN")
+    case .tooManyAttempts: return .message(.tooManyRequests, "Too many requests")
+    }
+  }
+
+  /// The body, decoded and validated field by field.
+  private func readOffer(_ exchange: inout Exchange) -> Result<PrepareUploadRequest, Reply> {
+    let limits = server.configuration.limits
+    let body: [UInt8]
+    switch readJSONBody(&exchange, limit: limits.maxPrepareBodyBytes) {
+    case .success(let bytes): body = bytes
+    case .failure(let reply): return .failure(reply)
+    }
+    do {
+      let request = try Validation.decode(PrepareUploadRequest.self, from: body, limit: limits.maxPrepareBodyBytes)
+      try Validation.check(request, limits: limits)
+      return .success(request)
+    } catch {
+      return .failure(.message(.badRequest, "Invalid body: \(error)"))
+    }
+  }
+
+  /// A fresh random session ID or token (a version 4 UUID: 122 random bits).
+  static func newID() -> String {
+    UUID().uuidString.lowercased()
+  }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+@testable import LocalSend
+
+/// Field names exactly as the protocol defines them, and every field from the network checked.
+@Suite struct MessageTests {
+  func json(_ value: some Encodable) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any])
+  }
+
+  let device = LocalSendDevice(alias: "Nice Orange", deviceModel: "Samsung", deviceType: .mobile, fingerprint: "F", port: 53317)
+
+  @Test func deviceFieldsAreNamedAsInTheDocument() throws {
+    let object = try json(device)
+    #expect(Set(object.keys) == ["alias", "version", "deviceModel", "deviceType", "fingerprint", "port", "protocol", "download"])
+    #expect(object["protocol"] as? String == "https")
+    #expect(object["version"] as? String == "2.1")
+    let announce = try json(MulticastMessage(device: device, announce: true))
+    #expect(announce["announce"] as? Bool == true)
+    let info = try json(device.info)
+    #expect(Set(info.keys) == ["alias", "version", "deviceModel", "deviceType", "fingerprint", "download"])
+  }
+
+  @Test func optionalFieldsDefaultAsTheDocumentSays() throws {
+    let text = #"{"alias":"A","version":"2.0","fingerprint":"x","port":1,"protocol":"http","deviceType":"fridge"}"#
+    let decoded = try Validation.decode(LocalSendDevice.self, from: Array(text.utf8), limit: 1000)
+    #expect(decoded.download == false)
+    #expect(decoded.deviceType == .desktop, "unknown device types read as desktop (§7.1)")
+    #expect(decoded.deviceModel == nil)
+    let legacy = #"{"alias":"A","version":"2.0","fingerprint":"x","port":1,"protocol":"http","announcement":true}"#
+    #expect(try Validation.decode(MulticastMessage.self, from: Array(legacy.utf8), limit: 1000).announce)
+  }
+
+  @Test func missingOrMistypedFieldsAreNamed() {
+    #expect(throws: InvalidField("protocol", "missing")) {
+      try Validation.decode(LocalSendDevice.self, from: Array(#"{"alias":"A","version":"2.0","fingerprint":"x","port":1}"#.utf8), limit: 1000)
+    }
+    #expect(throws: InvalidField("port", "wrong type")) {
+      try Validation.decode(LocalSendDevice.self, from: Array(#"{"alias":"A","version":"2.0","fingerprint":"x","port":"1","protocol":"https"}"#.utf8), limit: 1000)
+    }
+    #expect(throws: InvalidField("body", "not JSON")) { try Validation.decode(LocalSendDevice.self, from: Array("{".utf8), limit: 1000) }
+    #expect(throws: InvalidField("body", "longer than 3 bytes")) { try Validation.decode(LocalSendDevice.self, from: Array("{  }".utf8), limit: 3) }
+  }
+
+  func offer(_ file: FileOffer, key: String? = nil) -> PrepareUploadRequest {
+    PrepareUploadRequest(info: device, files: [key ?? file.id: file])
+  }
+
+  func problem(_ request: PrepareUploadRequest) -> InvalidField? {
+    do {
+      try Validation.check(request, limits: .default)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func offeredFilesAreValidatedFieldByField() {
+    let good = FileOffer(id: "a", fileName: "dir/photo.jpg", size: 10, fileType: "image/jpeg", sha256: String(repeating: "ab", count: 32))
+    #expect(problem(offer(good)) == nil)
+    var bad = good
+    bad.fileName = "../etc/passwd"
+    #expect(problem(offer(bad))?.reason == "not a relative path")
+    bad.fileName = "/abs"
+    #expect(problem(offer(bad))?.reason == "not a relative path")
+    bad.fileName = "a\u{1B}[31m.jpg"
+    #expect(problem(offer(bad))?.reason == "contains a control character")
+    bad.fileName = ""
+    #expect(problem(offer(bad))?.reason == "empty")
+    bad = good
+    bad.size = -1
+    #expect(problem(offer(bad))?.field == "files[a].size")
+    bad = good
+    bad.sha256 = "*sha256 hash*"
+    #expect(problem(offer(bad))?.reason == "not 64 hex digits")
+    #expect(problem(offer(good, key: "b"))?.reason == "differs from its key")
+    bad = good
+    bad.metadata = FileMetadata(modified: "yesterday at noon")
+    #expect(problem(offer(bad))?.reason == "not an ISO 8601 time")
+    #expect(problem(PrepareUploadRequest(info: device, files: [:]))?.reason == "empty")
+    var wrongPort = device
+    wrongPort.port = 70000
+    #expect(problem(PrepareUploadRequest(info: wrongPort, files: ["a": good]))?.field == "info.port")
+    var version = device
+    version.version = "two"
+    #expect(problem(PrepareUploadRequest(info: version, files: ["a": good]))?.field == "info.version")
+  }
+
+  @Test func tooManyFilesAreRefused() {
+    let files = Dictionary(uniqueKeysWithValues: (0..<5).map { ("f\($0)", FileOffer(id: "f\($0)", fileName: "x\($0)", size: 1, fileType: "")) })
+    #expect(throws: InvalidField("files", "more than 4")) {
+      try Validation.check(PrepareUploadRequest(info: device, files: files), limits: LocalSendLimits(maxFiles: 4))
+    }
+  }
+
+  @Test func theFingerprintIsTheSHA256OfTheWholeCertificate() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let identity = try makeIdentity(in: directory, name: "device")
+    let fingerprint = try #require(LocalSendFingerprint(identity: identity))
+    let certificate = der(ofPEM: identity.certificatePEM)
+    #expect(fingerprint.hex == sha256Hex(certificate).uppercased())
+    #expect(fingerprint.matches(sha256Hex(certificate)), "lowercase, as localsend-cli sends it, matches too")
+    #expect(fingerprint.bytes != identity.fingerprint.bytes, "not share's device ID, which hashes only the public key")
+    let openssl = try run("/usr/bin/openssl", ["x509", "-in", identity.certificateURL.path, "-noout", "-fingerprint", "-sha256"])
+    let colons = openssl.stdout.split(separator: "=").last.map { $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines) }
+    #expect(colons == fingerprint.hex)
+  }
+
+  @Test func theLocalSendAppsKnownCertificateHasItsKnownFingerprint() throws {
+    // The certificate and fingerprint from the LocalSend app's own test (packages/core/src/crypto/cert.rs).
+    let pem = """
+      -----BEGIN CERTIFICATE-----
+      MIIDGTCCAgGgAwIBAgIBATANBgkqhkiG9w0BAQsFADBQMRcwFQYDVQQDEw5Mb2Nh
+      bFNlbmQgVXNlcjEJMAcGA1UEChMAMQkwBwYDVQQLEwAxCTAHBgNVBAcTADEJMAcG
+      A1UECBMAMQkwBwYDVQQGEwAwHhcNMjUwMjA5MDAwMzE0WhcNMzUwMjA3MDAwMzE0
+      WjBQMRcwFQYDVQQDEw5Mb2NhbFNlbmQgVXNlcjEJMAcGA1UEChMAMQkwBwYDVQQL
+      EwAxCTAHBgNVBAcTADEJMAcGA1UECBMAMQkwBwYDVQQGEwAwggEiMA0GCSqGSIb3
+      DQEBAQUAA4IBDwAwggEKAoIBAQCL24MxhGfrdJm0Q8ZGiBkZ27ldcEChB4w7rSbJ
+      yiKeosoNbJl2kyj5dZjfBhWGgDLGDMM5w+Mh/5SrWgTL/QrhbB+lsrxILLznWqBi
+      R8wJP0P2YW9fBahQskJQcUXt/3jsCsMTWea4rWc3HZGh03bAkJfLM+PDSOfTpvAZ
+      6DQSp9QLzC9bgVNnq3W0SvOZGpF0xRa4InCyTUgxsNsV4+GIrmN5w4EbRFVVYu7D
+      5OS5fxNSCukiS0fb6oQzUp0vIAycvvWHHbAy8T6UMoUor2nfvNcryiaOX5WBMLyh
+      yMZ5gMOyXjdm1bT1XSlvtXPYUzxvsGAzTqS8mXjw8h7mm5htAgMBAAEwDQYJKoZI
+      hvcNAQELBQADggEBABZ+I7D6wkeSrsi1NBLP2zoZ5oGh+INNcGTravfOQHs4Fbas
+      /CysaUYjsD3fmaDh4MxgWEqAmWnnBiojfpGX2SGuFqRBKyT9DgitBt0L7Ezg1k3h
+      bfSiFW4hXWp75grVO8xfML7ZcWMlhKrOsOMUGiy1qs3qsyJ3w7B2Tz78HhXGO5dd
+      jyPmZarhixKO92UpEvKGxjO0E/3UUNUzxKTAAgFfhKpuwHUgIijM/EppZtA8OcSh
+      fEztiV0xKfcPVx4d6dqRt/NMElK1Ivw2vUuxTymphZkkFOzht9m73/kyKaeFp8Ij
+      VRus1zGVD8IVpIdPMyz01WJyS7M0fWaHXKWo+Bo=
+      -----END CERTIFICATE-----
+      """
+    #expect(LocalSendFingerprint(certificatePEM: pem)?.hex == "4BADDE53A7F7CDEEED93189FD898E02BF6B4806CA4C05DE0ACE08319B86552FA")
+  }
+}
+
+@Suite struct SessionTableTests {
+  let sender = RemoteSender(address: "10.0.0.1", device: LocalSendDevice(alias: "a", deviceModel: nil, deviceType: nil, fingerprint: "f", port: 1), certificate: nil)
+  let offer = FileOffer(id: "x", fileName: "x", size: 1, fileType: "")
+
+  func active(_ files: [String] = ["x", "y"]) -> SessionTable {
+    var table = SessionTable(sessionTimeout: .seconds(60))
+    _ = table.claim(.init(id: "s", sender: "10.0.0.1", cancellation: OfferCancellation()), now: .now)
+    table.activate("s", sender: sender, files: Dictionary(uniqueKeysWithValues: files.map { ($0, SessionTable.SessionFile(offer: offer, token: "t-\($0)")) }), now: .now)
+    return table
+  }
+
+  @Test func oneSessionAtATime() {
+    var table = active()
+    #expect(table.claim(.init(id: "s2", sender: "10.0.0.2", cancellation: OfferCancellation()), now: .now).claimed == false)
+    let later = ContinuousClock.now + .seconds(61)
+    let (claimed, expired) = table.claim(.init(id: "s2", sender: "10.0.0.2", cancellation: OfferCancellation()), now: later)
+    #expect(claimed && expired == "s", "an idle session gives way after its timeout")
+  }
+
+  @Test func uploadsNeedTheSessionTokenAndSenderAddress() {
+    var table = active()
+    #expect(table.beginUpload(session: "s", file: "x", token: "wrong", address: "10.0.0.1", now: .now).failureValue == .invalidToken)
+    #expect(table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.9", now: .now).failureValue == .invalidToken)
+    #expect(table.beginUpload(session: "other", file: "x", token: "t-x", address: "10.0.0.1", now: .now).failureValue == .blocked)
+    #expect(table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.1", now: .now).failureValue == nil)
+    #expect(table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.1", now: .now).failureValue == .invalidToken, "not twice at once")
+  }
+
+  @Test func theSessionEndsWithItsLastFileAndAChecksumMismatchMayBeRetried() {
+    var table = active()
+    _ = table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.1", now: .now)
+    #expect(table.finishUpload(session: "s", file: "x", outcome: .checksumMismatch, now: .now) == nil)
+    _ = table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.1", now: .now)
+    #expect(table.finishUpload(session: "s", file: "x", outcome: .stored, now: .now) == nil)
+    _ = table.beginUpload(session: "s", file: "y", token: "t-y", address: "10.0.0.1", now: .now)
+    #expect(table.finishUpload(session: "s", file: "y", outcome: .failed, now: .now) == .finished(stored: ["x"], failed: ["y"]))
+    #expect(!table.isLive("s"))
+  }
+
+  @Test func onlyTheSenderCancels() {
+    var table = active()
+    #expect(table.cancel(session: "s", address: "10.0.0.9").0 == .nothing)
+    #expect(table.cancel(session: "s", address: "10.0.0.1").0 == .active("s"))
+    #expect(!table.isLive("s"))
+  }
+}
+
+@Suite struct PinGateTests {
+  @Test func threeWrongPinsLockAnAddressOut() {
+    var gate = PinGate(pin: "1234")
+    #expect(gate.check(nil, from: "a") == .required)
+    #expect(gate.check("0000", from: "a") == .invalid)
+    #expect(gate.check("1234", from: "a") == .allowed)
+    for _ in 0..<3 { #expect(gate.check("0000", from: "a") == .invalid) }
+    #expect(gate.check("1234", from: "a") == .tooManyAttempts)
+    #expect(gate.check("1234", from: "b") == .allowed)
+    var open = PinGate(pin: nil)
+    #expect(open.check(nil, from: "a") == .allowed)
+  }
+}
+
+extension Result {
+  var failureValue: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}
