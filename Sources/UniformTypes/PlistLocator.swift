@@ -24,27 +24,52 @@ enum PlistLocator {
     else {
       return bytes.isEmpty ? Location(line: 1, problem: "the file is empty") : nil
     }
-    var line = 1
-    var stack: [(String, Int)] = []
+    var scanner = Scanner(bytes: bytes)
+    return scanner.firstProblem()
+  }
+
+  /// One pass over the text: where it is, which line, and the tags still open.
+  private struct Scanner {
+    let bytes: [UInt8]
     var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == 0x0A { line += 1 }
-      if byte == UInt8(ascii: "&") {
-        var end = index + 1
-        while end < bytes.count, end < index + 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
-        let entity = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
-        let known = ["amp", "lt", "gt", "quot", "apos"].contains(entity) || entity.hasPrefix("#")
-        if !known || end >= bytes.count || bytes[end] != UInt8(ascii: ";") {
-          return Location(line: line, problem: "unknown or unterminated entity &\(Escaping.escaped(entity, maximumLength: 12))")
+    var line = 1
+    var open: [(name: String, line: Int)] = []
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func firstProblem() -> Location? {
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == 0x0A { line += 1 }
+        if byte == UInt8(ascii: "&") {
+          if let problem = entity() { return problem }
+        } else if byte == UInt8(ascii: "<") {
+          if let problem = tag() { return problem }
+        } else {
+          index += 1
         }
-        index = end + 1
-        continue
       }
-      guard byte == UInt8(ascii: "<") else {
-        index += 1
-        continue
+      if let (name, openLine) = open.last {
+        return Location(line: openLine, problem: "<\(name)> is never closed")
       }
+      return nil
+    }
+
+    /// An entity at `index`: one of the five XML ones or a character reference.
+    private mutating func entity() -> Location? {
+      var end = index + 1
+      while end < bytes.count, end < index + 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
+      let entity = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
+      let known = ["amp", "lt", "gt", "quot", "apos"].contains(entity) || entity.hasPrefix("#")
+      if !known || end >= bytes.count || bytes[end] != UInt8(ascii: ";") {
+        return Location(line: line, problem: "unknown or unterminated entity &\(Escaping.escaped(entity, maximumLength: 12))")
+      }
+      index = end + 1
+      return nil
+    }
+
+    /// A tag at `index`: a plist tag that opens, or closes the one last opened.
+    private mutating func tag() -> Location? {
       let startLine = line
       var end = index + 1
       while end < bytes.count, bytes[end] != UInt8(ascii: ">") {
@@ -54,33 +79,30 @@ enum PlistLocator {
       guard end < bytes.count else { return Location(line: startLine, problem: "unterminated tag") }
       let inner = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
       index = end + 1
-      if inner.hasPrefix("?") || inner.hasPrefix("!") { continue }
+      if inner.hasPrefix("?") || inner.hasPrefix("!") { return nil }
       let closing = inner.hasPrefix("/")
       let selfClosing = inner.hasSuffix("/")
       var name = closing ? String(inner.dropFirst()) : inner
       if selfClosing { name = String(name.dropLast()) }
       name = String(name.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).first ?? "")
-      let shown = Escaping.escaped(name, maximumLength: 40)
-      if closing {
-        guard let (open, openLine) = stack.popLast() else {
-          return Location(line: startLine, problem: "</\(shown)> closes nothing")
-        }
-        if open != name {
-          return Location(line: startLine, problem: "</\(shown)> does not match <\(open)> opened on line \(openLine)")
-        }
-        continue
-      }
+      if closing { return close(name, at: startLine) }
       guard plistTags.contains(name) else {
         return Location(line: startLine, problem: "unknown tag <\(Escaping.escaped(inner, maximumLength: 40))>")
       }
-      if !selfClosing {
-        stack.append((name, startLine))
+      if !selfClosing { open.append((name, startLine)) }
+      return nil
+    }
+
+    private mutating func close(_ name: String, at startLine: Int) -> Location? {
+      let shown = Escaping.escaped(name, maximumLength: 40)
+      guard let (last, openLine) = open.popLast() else {
+        return Location(line: startLine, problem: "</\(shown)> closes nothing")
       }
+      if last != name {
+        return Location(line: startLine, problem: "</\(shown)> does not match <\(last)> opened on line \(openLine)")
+      }
+      return nil
     }
-    if let (open, openLine) = stack.last {
-      return Location(line: openLine, problem: "<\(open)> is never closed")
-    }
-    return nil
   }
 
   /// Foundation's message without its (wrong) ` on line N` / ` at line N`.

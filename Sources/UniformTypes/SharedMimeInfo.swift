@@ -52,6 +52,44 @@ final class SharedMimeInfo: Sendable {
     guard globsText != nil || subclassText != nil || aliasText != nil else { return nil }
     self.directory = directory
 
+    var globs = GlobTable()
+    Self.forEachLine(globsText ?? []) { globs.add(line: $0) }
+    var known = globs.known
+    var subclasses: [String: [String]] = [:]
+    Self.forEachPair(subclassText ?? []) { child, parent in
+      subclasses[child, default: []].append(parent)
+      known.insert(child)
+      known.insert(parent)
+    }
+    var aliases: [String: String] = [:]
+    Self.forEachPair(aliasText ?? []) { alias, canonical in
+      aliases[alias] = canonical
+      known.insert(canonical)
+    }
+    literals = globs.literals
+    extensions = globs.extensions
+    ties = globs.ties
+    caseSensitiveExtensions = globs.caseSensitiveExtensions
+    patterns = globs.patterns
+    self.subclasses = subclasses
+    self.aliases = aliases
+    knownTypes = known
+    maxExtensionLabels = globs.maxLabels
+  }
+
+  /// Calls `body` with each line of two distinct MIME types separated by a space
+  /// (`subclasses`: child, parent; `aliases`: alias, canonical).
+  private static func forEachPair(_ text: [UInt8], _ body: (String, String) -> Void) {
+    forEachLine(text) { line in
+      let fields = fields(line, separator: UInt8(ascii: " "))
+      guard fields.count == 2, let first = mimeType(fields[0]), let second = mimeType(fields[1]), first != second
+      else { return }
+      body(first, second)
+    }
+  }
+
+  /// `globs2` as it is read, line by line, into the lookup tables.
+  private struct GlobTable {
     var literals: [String: Glob] = [:]
     var extensions: [String: Glob] = [:]
     var ties: [String: [String]] = [:]
@@ -59,70 +97,48 @@ final class SharedMimeInfo: Sendable {
     var patterns: [Glob] = []
     var known = Set<String>()
     var maxLabels = 1
-    let star = UInt8(ascii: "*")
-    let question = UInt8(ascii: "?")
-    let bracket = UInt8(ascii: "[")
-    Self.forEachLine(globsText ?? []) { line in
-      // weight:mime:pattern[:flags[:...]]
-      let fields = Self.fields(line, separator: UInt8(ascii: ":"))
-      guard fields.count >= 3, let weight = Self.integer(fields[0]), let mime = Self.mimeType(fields[1]),
-        !fields[2].isEmpty
+
+    private static func isWildcard(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[")
+    }
+
+    /// One `weight:mime:pattern[:flags[:...]]` line; a malformed one is skipped.
+    mutating func add(line: ArraySlice<UInt8>) {
+      let fields = SharedMimeInfo.fields(line, separator: UInt8(ascii: ":"))
+      guard fields.count >= 3, let weight = SharedMimeInfo.integer(fields[0]),
+        let mime = SharedMimeInfo.mimeType(fields[1]), !fields[2].isEmpty
       else { return }
       let patternBytes = fields[2]
       let pattern = String(decoding: patternBytes, as: UTF8.self)
-      let caseSensitive = fields.count >= 4 && Self.fields(fields[3], separator: UInt8(ascii: ",")).contains { $0.elementsEqual("cs".utf8) }
+      let caseSensitive =
+        fields.count >= 4
+        && SharedMimeInfo.fields(fields[3], separator: UInt8(ascii: ",")).contains { $0.elementsEqual("cs".utf8) }
       let glob = Glob(weight: weight, mimeType: mime, pattern: pattern, caseSensitive: caseSensitive)
       known.insert(mime)
-      let wild = patternBytes.contains { $0 == star || $0 == question || $0 == bracket }
-      if !wild {
-        let key = caseSensitive ? pattern : Self.lowercasedFast(pattern)
+      if !patternBytes.contains(where: Self.isWildcard) {
+        let key = caseSensitive ? pattern : SharedMimeInfo.lowercasedFast(pattern)
         if literals[key].map({ $0.weight < weight }) ?? true { literals[key] = glob }
-      } else if patternBytes.count > 2, patternBytes[patternBytes.startIndex] == star,
+      } else if patternBytes.count > 2, patternBytes[patternBytes.startIndex] == UInt8(ascii: "*"),
         patternBytes[patternBytes.startIndex + 1] == UInt8(ascii: "."),
-        !patternBytes.dropFirst(2).contains(where: { $0 == star || $0 == question || $0 == bracket })
+        !patternBytes.dropFirst(2).contains(where: Self.isWildcard)
       {
-        let extBytes = patternBytes.dropFirst(2)
-        let ext = String(decoding: extBytes, as: UTF8.self)
-        // The file is sorted by weight, but keep the heaviest explicitly.
-        if caseSensitive {
-          if caseSensitiveExtensions[ext].map({ $0.weight < weight }) ?? true { caseSensitiveExtensions[ext] = glob }
-        } else {
-          Self.add(glob, forExtension: Self.lowercasedFast(ext), to: &extensions, ties: &ties)
-        }
-        maxLabels = max(maxLabels, extBytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
+        add(glob, extension: patternBytes.dropFirst(2))
       } else {
         patterns.append(
           caseSensitive ? glob : Glob(weight: weight, mimeType: mime, pattern: pattern.lowercased(), caseSensitive: false))
       }
     }
 
-    var subclasses: [String: [String]] = [:]
-    Self.forEachLine(subclassText ?? []) { line in
-      let fields = Self.fields(line, separator: UInt8(ascii: " "))
-      guard fields.count == 2, let child = Self.mimeType(fields[0]), let parent = Self.mimeType(fields[1]), child != parent
-      else { return }
-      subclasses[child, default: []].append(parent)
-      known.insert(child)
-      known.insert(parent)
+    /// A `*.ext` glob. The file is sorted by weight, but the heaviest is kept explicitly.
+    private mutating func add(_ glob: Glob, extension extBytes: ArraySlice<UInt8>) {
+      let ext = String(decoding: extBytes, as: UTF8.self)
+      if glob.caseSensitive {
+        if caseSensitiveExtensions[ext].map({ $0.weight < glob.weight }) ?? true { caseSensitiveExtensions[ext] = glob }
+      } else {
+        SharedMimeInfo.add(glob, forExtension: SharedMimeInfo.lowercasedFast(ext), to: &extensions, ties: &ties)
+      }
+      maxLabels = max(maxLabels, extBytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
     }
-    var aliases: [String: String] = [:]
-    Self.forEachLine(aliasText ?? []) { line in
-      let fields = Self.fields(line, separator: UInt8(ascii: " "))
-      guard fields.count == 2, let alias = Self.mimeType(fields[0]), let canonical = Self.mimeType(fields[1]),
-        alias != canonical
-      else { return }
-      aliases[alias] = canonical
-      known.insert(canonical)
-    }
-    self.literals = literals
-    self.extensions = extensions
-    self.ties = ties
-    self.caseSensitiveExtensions = caseSensitiveExtensions
-    self.patterns = patterns
-    self.subclasses = subclasses
-    self.aliases = aliases
-    self.knownTypes = known
-    self.maxExtensionLabels = maxLabels
   }
 
   /// Keeps the heaviest `*.ext` glob of an extension, and every MIME type tied at that weight.

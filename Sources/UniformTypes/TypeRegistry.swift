@@ -95,29 +95,8 @@ public final class TypeRegistry: Sendable {
   /// take precedence over built-in and shared-mime-info tags.
   /// - Throws: `TypeRegistryError` naming the first offending addition by index.
   public func adding(_ additions: [TypeDeclaration]) throws(TypeRegistryError) -> TypeRegistry {
-    var declarations = self.declarations
-    var order = declaredIdentifiers
-    var seen: [TypeIdentifier: Int] = [:]
-    for (index, declaration) in additions.enumerated() {
-      let id = declaration.identifier
-      func fail(_ problem: TypeRegistryError.Problem) -> TypeRegistryError {
-        TypeRegistryError(index: index, identifier: id, problem: problem)
-      }
-      guard id.isReverseDNS else { throw fail(.invalidIdentifier) }
-      if let first = seen[id] { throw fail(.duplicate(firstIndex: first)) }
-      if let existing = self.declarations[id] {
-        throw fail(.alreadyDeclared(existing.origin))
-      }
-      seen[id] = index
-      guard !declaration.conformsTo.isEmpty else { throw fail(.noParent) }
-      for ext in declaration.filenameExtensions where !Self.isValidExtension(ext) {
-        throw fail(.invalidExtension(ext))
-      }
-      for mime in declaration.mimeTypes where !MIMEType.isValid(mime) {
-        throw fail(.invalidMIMEType(mime))
-      }
-    }
-    let newIDs = Set(seen.keys)
+    try checkEach(additions)
+    let newIDs = Set(additions.map(\.identifier))
     for (index, declaration) in additions.enumerated() {
       for parent in declaration.conformsTo where !newIDs.contains(parent) && !isKnown(parent) {
         throw TypeRegistryError(index: index, identifier: declaration.identifier, problem: .unknownParent(parent))
@@ -130,6 +109,39 @@ public final class TypeRegistry: Sendable {
         throw TypeRegistryError(index: index, identifier: declaration.identifier, problem: .cycle(cycle))
       }
     }
+    return try indexing(additions)
+  }
+
+  /// Each addition on its own: a new reverse-DNS identifier, declared once, with a parent and
+  /// well-formed tags.
+  private func checkEach(_ additions: [TypeDeclaration]) throws(TypeRegistryError) {
+    var seen: [TypeIdentifier: Int] = [:]
+    for (index, declaration) in additions.enumerated() {
+      let id = declaration.identifier
+      func fail(_ problem: TypeRegistryError.Problem) -> TypeRegistryError {
+        TypeRegistryError(index: index, identifier: id, problem: problem)
+      }
+      guard id.isReverseDNS else { throw fail(.invalidIdentifier) }
+      if let first = seen[id] { throw fail(.duplicate(firstIndex: first)) }
+      if let existing = declarations[id] {
+        throw fail(.alreadyDeclared(existing.origin))
+      }
+      seen[id] = index
+      guard !declaration.conformsTo.isEmpty else { throw fail(.noParent) }
+      for ext in declaration.filenameExtensions where !Self.isValidExtension(ext) {
+        throw fail(.invalidExtension(ext))
+      }
+      for mime in declaration.mimeTypes where !MIMEType.isValid(mime) {
+        throw fail(.invalidMIMEType(mime))
+      }
+    }
+  }
+
+  /// This registry with `additions` declared and their tags indexed (theirs win over built-in
+  /// and shared-mime-info tags); two additions may not claim one tag.
+  private func indexing(_ additions: [TypeDeclaration]) throws(TypeRegistryError) -> TypeRegistry {
+    var declarations = self.declarations
+    var order = declaredIdentifiers
     var extensionIndex = self.extensionIndex
     var mimeIndex = self.mimeIndex
     var claimedExtensions: [String: TypeIdentifier] = [:]
