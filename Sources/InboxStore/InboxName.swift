@@ -6,6 +6,7 @@
 /// - white space at either end is dropped;
 /// - a name longer than 240 UTF-8 bytes is shortened, keeping its extension, so a collision
 ///   suffix still fits in the 255-byte limit of Linux file systems;
+/// - a URL item ends in `.url`, a text item in `.txt` (`withExtension`);
 /// - on collision: `name-1.ext`, `name-2.ext`, ... (compound extensions such as `.tar.gz` stay whole).
 public enum InboxName {
   /// The longest stored name, leaving room for a collision suffix under the 255-byte limit.
@@ -40,6 +41,12 @@ public enum InboxName {
     if cleaned.isEmpty { throw .empty }
     if cleaned == "." || cleaned == ".." { throw .dotName }
     return shorten(cleaned, to: maxBytes)
+  }
+
+  /// `name` ending in `.ext` (compared case-insensitively), adding it when missing: a URL is
+  /// stored as `….url`, a text snippet as `….txt`, whatever name it came with.
+  public static func withExtension(_ name: String, _ ext: String) -> String {
+    name.lowercased().hasSuffix("." + ext.lowercased()) ? name : "\(name).\(ext)"
   }
 
   /// The `number`th alternative for a taken name: `photo.jpg` → `photo-1.jpg`.

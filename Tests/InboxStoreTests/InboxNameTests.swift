@@ -55,4 +55,12 @@ import Testing
     #expect(InboxName.variant(of: ".env", number: 1) == ".env-1")
     #expect(InboxName.variant(of: "my.photo.jpg", number: 1) == "my.photo-1.jpg")
   }
+
+  @Test func urlAndTextItemsEndInTheirExtensionWhateverNameTheyCameWith() {
+    #expect(InboxName.withExtension("example.org", "url") == "example.org.url")
+    #expect(InboxName.withExtension("example.org.url", "url") == "example.org.url")
+    #expect(InboxName.withExtension("NOTES.TXT", "txt") == "NOTES.TXT")
+    #expect(InboxName.withExtension("notes.txt.sh", "txt") == "notes.txt.sh.txt")
+    #expect(InboxName.withExtension("text", "txt") == "text.txt")
+  }
 }

@@ -56,8 +56,8 @@ public struct ReceivePolicy: Sendable {
     }
     // A URL or a text is stored as what it is, whatever name it came with.
     switch offer.kind {
-    case .url: name = ItemCatalog.withExtension(name, "url")
-    case .text: name = ItemCatalog.withExtension(name, "txt")
+    case .url: name = InboxName.withExtension(name, "url")
+    case .text: name = InboxName.withExtension(name, "txt")
     default: break
     }
     if offer.kind == .folder, offer.entries == nil { return .rejected("a folder without its entries") }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InboxStore
 import System
 import Wire
 
@@ -66,7 +67,7 @@ public struct ItemCatalog: Sendable {
   public mutating func add(text: String, name: String?) {
     let bytes = Array(text.utf8)
     let offer = ItemOffer(
-      id: items.count, kind: .text, name: ItemCatalog.withExtension(name ?? "text", "txt"),
+      id: items.count, kind: .text, name: InboxName.withExtension(name ?? "text", "txt"),
       size: Int64(bytes.count), type: "public.utf8-plain-text")
     items.append(OutgoingItem(offer: offer, source: .inline(bytes), label: "text"))
   }
@@ -75,10 +76,6 @@ public struct ItemCatalog: Sendable {
   public mutating func add(stream fd: Int32, name: String) {
     let offer = ItemOffer(id: items.count, kind: .file, name: name, size: nil)
     items.append(OutgoingItem(offer: offer, source: .stream(fd), label: "-"))
-  }
-
-  static func withExtension(_ name: String, _ ext: String) -> String {
-    name.lowercased().hasSuffix("." + ext) ? name : "\(name).\(ext)"
   }
 
   /// Walks a folder depth-first in name order, without following symlinks; sub-folders are
