@@ -1,11 +1,12 @@
 import Foundation
+import UniformTypes
 
 /// What the Inbox remembers about an item beside its bytes.
 public struct ItemMetadata: Codable, Sendable, Equatable {
   /// The name the sender offered (untrusted: escape before display).
   public var originalName: String
-  /// `file`, `folder`, `url` or `text`.
-  public var kind: String
+  /// What was offered: a file, a folder, a URL or a text snippet.
+  public var kind: ItemKind
   /// The sender's device name (untrusted: escape before display).
   public var senderName: String
   /// The sender's device ID: the fingerprint of its certificate, 64 hex digits.
@@ -15,14 +16,14 @@ public struct ItemMetadata: Codable, Sendable, Equatable {
   public var size: Int64
   /// SHA-256 of a file item's bytes, 64 hex digits.
   public var sha256: String?
-  /// The type the receiver decided on, a type identifier such as `public.png`.
-  public var type: String?
+  /// The type the receiver decided on, such as `public.png`.
+  public var type: TypeIdentifier?
   /// A folder's number of files.
   public var files: Int?
 
   public init(
-    originalName: String, kind: String, senderName: String, senderId: String,
-    receivedAt: Date, size: Int64, sha256: String? = nil, type: String? = nil, files: Int? = nil
+    originalName: String, kind: ItemKind, senderName: String, senderId: String,
+    receivedAt: Date, size: Int64, sha256: String? = nil, type: TypeIdentifier? = nil, files: Int? = nil
   ) {
     self.originalName = originalName
     self.kind = kind
@@ -50,7 +51,7 @@ extension MetadataRecord {
       "\"file\":{\"inode\":\(file.inode),\"mtime_nanoseconds\":\(file.mtimeNanoseconds),\"size\":\(file.size)}",
     ]
     var meta: [String] = [
-      "\"kind\":\(jsonString(self.meta.kind))",
+      "\"kind\":\(jsonString(self.meta.kind.rawValue))",
       "\"original_name\":\(jsonString(self.meta.originalName))",
       "\"received_at\":\"\(iso8601(self.meta.receivedAt))\"",
       "\"sender_id\":\(jsonString(self.meta.senderId))",
@@ -59,7 +60,7 @@ extension MetadataRecord {
     ]
     if let files = self.meta.files { meta.append("\"files\":\(files)") }
     if let sha = self.meta.sha256 { meta.append("\"sha256\":\(jsonString(sha))") }
-    if let type = self.meta.type { meta.append("\"type\":\(jsonString(type))") }
+    if let type = self.meta.type { meta.append("\"type\":\(jsonString(type.rawValue))") }
     fields.append("\"meta\":{" + meta.joined(separator: ",") + "}")
     return "{" + fields.joined(separator: ",") + "}\n"
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import UniformTypes
 @testable import InboxStore
 
 /// A fresh Documents folder in a temporary directory, removed at the end.
@@ -20,7 +21,7 @@ final class TempDocuments: Sendable {
     let file = try store.createStagingFile()
     try bytes.withUnsafeBytes { try file.write($0) }
     let identity = try file.finish(sync: sync)
-    let meta = ItemMetadata(originalName: name, kind: "file", senderName: "peer", senderId: String(repeating: "a", count: 64),
+    let meta = ItemMetadata(originalName: name, kind: .file, senderName: "peer", senderId: String(repeating: "a", count: 64),
                             receivedAt: Date(), size: Int64(bytes.count), sha256: nil, type: "public.data")
     return InboxStore.Placement(staged: file.url, name: name, identity: identity, metadata: meta)
   }
@@ -139,7 +140,7 @@ final class TempDocuments: Sendable {
     chmod(folder.appendingPathComponent("sub/f").path, 0o444)
     let identity = try t.store.seal(folder: folder)
     #expect(t.mode(folder.appendingPathComponent("sub")) == 0o555)
-    let meta = ItemMetadata(originalName: "d", kind: "folder", senderName: "p", senderId: "x", receivedAt: Date(), size: 1)
+    let meta = ItemMetadata(originalName: "d", kind: .folder, senderName: "p", senderId: "x", receivedAt: Date(), size: 1)
     #expect(try t.store.place([.init(staged: folder, name: "d", identity: identity, metadata: meta)])[0].get() == "d")
     #expect(t.store.list().first?.kind == .folder)
     try t.store.delete("d")
@@ -169,7 +170,7 @@ final class TempDocuments: Sendable {
   @Test func aJournalLineDecodesToTheSameRecordWhateverTheNamesHold() throws {
     let hostile = "q\"uote\\back\nline\u{1b}[2J\u{9b}tab\there 日本 \u{202e}"
     let meta = ItemMetadata(
-      originalName: hostile, kind: "file", senderName: hostile, senderId: String(repeating: "ab", count: 32),
+      originalName: hostile, kind: .file, senderName: hostile, senderId: String(repeating: "ab", count: 32),
       receivedAt: Date(timeIntervalSince1970: 1_790_000_000), size: 42, sha256: String(repeating: "0", count: 64),
       type: "public.plain-text", files: 3)
     let record = MetadataRecord(file: FileIdentity(inode: 12345, size: 42, mtimeNanoseconds: 1_790_000_000_123_456_789), meta: meta)

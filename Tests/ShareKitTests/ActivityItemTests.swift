@@ -34,7 +34,7 @@ import Wire
     lstat(stored.appendingPathComponent("notes.txt").path, &info)
     #expect(info.st_mode & 0o777 == 0o444)
     let item = try #require(try InboxStore(documents: b.device.paths.documents).list().first)
-    #expect(item.metadata?.kind == "folder")
+    #expect(item.metadata?.kind == .folder)
     #expect(item.metadata?.files == 2)
     #expect(item.metadata?.size == Int64(big.count + 1))
   }
@@ -91,7 +91,7 @@ import Wire
     #expect(b.inboxNames() == ["example.com-page.url", "note.txt"])
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("example.com-page.url").path) == Data("https://example.com/page?q=1\n".utf8))
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("note.txt").path) == Data("see you at 6\n".utf8))
-    let kinds = Set(try InboxStore(documents: b.device.paths.documents).list().compactMap { $0.metadata?.kind })
+    let kinds = Set(try InboxStore(documents: b.device.paths.documents).list().compactMap { $0.metadata?.kind.rawValue })
     #expect(kinds == ["url", "text"])
   }
 

@@ -17,14 +17,14 @@ struct InboxItemOutput: Encodable {
   init(_ item: InboxItem) {
     name = item.name
     path = item.url.path
-    kind = item.metadata?.kind ?? item.kind.rawValue
+    kind = item.metadata?.kind.rawValue ?? item.kind.rawValue
     size = item.size
     originalName = item.metadata?.originalName
     senderName = item.metadata?.senderName
     senderId = item.metadata?.senderId
     receivedAt = item.metadata?.receivedAt
     sha256 = item.metadata?.sha256
-    type = item.metadata?.type
+    type = item.metadata?.type?.rawValue
   }
 }
 
@@ -54,7 +54,7 @@ enum InboxListCommand: Command {
     for item in items {
       let when = item.metadata.map { formatter.string(from: $0.receivedAt) } ?? "-"
       let from = item.metadata.map { "\(escape($0.senderName)) (\(String($0.senderId.prefix(12))))" } ?? "unknown sender"
-      let type = item.metadata?.type ?? item.kind.rawValue
+      let type = item.metadata?.type?.rawValue ?? item.kind.rawValue
       terminal.out("\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(from)")
     }
     return .success
@@ -80,13 +80,13 @@ enum InboxShowCommand: Command {
     }
     terminal.out("Name:       \(escape(item.name))")
     terminal.out("Path:       \(escape(item.url.path))")
-    terminal.out("Kind:       \(item.metadata?.kind ?? item.kind.rawValue)")
+    terminal.out("Kind:       \(item.metadata?.kind.rawValue ?? item.kind.rawValue)")
     terminal.out("Size:       \(formatBytes(item.size)) (\(item.size) bytes)")
     guard let meta = item.metadata else {
       terminal.out("Metadata:   none (not placed by share, or its record was lost)")
       return .success
     }
-    terminal.out("Type:       \(meta.type ?? "unknown")")
+    terminal.out("Type:       \(meta.type?.rawValue ?? "unknown")")
     terminal.out("Sent as:    \(escape(meta.originalName))")
     terminal.out("From:       \(escape(meta.senderName))")
     terminal.out("Sender ID:  \(meta.senderId)")

@@ -3,6 +3,7 @@ import Foundation
 import InboxStore
 import Synchronization
 import TLS
+import UniformTypes
 import Wire
 
 /// One incoming connection, from the peer's Hello to the Receipt. Runs on its own thread and
@@ -365,8 +366,9 @@ final class ReceiveSession {
         let identity = try file.finish(sync: syncNow)
         if !syncNow { pendingNeedsSync = true }
         let metadata = ItemMetadata(
-          originalName: offer.name, kind: offer.kind.rawValue, senderName: peer.name,
-          senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type)
+          originalName: offer.name, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name,
+          senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex,
+          type: (type ?? plan.type).map(TypeIdentifier.init(rawValue:)))
         pending.append((offer, InboxStore.Placement(staged: file.url, name: plan.storedName, identity: identity, metadata: metadata), nil))
         pendingBytes += size
         if let record = plan.resume { store.forgetResumeRecord(record) }
@@ -443,8 +445,8 @@ final class ReceiveSession {
       let identity = try store.seal(folder: folder.url)
       pendingNeedsSync = true
       let metadata = ItemMetadata(
-        originalName: offer.name, kind: ItemKind.folder.rawValue, senderName: peer.name,
-        senderId: peer.fingerprint.hex, receivedAt: Date(), size: bytes, type: plan.type ?? "public.folder", files: stored)
+        originalName: offer.name, kind: .folder, senderName: peer.name,
+        senderId: peer.fingerprint.hex, receivedAt: Date(), size: bytes, type: TypeIdentifier(rawValue: plan.type ?? "public.folder"), files: stored)
       pending.append((offer, InboxStore.Placement(staged: folder.url, name: plan.storedName, identity: identity, metadata: metadata), (stored, refused)))
       pendingBytes += bytes
       placed = true
@@ -468,7 +470,7 @@ final class ReceiveSession {
   /// write failed) the rest is drained. Throws only when the connection can no longer be
   /// trusted to stay in step; the staged file is then removed.
   private func receivePayload(
-    item: Int, entry: Int?, declared: Int64?, name: String, kind: ItemKind, resume: ResumeRecord?, offset: Int64,
+    item: Int, entry: Int?, declared: Int64?, name: String, kind: Wire.ItemKind, resume: ResumeRecord?, offset: Int64,
     mayDefer: Bool, open: () throws(InboxError) -> StagingFile
   ) throws -> PayloadOutcome {
     let header = try connection.receiveHeader()
@@ -647,7 +649,7 @@ final class ReceiveSession {
 
   /// A URL item must hold one absolute URL on one line; a text item must be UTF-8.
   /// Returns the problem, or nil when the content is what its kind says.
-  static func checkInline(_ kind: ItemKind, file: URL) -> String? {
+  static func checkInline(_ kind: Wire.ItemKind, file: URL) -> String? {
     guard kind == .url || kind == .text else { return nil }
     guard let data = FileManager.default.contents(atPath: file.path) else { return "cannot read it back" }
     guard let text = String(data: data, encoding: .utf8) else { return "it is not UTF-8 text" }
@@ -700,7 +702,7 @@ final class ReceiveSession {
           record(entry.offer, peer: peer, .rejected(verdict.reason), type: verdict.type)
           continue
         }
-        entry.placement.metadata.type = verdict.type ?? entry.placement.metadata.type
+        entry.placement.metadata.type = verdict.type.map(TypeIdentifier.init(rawValue:)) ?? entry.placement.metadata.type
       }
       batch.append(entry)
     }
@@ -728,14 +730,14 @@ final class ReceiveSession {
         receipts[offer.id] = ItemReceipt(
           id: offer.id, status: .stored, storedAs: name,
           reason: refusedEntries > 0 ? "\(refusedEntries) of its entries were not stored" : nil,
-          type: placement.metadata.type, size: placement.metadata.size,
+          type: placement.metadata.type?.rawValue, size: placement.metadata.size,
           sha256: placement.metadata.sha256.flatMap(Digest.init(hex:)),
           entriesStored: entries?.stored, entriesRefused: entries?.refused)
         counts.stored += 1
-        emit(.stored(peer, item: offer, storedAs: name, size: placement.metadata.size, type: placement.metadata.type))
+        emit(.stored(peer, item: offer, storedAs: name, size: placement.metadata.size, type: placement.metadata.type?.rawValue))
       case .failure(let error):
         try? FileManager.default.removeItem(at: placement.staged)
-        record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: placement.metadata.type,
+        record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: placement.metadata.type?.rawValue,
                entries: entries, detail: "\(error)")
       }
     }
