@@ -283,28 +283,3 @@ public enum Message: Sendable, Equatable {
     }
   }
 }
-
-extension Ask {
-  /// Checks what a receiver must be able to rely on before judging items: unique ids, a
-  /// bounded count, sizes that are not negative, names of bounded length.
-  public func validate(limits: WireLimits) throws(WireError) {
-    var count = items.count
-    var ids = Set<Int>()
-    for item in items {
-      guard ids.insert(item.id).inserted else { throw .invalidAsk("item id \(item.id) appears twice") }
-      guard item.id >= 0, item.id <= Int(UInt32.max - 1) else { throw .invalidAsk("item id \(item.id) out of range") }
-      guard item.name.utf8.count <= limits.maxNameBytes else { throw .invalidAsk("a name is over \(limits.maxNameBytes) bytes") }
-      if let size = item.size, size < 0 { throw .invalidAsk("a size is negative") }
-      if let entries = item.entries {
-        guard item.kind == .folder else { throw .invalidAsk("only a folder has entries") }
-        count += entries.count
-        for entry in entries {
-          guard entry.size >= 0 else { throw .invalidAsk("a size is negative") }
-          guard entry.path.utf8.count <= limits.maxNameBytes else { throw .invalidAsk("a path is over \(limits.maxNameBytes) bytes") }
-        }
-      }
-      guard count <= limits.maxItemsPerAsk else { throw .invalidAsk("more than \(limits.maxItemsPerAsk) items") }
-    }
-    guard !items.isEmpty else { throw .invalidAsk("no items") }
-  }
-}

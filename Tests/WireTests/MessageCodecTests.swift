@@ -114,4 +114,23 @@ import Testing
   @Test func emptyAskIsRefused() {
     #expect(throws: WireError.self) { try ask([]).validate(limits: .default) }
   }
+
+  @Test func entriesOnAnythingButAFolderAreRefused() {
+    let entries = [EntryOffer(path: "e", kind: .file, size: 1)]
+    for kind in [ItemKind.file, .url, .text] {
+      #expect(throws: WireError.invalidAsk("only a folder has entries")) {
+        try ask([ItemOffer(id: 0, kind: kind, name: "x", size: 1, entries: entries)]).validate(limits: .default)
+      }
+    }
+  }
+
+  @Test func aNegativeEntrySizeIsRefused() {
+    let folder = ItemOffer(id: 0, kind: .folder, name: "d", size: 0, entries: [EntryOffer(path: "e", kind: .file, size: -1)])
+    #expect(throws: WireError.invalidAsk("a size is negative")) { try ask([folder]).validate(limits: .default) }
+  }
+
+  @Test func aValidAskComesBackAsItsItems() throws {
+    let items = [ItemOffer(id: 0, kind: .file, name: "a", size: nil), ItemOffer(id: 3, kind: .folder, name: "d", size: 0, entries: [])]
+    #expect(try ask(items).validate(limits: .default).items == items)
+  }
 }
