@@ -88,7 +88,7 @@ public final class Daemon: @unchecked Sendable {
         if case .stored(let peer, let item, let name, let size, let type) = event {
           hooks.stored(ArrivalHooks.environment(
             path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
-            size: size, type: type, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
+            size: size, type: type?.rawValue, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
         }
       })
   }

@@ -21,7 +21,7 @@ public enum DaemonEvent: Sendable {
     case .asked(let peer, let items, let answers):
       self = .asked(peer, offered: items.count, accepted: answers.filter(\.accepted).count)
     case .stored(let peer, let item, let storedAs, let size, let type):
-      self = .stored(peer, item: item.name, storedAs: storedAs, size: size, type: type)
+      self = .stored(peer, item: item.name, storedAs: storedAs, size: size, type: type?.rawValue)
     case .refused(let peer, let item, let reason): self = .refused(peer, item: item.name, reason: reason)
     case .failed(let peer, let item, let reason): self = .failed(peer, item: item.name, reason: reason)
     case .connectionFailed(let address, let peer, let error): self = .connectionFailed(address: address, peer: peer, error: error)

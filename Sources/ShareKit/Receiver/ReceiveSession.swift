@@ -44,29 +44,11 @@ final class ReceiveSession {
   static let bufferSize = 1 << 20
   /// Items at least this large are written with O_DIRECT where the file system allows it.
   static let directBytes: Int64 = 8 << 20
-  /// Items at least this large can resume after an interruption (smaller ones simply start over).
-  static let resumableBytes: Int64 = 8 << 20
   /// Items at least this large are synced on their own as they finish.
   static let syncAloneBytes: Int64 = 8 << 20
   /// A batch is made durable once it holds this many items or bytes.
   static let batchItems = 2048
   static let batchBytes: Int64 = 64 << 20
-
-  /// What the receiver decided for one accepted item.
-  private struct Plan {
-    var offer: ItemOffer
-    var storedName: String
-    var type: String?
-    /// For a resumable file: its record, and the bytes already staged.
-    var resume: ResumeRecord? = nil
-    var offset: Int64 = 0
-    /// For a folder: per offered entry, its sanitized path, or why it is refused.
-    var entries: [Result<[String], EntryRefusal>]
-  }
-
-  private struct EntryRefusal: Error {
-    var reason: String
-  }
 
   init(connection: FramedConnection, address: String, port: UInt16, context: SessionContext, policy: ReceivePolicy) {
     self.connection = connection
@@ -130,11 +112,11 @@ final class ReceiveSession {
       return
     case let other: throw WireError.unexpected(expected: "Ask", got: "a \(other.typeName) message")
     }
-    try ask.validate(limits: connection.limits)
-    var (answers, plans) = judge(ask, peer: peer)
-    (answers, plans) = checkSpace(answers, plans, peer: peer)
-    if !plans.isEmpty, let gatekeeper = context.gatekeeper {
-      let items = zip(ask.items, answers).map { offer, answer in
+    let valid = try ask.validate(limits: connection.limits)
+    var decision = AskDecision(valid, policy: policy, space: store.availableBytes().map { AskDecision.Space(free: $0, reserve: context.reserveBytes) })
+    for (offer, refusal, type) in decision.refused { record(offer, peer: peer, .rejected(refusal.reason), type: type) }
+    if !decision.accepted.isEmpty, let gatekeeper = context.gatekeeper {
+      let items = zip(ask.items, decision.answer.items).map { offer, answer in
         AskedItem(name: offer.name, kind: offer.kind.rawValue, size: offer.size, type: answer.type, accepted: answer.accepted, reason: answer.reason)
       }
       let connection = self.connection
@@ -143,23 +125,20 @@ final class ReceiveSession {
         try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to accept (ask \(ask.id))", timeout: seconds)))
       }
       if let refusal {
-        for plan in plans { record(plan.offer, peer: peer, .rejected(refusal.message), type: plan.type) }
-        answers = answers.map { ItemAnswer(id: $0.id, accepted: false, reason: $0.accepted ? refusal.message : $0.reason, type: $0.type) }
-        plans = []
+        for plan in decision.decline(refusal.message) { record(plan.offer, peer: peer, .rejected(refusal.message), type: plan.type) }
       }
     }
-    plans = plans.map(prepareResume)
+    for (id, record) in decision.resumable(senderId: fingerprint.hex) where context.holdResumeKey(record.stem) {
+      heldResumeKeys.append(record.stem)
+      decision.resume(id, record: record, offset: store.resumableOffset(for: record))
+    }
+    let plans = decision.accepted
     syncEachItem = plans.count <= ReceiveSession.syncEachUpTo
-    for plan in plans where plan.offset > 0 {
-      if let index = answers.firstIndex(where: { $0.id == plan.offer.id }) { answers[index].offset = plan.offset }
-    }
-    emit(.asked(peer, items: ask.items, answers: answers))
-    try connection.sendNow(.answer(Answer(items: answers)))
+    let answer = decision.answer
+    emit(.asked(peer, items: ask.items, answers: answer.items))
+    try connection.sendNow(.answer(answer))
     if !plans.isEmpty {
-      let expected = plans.reduce(Int64(0)) { total, plan in
-        total + (plan.offer.kind == .folder ? (plan.offer.size ?? 0) : max(0, (plan.offer.size ?? 0) - plan.offset))
-      }
-      transfer = context.transfers.begin(peerName: peer.name, peerId: fingerprint.hex, items: plans.count, bytes: expected)
+      transfer = context.transfers.begin(peerName: peer.name, peerId: fingerprint.hex, items: plans.count, bytes: decision.expectedBytes)
     }
 
     // The bytes of each accepted item, in order.
@@ -211,126 +190,10 @@ final class ReceiveSession {
     emit(.paired(peer))
   }
 
-  // MARK: Judging the offer
-
-  private func judge(_ ask: Ask, peer: PeerInfo) -> ([ItemAnswer], [Plan]) {
-    var answers: [ItemAnswer] = []
-    var plans: [Plan] = []
-    var askTotal: Int64 = 0
-    for offer in ask.items {
-      var verdict = policy.judge(offer)
-      var entryAnswers: [EntryAnswer]? = nil
-      var entryPlans: [Result<[String], EntryRefusal>] = []
-      if verdict.accepted, offer.kind == .folder {
-        (entryAnswers, entryPlans) = judgeEntries(of: offer)
-        let offeredFiles = (offer.entries ?? []).filter { $0.kind == .file }.count
-        let acceptedFiles = zip(offer.entries ?? [], entryAnswers ?? []).filter { $0.0.kind == .file && $0.1.accepted }.count
-        if offeredFiles > 0 && acceptedFiles == 0 {
-          verdict = .rejected("none of its \(offeredFiles) files is accepted", type: verdict.type)
-        } else if acceptedFiles < offeredFiles {
-          verdict.reason = "accepted \(acceptedFiles) of its \(offeredFiles) files"
-        }
-      }
-      if verdict.accepted {
-        let bytes = offer.kind == .folder
-          ? zip(offer.entries ?? [], entryAnswers ?? []).filter { $0.1.accepted }.reduce(Int64(0)) { $0 + $1.0.size }
-          : (offer.size ?? 0)
-        askTotal += bytes
-        if askTotal > policy.maxAskBytes {
-          verdict = .rejected("the offer is over this receiver's limit of \(formatBytes(policy.maxAskBytes)) per send")
-        }
-      }
-      // An accepted item needs no reason (it would only repeat the rule, thousands of times in
-      // a large Ask); a folder keeps its "N of M files" note.
-      let reason = verdict.accepted && offer.kind != .folder ? nil : verdict.reason
-      answers.append(ItemAnswer(
-        id: offer.id, accepted: verdict.accepted, reason: reason, type: verdict.type,
-        offset: verdict.accepted ? 0 : nil, entries: verdict.accepted ? entryAnswers : nil))
-      if verdict.accepted, let name = verdict.storedName {
-        plans.append(Plan(offer: offer, storedName: name, type: verdict.type, entries: entryPlans))
-      } else {
-        record(offer, peer: peer, .rejected(verdict.reason), type: verdict.type)
-      }
-    }
-    return (answers, plans)
-  }
-
-  /// Judges each entry of an offered folder: a safe relative path, not seen twice, and (for a
-  /// file) accepted by the type rules from its name.
-  private func judgeEntries(of offer: ItemOffer) -> ([EntryAnswer], [Result<[String], EntryRefusal>]) {
-    var answers: [EntryAnswer] = []
-    var plans: [Result<[String], EntryRefusal>] = []
-    var seen = Set<[String]>()
-    for entry in offer.entries ?? [] {
-      let plan: Result<[String], EntryRefusal>
-      do {
-        let components = try InboxName.sanitize(relativePath: entry.path)
-        if !seen.insert(components).inserted {
-          plan = .failure(EntryRefusal(reason: "another entry has the same path"))
-        } else if entry.kind == .file {
-          let verdict = policy.judge(ItemOffer(id: offer.id, kind: .file, name: components[components.count - 1], size: entry.size))
-          plan = verdict.accepted ? .success(components) : .failure(EntryRefusal(reason: verdict.reason))
-        } else if entry.kind == .folder {
-          plan = .success(components)
-        } else {
-          plan = .failure(EntryRefusal(reason: "a folder holds only files and folders"))
-        }
-      } catch {
-        plan = .failure(EntryRefusal(reason: "unsafe path: \(error)"))
-      }
-      plans.append(plan)
-      switch plan {
-      case .success: answers.append(EntryAnswer(accepted: true))
-      case .failure(let refusal): answers.append(EntryAnswer(accepted: false, reason: refusal.reason))
-      }
-    }
-    return (answers, plans)
-  }
-
-  /// Refuses, in offer order, the items that would not leave `reserveBytes` free on the disk
-  /// holding the Inbox.
-  private func checkSpace(_ answers: [ItemAnswer], _ plans: [Plan], peer: PeerInfo) -> ([ItemAnswer], [Plan]) {
-    guard !plans.isEmpty, let free = store.availableBytes() else { return (answers, plans) }
-    var budget = free - context.reserveBytes
-    var answers = answers
-    var kept: [Plan] = []
-    for plan in plans {
-      let bytes = plan.offer.kind == .folder
-        ? zip(plan.offer.entries ?? [], answers.first { $0.id == plan.offer.id }?.entries ?? []).filter { $0.1.accepted }.reduce(Int64(0)) { $0 + $1.0.size }
-        : (plan.offer.size ?? 0)
-      if bytes <= budget {
-        budget -= bytes
-        kept.append(plan)
-        continue
-      }
-      let reason = "not enough free space on the receiver (it keeps \(formatBytes(context.reserveBytes)) free)"
-      if let index = answers.firstIndex(where: { $0.id == plan.offer.id }) {
-        answers[index] = ItemAnswer(id: plan.offer.id, accepted: false, reason: reason, type: plan.type)
-      }
-      record(plan.offer, peer: peer, .rejected(reason), type: plan.type)
-    }
-    return (answers, kept)
-  }
-
-  /// Gives a resumable file its record and the bytes staging already holds for it, unless
-  /// another connection is receiving the same item.
-  private func prepareResume(_ plan: Plan) -> Plan {
-    guard plan.offer.kind == .file, let size = plan.offer.size, size >= ReceiveSession.resumableBytes,
-      let key = plan.offer.resumeKey, let peer
-    else { return plan }
-    var plan = plan
-    let record = ResumeRecord(senderId: peer.fingerprint.hex, resumeKey: key, name: plan.offer.name, size: size)
-    guard context.holdResumeKey(record.stem) else { return plan }
-    heldResumeKeys.append(record.stem)
-    plan.resume = record
-    plan.offset = store.resumableOffset(for: record)
-    return plan
-  }
-
   // MARK: Receiving bytes
 
   /// Receives a file, URL or text item into staging; a verified item joins the pending batch.
-  private func receiveItem(_ plan: Plan, peer: PeerInfo) throws {
+  private func receiveItem(_ plan: ItemPlan, peer: PeerInfo) throws {
     let offer = plan.offer
     let store = self.store
     let outcome = try receivePayload(
@@ -368,7 +231,7 @@ final class ReceiveSession {
         let metadata = ItemMetadata(
           originalName: offer.name, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name,
           senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex,
-          type: (type ?? plan.type).map(TypeIdentifier.init(rawValue:)))
+          type: type ?? plan.type)
         pending.append((offer, InboxStore.Placement(staged: file.url, name: plan.storedName, identity: identity, metadata: metadata), nil))
         pendingBytes += size
         if let record = plan.resume { store.forgetResumeRecord(record) }
@@ -381,10 +244,10 @@ final class ReceiveSession {
 
   /// Receives a folder: each accepted file entry into a staged tree, which is then sealed
   /// read-only and placed whole.
-  private func receiveFolder(_ plan: Plan, peer: PeerInfo) throws {
+  private func receiveFolder(_ plan: ItemPlan, peer: PeerInfo) throws {
     let offer = plan.offer
     let entries = offer.entries ?? []
-    var refused = plan.entries.filter { if case .failure = $0 { return true }; return false }.count
+    var refused = plan.refusedEntries
     var stored = 0
     var bytes: Int64 = 0
     var problems: [String] = []
@@ -399,13 +262,18 @@ final class ReceiveSession {
     defer { if !placed { folder?.discard() } }
 
     for (index, entry) in entries.enumerated() {
-      guard case .success(let components) = plan.entries[safe: index] else { continue }
-      if entry.kind == .folder {
+      let components: [String]
+      switch plan.entries[safe: index] {
+      case .file(let path):
+        components = path
+      case .folder(let path):
         do {
-          try folder?.makeFolder(components)
+          try folder?.makeFolder(path)
         } catch {
           problems.append("\(entry.path): \(error.peerDescription)")
         }
+        continue
+      case .refused, nil:
         continue
       }
       let outcome = try receivePayload(
@@ -446,7 +314,7 @@ final class ReceiveSession {
       pendingNeedsSync = true
       let metadata = ItemMetadata(
         originalName: offer.name, kind: .folder, senderName: peer.name,
-        senderId: peer.fingerprint.hex, receivedAt: Date(), size: bytes, type: TypeIdentifier(rawValue: plan.type ?? "public.folder"), files: stored)
+        senderId: peer.fingerprint.hex, receivedAt: Date(), size: bytes, type: plan.type ?? .folder, files: stored)
       pending.append((offer, InboxStore.Placement(staged: folder.url, name: plan.storedName, identity: identity, metadata: metadata), (stored, refused)))
       pendingBytes += bytes
       placed = true
@@ -459,10 +327,10 @@ final class ReceiveSession {
 
   private enum PayloadOutcome {
     /// `deferredHead`: the whole item, not judged yet (a small file): judge it before placing.
-    case complete(StagingFile, size: Int64, digest: Digest, type: String?, deferredHead: [UInt8]? = nil)
-    case refused(String, type: String?)
+    case complete(StagingFile, size: Int64, digest: Digest, type: TypeIdentifier?, deferredHead: [UInt8]? = nil)
+    case refused(String, type: TypeIdentifier?)
     /// Why, for the sender, and the local detail (with paths) for this machine's log.
-    case failed(String, type: String?, detail: String? = nil)
+    case failed(String, type: TypeIdentifier?, detail: String? = nil)
   }
 
   /// Receives one payload (an item's or a folder entry's bytes). Bytes go to the file `open`
@@ -485,7 +353,7 @@ final class ReceiveSession {
     var problem: String? = nil  // for the sender: never a path on this machine
     var detail: String? = nil  // for this machine's log
     var refusedByContent = false
-    var decidedType: String? = nil
+    var decidedType: TypeIdentifier? = nil
     var staging: StagingFile? = nil
     do {
       staging = try open()
@@ -522,8 +390,8 @@ final class ReceiveSession {
       let verdict = policy.judgeContent(name: name, kind: kind, head: head, size: declared)
       // A large item will take a while: libmagic's database need not stay resident meanwhile.
       if (declared ?? 0) >= ReceiveSession.directBytes { policy.types?.sniffer.releaseDatabasePages() }
-      decidedType = verdict.type
-      if !verdict.accepted, problem == nil {
+      decidedType = verdict?.type
+      if let verdict, !verdict.accepted, problem == nil {
         problem = verdict.reason
         refusedByContent = true
         sink?.drop()
@@ -627,7 +495,7 @@ final class ReceiveSession {
   }
 
   /// Reads and drops the rest of a payload whose fate is already decided.
-  private func drain(item: Int, problem: String, type: String?) throws -> PayloadOutcome {
+  private func drain(item: Int, problem: String, type: TypeIdentifier?) throws -> PayloadOutcome {
     while true {
       let frame = try connection.receiveHeader()
       switch frame.kind {
@@ -672,17 +540,17 @@ final class ReceiveSession {
   /// Records an item's fate for the Receipt (`outcome`'s reason, which the sender sees) and
   /// for this machine's log (`detail` when given: it may name local paths).
   private func record(
-    _ offer: ItemOffer, peer: PeerInfo, _ outcome: Outcome, type: String?, entries: (stored: Int, refused: Int)? = nil,
+    _ offer: ItemOffer, peer: PeerInfo, _ outcome: Outcome, type: TypeIdentifier?, entries: (stored: Int, refused: Int)? = nil,
     detail: String? = nil
   ) {
     switch outcome {
     case .rejected(let reason):
-      receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: reason, type: type,
+      receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: reason, type: type?.rawValue,
                                        entriesStored: entries?.stored, entriesRefused: entries?.refused)
       counts.refused += 1
       emit(.refused(peer, item: offer, reason: reason))
     case .failed(let reason):
-      receipts[offer.id] = ItemReceipt(id: offer.id, status: .failed, reason: reason, type: type,
+      receipts[offer.id] = ItemReceipt(id: offer.id, status: .failed, reason: reason, type: type?.rawValue,
                                        entriesStored: entries?.stored, entriesRefused: entries?.refused)
       counts.failed += 1
       emit(.failed(peer, item: offer, reason: detail ?? reason))
@@ -702,7 +570,7 @@ final class ReceiveSession {
           record(entry.offer, peer: peer, .rejected(verdict.reason), type: verdict.type)
           continue
         }
-        entry.placement.metadata.type = verdict.type.map(TypeIdentifier.init(rawValue:)) ?? entry.placement.metadata.type
+        entry.placement.metadata.type = verdict.type
       }
       batch.append(entry)
     }
@@ -734,10 +602,10 @@ final class ReceiveSession {
           sha256: placement.metadata.sha256.flatMap(Digest.init(hex:)),
           entriesStored: entries?.stored, entriesRefused: entries?.refused)
         counts.stored += 1
-        emit(.stored(peer, item: offer, storedAs: name, size: placement.metadata.size, type: placement.metadata.type?.rawValue))
+        emit(.stored(peer, item: offer, storedAs: name, size: placement.metadata.size, type: placement.metadata.type))
       case .failure(let error):
         try? FileManager.default.removeItem(at: placement.staged)
-        record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: placement.metadata.type?.rawValue,
+        record(offer, peer: peer, .failed("not stored: \(error.peerDescription)"), type: placement.metadata.type,
                entries: entries, detail: "\(error)")
       }
     }
@@ -746,9 +614,9 @@ final class ReceiveSession {
 
 /// Content verdicts computed on the sniff queue, by item ID.
 private final class SniffResults: Sendable {
-  private let verdicts = Mutex<[Int: ContentVerdict]>([:])
-  func set(_ id: Int, _ verdict: ContentVerdict) { verdicts.withLock { $0[id] = verdict } }
-  func take(_ id: Int) -> ContentVerdict? { verdicts.withLock { $0.removeValue(forKey: id) } }
+  private let verdicts = Mutex<[Int: Verdict]>([:])
+  func set(_ id: Int, _ verdict: Verdict?) { verdicts.withLock { $0[id] = verdict } }
+  func take(_ id: Int) -> Verdict? { verdicts.withLock { $0.removeValue(forKey: id) } }
 }
 
 extension WireError {

@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import UniformTypes
 import Wire
 
 /// A peer as the receiver knows it on one connection.
@@ -17,7 +18,7 @@ public enum ReceiverEvent: Sendable {
   case listening(port: UInt16)
   case connected(PeerInfo)
   case asked(PeerInfo, items: [ItemOffer], answers: [ItemAnswer])
-  case stored(PeerInfo, item: ItemOffer, storedAs: String, size: Int64, type: String?)
+  case stored(PeerInfo, item: ItemOffer, storedAs: String, size: Int64, type: TypeIdentifier?)
   case refused(PeerInfo, item: ItemOffer, reason: String)
   case failed(PeerInfo, item: ItemOffer, reason: String)
   /// A connection ended with an error (before or during the exchange).

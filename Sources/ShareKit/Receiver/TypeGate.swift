@@ -42,15 +42,13 @@ public struct TypeGate: Sendable {
   public var sniffLength: Int { ContentSniffer.headLength }
 
   /// Judges an item from its name and kind (Ask time): rejected items cost no bytes.
-  public func judge(name: String, kind: Wire.ItemKind) -> OfferVerdict {
-    let verdict = policy.judge(name: name, kind: UniformTypes.ItemKind(kind))
-    return OfferVerdict(accepted: verdict.accepted, reason: verdict.reason, type: verdict.type.rawValue, storedName: name)
+  public func judge(name: String, kind: Wire.ItemKind) -> Verdict {
+    policy.judge(name: name, kind: UniformTypes.ItemKind(kind))
   }
 
-  /// Judges an item's first bytes.
-  public func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?) -> ContentVerdict {
-    let verdict = policy.judge(name: name, kind: UniformTypes.ItemKind(kind), head: head, totalSize: size, sniffer: sniffer)
-    return ContentVerdict(accepted: verdict.accepted, reason: verdict.reason, type: verdict.type.rawValue)
+  /// Judges an item's first bytes (libmagic through the sniffer).
+  public func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?) -> Verdict {
+    policy.judge(name: name, kind: UniformTypes.ItemKind(kind), head: head, totalSize: size, sniffer: sniffer)
   }
 
   /// The summary for this receiver's Hello.

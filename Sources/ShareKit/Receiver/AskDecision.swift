@@ -1,0 +1,251 @@
+import InboxStore
+import UniformTypes
+import Wire
+
+/// What a receiver takes from an Ask, and why not: the one policy of the receive path.
+///
+/// Names, kinds, folder entries, sizes against the receiver's limits, the per-ask byte budget,
+/// free space, types by name, and the offsets to resume from: values in, a decision out, no I/O.
+/// The session carries it out (and asks the owner, claims resume keys, reads staging); the
+/// answer and the receipts are made from it at the wire boundary, where types become strings.
+///
+/// It starts from a `ValidatedAsk`: the shape Wire checked (unique ids, no negative size, entries
+/// only on folders, bounded counts and names) is taken as given and never checked again.
+struct AskDecision: Sendable {
+  /// The decision on each offered item, in offer order.
+  private(set) var items: [Item]
+
+  /// One offered item and its fate.
+  struct Item: Sendable {
+    var offer: ItemOffer
+    var fate: Fate
+  }
+
+  enum Fate: Sendable {
+    case accepted(ItemPlan)
+    /// `type`: the type decided from the name, when the item got that far (reported to the sender).
+    case refused(ItemRefusal, type: TypeIdentifier?)
+  }
+
+  /// Items at least this large can resume after an interruption (smaller ones simply start over).
+  static let resumableBytes: Int64 = 8 << 20
+
+  /// Free space on the disk holding the Inbox, and what must stay free.
+  struct Space: Sendable, Equatable {
+    var free: Int64
+    var reserve: Int64
+  }
+
+  /// Decides on every item of `ask`: each on its own (name, kind, size, type, entries), then in
+  /// offer order against the per-ask budget and, when `space` is known, the free space.
+  init(_ ask: ValidatedAsk, policy: ReceivePolicy, space: Space?) {
+    var total: Int64 = 0
+    items = ask.items.map { offer in
+      var fate = AskDecision.judge(offer, policy: policy)
+      if case .accepted(let plan) = fate {
+        // What is over the budget stays counted: everything after it is refused too.
+        total += plan.acceptedBytes
+        if total > policy.maxAskBytes { fate = .refused(.overAskLimit(policy.maxAskBytes), type: nil) }
+      }
+      return Item(offer: offer, fate: fate)
+    }
+    if let space { refuseWhatDoesNotFit(space) }
+  }
+
+  /// The accepted items, in offer order.
+  var accepted: [ItemPlan] {
+    items.compactMap { if case .accepted(let plan) = $0.fate { return plan }; return nil }
+  }
+
+  /// The refused items with their reasons, in offer order.
+  var refused: [(offer: ItemOffer, refusal: ItemRefusal, type: TypeIdentifier?)] {
+    items.compactMap { item in
+      if case .refused(let refusal, let type) = item.fate { return (item.offer, refusal, type) }
+      return nil
+    }
+  }
+
+  /// Bytes the accepted items will send (a file from its resume offset), for progress.
+  var expectedBytes: Int64 {
+    accepted.reduce(0) { total, plan in
+      total + (plan.offer.kind == .folder ? (plan.offer.size ?? 0) : max(0, (plan.offer.size ?? 0) - plan.offset))
+    }
+  }
+
+  // MARK: Later stages
+
+  /// Refuses every accepted item with `message` (the owner declined the ask). Returns them.
+  @discardableResult
+  mutating func decline(_ message: String) -> [ItemPlan] {
+    let declined = accepted
+    for index in items.indices {
+      if case .accepted(let plan) = items[index].fate { items[index].fate = .refused(.declined(message), type: plan.type) }
+    }
+    return declined
+  }
+
+  /// The accepted files that may resume: a known size of at least `resumableBytes` and the
+  /// sender's resume key. The record names the staging that would hold their bytes.
+  func resumable(senderId: String) -> [(id: Int, record: ResumeRecord)] {
+    accepted.compactMap { plan in
+      guard plan.offer.kind == .file, let size = plan.offer.size, size >= AskDecision.resumableBytes,
+        let key = plan.offer.resumeKey
+      else { return nil }
+      return (plan.offer.id, ResumeRecord(senderId: senderId, resumeKey: key, name: plan.offer.name, size: size))
+    }
+  }
+
+  /// Item `id` is received into the resumable staging `record`, which already holds `offset`
+  /// bytes (an offset that is not inside the item counts as none).
+  mutating func resume(_ id: Int, record: ResumeRecord, offset: Int64) {
+    guard let index = items.firstIndex(where: { $0.offer.id == id }), case .accepted(var plan) = items[index].fate else { return }
+    plan.resume = record
+    plan.offset = (0..<(plan.offer.size ?? 0)).contains(offset) ? offset : 0
+    items[index].fate = .accepted(plan)
+  }
+
+  // MARK: One item
+
+  /// Judges one offered item from what it says of itself.
+  static func judge(_ offer: ItemOffer, policy: ReceivePolicy) -> Fate {
+    var name: String
+    do {
+      name = try InboxName.sanitize(offer.name)
+    } catch {
+      return .refused(.unsafeName(error), type: nil)
+    }
+    // A URL or a text is stored as what it is, whatever name it came with.
+    switch offer.kind {
+    case .url: name = InboxName.withExtension(name, "url")
+    case .text: name = InboxName.withExtension(name, "txt")
+    case .file, .folder: break
+    }
+    if offer.kind == .folder, offer.entries == nil { return .refused(.folderWithoutEntries, type: nil) }
+    if offer.kind == .url || offer.kind == .text, (offer.size ?? Int64.max) > ReceivePolicy.maxInlineBytes {
+      return .refused(.inlineTooLarge(offer.kind, limit: ReceivePolicy.maxInlineBytes), type: nil)
+    }
+    if let size = offer.size, size > policy.maxItemBytes {
+      return .refused(.tooLarge(size: size, limit: policy.maxItemBytes), type: nil)
+    }
+    let verdict = policy.judge(name: name, kind: offer.kind)
+    if let verdict, !verdict.accepted { return .refused(.type(verdict), type: verdict.type) }
+    var plan = ItemPlan(offer: offer, storedName: name, verdict: verdict)
+    guard offer.kind == .folder else { return .accepted(plan) }
+    plan.entries = judgeEntries(of: offer, policy: policy)
+    let offered = plan.offeredFiles
+    if offered > 0 && plan.acceptedFiles == 0 { return .refused(.noFileAccepted(offered: offered), type: verdict?.type) }
+    return .accepted(plan)
+  }
+
+  /// Judges each entry of an offered folder: a safe relative path, not seen twice, and (for a
+  /// file) within the size limit and accepted by the type rules from its name.
+  static func judgeEntries(of offer: ItemOffer, policy: ReceivePolicy) -> [EntryPlan] {
+    var seen = Set<[String]>()
+    return (offer.entries ?? []).map { entry in
+      let components: [String]
+      do throws(InboxName.Problem) {
+        components = try InboxName.sanitize(relativePath: entry.path)
+      } catch {
+        return .refused(.unsafePath(error))
+      }
+      guard seen.insert(components).inserted else { return .refused(.duplicatePath) }
+      switch entry.kind {
+      case .folder:
+        return .folder(components)
+      case .file:
+        if entry.size > policy.maxItemBytes { return .refused(.tooLarge(size: entry.size, limit: policy.maxItemBytes)) }
+        if let verdict = policy.judge(name: components[components.count - 1], kind: .file), !verdict.accepted {
+          return .refused(.type(verdict))
+        }
+        return .file(components)
+      case .url, .text:
+        return .refused(.notFileOrFolder)
+      }
+    }
+  }
+
+  /// Refuses, in offer order, the accepted items that would not leave `space.reserve` free.
+  private mutating func refuseWhatDoesNotFit(_ space: Space) {
+    var budget = space.free - space.reserve
+    for index in items.indices {
+      guard case .accepted(let plan) = items[index].fate else { continue }
+      if plan.acceptedBytes <= budget {
+        budget -= plan.acceptedBytes
+      } else {
+        items[index].fate = .refused(.noSpace(reserve: space.reserve), type: plan.type)
+      }
+    }
+  }
+}
+
+/// An accepted item: what the receiver will do with its bytes.
+struct ItemPlan: Sendable {
+  var offer: ItemOffer
+  /// The name it will be stored under (before collision suffixes).
+  var storedName: String
+  /// The type rules' verdict on its name (or kind); nil without type rules.
+  var verdict: Verdict?
+  /// A folder's entries, in offer order (empty for anything else).
+  var entries: [EntryPlan] = []
+  /// For a resumable file: its record, and the bytes staging already holds.
+  var resume: ResumeRecord? = nil
+  var offset: Int64 = 0
+
+  /// The type decided from the name, when there are type rules.
+  var type: TypeIdentifier? { verdict?.type }
+
+  var offeredFiles: Int { (offer.entries ?? []).filter { $0.kind == .file }.count }
+  var acceptedFiles: Int { entries.filter { if case .file = $0 { return true }; return false }.count }
+  var refusedEntries: Int { entries.filter { if case .refused = $0 { return true }; return false }.count }
+
+  /// The bytes it counts for against the budget and the free space: the sizes its accepted
+  /// entries declare for a folder, the declared size for anything else (unknown counts as none).
+  var acceptedBytes: Int64 {
+    guard offer.kind == .folder else { return offer.size ?? 0 }
+    return zip(offer.entries ?? [], entries).reduce(Int64(0)) { total, pair in
+      if case .refused = pair.1 { return total }
+      return total + pair.0.size
+    }
+  }
+
+  /// What the answer says of an accepted item: a folder's "N of M files" note, or its verdict's
+  /// reason; nothing for anything else (it would only repeat the rule, thousands of times in a
+  /// large Ask).
+  var note: String? {
+    guard offer.kind == .folder else { return nil }
+    if acceptedFiles < offeredFiles { return "accepted \(acceptedFiles) of its \(offeredFiles) files" }
+    return verdict?.reason ?? "accepted"
+  }
+}
+
+/// What becomes of one entry of an accepted folder.
+enum EntryPlan: Sendable, Equatable {
+  /// A sub-folder, at these sanitized path components.
+  case folder([String])
+  /// A file whose bytes will come, at these sanitized path components.
+  case file([String])
+  case refused(EntryRefusal)
+}
+
+extension AskDecision {
+  /// The Answer: the decision in the wire's terms (types as strings).
+  var answer: Answer {
+    Answer(items: items.map { item in
+      switch item.fate {
+      case .accepted(let plan):
+        return ItemAnswer(
+          id: item.offer.id, accepted: true, reason: plan.note, type: plan.type?.rawValue, offset: plan.offset,
+          entries: item.offer.kind == .folder ? plan.entries.map(\.answer) : nil)
+      case .refused(let refusal, let type):
+        return ItemAnswer(id: item.offer.id, accepted: false, reason: refusal.reason, type: type?.rawValue)
+      }
+    })
+  }
+}
+
+extension EntryPlan {
+  var answer: EntryAnswer {
+    if case .refused(let refusal) = self { return EntryAnswer(accepted: false, reason: refusal.reason) }
+    return EntryAnswer(accepted: true)
+  }
+}
