@@ -1,0 +1,40 @@
+import TLS
+import Wire
+
+/// A peer's request to become a contact, in place of an Ask: the owner compares the code both
+/// sides derive from both certificates and accepts or declines it; accepted, the peer joins the
+/// trust store.
+struct PairingRequest {
+  let connection: FramedConnection
+  let context: SessionContext
+  let peer: PeerInfo
+
+  /// Asks the owner (the sender is told it waits), then answers with a `PairResult`.
+  func answer() throws {
+    guard let gatekeeper = context.gatekeeper else {
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "this receiver does not pair")))
+      return
+    }
+    let code = verificationCode(context.device.fingerprint, peer.fingerprint)
+    let connection = self.connection
+    let refusal = gatekeeper.consent(
+      peerName: peer.name, peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
+    ) { ask in
+      let seconds = Int(gatekeeper.askTimeout / .seconds(1))
+      try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))
+    }
+    if let refusal {
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: refusal.message)))
+      return
+    }
+    do {
+      try context.trust(TrustedPeer(id: peer.fingerprint, name: peer.name))
+    } catch {
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "the receiver could not save its contacts")))
+      context.emit(.connectionFailed(address: peer.address, peer: peer, error: error))
+      return
+    }
+    try connection.sendNow(.pairResult(PairResult(accepted: true)))
+    context.emit(.paired(peer))
+  }
+}

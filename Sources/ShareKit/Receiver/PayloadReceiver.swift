@@ -1,0 +1,321 @@
+import Foundation
+import InboxStore
+import TLS
+import UniformTypes
+import Wire
+
+/// What the receiver expects of one payload: an item's bytes, or one folder entry's.
+struct Payload {
+  var item: Int
+  /// The folder entry, for an entry's bytes.
+  var entry: Int? = nil
+  /// The size the sender declared; nil when unknown (a stream).
+  var declared: Int64?
+  /// The name and kind its content is judged under.
+  var name: String
+  var kind: Wire.ItemKind
+  /// A resumable file's staging record, and the bytes it already holds.
+  var resume: ResumeRecord? = nil
+  var offset: Int64 = 0
+  /// Whether a small file's content verdict may wait for its batch (judged on the sniff queue).
+  var mayDefer: Bool = false
+
+  /// Written with O_DIRECT where the file system allows it, through a writer thread
+  /// (`PayloadSink`), and libmagic's pages released once judged.
+  var isLarge: Bool { (declared ?? 0) >= Payload.largeBytes }
+  static let largeBytes: Int64 = 8 << 20
+}
+
+/// How a payload ended.
+enum PayloadOutcome {
+  /// Its bytes are staged and verified; `deferredHead` is the whole item, not judged yet (a small
+  /// file): judge it before placing.
+  case complete(StagingFile, size: Int64, digest: Digest, type: TypeIdentifier?, deferredHead: [UInt8]? = nil)
+  /// Refused on its content; nothing kept.
+  case refused(String, type: TypeIdentifier?)
+  /// Why, for the sender, and the local detail (with paths) for this machine's log; nothing kept.
+  case failed(String, type: TypeIdentifier?, detail: String? = nil)
+}
+
+/// What every payload of a session shares: the connection, its receive buffer, the Inbox, the
+/// policy, and where progress is counted.
+struct PayloadChannel {
+  let connection: FramedConnection
+  /// The session's receive buffer (1 MiB, 4 KiB-aligned), reused by every payload.
+  let buffer: UnsafeMutableRawBufferPointer
+  let store: InboxStore
+  let policy: ReceivePolicy
+  let progress: (Int64) -> Void
+}
+
+/// Receives one payload into a staging file, as a state machine: bytes are written while the
+/// payload is wanted (`writing`); once its fate is decided — refused on its first bytes, a write
+/// failed, a resumed prefix did not match, no staging could be made — its staging is removed at
+/// once and the rest of its bytes are read and dropped (`doomed`); its end frame makes it
+/// `complete`. Each event (bytes, content verdict, write result, end, interruption) is one
+/// switch over the state.
+///
+/// Throws only when the connection can no longer be trusted to stay in step; `receive` then
+/// keeps a resumable item's staged bytes for the next try, or removes them.
+final class PayloadReceiver {
+  enum State {
+    /// Bytes go to the staging file through the sink.
+    case writing(StagingFile, PayloadSink)
+    /// Nothing of it is kept; its bytes are drained.
+    case doomed(Doom)
+    /// Its end frame arrived; the outcome is out.
+    case complete
+  }
+
+  /// Why a payload is doomed.
+  struct Doom {
+    /// For the sender: never a path on this machine.
+    var reason: String
+    /// A refusal on its content (else a failure).
+    var refused = false
+    /// For this machine's log.
+    var detail: String? = nil
+  }
+
+  private var state: State
+  private let payload: Payload
+  private let channel: PayloadChannel
+  private let hasher: SHA256Hasher
+  private var content: ContentHead
+  /// Bytes of the payload so far, a resumed prefix included.
+  private var received: Int64
+
+  private var connection: FramedConnection { channel.connection }
+
+  /// Receives the payload the sender announces next: its begin frame must match `payload`.
+  /// `open` makes its staging file.
+  static func receive(
+    _ payload: Payload, over channel: PayloadChannel, open: () throws(InboxError) -> StagingFile
+  ) throws -> PayloadOutcome {
+    let begin = try expectBegin(payload, on: channel.connection)
+    let receiver = PayloadReceiver(payload, channel: channel, prefixDigest: begin.prefixDigest, open: open)
+    do {
+      return try receiver.receiveFrames()
+    } catch {
+      receiver.interrupted()
+      throw error
+    }
+  }
+
+  private static func expectBegin(_ payload: Payload, on connection: FramedConnection) throws -> BeginFrame {
+    let header = try connection.receiveHeader()
+    guard header.kind == .begin else {
+      throw WireError.unexpected(expected: "the bytes of item \(payload.item)", got: "a \(header.kind) frame")
+    }
+    let begin = try BeginFrame(decoding: try connection.receivePayload(header.length))
+    guard begin.item == payload.item, begin.entry == payload.entry, begin.offset == payload.offset else {
+      throw WireError.unexpected(
+        expected: "the bytes of item \(payload.item) from \(payload.offset)", got: "item \(begin.item) from \(begin.offset)")
+    }
+    return begin
+  }
+
+  private init(_ payload: Payload, channel: PayloadChannel, prefixDigest: Digest?, open: () throws(InboxError) -> StagingFile) {
+    self.payload = payload
+    self.channel = channel
+    received = payload.offset
+    let hasher = SHA256Hasher()
+    self.hasher = hasher
+    var content = ContentHead(length: channel.policy.sniffLength)
+    state = PayloadReceiver.start(payload, channel: channel, prefixDigest: prefixDigest, hasher: hasher, content: &content, open: open)
+    self.content = content
+  }
+
+  /// The first state: `writing` to a new (or resumed) staging file, or `doomed` when none can be
+  /// made or a resumed prefix is not the sender's (then its staging is removed: the next try
+  /// starts afresh).
+  private static func start(
+    _ payload: Payload, channel: PayloadChannel, prefixDigest: Digest?, hasher: SHA256Hasher, content: inout ContentHead,
+    open: () throws(InboxError) -> StagingFile
+  ) -> State {
+    let file: StagingFile
+    do {
+      file = try open()
+    } catch {
+      return .doomed(Doom(reason: "not stored: \(error.peerDescription)", detail: "cannot stage it: \(error)"))
+    }
+    if payload.isLarge, payload.offset == 0 { file.useDirectIO() }
+    // A resumed item: the staged prefix must be the sender's, byte for byte, before anything is
+    // appended; it also feeds the digest and the content check.
+    if payload.offset > 0 {
+      let matches = file.readPrefix(payload.offset, chunk: channel.buffer) { bytes in
+        hasher.update(bytes)
+        _ = content.take(bytes)
+      }
+      guard matches, let prefixDigest, Digest(bytes: hasher.finalizeCopy()) == prefixDigest else {
+        removeStaging(file, of: payload, in: channel.store)
+        content.abandon()
+        return .doomed(Doom(reason: "its resumed bytes did not match the sender's; send it again"))
+      }
+    }
+    return .writing(file, PayloadSink(hasher: hasher, file: file, buffer: channel.buffer, pipelined: payload.isLarge))
+  }
+
+  // MARK: Events
+
+  private func receiveFrames() throws -> PayloadOutcome {
+    // A resumed prefix may already hold the whole head.
+    if content.isFull { judgeContent() }
+    while true {
+      let frame = try connection.receiveHeader()
+      switch frame.kind {
+      case .data:
+        try receiveData(frame.length)
+      case .end:
+        return end(digest: try connection.receivePayload(frame.length))
+      case .control:
+        let message = try MessageCodec.decode(try connection.receivePayload(frame.length))
+        if case .failure(let failure) = message {
+          throw ShareError.peerFailure(code: failure.code, message: failure.message)
+        }
+        throw WireError.unexpected(expected: "the bytes of item \(payload.item)", got: "a \(message.typeName) message")
+      case .begin:
+        throw WireError.unexpected(expected: "the end of item \(payload.item)", got: "a begin frame")
+      }
+    }
+  }
+
+  /// A data frame: its bytes gather in the sink's buffer and go to disk a full buffer at a time,
+  /// whatever sizes the sender's frames have; a doomed payload's go to the session buffer and
+  /// are dropped.
+  private func receiveData(_ length: Int) throws {
+    let limit = payload.declared ?? channel.policy.maxItemBytes
+    guard received + Int64(length) <= limit else {
+      throw payload.declared == nil
+        ? WireError.invalidAsk("an item of unknown size grew past \(formatBytes(limit))")
+        : WireError.oversize(declared: limit)
+    }
+    var remaining = length
+    while remaining > 0 {
+      let space: UnsafeMutableRawBufferPointer
+      switch state {
+      case .writing(_, let sink): space = sink.space
+      case .doomed, .complete: space = channel.buffer
+      }
+      let piece = UnsafeMutableRawBufferPointer(rebasing: space[0..<min(remaining, space.count)])
+      try connection.receive(into: piece)
+      remaining -= piece.count
+      received += Int64(piece.count)
+      channel.progress(Int64(piece.count))
+      if content.take(UnsafeRawBufferPointer(piece)) { judgeContent() }
+      if case .writing(_, let sink) = state, let error = sink.commit(piece.count) { doom(writeFailure(error)) }
+    }
+  }
+
+  /// The first bytes are in: the type rules judge them; a refusal dooms the payload and tells
+  /// the sender to stop (the rest would only be drained).
+  private func judgeContent() {
+    let verdict = content.judge(payload, policy: channel.policy)
+    // A large item will take a while: libmagic's database need not stay resident meanwhile.
+    if payload.isLarge { channel.policy.types?.sniffer.releaseDatabasePages() }
+    guard let verdict, !verdict.accepted, case .writing = state else { return }
+    doom(Doom(reason: verdict.reason, refused: true))
+    try? connection.sendNow(.skip(Skip(item: payload.item, entry: payload.entry, reason: verdict.reason)))
+  }
+
+  /// The end frame: the outcome, from the state and, for bytes still wanted, the declared size
+  /// and the digest (absent when the sender abandoned the payload).
+  private func end(digest digestBytes: [UInt8]) -> PayloadOutcome {
+    // A small item is all in its head: its content verdict can wait for the batch (computed on
+    // the sniff queue meanwhile); anything larger was judged on its first bytes.
+    let deferred = payload.mayDefer && content.isPending && Int64(content.head.count) == received && received > 0
+    if content.isPending && !deferred { judgeContent() }
+    if case .writing(_, let sink) = state, let error = sink.finish() { doom(writeFailure(error)) }
+    let type = content.type
+    switch state {
+    case .complete:
+      preconditionFailure("a payload ends once")
+    case .doomed(let doom):
+      state = .complete
+      return doom.refused ? .refused(doom.reason, type: type) : .failed(doom.reason, type: type, detail: doom.detail)
+    case .writing(let file, _):
+      state = .complete
+      guard let digest = Digest(bytes: digestBytes) else { return discarding(file, "the sender gave up on it") }
+      if let declared = payload.declared, received != declared {
+        return discarding(file, "the sender sent \(received) of the \(declared) bytes it declared")
+      }
+      if hasher.finalize() != digest.bytes { return discarding(file, "its bytes do not match their SHA-256; nothing was kept") }
+      return .complete(file, size: received, digest: digest, type: type, deferredHead: deferred ? content.head : nil)
+    }
+  }
+
+  /// The connection failed mid-payload: a resumable item keeps what it has (written out and
+  /// synced) for the next try; anything else is removed.
+  private func interrupted() {
+    guard case .writing(let file, let sink) = state else { return }
+    state = .complete
+    if payload.resume == nil { sink.drop() }
+    _ = sink.finish()
+    if let resume = payload.resume {
+      channel.store.keepForResume(file, record: resume)
+    } else {
+      file.discard()
+    }
+  }
+
+  // MARK: Dooming
+
+  /// Stops writing, waits for the writer, and removes the staging: nothing of it stays.
+  private func doom(_ doom: Doom) {
+    if case .writing(let file, let sink) = state {
+      sink.drop()
+      _ = sink.finish()
+      PayloadReceiver.removeStaging(file, of: payload, in: channel.store)
+    }
+    state = .doomed(doom)
+  }
+
+  private func writeFailure(_ error: InboxError) -> Doom {
+    Doom(reason: "not stored: \(error.peerDescription)", detail: "cannot write it: \(error)")
+  }
+
+  private func discarding(_ file: StagingFile, _ reason: String) -> PayloadOutcome {
+    PayloadReceiver.removeStaging(file, of: payload, in: channel.store)
+    return .failed(reason, type: content.type)
+  }
+
+  private static func removeStaging(_ file: StagingFile, of payload: Payload, in store: InboxStore) {
+    file.discard()
+    if let resume = payload.resume { store.discardResumable(resume) }
+  }
+}
+
+/// A payload's first bytes, gathered for the type rules' content verdict.
+struct ContentHead {
+  private(set) var head: [UInt8] = []
+  private let length: Int
+  /// Whether the verdict is still to come (no type rules: never).
+  private(set) var isPending: Bool
+  /// The type the content verdict decided.
+  private(set) var type: TypeIdentifier? = nil
+
+  init(length: Int) {
+    self.length = length
+    isPending = length > 0
+  }
+
+  var isFull: Bool { isPending && head.count >= length }
+
+  /// Keeps what the head still lacks of `bytes`; true when the head is now full.
+  mutating func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard isPending, head.count < length else { return false }
+    head.append(contentsOf: bytes.prefix(length - head.count))
+    return head.count >= length
+  }
+
+  /// No verdict will be made (the bytes seen are not the item's).
+  mutating func abandon() { isPending = false }
+
+  /// The type rules' verdict on the head (once).
+  mutating func judge(_ payload: Payload, policy: ReceivePolicy) -> Verdict? {
+    isPending = false
+    let verdict = policy.judgeContent(name: payload.name, kind: payload.kind, head: head, size: payload.declared)
+    type = verdict?.type
+    return verdict
+  }
+}

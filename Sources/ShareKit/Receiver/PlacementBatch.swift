@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+import InboxStore
+import Synchronization
+import UniformTypes
+import Wire
+
+/// Items whose bytes are complete and verified, waiting to be made durable and placed in the
+/// Inbox together; and the content verdicts of small files, computed on a queue of their own
+/// while the next items arrive (libmagic is most of a small item's cost).
+///
+/// Durability is batched: a large item is flushed alone as it finishes; a few items each get
+/// their own fdatasync (well under a millisecond, whereas one syncfs would also wait for whatever
+/// else on the disk is dirty); many small items are flushed together by one syncfs at commit.
+///
+/// Thread-confined to its session's thread (the sniff queue only computes verdicts).
+final class PlacementBatch {
+  private struct Pending {
+    var offer: ItemOffer
+    var placement: InboxStore.Placement
+    var entries: ReceiptBook.EntryCounts?
+  }
+
+  private let store: InboxStore
+  private var pending: [Pending] = []
+  private var bytes: Int64 = 0
+  /// Some pending item was not flushed on its own: commit syncs the staging file system first.
+  private var needsSync = false
+  /// Few items in the Ask: each is flushed as it finishes.
+  private let syncEachItem: Bool
+
+  private let sniffQueue = DispatchQueue(label: "share.sniff")
+  private let sniffGroup = DispatchGroup()
+  private let sniffed = SniffResults()
+
+  /// Asks of at most this many items flush each item on its own.
+  static let syncEachUpTo = 16
+  /// Items at least this large are flushed on their own as they finish.
+  static let syncAloneBytes: Int64 = 8 << 20
+  /// A batch is committed once it holds this many items or bytes.
+  static let maxItems = 2048
+  static let maxBytes: Int64 = 64 << 20
+
+  init(store: InboxStore, itemCount: Int) {
+    self.store = store
+    syncEachItem = itemCount <= PlacementBatch.syncEachUpTo
+  }
+
+  /// Whether the batch should be committed before more items join it.
+  var isFull: Bool { pending.count >= PlacementBatch.maxItems || bytes >= PlacementBatch.maxBytes }
+
+  /// Judges item `id`'s content on the sniff queue; `commit` waits for the verdict, and an item
+  /// it refuses never enters the Inbox.
+  func judgeLater(_ id: Int, _ judge: @escaping @Sendable () -> Verdict?) {
+    let sniffed = self.sniffed
+    sniffGroup.enter()
+    sniffQueue.async { [sniffGroup] in
+      sniffed.set(id, judge())
+      sniffGroup.leave()
+    }
+  }
+
+  /// Makes a received file read-only (flushed now when it is large or the Ask small) and adds it.
+  func add(_ file: StagingFile, offer: ItemOffer, name: String, metadata: ItemMetadata) throws(InboxError) {
+    let syncNow = metadata.size >= PlacementBatch.syncAloneBytes || syncEachItem
+    let identity = try file.finish(sync: syncNow)
+    if !syncNow { needsSync = true }
+    append(offer, InboxStore.Placement(staged: file.url, name: name, identity: identity, metadata: metadata), entries: nil)
+  }
+
+  /// Seals a received folder read-only and adds it.
+  func add(
+    _ folder: StagedFolder, offer: ItemOffer, name: String, metadata: ItemMetadata, entries: ReceiptBook.EntryCounts
+  ) throws(InboxError) {
+    let identity = try store.seal(folder: folder.url)
+    needsSync = true
+    append(offer, InboxStore.Placement(staged: folder.url, name: name, identity: identity, metadata: metadata), entries: entries)
+  }
+
+  private func append(_ offer: ItemOffer, _ placement: InboxStore.Placement, entries: ReceiptBook.EntryCounts?) {
+    pending.append(Pending(offer: offer, placement: placement, entries: entries))
+    bytes += placement.metadata.size
+  }
+
+  /// Makes the batch durable and places it in the Inbox, recording each item's fate.
+  func commit(into book: ReceiptBook) {
+    guard !pending.isEmpty else { return }
+    let batch = judged(into: book)
+    pending.removeAll()
+    bytes = 0
+    var syncError: InboxError? = nil
+    if needsSync {
+      do {
+        try store.syncStaging()
+      } catch {
+        syncError = error
+      }
+      needsSync = false
+    }
+    let results = syncError.map { error in batch.map { _ in .failure(error) } } ?? store.place(batch.map(\.placement))
+    for (item, result) in zip(batch, results) {
+      switch result {
+      case .success(let name):
+        book.stored(item.offer, as: name, metadata: item.placement.metadata, entries: item.entries)
+      case .failure(let error):
+        try? FileManager.default.removeItem(at: item.placement.staged)
+        book.failed(
+          item.offer, "not stored: \(error.peerDescription)", type: item.placement.metadata.type, entries: item.entries,
+          detail: "\(error)")
+      }
+    }
+  }
+
+  /// The pending items their content verdicts let in (typed by those verdicts); the others are
+  /// removed from staging and recorded as refused.
+  private func judged(into book: ReceiptBook) -> [Pending] {
+    sniffGroup.wait()
+    var kept: [Pending] = []
+    for var item in pending {
+      if let verdict = sniffed.take(item.offer.id) {
+        guard verdict.accepted else {
+          unlink(item.placement.staged.path)
+          book.refused(item.offer, verdict.reason, type: verdict.type)
+          continue
+        }
+        item.placement.metadata.type = verdict.type
+      }
+      kept.append(item)
+    }
+    return kept
+  }
+}
+
+/// Content verdicts computed on the sniff queue, by item ID.
+private final class SniffResults: Sendable {
+  private let verdicts = Mutex<[Int: Verdict]>([:])
+  func set(_ id: Int, _ verdict: Verdict?) { verdicts.withLock { $0[id] = verdict } }
+  func take(_ id: Int) -> Verdict? { verdicts.withLock { $0.removeValue(forKey: id) } }
+}

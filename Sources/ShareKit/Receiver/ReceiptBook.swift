@@ -1,0 +1,58 @@
+import InboxStore
+import UniformTypes
+import Wire
+
+/// What became of each item of one Ask: the Receipt's entries for the sender, the counts and an
+/// event for this machine's log. Types become strings here, at the wire boundary.
+///
+/// Thread-confined to its session's thread.
+final class ReceiptBook {
+  private let peer: PeerInfo
+  private let emit: @Sendable (ReceiverEvent) -> Void
+  private var receipts: [Int: ItemReceipt] = [:]
+  private(set) var counts = (stored: 0, refused: 0, failed: 0)
+
+  /// A folder's entries: how many were stored and how many were not.
+  typealias EntryCounts = (stored: Int, refused: Int)
+
+  init(peer: PeerInfo, emit: @escaping @Sendable (ReceiverEvent) -> Void) {
+    self.peer = peer
+    self.emit = emit
+  }
+
+  /// Refused by the receiver, at Ask time or on its content; nothing kept.
+  func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?) {
+    receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: reason, type: type?.rawValue)
+    counts.refused += 1
+    emit(.refused(peer, item: offer, reason: reason))
+  }
+
+  /// Accepted but not stored. `reason` is for the sender (never a local path); `detail`, when
+  /// given, is for this machine's log and may name paths.
+  func failed(
+    _ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: EntryCounts? = nil, detail: String? = nil
+  ) {
+    receipts[offer.id] = ItemReceipt(
+      id: offer.id, status: .failed, reason: reason, type: type?.rawValue, entriesStored: entries?.stored,
+      entriesRefused: entries?.refused)
+    counts.failed += 1
+    emit(.failed(peer, item: offer, reason: detail ?? reason))
+  }
+
+  /// Durably in the Inbox under `name`.
+  func stored(_ offer: ItemOffer, as name: String, metadata: ItemMetadata, entries: EntryCounts?) {
+    let refusedEntries = entries?.refused ?? 0
+    receipts[offer.id] = ItemReceipt(
+      id: offer.id, status: .stored, storedAs: name,
+      reason: refusedEntries > 0 ? "\(refusedEntries) of its entries were not stored" : nil,
+      type: metadata.type?.rawValue, size: metadata.size, sha256: metadata.sha256.flatMap(Digest.init(hex:)),
+      entriesStored: entries?.stored, entriesRefused: entries?.refused)
+    counts.stored += 1
+    emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type))
+  }
+
+  /// The Receipt, in the order the items were offered.
+  func receipt(for offers: [ItemOffer]) -> Receipt {
+    Receipt(items: offers.compactMap { receipts[$0.id] })
+  }
+}
