@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import InboxStore
 import TLS
@@ -108,67 +110,105 @@ import Wire
     #expect(again.allStored)
     #expect(b.inboxNames() == ["big.bin", "small.txt"])
   }
+
+  // MARK: The reserve, while bytes are written
+
+  @Test func aStreamOfUnknownSizeStopsAtTheReserveFailsCleanlyAndTheNextItemIsStored() throws {
+    let mount = try ScratchMount(options: "size=8m")
+    defer { mount.unmount() }
+    let a = try TestHome(name: "alice")
+    let b = try TestHome(name: "bob", documents: mount.point)
+    let reserve: Int64 = 6 << 20
+    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: reserve))
+    defer { receiver.receiver.stop() }
+
+    // Standard input: no size to refuse up front, and more than the disk can give above the reserve.
+    let small = Array("small enough\n".utf8)
+    let readEnd = try feedPipe(randomBytes(4 << 20))
+    defer { close(readEnd) }
+    var catalog = ItemCatalog()
+    catalog.add(stream: readEnd, name: "stream.bin")
+    try catalog.add(path: a.file("small.txt", small).path)
+    let watch = FreeSpaceWatch(mount.point)
+    let report = try Sender(device: a.device).send(catalog.items, to: receiver.endpoint)
+    let lowest = watch.stop()
+
+    let stream = try #require(report.items.first { $0.id == 0 })
+    #expect(stream.status == .failed, "\(stream)")
+    #expect(stream.reason == "not stored: not enough free space on the receiver (it keeps 6.0 MiB free)", "\(stream.reason ?? "")")
+    #expect(lowest >= reserve, "free space fell to \(lowest) bytes, under the reserve of \(reserve)")
+    #expect(report.items.first { $0.id == 1 }?.status == .stored)
+    #expect(b.inboxNames() == ["small.txt"])
+    #expect(b.stagingNames().isEmpty, "staging: \(b.stagingNames())")
+    // The receiver's log says which disk.
+    #expect(receiver.waitFor { event in
+      if case .failed(_, let item, let reason) = event { return item.name == "stream.bin" && reason.contains(mount.point.path) }
+      return false
+    }, "\(receiver.recorded)")
+
+    // Still serving.
+    let again = try Sender(device: a.device).send(try OutgoingItem.files([a.file("later.txt", [1, 2, 3]).path]), to: receiver.endpoint)
+    #expect(again.allStored)
+  }
+
+  @Test func twoAsksAdmittedAgainstTheSameFreeSpaceCannotTogetherEatTheReserve() throws {
+    let mount = try ScratchMount(options: "size=12m")
+    defer { mount.unmount() }
+    let b = try TestHome(name: "bob", documents: mount.point)
+    let reserve: Int64 = 4 << 20
+    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: reserve))
+    defer { receiver.receiver.stop() }
+
+    // Each fits above the reserve on its own, and each is accepted before either sends a byte.
+    let (first, second) = (try RawClient(to: receiver.port, home: try TestHome()), try RawClient(to: receiver.port, home: try TestHome()))
+    let bytes = randomBytes(5 << 20)
+    for client in [first, second] {
+      try client.hello()
+      let answer = try client.ask([ItemOffer(id: 0, kind: .file, name: "half.bin", size: Int64(bytes.count))])
+      #expect(answer.items.first?.accepted == true)
+    }
+    let watch = FreeSpaceWatch(mount.point)
+    try first.sendItem(id: 0, bytes: bytes)
+    #expect(try first.receiptAfterSkips().receipt.items.first?.status == .stored)
+    try second.sendItem(id: 0, bytes: bytes)
+    let (receipt, skips) = try second.receiptAfterSkips()
+    let lowest = watch.stop()
+
+    #expect(receipt.items.first?.status == .failed, "\(receipt)")
+    #expect(receipt.items.first?.reason == "not stored: not enough free space on the receiver (it keeps 4.0 MiB free)")
+    // The sender was told to stop sending it.
+    #expect(skips.map(\.item) == [0])
+    #expect(lowest >= reserve, "free space fell to \(lowest) bytes, under the reserve of \(reserve)")
+    #expect(b.inboxNames() == ["half.bin"])
+    #expect(b.stagingNames().isEmpty, "staging: \(b.stagingNames())")
+  }
 }
 
-/// A tmpfs mounted on a fresh temporary folder for one test; `unmount()` (safe to call more than
-/// once, and called again when it goes away) detaches it and removes the folder.
-private final class ScratchMount {
-  let root: URL
-  /// The mount point.
-  let point: URL
-  private var mounted = false
+/// The least free space a file system had while it was watched (statvfs every millisecond, on
+/// a thread of its own).
+private final class FreeSpaceWatch: Sendable {
+  private let lowest = Mutex<Int64>(Int64.max)
+  private let stopped = Atomic<Bool>(false)
+  private let done = DispatchSemaphore(value: 0)
 
-  init(options: String) throws {
-    guard geteuid() == 0 else {
-      throw MountError("the disk fault tests mount a tmpfs and must run as root (euid is \(geteuid()))")
-    }
-    root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-disk-\(UUID().uuidString)")
-    point = root.appendingPathComponent("Documents")
-    try FileManager.default.createDirectory(at: point, withIntermediateDirectories: true)
-    do {
-      try ScratchMount.run("mount", "-t", "tmpfs", "-o", "\(options),mode=0755", "tmpfs", point.path)
-    } catch {
-      try? FileManager.default.removeItem(at: root)
-      throw error
-    }
-    mounted = true
-  }
-
-  deinit { unmount() }
-
-  func remount(readOnly: Bool) throws {
-    try ScratchMount.run("mount", "-o", readOnly ? "remount,ro" : "remount,rw", point.path)
-  }
-
-  func unmount() {
-    if mounted {
-      // Lazy as a fallback: a descriptor still open somewhere must not leave the mount behind.
-      if (try? ScratchMount.run("umount", point.path)) == nil {
-        try? ScratchMount.run("umount", "-l", point.path)
+  init(_ url: URL) {
+    Thread { [self] in
+      while !stopped.load(ordering: .acquiring) {
+        var info = statvfs()
+        if statvfs(url.path, &info) == 0 {
+          let free = Int64(info.f_bavail) * Int64(info.f_frsize)
+          lowest.withLock { $0 = min($0, free) }
+        }
+        usleep(1000)
       }
-      mounted = false
-    }
-    try? FileManager.default.removeItem(at: root)
+      done.signal()
+    }.start()
   }
 
-  /// Runs a command, throwing with its stderr when it fails.
-  private static func run(_ arguments: String...) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()  // small; ends when it exits
-    process.waitUntilExit()
-    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      throw MountError("\(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
-    }
+  /// Stops watching; the least free space seen.
+  func stop() -> Int64 {
+    stopped.store(true, ordering: .releasing)
+    done.wait()
+    return lowest.withLock { $0 }
   }
-}
-
-private struct MountError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
 }

@@ -113,11 +113,11 @@ final class RawClient {
     return answer
   }
 
-  /// Sends an item's frames with full control over what is claimed.
+  /// Sends an item's frames (data frames of at most 1 MiB) with full control over what is claimed.
   func sendItem(id: Int, bytes: [UInt8], digestOf digestBytes: [UInt8]? = nil, abandon: Bool = false) throws {
     try connection.sendBegin(BeginFrame(item: id))
-    if !bytes.isEmpty {
-      var framed = [UInt8](repeating: 0, count: FrameHeader.size) + bytes
+    for start in stride(from: 0, to: bytes.count, by: 1 << 20) {
+      var framed = [UInt8](repeating: 0, count: FrameHeader.size) + bytes[start..<min(start + (1 << 20), bytes.count)]
       try framed.withUnsafeMutableBytes { try connection.sendData(framedIn: $0) }
     }
     try connection.sendEnd(abandon ? nil : Digest(bytes: SHA256Hasher.hash(digestBytes ?? bytes)))
@@ -129,6 +129,18 @@ final class RawClient {
   func receipt() throws -> Receipt {
     guard case .receipt(let receipt) = try receive() else { throw WireError.unexpected(expected: "Receipt", got: "other") }
     return receipt
+  }
+
+  /// The Receipt, after any `Skip`s the receiver sent meanwhile (returned too).
+  func receiptAfterSkips() throws -> (receipt: Receipt, skips: [Skip]) {
+    var skips: [Skip] = []
+    while true {
+      switch try receive() {
+      case .receipt(let receipt): return (receipt, skips)
+      case .skip(let skip): skips.append(skip)
+      case let other: throw WireError.unexpected(expected: "Receipt", got: "a \(other.typeName) message")
+      }
+    }
   }
 }
 

@@ -9,11 +9,15 @@ public struct Settings: Codable, Sendable, Equatable {
   public var receiveMode: ReceiveMode?
   /// When a timed `everyone` falls back to `contacts`.
   public var receiveUntil: Date?
+  /// Bytes the daemon always leaves free on the disk holding the Inbox (`reserve_bytes`); 64 MiB
+  /// when unset.
+  public var reserveBytes: Int64?
 
-  public init(name: String? = nil, receiveMode: ReceiveMode? = nil, receiveUntil: Date? = nil) {
+  public init(name: String? = nil, receiveMode: ReceiveMode? = nil, receiveUntil: Date? = nil, reserveBytes: Int64? = nil) {
     self.name = name
     self.receiveMode = receiveMode
     self.receiveUntil = receiveUntil
+    self.reserveBytes = reserveBytes
   }
 
   /// Writes the settings atomically and durably, owner-only.
@@ -36,11 +40,16 @@ public struct Settings: Codable, Sendable, Equatable {
   /// Reads the settings; a missing file is the defaults, a broken one an error.
   public static func load(from url: URL) throws(ShareError) -> Settings {
     guard let data = FileManager.default.contents(atPath: url.path) else { return Settings() }
+    let settings: Settings
     do {
-      return try JSONCoding.decoder().decode(Settings.self, from: data)
+      settings = try JSONCoding.decoder().decode(Settings.self, from: data)
     } catch {
       throw .configuration("\(url.path) is not valid settings JSON: \(error.localizedDescription)")
     }
+    if let reserve = settings.reserveBytes, reserve < 0 {
+      throw .configuration("\(url.path): reserve_bytes is \(reserve); it must be 0 or more")
+    }
+    return settings
   }
 
   /// The host name, the default device name.

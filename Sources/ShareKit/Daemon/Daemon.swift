@@ -80,8 +80,10 @@ public final class Daemon: @unchecked Sendable {
       })
     let store = self.store
     let inbox = paths.inbox
+    var configuration = options.configuration
+    if let reserve = settings.reserveBytes { configuration.reserveBytes = reserve }
     receiver = try Receiver(
-      device: device, store: store, policy: ReceivePolicy(types: gate), configuration: options.configuration,
+      device: device, store: store, policy: ReceivePolicy(types: gate), configuration: configuration,
       gatekeeper: gatekeeper,
       events: { event in
         events(DaemonEvent(event))

@@ -45,6 +45,8 @@ struct PayloadChannel {
   let buffer: UnsafeMutableRawBufferPointer
   let store: InboxStore
   let policy: ReceivePolicy
+  /// Asked before every write to staging.
+  let reserve: DiskReserve
   let progress: (Int64) -> Void
 }
 
@@ -153,7 +155,8 @@ final class PayloadReceiver {
         return .doomed(Doom(reason: "its resumed bytes did not match the sender's; send it again"))
       }
     }
-    return .writing(file, PayloadSink(hasher: hasher, file: file, buffer: channel.buffer, pipelined: payload.isLarge))
+    let sink = PayloadSink(hasher: hasher, file: file, reserve: channel.reserve, buffer: channel.buffer, pipelined: payload.isLarge)
+    return .writing(file, sink)
   }
 
   // MARK: Events
@@ -203,7 +206,7 @@ final class PayloadReceiver {
       received += Int64(piece.count)
       channel.progress(Int64(piece.count))
       if content.take(UnsafeRawBufferPointer(piece)) { judgeContent() }
-      if case .writing(_, let sink) = state, let error = sink.commit(piece.count) { doom(writeFailure(error)) }
+      if case .writing(_, let sink) = state, let failure = sink.commit(piece.count) { stopWriting(failure) }
     }
   }
 
@@ -215,7 +218,13 @@ final class PayloadReceiver {
     if payload.isLarge { channel.policy.types?.sniffer.releaseDatabasePages() }
     guard let verdict, !verdict.accepted, case .writing = state else { return }
     doom(Doom(reason: verdict.reason, refused: true))
-    try? connection.sendNow(.skip(Skip(item: payload.item, entry: payload.entry, reason: verdict.reason)))
+    skip(verdict.reason)
+  }
+
+  /// Tells the sender to stop sending this payload and end it empty; whatever it has in flight
+  /// is drained. (A Skip that arrives after the payload ended is ignored.)
+  private func skip(_ reason: String) {
+    try? connection.sendNow(.skip(Skip(item: payload.item, entry: payload.entry, reason: reason)))
   }
 
   /// The end frame: the outcome, from the state and, for bytes still wanted, the declared size
@@ -225,7 +234,7 @@ final class PayloadReceiver {
     // the sniff queue meanwhile); anything larger was judged on its first bytes.
     let deferred = payload.mayDefer && content.isPending && Int64(content.head.count) == received && received > 0
     if content.isPending && !deferred { judgeContent() }
-    if case .writing(_, let sink) = state, let error = sink.finish() { doom(writeFailure(error)) }
+    if case .writing(_, let sink) = state, let failure = sink.finish() { stopWriting(failure) }
     let type = content.type
     switch state {
     case .complete:
@@ -270,8 +279,20 @@ final class PayloadReceiver {
     state = .doomed(doom)
   }
 
-  private func writeFailure(_ error: InboxError) -> Doom {
-    Doom(reason: "not stored: \(error.peerDescription)", detail: "cannot write it: \(error)")
+  /// The sink stopped writing: a write failed (the rest of the payload is drained), or its bytes
+  /// reached the disk reserve (the sender is also told to stop: an item of unknown size could go
+  /// on for a long time).
+  private func stopWriting(_ failure: PayloadSink.Failure) {
+    switch failure {
+    case .write(let error):
+      doom(Doom(reason: "not stored: \(error.peerDescription)", detail: "cannot write it: \(error)"))
+    case .reserve:
+      let reserve = channel.reserve
+      doom(Doom(
+        reason: reserve.reason,
+        detail: "cannot write it: it would leave less than \(formatBytes(reserve.bytes)) free on the disk holding \(channel.store.inbox.path)"))
+      skip(reserve.reason)
+    }
   }
 
   private func discarding(_ file: StagingFile, _ reason: String) -> PayloadOutcome {

@@ -4,7 +4,8 @@ import Synchronization
 import TLS
 
 /// Where a payload's bytes go once received: the digest and the staging file, a full buffer at a
-/// time (aligned, so a large item can be written with O_DIRECT).
+/// time (aligned, so a large item can be written with O_DIRECT), each write admitted by the
+/// disk reserve first.
 ///
 /// Small items are hashed and written on the receiving thread. A large item is pipelined: the
 /// receiving thread only reads and decrypts into one buffer while a writer thread hashes and
@@ -12,8 +13,17 @@ import TLS
 ///
 /// Thread use: one session thread calls everything; the writer thread is internal.
 final class PayloadSink {
+  /// Why the bytes stopped going to the file.
+  enum Failure: Error {
+    /// A write failed (the disk is full, read-only, ...).
+    case write(InboxError)
+    /// The next write would have eaten into the disk reserve.
+    case reserve
+  }
+
   private let hasher: SHA256Hasher
   private let file: StagingFile?
+  private let reserve: DiskReserve
   private let pipeline: BufferPipeline?
   private let inline: UnsafeMutableRawBufferPointer
   private var current: Int = -1
@@ -23,9 +33,10 @@ final class PayloadSink {
   private var finished = false
 
   /// `buffer` is the session's own buffer, used when not pipelined.
-  init(hasher: SHA256Hasher, file: StagingFile?, buffer: UnsafeMutableRawBufferPointer, pipelined: Bool) {
+  init(hasher: SHA256Hasher, file: StagingFile?, reserve: DiskReserve, buffer: UnsafeMutableRawBufferPointer, pipelined: Bool) {
     self.hasher = hasher
     self.file = file
+    self.reserve = reserve
     inline = buffer
     guard pipelined else {
       pipeline = nil
@@ -37,17 +48,11 @@ final class PayloadSink {
     let flags = self.flags
     let done = writerDone
     let owned = WriterOwned(hasher: hasher, file: file)
-    let thread = Thread {
+    let thread = Thread { [reserve] in
       while let (index, length) = pipeline.takeFull() {
         let bytes = UnsafeRawBufferPointer(rebasing: pipeline.buffers[index][0..<length])
         owned.hasher.update(bytes)
-        if flags.writing.load(ordering: .acquiring), flags.failure.withLock({ $0 == nil }), let file = owned.file {
-          do throws(InboxError) {
-            try file.write(bytes)
-          } catch {
-            flags.failure.withLock { $0 = error }
-          }
-        }
+        PayloadSink.write(bytes, to: owned.file, flags: flags, reserve: reserve)
         pipeline.release(index)
       }
       done.signal()
@@ -67,8 +72,8 @@ final class PayloadSink {
     UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
   }
 
-  /// `count` bytes were received into `space`. Returns the write error, if any so far.
-  func commit(_ count: Int) -> InboxError? {
+  /// `count` bytes were received into `space`. Returns why writing stopped, if it has.
+  func commit(_ count: Int) -> Failure? {
     filled += count
     if filled == buffer.count { hand() }
     return flags.failure.withLock { $0 }
@@ -77,8 +82,9 @@ final class PayloadSink {
   /// Stops writing (the item is refused or failed); bytes still arrive and are dropped.
   func drop() { flags.writing.store(false, ordering: .releasing) }
 
-  /// Writes out what is buffered and, pipelined, waits for the writer. Returns the first error.
-  func finish() -> InboxError? {
+  /// Writes out what is buffered and, pipelined, waits for the writer. Returns why writing
+  /// stopped, if it did.
+  func finish() -> Failure? {
     guard !finished else { return flags.failure.withLock { $0 } }
     finished = true
     if filled > 0 { hand(last: true) }
@@ -99,11 +105,20 @@ final class PayloadSink {
     }
     let bytes = UnsafeRawBufferPointer(rebasing: inline[0..<filled])
     hasher.update(bytes)
+    PayloadSink.write(bytes, to: file, flags: flags, reserve: reserve)
+  }
+
+  /// Writes `bytes` while the payload is wanted and nothing has failed, if the reserve admits them.
+  private static func write(_ bytes: UnsafeRawBufferPointer, to file: StagingFile?, flags: SinkFlags, reserve: DiskReserve) {
     guard flags.writing.load(ordering: .acquiring), flags.failure.withLock({ $0 == nil }), let file else { return }
-    do {
+    guard reserve.admits(bytes.count) else {
+      flags.failure.withLock { $0 = .reserve }
+      return
+    }
+    do throws(InboxError) {
       try file.write(bytes)
     } catch {
-      flags.failure.withLock { $0 = error }
+      flags.failure.withLock { $0 = .write(error) }
     }
   }
 }
@@ -124,8 +139,8 @@ private final class WriterOwned: @unchecked Sendable {
 
 /// What the session and the writer thread both see.
 private final class SinkFlags: Sendable {
-  /// The first write error; once set, bytes are only hashed and dropped.
-  let failure = Mutex<InboxError?>(nil)
+  /// Why writing stopped; once set, bytes are only hashed and dropped.
+  let failure = Mutex<PayloadSink.Failure?>(nil)
   /// Cleared when the item is doomed: nothing more is written.
   let writing = Atomic<Bool>(true)
 }

@@ -105,8 +105,7 @@ final class ReceiveSession {
   /// resumable items, and sends the Answer. Refusals go into `book` as they are made.
   private func answer(_ ask: Ask, from peer: PeerInfo, book: ReceiptBook) throws -> AskDecision {
     let valid = try ask.validate(limits: connection.limits)
-    let space = context.store.availableBytes().map { AskDecision.Space(free: $0, reserve: context.reserveBytes) }
-    var decision = AskDecision(valid, policy: policy, space: space)
+    var decision = AskDecision(valid, policy: policy, space: context.reserve.space)
     for (offer, refusal, type) in decision.refused { book.refused(offer, refusal.reason, type: type) }
     if !decision.accepted.isEmpty, let refusal = consent(to: decision, from: peer) {
       for plan in decision.decline(refusal.message) { book.refused(plan.offer, refusal.message, type: plan.type) }
@@ -145,7 +144,7 @@ final class ReceiveSession {
     let transfers = context.transfers
     let transfer = self.transfer
     return PayloadChannel(
-      connection: connection, buffer: buffer, store: context.store, policy: policy,
+      connection: connection, buffer: buffer, store: context.store, policy: policy, reserve: context.reserve,
       progress: { bytes in if let transfer { transfers.add(transfer, bytes: bytes) } })
   }
 }

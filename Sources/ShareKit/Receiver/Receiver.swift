@@ -20,8 +20,9 @@ public struct ReceiverConfiguration: Sendable {
   public var maxConnections: Int
   public var maxConnectionsPerAddress: Int
   public var limits: WireLimits
-  /// Bytes always left free on the disk holding the Inbox; items that would eat into them are
-  /// refused before any byte moves.
+  /// Bytes always left free on the disk holding the Inbox: items that would eat into them are
+  /// refused before any byte moves, and an item whose bytes reach them as they are written (one
+  /// of unknown size, or several sends at once) fails there, its staging removed.
   public var reserveBytes: Int64
 
   public init(
@@ -86,7 +87,7 @@ public final class Receiver: @unchecked Sendable {
     self.gatekeeper = gatekeeper
     sessions = SessionContext(
       device: device, store: store, gatekeeper: gatekeeper, transfers: transfers,
-      reserveBytes: configuration.reserveBytes, emit: events)
+      reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), emit: events)
     do {
       context = try TLSContext(identity: device.identity, role: .server)
       listener = try TCPListener(host: configuration.host, port: configuration.port)

@@ -8,20 +8,20 @@ final class SessionContext: Sendable {
   let store: InboxStore
   let gatekeeper: Gatekeeper?
   let transfers: TransferTable
-  /// Bytes always left free on the disk holding the Inbox.
-  let reserveBytes: Int64
+  /// The free space always left on the disk holding the Inbox.
+  let reserve: DiskReserve
   let emit: @Sendable (ReceiverEvent) -> Void
   private let resumeKeys = Mutex<Set<String>>([])
 
   init(
-    device: Device, store: InboxStore, gatekeeper: Gatekeeper?, transfers: TransferTable, reserveBytes: Int64,
+    device: Device, store: InboxStore, gatekeeper: Gatekeeper?, transfers: TransferTable, reserve: DiskReserve,
     emit: @escaping @Sendable (ReceiverEvent) -> Void
   ) {
     self.device = device
     self.store = store
     self.gatekeeper = gatekeeper
     self.transfers = transfers
-    self.reserveBytes = reserveBytes
+    self.reserve = reserve
     self.emit = emit
   }
 
