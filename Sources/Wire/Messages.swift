@@ -243,8 +243,9 @@ public struct PairResult: Codable, Sendable, Equatable {
   }
 }
 
-/// `Skip`: the receiver refuses an item (or folder entry) on its first bytes, while the sender is
-/// still sending it: stop and end it empty; whatever is in flight is dropped.
+/// `Skip`: the receiver refuses an item (or folder entry) on its first bytes, or can keep no more
+/// of it (its disk reserve), while the sender is still sending it: stop and end it empty;
+/// whatever is in flight is dropped.
 public struct Skip: Codable, Sendable, Equatable {
   public var item: Int
   public var entry: Int?
