@@ -3,7 +3,8 @@ import UniformTypes
 import Wire
 
 /// The receiver's type rules: its declarations over the system's type registry, and libmagic
-/// for content. Decides, from a name and then from the first bytes, what may enter the Inbox.
+/// for content. Gives the `Verdict` on a name (for `AskDecision`) and on the first bytes (for the
+/// payload receiver), in the wire's item kinds.
 ///
 /// Immutable; `ContentSniffer` guards its libmagic handle with a mutex, so any thread may judge.
 public struct TypeGate: Sendable {
