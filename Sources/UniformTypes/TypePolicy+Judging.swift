@@ -26,7 +26,8 @@ extension TypePolicy {
     if let excluded = exclusion(of: type) {
       return Verdict(
         accepted: false, stage: .name, type: type, nameType: type, match: match, rule: .excludedName,
-        decidedBy: excluded.rawValue, reason: excludedNameReason(name: name, kind: kind, type: type, excluded: excluded))
+        decidedBy: excluded.rawValue, reason: excludedNameReason(name: name, kind: kind, type: type, excluded: excluded),
+        remedy: remedy(forNameType: type))
     }
     if let (_, documentType) = acceptance(of: type) {
       return Verdict(
@@ -40,7 +41,7 @@ extension TypePolicy {
     }
     return Verdict(
       accepted: false, stage: .name, type: type, nameType: type, match: match, rule: .notAccepted,
-      reason: notAcceptedReason(name: name, kind: kind, type: type))
+      reason: notAcceptedReason(name: name, kind: kind, type: type), remedy: remedy(forNameType: type))
   }
 
   // MARK: - Content stage
@@ -57,9 +58,11 @@ extension TypePolicy {
       _ accepted: Bool, _ type: TypeIdentifier, _ match: Verdict.Match?, _ rule: Verdict.Rule, _ decidedBy: String?,
       _ reason: String
     ) -> Verdict {
-      Verdict(
+      let remediable = !accepted && [.excludedContent, .excludedName, .notAccepted].contains(rule)
+      return Verdict(
         accepted: accepted, stage: .content, type: type, nameType: nameType, contentType: contentType,
-        match: match, rule: rule, decidedBy: decidedBy, reason: reason)
+        match: match, rule: rule, decidedBy: decidedBy, reason: reason,
+        remedy: remediable ? remedy(forNameType: nameType, content: content) : nil)
     }
     if !content.isEmpty, let excluded = exclusion(of: contentType) {
       let reason = excludedContentReason(name: name, nameType: nameType, content: content, excluded: excluded)
@@ -171,7 +174,7 @@ extension TypePolicy {
       let nameType = registry.type(forFilename: name)
       return Verdict(
         accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
-        reason: "rejected: no content bytes were examined for an item of \(totalSize) bytes")
+        reason: unreadableContentReason(name: name, "no bytes came for an item of \(totalSize) bytes"))
     }
     do {
       // libmagic's description is only needed to word content rejections: ask for it then.
@@ -188,7 +191,7 @@ extension TypePolicy {
       let nameType = registry.type(forFilename: name)
       return Verdict(
         accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
-        reason: "rejected: \(error)")
+        reason: unreadableContentReason(name: name, "\(error)"))
     }
   }
 

@@ -2,11 +2,19 @@ import TextEscaping
 
 /// The words of verdicts: what a person reads on the sender's line and in the receiver's log.
 ///
-/// Reasons name kinds by their descriptions ("does not accept disk images (big.iso)",
-/// "does not accept executables: cat.png is a Unix executable (ELF), not a PNG image"); the
-/// identifiers stay in the verdict's fields (`type`, `name_type`, `content_type`, `decided_by`)
-/// for `--json` and `--verbose`. Names and libmagic's words are escaped and shortened.
+/// A refusal is the receiver's own sentence about itself: with `receiverName`, "lab-b does not
+/// accept disk images (big.iso)", "lab-b does not accept executables: cat.png is a Unix
+/// executable (ELF), not a PNG image"; without it (a local check), "rejected: does not accept …".
+/// Reasons name kinds by their descriptions; the identifiers stay in the verdict's fields
+/// (`type`, `name_type`, `content_type`, `decided_by`) for `--json` and `--verbose`. Names and
+/// libmagic's words are escaped and shortened; a reason is always one line.
 extension TypePolicy {
+  /// "lab-b does not accept …" when the receiver's name is known, else "rejected: does not accept …".
+  func refusal(_ predicate: String) -> String {
+    guard let receiverName, !receiverName.isEmpty else { return "rejected: " + predicate }
+    return Escaping.escaped(receiverName, maximumLength: 64) + " " + predicate
+  }
+
   /// "cat.png", "folder Holiday", "the URL", "the text snippet": the item as a reason names it.
   func subject(_ name: String, _ kind: ItemKind) -> String {
     let shown = Escaping.escaped(TypeRegistry.classifiableBaseName(name), maximumLength: 80)
@@ -19,30 +27,43 @@ extension TypePolicy {
   }
 
   func excludedContentReason(name: String, nameType: TypeIdentifier, content: ContentType, excluded: TypeIdentifier) -> String {
-    var reason = "rejected: does not accept \(Wording.plural(registry.describe(excluded))): "
+    var reason = "does not accept \(Wording.plural(registry.describe(excluded))): "
       + "\(subject(name, .file)) is \(Wording.withArticle(registry.describe(content.type)))"
     if nameType != .data, !registry.conforms(content.type, to: nameType) {
       reason += ", not \(Wording.withArticle(registry.describe(nameType)))"
     }
-    return reason + evidence(content)
+    return refusal(reason + evidence(content))
   }
 
   func excludedNameReason(name: String, kind: ItemKind, type: TypeIdentifier, excluded: TypeIdentifier) -> String {
-    "rejected: does not accept \(Wording.plural(registry.describe(excluded))): "
-      + "\(subject(name, kind)) is named as \(Wording.withArticle(registry.describe(type)))"
+    let kinds = Wording.plural(registry.describe(excluded))
+    if type == excluded { return refusal("does not accept \(kinds) (\(subject(name, kind)))") }
+    return refusal("does not accept \(kinds): \(subject(name, kind)) is named as \(Wording.withArticle(registry.describe(type)))")
   }
 
   func disguiseReason(name: String, nameType: TypeIdentifier, content: ContentType) -> String {
-    "rejected: \(subject(name, .file)) is \(Wording.withArticle(registry.describe(content.type))) "
-      + "disguised as \(Wording.withArticle(registry.describe(nameType)))" + evidence(content)
+    refusal(
+      "does not accept \(Wording.withArticle(registry.describe(content.type))) "
+        + "disguised as \(Wording.withArticle(registry.describe(nameType))) (\(subject(name, .file)))" + evidence(content))
+  }
+
+  /// A text or URL item that is not what its kind says: "does not accept the URL: it is not …".
+  func invalidTextReason(_ kind: ItemKind, _ why: String) -> String {
+    refusal("does not accept \(subject("", kind)): it \(why)")
+  }
+
+  /// Content that could not be examined: "could not examine the content of big.iso: …".
+  func unreadableContentReason(name: String, _ why: String) -> String {
+    refusal("could not examine the content of \(subject(name, .file)): \(why)")
   }
 
   /// `namedOtherwise`: the name's type when the content decided against it.
   func notAcceptedReason(name: String, kind: ItemKind, type: TypeIdentifier, namedOtherwise: TypeIdentifier? = nil) -> String {
-    let what = "rejected: does not accept \(Wording.plural(registry.describe(type)))"
-    guard let namedOtherwise, namedOtherwise != .data else { return "\(what) (\(subject(name, kind)))" }
-    return "\(what) (\(subject(name, kind)) is \(Wording.withArticle(registry.describe(type))), "
-      + "not \(Wording.withArticle(registry.describe(namedOtherwise))))"
+    let what = "does not accept \(Wording.plural(registry.describe(type)))"
+    guard let namedOtherwise, namedOtherwise != .data else { return refusal("\(what) (\(subject(name, kind)))") }
+    return refusal(
+      "\(what) (\(subject(name, kind)) is \(Wording.withArticle(registry.describe(type))), "
+        + "not \(Wording.withArticle(registry.describe(namedOtherwise))))")
   }
 
   func acceptedReason(_ type: TypeIdentifier, _ documentType: String, namedOtherwise: TypeIdentifier? = nil) -> String {

@@ -2,11 +2,10 @@
 extension TypePolicy {
   func judgeText(name: String, kind: ItemKind, head: UnsafeRawBufferPointer, truncated: Bool) -> Verdict {
     let type: TypeIdentifier = kind == .url ? .url : .utf8PlainText
-    let what = kind == .url ? "URL" : "text snippet"
     func invalid(_ why: String) -> Verdict {
       Verdict(
         accepted: false, stage: .content, type: type, nameType: type, contentType: type, match: .kind, rule: .invalidText,
-        reason: "rejected: \(what) \(why)")
+        reason: invalidTextReason(kind, why))
     }
     guard let text = Self.utf8(head, allowCutEnd: truncated) else { return invalid("is not valid UTF-8") }
     if text.unicodeScalars.contains("\0") { return invalid("contains NUL bytes") }

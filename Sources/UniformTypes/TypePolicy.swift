@@ -12,6 +12,9 @@ public struct TypePolicy: Sendable {
   /// Things in the declarations that are legal but probably not meant (an accepted type that is
   /// also excluded, an imported type that is built in).
   public let warnings: [String]
+  /// The receiver's name, which refusals start with ("lab-b does not accept disk images
+  /// (big.iso)"); nil for a local check ("rejected: does not accept …").
+  public var receiverName: String?
   /// (accepted identifier, document type name), canonical, in file order.
   private let acceptedTypes: [(TypeIdentifier, String)]
   private let excludedTypes: [TypeIdentifier]

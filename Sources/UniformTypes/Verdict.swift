@@ -69,12 +69,16 @@ public struct Verdict: Sendable, Codable, Equatable {
   public var rule: Rule
   /// The accepting document type's `CFBundleTypeName`, or the excluded identifier that decided.
   public var decidedBy: String?
-  /// One sentence, `accepted: …` or `rejected: …`; no raw control characters.
+  /// One sentence: `accepted: …`, or for a refusal `rejected: does not accept …` (with the
+  /// policy's `receiverName`: `lab-b does not accept …`); no raw control characters, no line break.
   public var reason: String
+  /// For a refusal by the declarations, the one edit that would have let the item in (for the
+  /// receiver's owner, never the sender: `TypePolicy+Remedy`); nil otherwise.
+  public var remedy: DeclarationEdit?
 
   public init(
     accepted: Bool, stage: Stage, type: TypeIdentifier, nameType: TypeIdentifier, contentType: TypeIdentifier? = nil,
-    match: Match? = nil, rule: Rule, decidedBy: String? = nil, reason: String
+    match: Match? = nil, rule: Rule, decidedBy: String? = nil, reason: String, remedy: DeclarationEdit? = nil
   ) {
     self.accepted = accepted
     self.stage = stage
@@ -85,5 +89,6 @@ public struct Verdict: Sendable, Codable, Equatable {
     self.rule = rule
     self.decidedBy = decidedBy
     self.reason = reason
+    self.remedy = remedy
   }
 }
