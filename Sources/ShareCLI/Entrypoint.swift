@@ -23,6 +23,10 @@ let allCommands: [any Command.Type] = [
   TypesCommand.self,
   TypesShowCommand.self,
   TypesCheckCommand.self,
+  TypesAcceptCommand.self,
+  TypesExcludeCommand.self,
+  TypesForgetCommand.self,
+  TypesResetCommand.self,
   IdCommand.self,
   HelpCommand.self,
 ]

@@ -17,6 +17,10 @@
 @_exported import struct UniformTypes.DeclarationsReport
 @_exported import struct UniformTypes.CheckReport
 
+// What `share types accept|exclude|forget` change, and what a refusal suggests.
+@_exported import struct UniformTypes.DeclarationEdit
+@_exported import struct UniformTypes.TypeEditOutcome
+
 // What `share inbox` lists.
 @_exported import struct InboxStore.InboxItem
 @_exported import struct InboxStore.ItemMetadata

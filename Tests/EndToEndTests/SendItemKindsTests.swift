@@ -138,7 +138,7 @@ import Testing
     let program = try #require(FileManager.default.contents(atPath: "/bin/true"))
     let disguised = try a.run(["--home", a.home.path, "send", "-", "--name", "cat.png", "--to", daemon.address], stdin: program)
     #expect(disguised.exited(with: 4), "\(disguised)")
-    #expect(disguised.stdoutLines.first?.hasPrefix("refused  cat.png: rejected: does not accept executables") == true, "\(disguised)")
+    #expect(disguised.stdoutLines.first?.hasPrefix("refused  cat.png: bob does not accept executables") == true, "\(disguised)")
     #expect(b.inboxNames() == ["fox.txt", "stdin"])
   }
 }

@@ -103,7 +103,8 @@ import Testing
     let types = try b.share("types")
     #expect(types.exited(with: 0), "\(types)")
     #expect(types.stdoutLines.first == "Declarations: \(b.declarations.path)", "\(types)")
-    #expect(types.stdoutLines.contains("  Everything: public.item"), "\(types)")
+    #expect(types.stdoutLines.contains("  Everything: items"), "\(types)")
+    #expect(try b.share("types", "--verbose").stdoutLines.contains("  Everything: items (public.item)"))
   }
 
   @Test func typesPrintsTheDefaultDeclarationsAndTheirSource() throws {
@@ -112,16 +113,23 @@ import Testing
     #expect(types.exited(with: 0), "\(types)")
     #expect(types.stderr.isEmpty, "\(types)")
     #expect(types.stdoutLines.first == "Declarations: built-in default", "\(types)")
+    // Kinds by their descriptions; --verbose adds the identifiers (and --json has them alone).
     for line in [
-      "  Images: public.image", "  Audio: public.audio", "  Video: public.movie", "  PDF documents: com.adobe.pdf",
-      "  Text: public.plain-text, public.text", "  Archives: public.archive", "  Links: public.url",
-      "  Folders: public.folder",
-      "Excluded: public.installer-package, public.executable, public.script, org.freedesktop.desktop-entry, com.microsoft.office.macro-enabled",
-      "  Fonts: public.font", "  Disk images: public.disk-image", "  Other files: public.data",
+      "  Images: images", "  Audio: audio", "  Video: movies", "  PDF documents: PDF documents",
+      "  Text: plain text, text", "  Archives: archives", "  Links: URLs", "  Folders: folders",
+      "Excluded: installer packages, executables, scripts, desktop entries, macro-enabled Office documents",
+      "  Fonts: fonts", "  Disk images: disk images", "  Other files: data",
     ] {
       #expect(types.stdoutLines.contains(line), "no '\(line)' in:\n\(types)")
     }
-    #expect(types.stdoutLines.contains { $0.hasPrefix("  Office documents: org.openxmlformats.openxml") }, "\(types)")
+    #expect(types.stdoutLines.contains { $0.hasPrefix("  Office documents: Office Open XML documents, ") }, "\(types)")
+    let verbose = try b.share("types", "--verbose")
+    for line in [
+      "  Images: images (public.image)", "  Other files: data (public.data)",
+      "Excluded: installer packages (public.installer-package), executables (public.executable), scripts (public.script), desktop entries (org.freedesktop.desktop-entry), macro-enabled Office documents (com.microsoft.office.macro-enabled)",
+    ] {
+      #expect(verbose.stdoutLines.contains(line), "no '\(line)' in:\n\(verbose)")
+    }
 
     let json = try b.share("types", "--json")
     #expect(json.exited(with: 0), "\(json)")
@@ -174,14 +182,19 @@ import Testing
     let good = try b.share("types", "check", photo.path)
     #expect(good.exited(with: 0), "\(good)")
     #expect(good.stdoutLines == [
-      photo.path, "  name:    public.png", "  content: public.png (image/png)",
+      photo.path, "  name:    PNG image", "  content: PNG image (image/png)",
       "  verdict: accepted: PNG image (\"Images\") [rule: accepted]",
     ], "\(good)")
+    let verbose = try b.share("types", "check", photo.path, "--verbose")
+    #expect(verbose.stdoutLines.contains("  content: PNG image (public.png, image/png)"), "\(verbose)")
 
     let mixed = try b.share("types", "check", photo.path, evil.path, run.path)
     #expect(mixed.exited(with: 3), "\(mixed)")
     #expect(mixed.stdoutLines.contains { $0.hasPrefix("  verdict: rejected: does not accept executables") && $0.hasSuffix("[rule: excluded-content]") }, "\(mixed)")
-    #expect(mixed.stdoutLines.contains("  content: public.shell-script (text/x-shellscript)"), "\(mixed)")
+    #expect(mixed.stdoutLines.contains("  content: shell script (text/x-shellscript)"), "\(mixed)")
+    // A script would get in only if scripts did: the command says so. (The ELF named .png gets
+    // no command: no edit of the declarations would take a disguise.)
+    #expect(mixed.stdoutLines.filter { $0.hasPrefix("  to accept it: ") } == ["  to accept it: share types forget public.script"], "\(mixed)")
 
     let json = try b.share("types", "check", "--json", photo.path, evil.path, run.path)
     #expect(json.exited(with: 3), "\(json)")
@@ -192,6 +205,9 @@ import Testing
     #expect(verdicts.map(\.1) == [true, false, false], "\(json)")
     let evilVerdict = try #require(reports[1]["verdict"] as? [String: Any])
     #expect(evilVerdict["rule"] as? String == "excluded-content" && evilVerdict["type"] as? String == "public.unix-executable", "\(evilVerdict)")
+    #expect(evilVerdict["remedy"] == nil, "\(evilVerdict)")
+    let runRemedy = try #require((reports[2]["verdict"] as? [String: Any])?["remedy"] as? [String: Any])
+    #expect(runRemedy["action"] as? String == "forget" && runRemedy["types"] as? [String] == ["public.script"], "\(runRemedy)")
 
     let missing = try b.share("types", "check", a.files.appendingPathComponent("nosuch.png").path)
     #expect(missing.exited(with: 1), "\(missing)")

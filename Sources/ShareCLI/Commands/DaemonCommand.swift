@@ -125,6 +125,8 @@ struct DaemonLog: Sendable {
     var refused: Int? = nil
     var failed: Int? = nil
     var message: String? = nil
+    /// For a refused item, the command that would accept it (for the receiver's owner).
+    var acceptWith: String? = nil
   }
 
   func note(_ message: String) {
@@ -152,9 +154,9 @@ struct DaemonLog: Sendable {
     case .stored(let peer, let item, let storedAs, let size, let type):
       emit(Event(event: "stored", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, storedAs: storedAs, size: size, type: type),
            "stored \(escape(storedAs)) (\(formatBytes(size))) from \(describe(peer))")
-    case .refused(let peer, let item, let reason):
-      emit(Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
-           "refused \(escape(item)) from \(describe(peer)): \(escape(reason))")
+    case .refused(let peer, let item, let reason, let acceptWith):
+      emit(Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason, acceptWith: acceptWith),
+           "refused \(escape(item)) from \(describe(peer)): \(escape(reason))" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
     case .failed(let peer, let item, let reason):
       emit(Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
            "failed to receive \(escape(item)) from \(describe(peer)): \(escape(reason))")

@@ -100,11 +100,19 @@ enum RequestsCommand: Command {
       for item in ask.items {
         let size = item.size.map(formatBytes) ?? "unknown size"
         let verdict = item.accepted ? "" : " — will be refused: \(escape(item.reason ?? ""))"
-        terminal.out("    \(item.kind) \(escape(item.name)), \(size), \(item.type ?? "?")\(verdict)")
+        terminal.out("    \(item.kind) \(escape(item.name)), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")
+        if let command = item.acceptWith { terminal.out("      to accept it: \(command)") }
       }
     }
     terminal.err("Accept with 'share accept ID' (add --trust to trust the sender), decline with 'share decline ID'.")
     return .success
+  }
+
+  /// "ISO disk image", with its identifier under --verbose; the identifier when no description came.
+  static func typeName(_ item: AskedItem, verbose: Bool) -> String {
+    guard let type = item.type.map({ escape($0) }) else { return "?" }
+    guard let description = item.typeDescription.map({ escape($0) }), description != type else { return type }
+    return verbose ? "\(description) (\(type))" : description
   }
 }
 

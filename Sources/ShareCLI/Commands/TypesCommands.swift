@@ -12,10 +12,12 @@ enum TypesCommand: Command {
       The receiver's type declarations (Info.plist vocabulary: CFBundleDocumentTypes with
       LSItemContentTypes, UTExportedTypeDeclarations / UTImportedTypeDeclarations, and
       ExcludedActivityTypes) decide what lands in its Inbox. A home's own Declarations.plist
-      replaces the shipped default (Inbox/Declarations.plist). The rules are in Inbox/TYPES.md.
+      replaces the shipped default (Inbox/Declarations.plist); 'share types accept', 'exclude',
+      'forget' and 'reset' change it. Kinds are listed by their descriptions; --verbose adds
+      their identifiers. The rules are in Inbox/TYPES.md.
       """,
     options: [json],
-    examples: ["share types", "share types show public.png", "share types check ~/Downloads/*"])
+    examples: ["share types", "share types --verbose", "share types show public.png", "share types check ~/Downloads/*"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let gate = try TypeGate.load(paths: context.paths)
@@ -25,12 +27,19 @@ enum TypesCommand: Command {
       terminal.out(JSONOutput.line(report))
       return .success
     }
+    // Kinds by their descriptions ("disk images"); --verbose adds identifiers, --json has only them.
+    func kinds(_ types: [TypeIdentifier]) -> String {
+      types.map { type in
+        let words = escape(gate.describePlural(type))
+        return terminal.verbose ? "\(words) (\(type.rawValue))" : words
+      }.joined(separator: ", ")
+    }
     terminal.out("Declarations: \(escape(report.source))")
     terminal.out("Accepted:")
     for group in report.documentTypes {
-      terminal.out("  \(escape(group.name)): \(group.contentTypes.map(\.rawValue).joined(separator: ", "))")
+      terminal.out("  \(escape(group.name)): \(kinds(group.contentTypes))")
     }
-    terminal.out("Excluded: \(report.excludedTypes.map(\.rawValue).joined(separator: ", "))")
+    terminal.out("Excluded: \(report.excludedTypes.isEmpty ? "nothing" : kinds(report.excludedTypes))")
     let declared = report.exportedTypes + report.importedTypes
     if !declared.isEmpty {
       terminal.out("Declared here:")
@@ -57,10 +66,7 @@ enum TypesShowCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let gate = try TypeGate.load(paths: context.paths)
-    let query = arguments.positionals[0]
-    guard let report = gate.report(for: query) else {
-      throw ShareError.configuration("no type \(escape(query)) is known (see 'share types')")
-    }
+    let report = try gate.report(for: arguments.positionals[0])
     let terminal = context.terminal
     if arguments[Self.json] {
       terminal.out(JSONOutput.line(report))
@@ -114,12 +120,19 @@ enum TypesCheckCommand: Command {
         terminal.out(JSONOutput.line(report))
         continue
       }
+      // Types by their descriptions; --verbose adds identifiers.
+      let verbose = terminal.verbose
+      func type(_ id: TypeIdentifier, _ extra: String? = nil) -> String {
+        let details = (verbose ? [id.rawValue] : []) + (extra.map { [escape($0)] } ?? [])
+        return escape(gate.describe(id)) + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+      }
       terminal.out("\(escape(path))")
-      terminal.out("  name:    \(report.nameType.rawValue)")
+      terminal.out("  name:    \(type(report.nameType))")
       if let content = report.content {
-        terminal.out("  content: \(content.type.rawValue) (\(escape(content.mimeType)))")
+        terminal.out("  content: \(type(content.type, content.mimeType))")
       }
       terminal.out("  verdict: \(escape(report.verdict.reason)) [rule: \(report.verdict.rule.rawValue)]")
+      if let remedy = report.verdict.remedy { terminal.out("  to accept it: \(remedy.command)") }
     }
     if failed > 0 { return .failure }
     return refused == 0 ? .success : .partial

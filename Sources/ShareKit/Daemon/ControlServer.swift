@@ -89,7 +89,15 @@ public final class ControlServer: @unchecked Sendable {
 public enum ControlClient {
   /// Sends one request and returns the daemon's response; a failed request is an error.
   public static func send(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse {
-    let fd = try UnixSocket.connect(to: paths.controlSocket.path)
+    guard let response = try sendIfRunning(request, paths: paths) else {
+      throw .configuration("no share daemon is running for this home (start one with 'share daemon')")
+    }
+    return response
+  }
+
+  /// `send`, or nil when no daemon is running for this home.
+  public static func sendIfRunning(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse? {
+    guard let fd = try UnixSocket.connectIfListening(to: paths.controlSocket.path) else { return nil }
     defer { close(fd) }
     guard var data = try? ControlCoding.encoder.encode(request) else {
       throw .configuration("cannot encode the request")

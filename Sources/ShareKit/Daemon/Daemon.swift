@@ -41,7 +41,7 @@ public final class Daemon: @unchecked Sendable {
   public let gatekeeper: Gatekeeper
   public let options: DaemonOptions
   private let hooks: ArrivalHooks
-  private let types: Mutex<TypeGate>
+  private let types: CurrentTypeGate
   private let note: @Sendable (String) -> Void
   private var control: ControlServer?
   private var homeLock: FileLock?
@@ -66,8 +66,9 @@ public final class Daemon: @unchecked Sendable {
     } catch {
       throw .inbox(error)
     }
-    let gate = try TypeGate.load(paths: paths)
-    types = Mutex(gate)
+    let gate = try TypeGate.load(paths: paths, receiverName: device.name)
+    let types = CurrentTypeGate(gate)
+    self.types = types
     let settings = try Settings.load(from: paths.settings)
     let mode = options.mode ?? ModeSetting(mode: settings.receiveMode ?? .everyone, until: settings.receiveUntil)
     let hooks = ArrivalHooks(command: options.onReceive, notify: options.notify, report: note)
@@ -86,7 +87,7 @@ public final class Daemon: @unchecked Sendable {
       device: device, store: store, policy: ReceivePolicy(types: gate), configuration: configuration,
       gatekeeper: gatekeeper,
       events: { event in
-        events(DaemonEvent(event))
+        events(DaemonEvent(event, types: types.value))
         if case .stored(let peer, let item, let name, let size, let type) = event {
           hooks.stored(ArrivalHooks.environment(
             path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
@@ -158,13 +159,17 @@ public final class Daemon: @unchecked Sendable {
   }
 
   /// Re-reads the declarations and the contacts; a broken file keeps the old one and says why.
-  public func reload() {
+  /// Returns why the declarations were kept, or nil when they were reloaded.
+  @discardableResult
+  public func reload() -> String? {
+    var kept: String? = nil
     do {
-      let gate = try TypeGate.load(paths: paths)
-      types.withLock { $0 = gate }
+      let gate = try TypeGate.load(paths: paths, receiverName: device.name)
+      types.replace(with: gate)
       receiver.update(policy: ReceivePolicy(types: gate))
       note("reloaded type declarations (\(gate.source))")
     } catch {
+      kept = "\(error)"
       note("kept the previous type declarations: \(error)")
     }
     do {
@@ -173,6 +178,7 @@ public final class Daemon: @unchecked Sendable {
     } catch {
       note("kept the previous contacts: \(error)")
     }
+    return kept
   }
 
   /// Stops: no new connections or asks, transfers in flight get the grace period, then the
@@ -196,7 +202,7 @@ public final class Daemon: @unchecked Sendable {
     return DaemonStatus(
       name: device.name, id: device.fingerprint.hex, pid: getpid(), port: receiver.port, mode: mode.effective(),
       modeUntil: mode.effective() == .everyone ? mode.until : nil, advertisedAs: advertised.name,
-      advertising: advertised.state, inbox: paths.inbox.path, declarations: types.withLock { $0.source },
+      advertising: advertised.state, inbox: paths.inbox.path, declarations: types.value.source,
       startedAt: startedAt, transfers: receiver.transfers.all, pending: gatekeeper.pending)
   }
 
@@ -230,7 +236,9 @@ public final class Daemon: @unchecked Sendable {
       }
       return ControlResponse(ok: true, status: status)
     case .reload:
-      reload()
+      if let kept = reload() {
+        return ControlResponse(ok: false, error: "the daemon kept its previous type declarations: \(kept)", status: status)
+      }
       return ControlResponse(ok: true, status: status)
     }
   }

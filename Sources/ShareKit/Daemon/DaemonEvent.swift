@@ -6,7 +6,8 @@ public enum DaemonEvent: Sendable {
   /// An ask arrived: how many items it offers, and how many of them were accepted.
   case asked(PeerInfo, offered: Int, accepted: Int)
   case stored(PeerInfo, item: String, storedAs: String, size: Int64, type: String?)
-  case refused(PeerInfo, item: String, reason: String)
+  /// `acceptWith`: for the receiver's owner, the command that would accept the item (`share types accept .iso`).
+  case refused(PeerInfo, item: String, reason: String, acceptWith: String?)
   case failed(PeerInfo, item: String, reason: String)
   /// A connection ended with an error (before or during the exchange).
   case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
@@ -14,7 +15,8 @@ public enum DaemonEvent: Sendable {
   /// The owner accepted a pairing request: the peer is now a contact.
   case paired(PeerInfo)
 
-  init(_ event: ReceiverEvent) {
+  /// `types`: the rules the item was judged by, to tell the owner how to accept a refused one.
+  init(_ event: ReceiverEvent, types: TypeGate? = nil) {
     switch event {
     case .listening(let port): self = .listening(port: port)
     case .connected(let peer): self = .connected(peer)
@@ -22,7 +24,8 @@ public enum DaemonEvent: Sendable {
       self = .asked(peer, offered: items.count, accepted: answers.filter(\.accepted).count)
     case .stored(let peer, let item, let storedAs, let size, let type):
       self = .stored(peer, item: item.name, storedAs: storedAs, size: size, type: type?.rawValue)
-    case .refused(let peer, let item, let reason): self = .refused(peer, item: item.name, reason: reason)
+    case .refused(let peer, let item, let reason):
+      self = .refused(peer, item: item.name, reason: reason, acceptWith: types?.acceptCommand(name: item.name, kind: item.kind))
     case .failed(let peer, let item, let reason): self = .failed(peer, item: item.name, reason: reason)
     case .connectionFailed(let address, let peer, let error): self = .connectionFailed(address: address, peer: peer, error: error)
     case .finished(let peer, let stored, let refused, let failed):

@@ -13,6 +13,10 @@ public struct AskedItem: Codable, Sendable, Equatable {
   /// The type rules' verdict (an ask only decides about items the rules accept).
   public var accepted: Bool
   public var reason: String?
+  /// The type's description ("ISO disk image"), for people; `type` is its identifier.
+  public var typeDescription: String? = nil
+  /// For a refused item, the command that would accept it (`share types accept .iso`).
+  public var acceptWith: String? = nil
 }
 
 /// An ask waiting for the person, as `share requests` lists it.

@@ -40,6 +40,14 @@ enum UnixSocket {
 
   /// Connects to the socket at `path`.
   static func connect(to path: String) throws(ShareError) -> Int32 {
+    guard let socket = try connectIfListening(to: path) else {
+      throw .configuration("no share daemon is running for this home (start one with 'share daemon')")
+    }
+    return socket
+  }
+
+  /// Connects to the socket at `path`; nil when no daemon listens there (no socket, or a stale one).
+  static func connectIfListening(to path: String) throws(ShareError) -> Int32? {
     let address = try address(path)
     let socket: FileDescriptor
     do {
@@ -51,9 +59,7 @@ enum UnixSocket {
       try socket.connect(to: address)
     } catch {
       try? socket.close()
-      if error == .noSuchFileOrDirectory || error == .connectionRefused {
-        throw .configuration("no share daemon is running for this home (start one with 'share daemon')")
-      }
+      if error == .noSuchFileOrDirectory || error == .connectionRefused { return nil }
       throw .configuration("cannot reach the daemon at \(path): \(error)")
     }
     return socket.rawValue

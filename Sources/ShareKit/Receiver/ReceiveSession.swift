@@ -130,7 +130,8 @@ final class ReceiveSession {
     let items = zip(decision.items, decision.answer.items).map { item, answer in
       AskedItem(
         name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
-        accepted: answer.accepted, reason: answer.reason)
+        accepted: answer.accepted, reason: answer.reason, typeDescription: policy.types?.describe(answer.type),
+        acceptWith: answer.accepted ? nil : policy.types?.acceptCommand(name: item.offer.name, kind: item.offer.kind))
     }
     let connection = self.connection
     return gatekeeper.consent(peerName: peer.name, peer: peer.fingerprint, address: address, items: items) { ask in

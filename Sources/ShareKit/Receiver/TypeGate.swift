@@ -15,25 +15,15 @@ public struct TypeGate: Sendable {
   public let source: String
 
   /// The home's `Declarations.plist` when it has one, else the shipped default. A malformed
-  /// file is an error that names the key and what is wrong.
-  public static func load(paths: SharePaths) throws(ShareError) -> TypeGate {
+  /// file is an error that names the key and what is wrong. With `receiverName`, refusals are
+  /// its own sentences ("lab-b does not accept disk images (big.iso)").
+  public static func load(paths: SharePaths, receiverName: String? = nil) throws(ShareError) -> TypeGate {
     let registry = TypeRegistry.system()
-    let declarations: Declarations
-    if FileManager.default.fileExists(atPath: paths.declarations.path) {
-      do {
-        declarations = try Declarations.load(from: paths.declarations)
-      } catch {
-        throw .configuration("the declarations are invalid: \(error)")
-      }
-    } else {
-      declarations = Declarations.builtinDefault
-    }
+    var policy = try HomeDeclarations.policy(HomeDeclarations.read(paths.declarations), registry: registry)
+    policy.receiverName = receiverName
     do {
-      let policy = try TypePolicy(registry: registry, declarations: declarations)
       let sniffer = try ContentSniffer()
-      return TypeGate(policy: policy, registry: registry, sniffer: sniffer, source: declarations.source)
-    } catch let error as DeclarationsError {
-      throw .configuration("the declarations are invalid: \(error)")
+      return TypeGate(policy: policy, registry: registry, sniffer: sniffer, source: policy.declarations.source)
     } catch {
       throw .configuration("cannot load libmagic for content sniffing: \(error)")
     }

@@ -6,22 +6,27 @@ extension TypeGate {
   public var declarationsReport: DeclarationsReport { policy.declarationsReport }
 
   /// One type's conformance chain, tags and verdict. `query` is a type identifier
-  /// (`public.jpeg`), a file extension (`.jpg`) or a MIME type (`image/jpeg`); nil when no such
-  /// type is known.
-  public func report(for query: String) -> TypeReport? {
+  /// (`public.jpeg`), a file extension (`.jpg`) or a MIME type (`image/jpeg`).
+  /// - Throws: `ShareError.configuration` when it names no known type.
+  public func report(for query: String) throws(ShareError) -> TypeReport {
     let identifier: TypeIdentifier
-    if query.hasPrefix(".") {
-      identifier = registry.type(forFilenameExtension: String(query.dropFirst()))
-    } else if query.contains("/") {
-      identifier = registry.type(forMIMEType: query)
-    } else {
-      identifier = TypeIdentifier(rawValue: query)
+    do {
+      identifier = try policy.registry.identifier(forQuery: query)
+    } catch {
+      throw .configuration("\(error.message) (see 'share types')")
     }
-    return policy.report(for: identifier)
+    guard let report = policy.report(for: identifier) else {
+      throw .configuration("no type \(identifier) is known (see 'share types')")
+    }
+    return report
   }
 
   /// How this receiver would judge the file or folder at `path`: by its name, then its content.
   public func check(path: String) throws -> CheckReport {
     try policy.check(path: path, sniffer: sniffer)
   }
+
+  /// A type's description ("PNG image"), and its plural as lists name kinds ("PNG images").
+  public func describe(_ type: TypeIdentifier) -> String { policy.registry.describe(type) }
+  public func describePlural(_ type: TypeIdentifier) -> String { policy.registry.describePlural(type) }
 }
