@@ -60,7 +60,7 @@ class Share:
             if r.returncode != 0:
                 raise BenchError(f"share trust add failed: {r.stdout}")
             shutil.copy(os.path.join(HERE, "receiver-declarations.plist"), os.path.join(home, "Declarations.plist"))
-            r = run_quiet([share, "--home", home, "types"], env=self.env)
+            r = run_quiet([share, "--home", home, "types", "--json"], env=self.env)
             if r.returncode != 0 or "public.data" not in r.stdout:
                 raise BenchError(f"share types does not take bench/receiver-declarations.plist: {r.stdout[-300:]}")
         return device
