@@ -80,6 +80,8 @@ package struct FileStatus: Sendable, Equatable {
   package var permissions: FilePermissions
   package var size: Int64
   package var inode: UInt64
+  /// The user ID that owns the file.
+  package var owner: uid_t
   /// The last modification time, in nanoseconds since 1970.
   package var modificationNanoseconds: Int64
 
@@ -93,6 +95,7 @@ package struct FileStatus: Sendable, Equatable {
     permissions = FilePermissions(rawValue: info.st_mode & 0o7777)
     size = Int64(info.st_size)
     inode = UInt64(info.st_ino)
+    owner = info.st_uid
     modificationNanoseconds =
       Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
   }

@@ -24,14 +24,21 @@ public struct SharePaths: Sendable, Equatable {
   public var inbox: URL { documents.appendingPathComponent("Inbox") }
   /// The daemon's control socket: in the runtime folder, or — when that path is too long for a
   /// Unix socket (107 bytes) — `/tmp/share-UID/HASH.sock`, named after the runtime folder so the
-  /// daemon and the commands agree (the folder is owner-only, and the daemon checks the caller).
+  /// daemon and the commands agree. The daemon creates that shared folder owner-only and refuses
+  /// to use one that is not (see `ControlSocketFolder`); the commands check that the socket is
+  /// served by their own user, and the daemon checks the caller.
   public var controlSocket: URL {
-    let preferred = runtime.appendingPathComponent("control.sock")
-    guard preferred.path.utf8.count > 100 else { return preferred }
+    guard controlSocketIsInSharedFolder else { return preferredControlSocket }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in runtime.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return URL(fileURLWithPath: "/tmp/share-\(getuid())").appendingPathComponent(String(hash, radix: 16) + ".sock")
   }
+
+  /// Whether the control socket lives in the shared fallback folder under `/tmp` (whose name
+  /// anyone could take first) rather than in the runtime folder.
+  public var controlSocketIsInSharedFolder: Bool { preferredControlSocket.path.utf8.count > 100 }
+
+  private var preferredControlSocket: URL { runtime.appendingPathComponent("control.sock") }
 
   public init(config: URL, documents: URL, runtime: URL) {
     self.config = config

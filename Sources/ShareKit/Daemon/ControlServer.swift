@@ -14,18 +14,13 @@ public final class ControlServer: @unchecked Sendable {
   private let handle: @Sendable (ControlRequest) -> ControlResponse
   private let stopped = Atomic<Bool>(false)
 
-  /// Listens at `path` (its folder is created owner-only).
-  public init(path: URL, handle: @escaping @Sendable (ControlRequest) -> ControlResponse) throws(ShareError) {
-    do {
-      try FileManager.default.createDirectory(
-        at: path.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .configuration("cannot create \(path.deletingLastPathComponent().path): \(error.localizedDescription)")
-    }
-    chmod(path.deletingLastPathComponent().path, 0o700)
-    self.path = path.path
+  /// Listens at `paths.controlSocket`, once its folder is made and checked owner-only (see
+  /// `ControlSocketFolder`: a shared folder that another user could have made is refused).
+  public init(paths: SharePaths, handle: @escaping @Sendable (ControlRequest) -> ControlResponse) throws(ShareError) {
+    try ControlSocketFolder.prepare(paths)
+    path = paths.controlSocket.path
     self.handle = handle
-    fd = try UnixSocket.listen(at: path.path)
+    fd = try UnixSocket.listen(at: path)
   }
 
   public func start() {
@@ -87,7 +82,9 @@ public final class ControlServer: @unchecked Sendable {
 
 /// Talks to a running daemon over its control socket.
 public enum ControlClient {
-  /// Sends one request and returns the daemon's response; a failed request is an error.
+  /// Sends one request and returns the daemon's response; a failed request is an error. The
+  /// socket must be served by this user (`SO_PEERCRED`): a socket another user put where this
+  /// home's daemon should be is refused before a word is sent to it.
   public static func send(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse {
     guard let response = try sendIfRunning(request, paths: paths) else {
       throw .configuration("no share daemon is running for this home (start one with 'share daemon')")
@@ -97,8 +94,15 @@ public enum ControlClient {
 
   /// `send`, or nil when no daemon is running for this home.
   public static func sendIfRunning(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse? {
-    guard let fd = try UnixSocket.connectIfListening(to: paths.controlSocket.path) else { return nil }
+    let socket = paths.controlSocket.path
+    guard let fd = try UnixSocket.connectIfListening(to: socket) else { return nil }
     defer { close(fd) }
+    let server = UnixSocket.peerUID(fd)
+    guard server == getuid() else {
+      throw .configuration(
+        "the control socket \(socket) is served by \(server.map { "user \($0)" } ?? "an unknown user"), not by you "
+          + "(user \(getuid())): refusing to talk to it; another user may be impersonating your share daemon")
+    }
     guard var data = try? ControlCoding.encoder.encode(request) else {
       throw .configuration("cannot encode the request")
     }

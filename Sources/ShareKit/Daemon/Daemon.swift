@@ -102,7 +102,7 @@ public final class Daemon: @unchecked Sendable {
     try lock()
     let kept = store.cleanStaging(expiry: options.stagingExpiry)
     if kept > 0 { note("kept \(kept) interrupted transfer(s) in staging for resuming") }
-    let server = try ControlServer(path: paths.controlSocket) { [weak self] request in
+    let server = try ControlServer(paths: paths) { [weak self] request in
       self?.handle(request) ?? ControlResponse(ok: false, error: "the daemon is stopping")
     }
     control = server

@@ -15,7 +15,8 @@ enum UnixSocket {
     return address
   }
 
-  /// Binds and listens at `path` (replacing a stale socket), mode 0600.
+  /// Binds and listens at `path` (replacing a stale socket), mode 0600 through the creation
+  /// mask: nothing is `chmod`ed, which would follow a symbolic link put in the socket's place.
   static func listen(at path: String) throws(ShareError) -> Int32 {
     let address = try address(path)
     let socket: FileDescriptor
@@ -34,7 +35,6 @@ enum UnixSocket {
       try? socket.close()
       throw .configuration("cannot listen on \(path): \(error)")
     }
-    try? FileSystem.setPermissions(path, .ownerReadWrite)
     return socket.rawValue
   }
 
