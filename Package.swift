@@ -52,7 +52,7 @@ let package = Package(
     .testTarget(name: "TLSTests", dependencies: ["TLS", "System"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System", "UniformTypes"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["ShareKit"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["ShareKit", "TLS", "System"]),
     .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI"]),
     .testTarget(name: "LocalSendTests", dependencies: ["LocalSend", "TLS", "System"]),
   ],

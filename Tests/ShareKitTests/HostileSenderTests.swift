@@ -208,7 +208,7 @@ import Wire
 
   @Test func aSilentClientTimesOutAndTheReceiverKeepsServing() throws {
     let b = try TestHome()
-    let configuration = ReceiverConfiguration(host: "127.0.0.1", handshakeTimeout: .milliseconds(300))
+    let configuration = ReceiverConfiguration(host: "127.0.0.1", helloTimeout: .milliseconds(300))
     let receiver = try RunningReceiver(home: b, configuration: configuration)
     let socket = try Socket.connect(host: "127.0.0.1", port: receiver.port, timeout: .seconds(5))
     #expect(receiver.waitFor { if case .connectionFailed = $0 { return true }; return false })
@@ -230,7 +230,7 @@ import Wire
 
   @Test func tooManyConnectionsFromOneAddressAreRefused() throws {
     let b = try TestHome()
-    let configuration = ReceiverConfiguration(host: "127.0.0.1", maxConnectionsPerAddress: 2)
+    let configuration = ReceiverConfiguration(host: "127.0.0.1", maxUnauthenticatedPerAddress: 2)
     let receiver = try RunningReceiver(home: b, configuration: configuration)
     let held = try (0..<2).map { _ in try Socket.connect(host: "127.0.0.1", port: receiver.port, timeout: .seconds(5)) }
     #expect(receiver.waitFor { _ in receiver.receiver.activeConnections == 2 })

@@ -12,13 +12,21 @@ public struct ReceiverConfiguration: Sendable {
   public var host: String?
   /// Port to listen on; 0 for any free port.
   public var port: UInt16
-  /// A peer must finish the TLS handshake within this time.
-  public var handshakeTimeout: Duration
-  /// A peer that sends nothing for this long is dropped.
+  /// From accept to a valid Hello (the TLS handshake included): one deadline that no read
+  /// restarts. A contact is done with it when its certificate is verified.
+  public var helloTimeout: Duration
+  /// A peer that sends nothing for this long is dropped (once it has said Hello).
   public var idleTimeout: Duration
-  /// Connections served at once, in total and per peer address.
+  /// Connections that have not yet proven who they are, per peer address and in total. Over
+  /// the total, a newcomer from a less crowded address takes the place of the oldest one from
+  /// the most crowded; over the rest, the newcomer is told `busy`.
+  public var maxUnauthenticatedPerAddress: Int
+  public var maxUnauthenticated: Int
+  /// Authenticated connections served at once, in total and per peer address; of the total,
+  /// `contactReserve` are for contacts only.
   public var maxConnections: Int
   public var maxConnectionsPerAddress: Int
+  public var contactReserve: Int
   public var limits: WireLimits
   /// Bytes always left free on the disk holding the Inbox: items that would eat into them are
   /// refused before any byte moves, and an item whose bytes reach them as they are written (one
@@ -26,18 +34,29 @@ public struct ReceiverConfiguration: Sendable {
   public var reserveBytes: Int64
 
   public init(
-    host: String? = nil, port: UInt16 = 0, handshakeTimeout: Duration = .seconds(10),
-    idleTimeout: Duration = .seconds(60), maxConnections: Int = 64, maxConnectionsPerAddress: Int = 8,
-    limits: WireLimits = .default, reserveBytes: Int64 = 64 << 20
+    host: String? = nil, port: UInt16 = 0, helloTimeout: Duration = .seconds(5), idleTimeout: Duration = .seconds(60),
+    maxUnauthenticatedPerAddress: Int = 8, maxUnauthenticated: Int = 32, maxConnections: Int = 64,
+    maxConnectionsPerAddress: Int = 8, contactReserve: Int = 16, limits: WireLimits = .default,
+    reserveBytes: Int64 = 64 << 20
   ) {
     self.host = host
     self.port = port
-    self.handshakeTimeout = handshakeTimeout
+    self.helloTimeout = helloTimeout
     self.idleTimeout = idleTimeout
+    self.maxUnauthenticatedPerAddress = maxUnauthenticatedPerAddress
+    self.maxUnauthenticated = maxUnauthenticated
     self.maxConnections = maxConnections
     self.maxConnectionsPerAddress = maxConnectionsPerAddress
+    self.contactReserve = contactReserve
     self.limits = limits
     self.reserveBytes = reserveBytes
+  }
+
+  var admissionLimits: Admission.Limits {
+    Admission.Limits(
+      maxUnauthenticatedPerAddress: maxUnauthenticatedPerAddress, maxUnauthenticated: maxUnauthenticated,
+      maxConnectionsPerAddress: maxConnectionsPerAddress, maxConnections: maxConnections,
+      contactReserve: min(contactReserve, maxConnections))
   }
 }
 
@@ -45,7 +64,7 @@ public struct ReceiverConfiguration: Sendable {
 /// what it accepts into the Inbox.
 ///
 /// `@unchecked Sendable`: the listener and TLS context are immutable and thread-safe; the
-/// mutable connection table lives in a `Mutex`.
+/// connection table guards its own state.
 public final class Receiver: @unchecked Sendable {
   public let device: Device
   public let store: InboxStore
@@ -54,7 +73,7 @@ public final class Receiver: @unchecked Sendable {
   private let context: TLSContext
   private let policy: Mutex<ReceivePolicy>
   private let emit: @Sendable (ReceiverEvent) -> Void
-  private let state = Mutex(State())
+  private let connections: ConnectionTable
   private let sessions: SessionContext
   /// Entered by each session thread, left when it ends: what a graceful stop waits on.
   private let active = DispatchGroup()
@@ -62,13 +81,6 @@ public final class Receiver: @unchecked Sendable {
   public let gatekeeper: Gatekeeper?
   /// Transfers in flight.
   public let transfers = TransferTable()
-
-  private struct State {
-    var open: [Int: Socket] = [:]
-    var perAddress: [String: Int] = [:]
-    var nextID = 0
-    var stopped = false
-  }
 
   /// The port it listens on.
   public var port: UInt16 { listener.port }
@@ -83,11 +95,17 @@ public final class Receiver: @unchecked Sendable {
     self.store = store
     self.configuration = configuration
     self.policy = Mutex(policy)
-    self.emit = events
+    let connections = ConnectionTable(
+      limits: configuration.admissionLimits, helloTimeout: configuration.helloTimeout, events: events)
+    self.connections = connections
+    // Sessions report through the table: a valid Hello ends a connection's unauthenticated
+    // stage, and failures before one are logged once per address per burst.
+    let emit: @Sendable (ReceiverEvent) -> Void = { connections.report($0) }
+    self.emit = emit
     self.gatekeeper = gatekeeper
     sessions = SessionContext(
       device: device, store: store, gatekeeper: gatekeeper, transfers: transfers,
-      reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), emit: events)
+      reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), emit: emit)
     do {
       context = try TLSContext(identity: device.identity, role: .server)
       listener = try TCPListener(host: configuration.host, port: configuration.port)
@@ -119,9 +137,9 @@ public final class Receiver: @unchecked Sendable {
   public func stop(grace: Duration) -> Int {
     listener.close()
     gatekeeper?.close()
-    state.withLock { $0.stopped = true }
+    connections.stop()
     if active.wait(timeout: .now() + .nanoseconds(Int(grace / .nanoseconds(1)))) == .success { return 0 }
-    let sockets = state.withLock { Array($0.open.values) }
+    let sockets = connections.sockets
     for socket in sockets { socket.close() }
     // Give the sessions a moment to keep their staging and place what is verified.
     _ = active.wait(timeout: .now() + 5)
@@ -129,7 +147,7 @@ public final class Receiver: @unchecked Sendable {
   }
 
   /// The number of connections being served.
-  public var activeConnections: Int { state.withLock { $0.open.count } }
+  public var activeConnections: Int { connections.count }
 
   private func acceptLoop() {
     while true {
@@ -144,56 +162,58 @@ public final class Receiver: @unchecked Sendable {
         Thread.sleep(forTimeInterval: 0.1)
         continue
       }
-      guard let id = admit(socket) else {
+      switch connections.arrive(socket) {
+      case .admitted(let id, let deadline):
+        active.enter()
+        let thread = Thread { [self] in
+          serve(socket, deadline: deadline, id: id)
+          connections.leave(id)
+          active.leave()
+        }
+        thread.name = "share-session"
+        thread.start()
+      case .refuse(let why):
+        let thread = Thread { [self] in
+          refuse(socket, why)
+          connections.refused()
+        }
+        thread.name = "share-refusal"
+        thread.start()
+      case .close:
         socket.close()
-        continue
       }
-      active.enter()
-      let thread = Thread { [self] in
-        serve(socket)
-        release(id, address: socket.peerAddress)
-        active.leave()
-      }
-      thread.name = "share-session"
-      thread.start()
     }
   }
 
-  /// Registers a connection, or refuses it over the caps.
-  private func admit(_ socket: Socket) -> Int? {
-    let address = socket.peerAddress
-    let admitted = state.withLock { state -> Int? in
-      guard !state.stopped, state.open.count < configuration.maxConnections,
-        state.perAddress[address, default: 0] < configuration.maxConnectionsPerAddress
-      else { return nil }
-      state.nextID += 1
-      state.open[state.nextID] = socket
-      state.perAddress[address, default: 0] += 1
-      return state.nextID
-    }
-    if admitted == nil {
-      emit(.connectionFailed(address: address, peer: nil, error: .transport("too many connections; refused", detail: "connection cap reached")))
-    }
-    return admitted
+  /// Tells a connection over the caps `busy` (which needs its TLS handshake, within a second),
+  /// so its sender can say so and try again, and logs it once per address per burst.
+  private func refuse(_ socket: Socket, _ why: String) {
+    emit(.connectionFailed(address: socket.peerAddress, peer: nil, error: Self.busy(why)))
+    guard let tls = try? TLSConnection.accept(socket, context: context, timeout: .seconds(1)) else { return }
+    FramedConnection(tls, limits: configuration.limits).fail(code: "busy", message: Self.busyMessage(why))
   }
 
-  private func release(_ id: Int, address: String) {
-    state.withLock { state in
-      state.open[id] = nil
-      let left = state.perAddress[address, default: 1] - 1
-      state.perAddress[address] = left > 0 ? left : nil
-    }
-  }
+  /// What a sender turned away over the caps is told.
+  static func busyMessage(_ why: String) -> String { "busy: \(why); try again in a moment" }
 
-  private func serve(_ socket: Socket) {
+  /// How a refusal over the caps is logged.
+  static func busy(_ why: String) -> ShareError { .transport("refused as busy: \(why)", detail: "over the connection caps") }
+
+  private func serve(_ socket: Socket, deadline: ContinuousClock.Instant, id: Int) {
     let address = socket.peerAddress
     let tls: TLSConnection
     do {
-      tls = try TLSConnection.accept(socket, context: context, timeout: configuration.handshakeTimeout)
+      tls = try TLSConnection.accept(socket, context: context, timeout: max(.milliseconds(1), deadline - .now))
       try tls.setIdleTimeout(configuration.idleTimeout)
     } catch {
       emit(.connectionFailed(address: address, peer: nil, error: .wrap(error)))
       socket.close()
+      return
+    }
+    let contact = gatekeeper?.trust.trusts(tls.peerFingerprint) ?? false
+    if let why = connections.handshakeDone(id, contact: contact) {
+      emit(.connectionFailed(address: address, peer: nil, error: Self.busy(why)))
+      FramedConnection(tls, limits: configuration.limits).fail(code: "busy", message: Self.busyMessage(why))
       return
     }
     let session = ReceiveSession(

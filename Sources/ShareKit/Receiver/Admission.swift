@@ -1,0 +1,148 @@
+/// Which connections a receiver serves, decided as values: no sockets, no clock of its own.
+///
+/// A connection is *unauthenticated* from accept until the peer has proven who it is — a
+/// contact by its certificate at the end of the TLS handshake, anyone else by a valid Hello —
+/// and must get there before one deadline (`Limits.helloTimeout`) that no read restarts.
+/// Unauthenticated connections are capped per address and in total; when the total is reached, a
+/// newcomer from an address holding fewer of them takes the place of the oldest one of the
+/// address holding the most, so a flood from some addresses cannot lock out the others.
+/// Authenticated connections have caps of their own, per address and in total, and a reserve of
+/// the total that only contacts may use: strangers cannot take every slot from contacts.
+struct Admission {
+  /// The caps. See `ReceiverConfiguration` for what each means.
+  struct Limits: Sendable {
+    var maxUnauthenticatedPerAddress: Int
+    var maxUnauthenticated: Int
+    var maxConnectionsPerAddress: Int
+    var maxConnections: Int
+    var contactReserve: Int
+  }
+
+  enum Stage: Equatable {
+    /// Accepted at `since`; not yet proven.
+    case unauthenticated(since: ContinuousClock.Instant)
+    /// Proven: a contact (by its certificate) or a stranger (by its Hello).
+    case authenticated(contact: Bool)
+  }
+
+  struct Entry: Equatable {
+    var address: String
+    var port: UInt16
+    var stage: Stage
+  }
+
+  /// What happens to a new connection.
+  enum Arrival: Equatable {
+    /// Served under `id`; the connection `evicting` (if any) must be closed to make room.
+    case admitted(id: Int, evicting: Int?)
+    /// Refused (`busy`), and why.
+    case refused(String)
+  }
+
+  let limits: Limits
+  private(set) var entries: [Int: Entry] = [:]
+  private var nextID = 0
+
+  init(limits: Limits) {
+    self.limits = limits
+  }
+
+  /// A connection from `address`:`port` accepted at `now`.
+  mutating func arrive(address: String, port: UInt16, now: ContinuousClock.Instant) -> Arrival {
+    let waiting = unauthenticatedCounts()
+    let fromAddress = waiting[address, default: 0]
+    if fromAddress >= limits.maxUnauthenticatedPerAddress {
+      return .refused("too many connections from your address are still starting")
+    }
+    var evicting: Int? = nil
+    if waiting.values.reduce(0, +) >= limits.maxUnauthenticated {
+      guard let (crowded, count) = waiting.max(by: { $0.value < $1.value }), count > fromAddress + 1 else {
+        return .refused("too many connections are starting at once")
+      }
+      evicting = oldestUnauthenticated(from: crowded)
+      if let evicting { entries[evicting] = nil }
+    }
+    nextID += 1
+    entries[nextID] = Entry(address: address, port: port, stage: .unauthenticated(since: now))
+    return .admitted(id: nextID, evicting: evicting)
+  }
+
+  /// The TLS handshake of `id` is done: a contact is authenticated now, if there is room; a
+  /// stranger stays unauthenticated until its Hello, but is refused at once when strangers have
+  /// no room. Returns the refusal, if any.
+  mutating func handshakeDone(_ id: Int, contact: Bool) -> String? {
+    guard let entry = entries[id], case .unauthenticated = entry.stage else { return nil }
+    if let full = roomProblem(for: entry.address, contact: contact) { return full }
+    if contact { entries[id]?.stage = .authenticated(contact: true) }
+    return nil
+  }
+
+  /// A stranger's Hello on the connection from `address`:`port` was valid. Returns its ID, and
+  /// whether it had to be refused after all (another stranger took the last slot meanwhile).
+  mutating func helloAccepted(address: String, port: UInt16) -> (id: Int, refusal: String?)? {
+    guard
+      let (id, entry) = entries.first(where: { $0.value.address == address && $0.value.port == port }),
+      case .unauthenticated = entry.stage
+    else { return nil }
+    if let full = roomProblem(for: address, contact: false) { return (id, full) }
+    entries[id]?.stage = .authenticated(contact: false)
+    return (id, nil)
+  }
+
+  /// Whether `id` is still waiting to prove itself (its Hello deadline still applies).
+  func isUnauthenticated(_ id: Int) -> Bool {
+    if case .unauthenticated = entries[id]?.stage { return true }
+    return false
+  }
+
+  /// Whether the connection from `address`:`port` is still waiting to prove itself.
+  func isUnauthenticated(address: String, port: UInt16) -> Bool {
+    entries.values.contains { entry in
+      guard entry.address == address, entry.port == port, case .unauthenticated = entry.stage else { return false }
+      return true
+    }
+  }
+
+  /// The connection ended (or was evicted: then this does nothing).
+  mutating func leave(_ id: Int) {
+    entries[id] = nil
+  }
+
+  /// Unauthenticated connections per address.
+  private func unauthenticatedCounts() -> [String: Int] {
+    var counts: [String: Int] = [:]
+    for entry in entries.values {
+      if case .unauthenticated = entry.stage { counts[entry.address, default: 0] += 1 }
+    }
+    return counts
+  }
+
+  private func oldestUnauthenticated(from address: String) -> Int? {
+    var oldest: (id: Int, since: ContinuousClock.Instant)? = nil
+    for (id, entry) in entries where entry.address == address {
+      if case .unauthenticated(let since) = entry.stage, oldest.map({ since < $0.since }) ?? true {
+        oldest = (id, since)
+      }
+    }
+    return oldest?.id
+  }
+
+  /// Why one more authenticated connection from `address` does not fit, or nil.
+  private func roomProblem(for address: String, contact: Bool) -> String? {
+    var (total, strangers, fromAddress) = (0, 0, 0)
+    for entry in entries.values {
+      guard case .authenticated(let isContact) = entry.stage else { continue }
+      total += 1
+      if !isContact { strangers += 1 }
+      if entry.address == address { fromAddress += 1 }
+    }
+    if fromAddress >= limits.maxConnectionsPerAddress {
+      return "\(fromAddress) connections from your address are already being served"
+    }
+    let cap = contact ? limits.maxConnections : limits.maxConnections - limits.contactReserve
+    if (contact ? total : strangers) >= cap || total >= limits.maxConnections {
+      return "the receiver is serving as many connections as it can"
+    }
+    return nil
+  }
+}

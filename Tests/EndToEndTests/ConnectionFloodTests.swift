@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Connections that never authenticate cannot block receiving (issue 11.3).
+@Suite struct ConnectionFloodTests {
+  @Test func sixtyFourSilentTLSConnectionsDoNotStopAContactsSendAndAreLoggedOncePerAddress() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let flood = try SilentTLSFlood(port: daemon.port, connections: 64, addresses: 8)
+    defer { flood.stop() }
+    // Let the flood take hold: every slot it can get, for longer than a handshake takes.
+    let settled = ContinuousClock.now + .seconds(10)
+    while flood.handshakes.load(ordering: .relaxed) < 64 && ContinuousClock.now < settled { usleep(50_000) }
+    usleep(500_000)
+
+    for round in 0..<3 {
+      let sent = try a.share("send", try a.file("during-\(round).txt", "sent during the flood\n").path, "--to", daemon.address)
+      #expect(sent.exited(with: 0), "a contact's send failed during the flood:\n\(sent)\n\(daemon.log)")
+    }
+    #expect(b.inboxNames() == ["during-0.txt", "during-1.txt", "during-2.txt"])
+    // Past the Hello deadline the flood has lost connections and made new ones: still one line
+    // per address.
+    usleep(6_000_000)
+    flood.stop()
+    usleep(500_000)
+    let lines = daemon.log.split(separator: "\n")
+    for address in flood.addresses {
+      let mentions = lines.filter { $0.contains("from \(address) ") || $0.contains("from \(address):") }
+      #expect(mentions.count == 1, "\(address) is logged \(mentions.count) times:\n\(mentions.joined(separator: "\n"))")
+    }
+    #expect(daemon.isRunning)
+    #expect(flood.handshakes.load(ordering: .relaxed) >= 64, "the flood did not get going")
+  }
+
+  @Test func aSenderOverThePerAddressLimitIsToldBusyAndTheDaemonSaysSo() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    // Eight strangers on this address ask to send; their asks wait for the owner, each holding
+    // a connection.
+    let strangers = try (0..<8).map { try ShareHome(name: "stranger-\($0)") }
+    let asking = try strangers.map { try $0.startShare("send", try $0.file("ask.txt", "may I?\n").path, "--to", daemon.address) }
+    defer { asking.forEach { $0.signal(SIGKILL) } }
+    let deadline = ContinuousClock.now + .seconds(30)
+    var waiting = 0
+    repeat {
+      usleep(100_000)
+      waiting = try parseJSONLines(try b.share("requests", "--json").stdoutText).count
+    } while waiting < 8 && ContinuousClock.now < deadline
+    #expect(waiting == 8)
+
+    // A ninth connection from the same address is over the limit: the sender is told "busy",
+    // not that the connection closed.
+    let over = try a.share("send", try a.file("over.txt", "one too many\n").path, "--to", daemon.address)
+    #expect(!over.exited(with: 0), "\(over)")
+    #expect(over.stderrText.contains("busy"), "\(over)")
+    #expect(!over.stderrText.contains("closed"), "\(over)")
+    #expect(daemon.waitForLog("busy"), "\(daemon.log)")
+    #expect(b.inboxNames().isEmpty)
+  }
+}

@@ -1,0 +1,106 @@
+import Testing
+@testable import ShareKit
+
+/// Who gets a connection slot, as pure decisions (issue 11.3).
+@Suite struct AdmissionTests {
+  let limits = Admission.Limits(
+    maxUnauthenticatedPerAddress: 2, maxUnauthenticated: 4, maxConnectionsPerAddress: 3, maxConnections: 4,
+    contactReserve: 2)
+  let start = ContinuousClock.now
+
+  func at(_ seconds: Int) -> ContinuousClock.Instant { start + .seconds(seconds) }
+
+  func admittedID(_ arrival: Admission.Arrival) -> Int? {
+    if case .admitted(let id, _) = arrival { return id }
+    return nil
+  }
+
+  @Test func oneAddressCannotHoldMoreThanItsShareOfUnauthenticatedSlots() {
+    var admission = Admission(limits: limits)
+    #expect(admittedID(admission.arrive(address: "a", port: 1, now: at(0))) != nil)
+    #expect(admittedID(admission.arrive(address: "a", port: 2, now: at(1))) != nil)
+    #expect(admission.arrive(address: "a", port: 3, now: at(2)) == .refused("too many connections from your address are still starting"))
+    #expect(admittedID(admission.arrive(address: "b", port: 1, now: at(3))) != nil)
+  }
+
+  @Test func whenAllUnauthenticatedSlotsAreTakenANewAddressTakesTheOldestPlaceOfTheMostCrowded() {
+    var admission = Admission(limits: limits)
+    let oldest = admittedID(admission.arrive(address: "flood", port: 1, now: at(0)))
+    _ = admission.arrive(address: "flood", port: 2, now: at(1))
+    _ = admission.arrive(address: "other", port: 1, now: at(2))
+    _ = admission.arrive(address: "other", port: 2, now: at(3))
+    // Full (4). Both crowded addresses hold 2; a newcomer with none takes the oldest place.
+    guard case .admitted(_, let evicting) = admission.arrive(address: "contact", port: 1, now: at(4)) else {
+      Issue.record("the newcomer was refused")
+      return
+    }
+    #expect(evicting == oldest)
+    #expect(!admission.isUnauthenticated(oldest ?? -1))
+  }
+
+  @Test func evenlySpreadConnectionsAreNotChurned() {
+    var admission = Admission(limits: limits)
+    for address in ["a", "b", "c", "d"] { _ = admission.arrive(address: address, port: 1, now: at(0)) }
+    #expect(admission.arrive(address: "e", port: 1, now: at(1)) == .refused("too many connections are starting at once"))
+  }
+
+  @Test func aContactIsAuthenticatedByItsCertificateAndAStrangerOnlyByItsHello() throws {
+    var admission = Admission(limits: limits)
+    let contact = try #require(admittedID(admission.arrive(address: "a", port: 1, now: at(0))))
+    let stranger = try #require(admittedID(admission.arrive(address: "b", port: 1, now: at(0))))
+    #expect(admission.handshakeDone(contact, contact: true) == nil)
+    #expect(admission.handshakeDone(stranger, contact: false) == nil)
+    #expect(!admission.isUnauthenticated(contact))
+    #expect(admission.isUnauthenticated(stranger))
+    #expect(admission.helloAccepted(address: "b", port: 1)?.refusal == nil)
+    #expect(!admission.isUnauthenticated(stranger))
+  }
+
+  @Test func strangersCannotTakeTheSlotsReservedForContacts() throws {
+    var admission = Admission(limits: limits)
+    // Two strangers fill what strangers may use (4 in all, 2 reserved for contacts).
+    for port: UInt16 in [1, 2] {
+      _ = admission.arrive(address: "s\(port)", port: port, now: at(0))
+      #expect(admission.helloAccepted(address: "s\(port)", port: port)?.refusal == nil)
+    }
+    let third = try #require(admittedID(admission.arrive(address: "s3", port: 3, now: at(1))))
+    #expect(admission.handshakeDone(third, contact: false) == "the receiver is serving as many connections as it can")
+    // Contacts still get in, up to the total.
+    for port: UInt16 in [1, 2] {
+      let id = try #require(admittedID(admission.arrive(address: "c\(port)", port: port, now: at(2))))
+      #expect(admission.handshakeDone(id, contact: true) == nil)
+    }
+    let fifth = try #require(admittedID(admission.arrive(address: "c3", port: 3, now: at(3))))
+    #expect(admission.handshakeDone(fifth, contact: true) == "the receiver is serving as many connections as it can")
+  }
+
+  @Test func authenticatedConnectionsAreCappedPerAddressForContactsToo() throws {
+    var admission = Admission(limits: Admission.Limits(
+      maxUnauthenticatedPerAddress: 8, maxUnauthenticated: 8, maxConnectionsPerAddress: 2, maxConnections: 8, contactReserve: 2))
+    for port: UInt16 in [1, 2] {
+      let id = try #require(admittedID(admission.arrive(address: "a", port: port, now: at(0))))
+      #expect(admission.handshakeDone(id, contact: true) == nil)
+    }
+    let third = try #require(admittedID(admission.arrive(address: "a", port: 3, now: at(1))))
+    #expect(admission.handshakeDone(third, contact: true) == "2 connections from your address are already being served")
+    admission.leave(1)
+    let fourth = try #require(admittedID(admission.arrive(address: "a", port: 4, now: at(2))))
+    #expect(admission.handshakeDone(fourth, contact: true) == nil)
+  }
+}
+
+/// A flood is logged once per address per burst.
+@Suite struct FloodLogTests {
+  @Test func theFirstFailureOfABurstIsLoggedTheRestCountedAndANewBurstLoggedAgain() {
+    var log = FloodLog()
+    log.every = .seconds(100)
+    let start = ContinuousClock.now
+    #expect(log.record("a", now: start) == .log(first: true, unlogged: 0))
+    for second in 1..<100 { #expect(log.record("a", now: start + .seconds(second)) == .skip) }
+    #expect(log.record("b", now: start + .seconds(50)) == .log(first: true, unlogged: 0))
+    // Still going after `every`: one reminder with the count.
+    #expect(log.record("a", now: start + .seconds(100)) == .log(first: false, unlogged: 99))
+    // Quiet for longer than `quiet`: the next failure starts a new burst.
+    #expect(log.record("a", now: start + .seconds(140)) == .log(first: true, unlogged: 0))
+  }
+}
