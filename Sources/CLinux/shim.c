@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/fs.h>
@@ -31,3 +32,43 @@ int clinux_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 int clinux_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
 
 int clinux_eventfd_cloexec(void) { return eventfd(0, EFD_CLOEXEC); }
+
+int clinux_o_path(void) { return O_PATH; }
+
+// Landlock, declared here rather than taken from <linux/landlock.h>, which older distributions
+// ship without the later access rights. The system call numbers are the same on every
+// architecture (they were added after the numbering was unified).
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+
+struct clinux_landlock_ruleset_attr {
+  uint64_t handled_access_fs;
+};
+
+struct clinux_landlock_path_beneath_attr {
+  uint64_t allowed_access;
+  int32_t parent_fd;
+} __attribute__((packed));
+
+int clinux_landlock_abi(void) {
+  return (int)syscall(SYS_landlock_create_ruleset, NULL, 0, 1U /* LANDLOCK_CREATE_RULESET_VERSION */);
+}
+
+int clinux_landlock_create_ruleset(uint64_t handled_access_fs) {
+  struct clinux_landlock_ruleset_attr attr = {.handled_access_fs = handled_access_fs};
+  return (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0U);
+}
+
+int clinux_landlock_allow_beneath(int ruleset_fd, int parent_fd, uint64_t allowed_access) {
+  struct clinux_landlock_path_beneath_attr attr = {.allowed_access = allowed_access, .parent_fd = parent_fd};
+  return (int)syscall(SYS_landlock_add_rule, ruleset_fd, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &attr, 0U);
+}
+
+int clinux_landlock_restrict_self(int ruleset_fd) {
+  return (int)syscall(SYS_landlock_restrict_self, ruleset_fd, 0U);
+}
+
+int clinux_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }

@@ -53,6 +53,7 @@ public enum Entrypoint {
   /// The process's entry point (`main.swift`): takes the signals before any other thread
   /// exists, runs the command line and returns the exit status.
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    if let status = HookRunner.serveIfAsked(environment: environment) { return status }
     signal(SIGPIPE, SIG_IGN)
     Signals.start()
     return main(arguments, environment: environment, console: StandardConsole()).rawValue

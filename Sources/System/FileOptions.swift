@@ -39,6 +39,9 @@ extension FileDescriptor {
     /// Calls that would block fail with `.resourceTemporarilyUnavailable` instead; opening a
     /// FIFO does not wait for a writer. The corresponding C flag is `O_NONBLOCK`.
     package static var nonBlocking: OpenOptions { OpenOptions(rawValue: O_NONBLOCK) }
+    /// Name the file without opening it for reading or writing: enough for `status()` and for
+    /// a Landlock rule, and allowed on what cannot be read. The corresponding C flag is `O_PATH`.
+    package static var pathOnly: OpenOptions { OpenOptions(rawValue: clinux_o_path()) }
     /// Bypass the page cache: buffers, lengths and offsets must be aligned (4096 bytes is safe),
     /// and some file systems (tmpfs) refuse it. The corresponding C flag is `O_DIRECT`.
     package static var direct: OpenOptions { OpenOptions(rawValue: clinux_o_direct()) }

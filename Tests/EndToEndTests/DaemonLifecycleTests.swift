@@ -92,7 +92,8 @@ import Testing
     let canary = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(canaryName)
     defer { try? FileManager.default.removeItem(at: canary) }
     let command = "printf '%s|%s|%s|%s\\n' \"$SHARE_ITEM_NAME\" \"$SHARE_SENDER_NAME\" \"$SHARE_ITEM_TYPE\" \"$SHARE_ITEM_PATH\" >> '\(log.path)'"
-    let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command])
+    // Unconfined, so that the hook could create the canary if the name were run.
+    let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command, "--hooks-unconfined"])
     defer { _ = daemon.stop() }
     let hostile = try a.file("$(touch \(canaryName)).txt", "a name that tries to run a command\n")
     let sent = try a.share("send", hostile.path, "--to", daemon.address)

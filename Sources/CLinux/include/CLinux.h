@@ -2,6 +2,7 @@
 #define SHARE_CLINUX_H
 // Linux calls that Swift's Glibc module does not import (they need _GNU_SOURCE).
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /// renameat2(2) with RENAME_NOREPLACE: moves `from` to `to` only if `to` does not exist,
@@ -30,4 +31,30 @@ int clinux_accept_cloexec(int fd);
 /// eventfd(0, EFD_CLOEXEC): a descriptor another thread can make readable to wake a poll.
 /// Returns it, or -1 with errno set.
 int clinux_eventfd_cloexec(void);
+
+/// The O_PATH open flag (only defined with _GNU_SOURCE): a descriptor that names a file without
+/// opening it for reading or writing, as Landlock rules take.
+int clinux_o_path(void);
+
+/// landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION): the Landlock ABI version the
+/// kernel supports, or -1 with errno set (ENOSYS: no Landlock in this kernel; EOPNOTSUPP: built
+/// in but disabled at boot).
+int clinux_landlock_abi(void);
+
+/// landlock_create_ruleset with only `handled_access_fs` set: a new ruleset descriptor
+/// (close-on-exec), or -1 with errno set.
+int clinux_landlock_create_ruleset(uint64_t handled_access_fs);
+
+/// landlock_add_rule(LANDLOCK_RULE_PATH_BENEATH): allows `allowed_access` beneath the folder (or
+/// on the file) that `parent_fd` names. Returns 0, or -1 with errno set.
+int clinux_landlock_allow_beneath(int ruleset_fd, int parent_fd, uint64_t allowed_access);
+
+/// landlock_restrict_self(ruleset_fd, 0): confines the calling thread, and every thread and
+/// process it creates from now on, to the ruleset. Returns 0, or -1 with errno set.
+int clinux_landlock_restrict_self(int ruleset_fd);
+
+/// prctl(PR_SET_NO_NEW_PRIVS, 1): from now on, execve never grants privileges (set-user-ID bits,
+/// file capabilities), for this thread and its descendants; Landlock requires it of an
+/// unprivileged process. Returns 0, or -1 with errno set.
+int clinux_set_no_new_privs(void);
 #endif

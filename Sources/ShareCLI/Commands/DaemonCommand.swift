@@ -18,6 +18,8 @@ enum DaemonCommand: Command {
   static let onReceive = Option(
     "--on-receive", "CMD", kind: .shellCommand,
     "Run CMD (with /bin/sh -c) for each stored item; its metadata is in SHARE_ITEM_* variables")
+  static let hooksUnconfined = Flag(
+    "--hooks-unconfined", "Run --on-receive and --notify outside the daemon's Landlock confinement")
   static let notify = Flag("--notify", "Show a desktop notification (notify-send) for arrivals and asks")
   static let json = Flag("--json", "Print events as JSON lines on stdout")
 
@@ -37,9 +39,14 @@ enum DaemonCommand: Command {
       SIGTERM or Ctrl-C: stops taking new asks, lets transfers in flight finish within --grace
       seconds, then cancels them keeping their staging, so the sender's next try resumes.
       SIGHUP reloads the declarations and the contacts (a broken file keeps the old one).
+
+      The daemon confines itself with Landlock: it can change files only in its own folders
+      (configuration, Inbox and staging, runtime) and /dev/null, and so can the --on-receive
+      command it runs, unless --hooks-unconfined starts a separate, unconfined process for it.
+      Where the kernel has no Landlock, it says so and runs unconfined.
       One daemon per home. Under systemd, readiness is reported through $NOTIFY_SOCKET.
       """,
-    options: [port, host, name, mode, duration, grace, askTimeout, onReceive, notify, json],
+    options: [port, host, name, mode, duration, grace, askTimeout, onReceive, hooksUnconfined, notify, json],
     examples: [
       "share daemon --port 0", "share --home /tmp/peer-b daemon --name lab-b --json",
       "share daemon --mode everyone --for 10m --notify",
@@ -58,6 +65,11 @@ enum DaemonCommand: Command {
     options.notify = arguments[Self.notify]
     options.configuration.host = options.host
     options.configuration.port = options.port
+    let runner = HookRunner.Configuration(command: options.onReceive, notify: options.notify, inbox: context.paths.inbox.path)
+    let unconfinedHooks = arguments[Self.hooksUnconfined] && (options.onReceive != nil || options.notify)
+    let confinement = try Confinement.enter(paths: context.paths, unconfinedHooks: unconfinedHooks ? runner : nil)
+
+    if case .confined(_, _, let hooks) = confinement { options.hookRunner = hooks }
 
     let log = DaemonLog(terminal: context.terminal, json: arguments[Self.json])
     let daemon = try Daemon(paths: context.paths, options: options, events: { log.record($0) }, note: { log.note($0) })
@@ -73,6 +85,13 @@ enum DaemonCommand: Command {
       log.note("stopping (signal \(number)): no new asks; transfers in flight get \(graceTime) to finish")
       daemon.stop()
       exit(ExitCode.success.rawValue)
+    }
+    switch confinement {
+    case .confined(let abi, let writable, let hooks):
+      let outside = hooks == nil ? "" : "; hooks run outside it"
+      log.note("confined with Landlock (ABI \(abi)): changes files only in \(writable.joined(separator: ", "))\(outside)")
+    case .unavailable(let why):
+      log.note("warning: not confined: \(why); the daemon can change any file this user can")
     }
     log.note("type declarations: \(daemon.status.declarations)")
     log.note("receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(context.paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)")

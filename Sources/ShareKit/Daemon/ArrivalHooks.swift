@@ -5,7 +5,8 @@ import Foundation
 /// item's metadata in environment variables (never interpolated into a shell line), and show a
 /// desktop notification where `notify-send` exists. Received URLs and text are never opened.
 ///
-/// Hooks run one at a time on a queue of their own, so a slow command never holds up receiving.
+/// Hooks run one at a time on a queue of their own, so a slow command never holds up receiving;
+/// or, when the owner wants them unconfined, in the `HookRunner` process, which this forwards to.
 public final class ArrivalHooks: Sendable {
   /// A shell command line written by the owner, run with `/bin/sh -c`.
   public let command: String?
@@ -13,13 +14,19 @@ public final class ArrivalHooks: Sendable {
   private let notifySend: String?
   private let queue = DispatchQueue(label: "share.hooks")
   private let report: @Sendable (String) -> Void
+  /// The runner that runs everything instead of this process, if any.
+  private let runner: HookRunner.Channel?
 
-  public init(command: String?, notify: Bool, report: @escaping @Sendable (String) -> Void) {
+  public init(
+    command: String?, notify: Bool, runner: HookRunner.Channel? = nil, report: @escaping @Sendable (String) -> Void
+  ) {
     self.command = command
     self.notify = notify
     self.report = report
-    notifySend = notify ? ArrivalHooks.find("notify-send") : nil
-    if notify && notifySend == nil { report("--notify: notify-send is not installed; no desktop notifications") }
+    self.runner = runner
+    runner?.start(report: report)
+    notifySend = notify && runner == nil ? ArrivalHooks.find("notify-send") : nil
+    if notify && runner == nil && notifySend == nil { report("--notify: notify-send is not installed; no desktop notifications") }
   }
 
   /// The variables an `--on-receive` command gets for a stored item.
@@ -36,6 +43,7 @@ public final class ArrivalHooks: Sendable {
 
   /// Runs the hook for a stored item.
   public func stored(_ variables: [String: String]) {
+    if let runner { return runner.send(.stored(variables)) }
     if let command {
       queue.async { [report] in
         let status = ArrivalHooks.run("/bin/sh", ["-c", command], extra: variables)
@@ -51,6 +59,7 @@ public final class ArrivalHooks: Sendable {
 
   /// Shows a notification for an ask waiting for the person.
   public func waiting(_ ask: PendingAsk) {
+    if let runner { return runner.send(.waiting(ask)) }
     guard let notifySend else { return }
     let title = "\(ask.peerName) wants to send \(ask.items.count) item(s)"
     let body = "Run 'share accept \(ask.id)' or 'share decline \(ask.id)'"
@@ -58,7 +67,10 @@ public final class ArrivalHooks: Sendable {
   }
 
   /// Waits until every queued hook has run (for shutdown).
-  public func drain() { queue.sync {} }
+  public func drain() {
+    if let runner { return runner.drain() }
+    queue.sync {}
+  }
 
   private static func run(_ executable: String, _ arguments: [String], extra: [String: String]) -> Int32 {
     spawnAndWait(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(extra) { _, new in new })

@@ -20,6 +20,9 @@ public struct DaemonOptions: Sendable {
   public var askTimeout: Duration = .seconds(120)
   /// A command run for each stored item (`--on-receive`).
   public var onReceive: String?
+  /// The unconfined process that runs `onReceive` and notifications instead of the daemon
+  /// (`--hooks-unconfined`; see `Confinement`).
+  public var hookRunner: HookRunner.Channel?
   public var notify = false
   /// Staging of interrupted transfers is kept this long for resuming.
   public var stagingExpiry: TimeInterval = 7 * 86400
@@ -71,7 +74,7 @@ public final class Daemon: @unchecked Sendable {
     self.types = types
     let settings = try Settings.load(from: paths.settings)
     let mode = options.mode ?? ModeSetting(mode: settings.receiveMode ?? .everyone, until: settings.receiveUntil)
-    let hooks = ArrivalHooks(command: options.onReceive, notify: options.notify, report: note)
+    let hooks = ArrivalHooks(command: options.onReceive, notify: options.notify, runner: options.hookRunner, report: note)
     self.hooks = hooks
     gatekeeper = Gatekeeper(
       mode: mode, trust: try Contacts(paths: paths).trusted(), askTimeout: options.askTimeout,

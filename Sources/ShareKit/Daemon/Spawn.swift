@@ -6,20 +6,38 @@ import System
 /// child (the daemon blocks its termination signals and ignores SIGPIPE; a hook must not inherit
 /// that), stdin from /dev/null. Returns the exit status, or -1 when it could not be started.
 func spawnAndWait(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int32 {
+  guard let pid = spawn(executable, arguments, environment: environment) else { return -1 }
+  var status: Int32 = 0
+  guard (try? valueOrErrno({ waitpid(pid, &status, 0) })) != nil else { return -1 }
+  // WIFEXITED / WEXITSTATUS, spelled out: the macros do not import.
+  if status & 0x7f == 0 { return (status >> 8) & 0xff }
+  return 128 + (status & 0x7f)
+}
+
+/// Starts a program (`arguments` exclude its name, which is `executable`) with every signal at
+/// its default action and unblocked except `blocking`, stdin from /dev/null, and the descriptor
+/// `passing.from` as `passing.as` if given. Returns its process ID, or nil when it could not be
+/// started. The corresponding C function is `posix_spawn`.
+func spawn(
+  _ executable: String, _ arguments: [String], environment: [String: String], passing: (from: Int32, as: Int32)? = nil,
+  blocking: [Int32] = []
+) -> pid_t? {
   var attributes = posix_spawnattr_t()
   posix_spawnattr_init(&attributes)
   defer { posix_spawnattr_destroy(&attributes) }
-  var empty = sigset_t()
-  sigemptyset(&empty)
+  var mask = sigset_t()
+  sigemptyset(&mask)
+  for number in blocking { sigaddset(&mask, number) }
   var all = sigset_t()
   sigfillset(&all)
-  posix_spawnattr_setsigmask(&attributes, &empty)
+  posix_spawnattr_setsigmask(&attributes, &mask)
   posix_spawnattr_setsigdefault(&attributes, &all)
   posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  if let passing { posix_spawn_file_actions_adddup2(&actions, passing.from, passing.as) }
 
   let argv = ([executable] + arguments).map { strdup($0) } + [nil]
   let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -28,10 +46,6 @@ func spawnAndWait(_ executable: String, _ arguments: [String], environment: [Str
     envp.forEach { free($0) }
   }
   var pid: pid_t = 0
-  guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return -1 }
-  var status: Int32 = 0
-  guard (try? valueOrErrno({ waitpid(pid, &status, 0) })) != nil else { return -1 }
-  // WIFEXITED / WEXITSTATUS, spelled out: the macros do not import.
-  if status & 0x7f == 0 { return (status >> 8) & 0xff }
-  return 128 + (status & 0x7f)
+  guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return nil }
+  return pid
 }

@@ -21,6 +21,9 @@ final class SilentTLSFlood: @unchecked Sendable {
   /// Starts `connections` silent connections to 127.0.0.1:`port`, spread over `addresses` source
   /// addresses.
   init(port: UInt16, connections: Int, addresses count: Int) throws {
+    // A handshake write to a connection the receiver has already refused must fail, not kill
+    // the test process.
+    signal(SIGPIPE, SIG_IGN)
     addresses = (0..<count).map { "127.0.0.\(2 + $0)" }
     scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-flood-\(UUID().uuidString)")
     let perAddress = connections / count

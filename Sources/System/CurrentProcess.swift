@@ -1,0 +1,42 @@
+import CLinux
+import Glibc
+
+/// The running process as a whole.
+package enum CurrentProcess {
+  /// The running executable, even when its file has been replaced or removed since it started.
+  package static let executable = "/proc/self/exe"
+
+  /// Replaces the process image with `executable`, run with `arguments` (the first is its name)
+  /// and exactly `environment`. The process keeps its ID, its descriptors not marked
+  /// close-on-exec, its signal mask and pending signals; every other thread ends. Returns only by
+  /// throwing. The corresponding C function is `execve`.
+  package static func replace(
+    with executable: String, arguments: [String], environment: [String: String]
+  ) throws(Errno) -> Never {
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    execve(executable, argv, envp)
+    throw Errno.current
+  }
+}
+
+extension FileDescriptor {
+  /// Two connected Unix-domain stream sockets, both close-on-exec: a private channel to a child
+  /// process. The corresponding C function is `socketpair`.
+  package static func unixSocketPair() throws(Errno) -> (FileDescriptor, FileDescriptor) {
+    var ends: [Int32] = [-1, -1]
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    try nothingOrErrno { socketpair(AF_UNIX, type, 0, &ends) }
+    return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+  }
+
+  /// Whether the descriptor is closed when the process image is replaced. The corresponding C
+  /// function is `fcntl` (`F_SETFD` with `FD_CLOEXEC`).
+  package func setCloseOnExec(_ enabled: Bool) throws(Errno) {
+    try nothingOrErrno { fcntl(rawValue, F_SETFD, enabled ? FD_CLOEXEC : 0) }
+  }
+}

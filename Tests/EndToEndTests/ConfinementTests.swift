@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The daemon confines itself with Landlock: it, and the hooks it runs, can change files only in
+/// its own folders; `--hooks-unconfined` lets the hooks out, not the daemon.
+@Suite struct ConfinementTests {
+  /// A hook that tries to write outside the home, then records inside it that it ran.
+  func hook(writingTo outside: URL, home: ShareHome) -> (command: String, ran: URL) {
+    let ran = home.home.appendingPathComponent("hook-ran")
+    return ("echo escaped > '\(outside.path)'; echo $? >> '\(ran.path)'", ran)
+  }
+
+  func waitForFile(_ url: URL) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !FileManager.default.fileExists(atPath: url.path) && ContinuousClock.now < deadline { usleep(20_000) }
+    return FileManager.default.fileExists(atPath: url.path)
+  }
+
+  /// `NoNewPrivs` of a process, which the daemon sets as it confines itself.
+  func noNewPrivileges(_ pid: Int32) -> String? {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    return status.split(separator: "\n").first { $0.hasPrefix("NoNewPrivs:") }.map { String($0.dropFirst(11)).trimmingCharacters(in: .whitespaces) }
+  }
+
+  @Test func theConfinedDaemonReceivesFilesAndFoldersButItsHookCannotWriteOutsideTheHome() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let outside = b.root.appendingPathComponent("outside-\(UUID().uuidString.prefix(8))")
+    let (command, ran) = hook(writingTo: outside, home: b)
+    let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command])
+    defer { _ = daemon.stop() }
+    #expect(daemon.log.contains("confined with Landlock"), "\(daemon.log)")
+    #expect(noNewPrivileges(daemon.process.pid) == "1")
+
+    let folder = a.files.appendingPathComponent("trip")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("day 1"), withIntermediateDirectories: true)
+    try Data("notes\n".utf8).write(to: folder.appendingPathComponent("day 1/notes.txt"))
+    let sent = try a.share("send", try a.file("note.txt", "hello\n").path, folder.path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)\n\(daemon.log)")
+    #expect(b.inboxNames() == ["note.txt", "trip"])
+    #expect(FileManager.default.fileExists(atPath: b.inbox.appendingPathComponent("trip/day 1/notes.txt").path))
+
+    #expect(waitForFile(ran), "the hook did not run:\n\(daemon.log)")
+    #expect(!FileManager.default.fileExists(atPath: outside.path), "a hook of the confined daemon wrote outside its home")
+    #expect((try? String(contentsOf: ran, encoding: .utf8))?.hasPrefix("0") == false, "the write outside did not fail")
+    // The command line is not confined: moving an item out of the Inbox works as ever.
+    let moved = try b.share("inbox", "move", "note.txt")
+    #expect(moved.exited(with: 0), "\(moved)")
+    #expect(FileManager.default.fileExists(atPath: b.documents.appendingPathComponent("note.txt").path))
+  }
+
+  @Test func withHooksUnconfinedTheHookWritesOutsideWhileTheDaemonStaysConfined() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let outside = b.root.appendingPathComponent("outside-\(UUID().uuidString.prefix(8))")
+    let (command, ran) = hook(writingTo: outside, home: b)
+    let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command, "--hooks-unconfined"])
+    defer { _ = daemon.stop() }
+    #expect(daemon.log.contains("confined with Landlock") && daemon.log.contains("hooks run outside it"), "\(daemon.log)")
+    #expect(noNewPrivileges(daemon.process.pid) == "1")
+
+    let sent = try a.share("send", try a.file("note.txt", "hello\n").path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(waitForFile(ran), "the hook did not run:\n\(daemon.log)")
+    #expect(FileManager.default.fileExists(atPath: outside.path), "the unconfined hook could not write outside the home:\n\(daemon.log)")
+    // The runner ends with the daemon.
+    let stopped = daemon.stop()
+    #expect(stopped.exited(with: 0), "\(stopped)")
+  }
+}
