@@ -5,7 +5,7 @@
 /// and must get there before one deadline (`Limits.helloTimeout`) that no read restarts.
 /// Unauthenticated connections are capped per address and in total; when the total is reached, a
 /// newcomer from an address holding fewer of them takes the place of the oldest one of the
-/// address holding the most, so a flood from some addresses cannot lock out the others.
+/// addresses holding the most, so a flood from some addresses cannot lock out the others.
 /// Authenticated connections have caps of their own, per address and in total, and a reserve of
 /// the total that only contacts may use: strangers cannot take every slot from contacts.
 struct Admission {
@@ -56,10 +56,10 @@ struct Admission {
     }
     var evicting: Int? = nil
     if waiting.values.reduce(0, +) >= limits.maxUnauthenticated {
-      guard let (crowded, count) = waiting.max(by: { $0.value < $1.value }), count > fromAddress + 1 else {
+      guard let most = waiting.values.max(), most > fromAddress + 1 else {
         return .refused("too many connections are starting at once")
       }
-      evicting = oldestUnauthenticated(from: crowded)
+      evicting = oldestUnauthenticated(from: Set(waiting.filter { $0.value == most }.keys))
       if let evicting { entries[evicting] = nil }
     }
     nextID += 1
@@ -117,9 +117,10 @@ struct Admission {
     return counts
   }
 
-  private func oldestUnauthenticated(from address: String) -> Int? {
+  /// The connection waiting longest among those from `addresses`.
+  private func oldestUnauthenticated(from addresses: Set<String>) -> Int? {
     var oldest: (id: Int, since: ContinuousClock.Instant)? = nil
-    for (id, entry) in entries where entry.address == address {
+    for (id, entry) in entries where addresses.contains(entry.address) {
       if case .unauthenticated(let since) = entry.stage, oldest.map({ since < $0.since }) ?? true {
         oldest = (id, since)
       }
