@@ -4,9 +4,10 @@ import Testing
 
 /// Connections that never authenticate cannot block receiving (issue 11.3).
 @Suite struct ConnectionFloodTests {
-  @Test func sixtyFourSilentTLSConnectionsDoNotStopAContactsSendAndAreLoggedOncePerAddress() throws {
+  @Test(arguments: ["everyone", "contacts"])
+  func sixtyFourSilentTLSConnectionsDoNotStopAContactsSendAndAreLoggedOncePerAddress(mode: String) throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
-    let daemon = try b.startDaemon(trusting: [a])
+    let daemon = try b.startDaemon(trusting: [a], arguments: ["--mode", mode])
     defer { _ = daemon.stop() }
     let flood = try SilentTLSFlood(port: daemon.port, connections: 64, addresses: 8)
     defer { flood.stop() }
