@@ -88,11 +88,12 @@ public enum Confinement {
       paths.controlSocket.deletingLastPathComponent(),
     ].map(\.path)
     // A folder inside another needs no rule of its own.
-    return folders.enumerated().filter { index, folder in
-      !folders.enumerated().contains { other, outer in
-        other != index && (folder.hasPrefix(outer + "/") || (folder == outer && other < index))
-      }
-    }.map(\.element)
+    var kept: [String] = []
+    for folder in folders where !kept.contains(where: { folder == $0 || folder.hasPrefix($0 + "/") }) {
+      kept.removeAll { $0.hasPrefix(folder + "/") }
+      kept.append(folder)
+    }
+    return kept
   }
 
   /// Why there is no Landlock, in words.

@@ -49,7 +49,7 @@ public enum HookRunner {
   /// Starts the runner (unconfined: call before confining) and returns the environment variables
   /// that hand the daemon's end of the channel to the daemon's next image.
   static func start(_ configuration: Configuration, environment: [String: String]) throws(ShareError) -> [String: String] {
-    let (daemonEnd, runnerEnd) : (FileDescriptor, FileDescriptor)
+    let (daemonEnd, runnerEnd): (FileDescriptor, FileDescriptor)
     do {
       (daemonEnd, runnerEnd) = try FileDescriptor.unixSocketPair()
     } catch {
