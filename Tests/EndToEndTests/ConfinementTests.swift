@@ -29,7 +29,8 @@ import Testing
     let (command, ran) = hook(writingTo: outside, home: b)
     let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command])
     defer { _ = daemon.stop() }
-    #expect(daemon.log.contains("confined with Landlock"), "\(daemon.log)")
+    // stderr is read apart from stdout: the note may arrive after the port.
+    #expect(daemon.waitForLog("confined with Landlock"), "\(daemon.log)")
     #expect(noNewPrivileges(daemon.process.pid) == "1")
 
     let folder = a.files.appendingPathComponent("trip")
@@ -55,7 +56,7 @@ import Testing
     let (command, ran) = hook(writingTo: outside, home: b)
     let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command, "--hooks-unconfined"])
     defer { _ = daemon.stop() }
-    #expect(daemon.log.contains("confined with Landlock") && daemon.log.contains("hooks run outside it"), "\(daemon.log)")
+    #expect(daemon.waitForLog("; hooks run outside it"), "\(daemon.log)")
     #expect(noNewPrivileges(daemon.process.pid) == "1")
 
     let sent = try a.share("send", try a.file("note.txt", "hello\n").path, "--to", daemon.address)
