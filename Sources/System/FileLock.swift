@@ -64,7 +64,6 @@ package final class FileLock: Sendable {
     }
   }
 
-  /// Releases the lock (closing the lock file releases it). Idempotent.
   /// Replaces what the lock file holds with `bytes` (say, the holder's process ID), through
   /// the descriptor that holds the lock.
   package func replaceContents(_ bytes: [UInt8]) throws(Errno) {
@@ -74,6 +73,7 @@ package final class FileLock: Sendable {
     try file.writeAll(bytes)
   }
 
+  /// Releases the lock (closing the lock file releases it). Idempotent.
   package func unlock() {
     let file = descriptor.withLock { held -> FileDescriptor? in
       defer { held = nil }

@@ -248,19 +248,7 @@ public final class TypeRegistry: Sendable {
 
   /// Whether `identifier` is `other` or reaches it through its conformance graph.
   public func conforms(_ identifier: TypeIdentifier, to other: TypeIdentifier) -> Bool {
-    if identifier == other { return true }
-    var queue = [identifier]
-    var seen: Set<TypeIdentifier> = [identifier]
-    var head = 0
-    while head < queue.count {
-      let current = queue[head]
-      head += 1
-      for parent in parents(of: current) where seen.insert(parent).inserted {
-        if parent == other { return true }
-        queue.append(parent)
-      }
-    }
-    return false
+    identifier == other || ancestors(of: identifier).contains(other)
   }
 
   /// Every type `identifier` conforms to, nearest first (breadth-first), without itself.

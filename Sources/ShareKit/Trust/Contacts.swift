@@ -53,7 +53,7 @@ public struct Contacts: Sendable {
   /// Adds or updates a contact; returns the contacts as they are now.
   @discardableResult
   public func trust(_ peer: TrustedPeer) throws(ShareError) -> TrustStore {
-    try withLock { () throws(ShareError) in try changeTrust { $0.add(peer) }.store }
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in try changeTrust { $0.add(peer) }.store }
   }
 
   /// What `untrust` did.
@@ -67,7 +67,7 @@ public struct Contacts: Sendable {
 
   /// Removes the one contact whose name is `query` or whose ID starts with it.
   public func untrust(matching query: String) throws(ShareError) -> Removal {
-    try withLock { () throws(ShareError) in
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       try changeTrust { store -> Removal in
         let matches = store.matches(query)
         guard matches.count == 1 else { return matches.isEmpty ? .noMatch : .ambiguous(matches) }
@@ -80,7 +80,7 @@ public struct Contacts: Sendable {
   /// Remembers the ID each name proved (trust on first use).
   public func remember(_ bindings: [(name: String, id: Fingerprint)]) throws(ShareError) {
     guard !bindings.isEmpty else { return }
-    try withLock { () throws(ShareError) in
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       try changeKnownPeers { known in
         for binding in bindings { known.remember(name: binding.name, id: binding.id) }
       }
@@ -89,7 +89,7 @@ public struct Contacts: Sendable {
 
   /// Forgets the ID remembered for a name; returns it, or nil when none was.
   public func forget(name: String) throws(ShareError) -> Fingerprint? {
-    try withLock { () throws(ShareError) in
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       try changeKnownPeers { $0.forget(name: name) }
     }
   }
@@ -98,7 +98,7 @@ public struct Contacts: Sendable {
   /// Remembering is best effort (a name not remembered is learned at the next send).
   @discardableResult
   public func pair(with peer: TrustedPeer) throws(ShareError) -> TrustStore {
-    try withLock { () throws(ShareError) in
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       let store = try changeTrust { $0.add(peer) }.store
       _ = try? changeKnownPeers { $0.remember(name: peer.name, id: peer.id) }
       return store
@@ -137,21 +137,6 @@ public struct Contacts: Sendable {
     }
   }
 
-  /// Runs `body` holding the exclusive lock every writer takes. The lock belongs to this open
-  /// file description: another process, or another thread that opens the file itself, waits
-  /// until `body` returns; the kernel releases it when the process dies, so a crash never
-  /// leaves it held.
-  private func withLock<T>(_ body: () throws(ShareError) -> T) throws(ShareError) -> T {
-    let lock: FileLock
-    do {
-      try FileSystem.makeDirectories(lockFile.deletingLastPathComponent().path, permissions: FilePermissions(rawValue: 0o700))
-      lock = try FileLock(path: lockFile.path)
-    } catch {
-      throw .configuration("cannot lock \(lockFile.path): \(error)")
-    }
-    defer { lock.unlock() }
-    return try body()
-  }
 
   /// Both files' shape: `{"peers": [...]}`.
   private struct File<Entry: Codable>: Codable {

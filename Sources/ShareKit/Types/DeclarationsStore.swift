@@ -57,7 +57,7 @@ public struct DeclarationsStore: Sendable {
   /// - Throws: `ShareError.configuration` for a type nobody knows, an accept that an exclusion
   ///   overrides, a damaged file, or a failed write; nothing is written then.
   public func edit(_ action: DeclarationEdit.Action, _ queries: [String]) throws(ShareError) -> DeclarationsChange {
-    try withLock { () throws(ShareError) in
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       let base = registry()
       let (current, policy, original) = try readCurrent(base)
       var types: [TypeIdentifier] = []
@@ -94,7 +94,7 @@ public struct DeclarationsStore: Sendable {
 
   /// Removes the home's file, so the built-in default is in force again.
   public func reset() throws(ShareError) -> DeclarationsChange {
-    try withLock { () throws(ShareError) in
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       var change = DeclarationsChange(
         action: "reset", types: [], path: file.path, written: false, source: Declarations.builtinDefault.source,
         replacedHandWritten: false, warnings: [], daemon: "not-told")
@@ -149,18 +149,6 @@ public struct DeclarationsStore: Sendable {
     }
   }
 
-  /// Runs `body` holding the exclusive lock every writer takes (released when the process dies).
-  private func withLock<T>(_ body: () throws(ShareError) -> T) throws(ShareError) -> T {
-    let lock: FileLock
-    do {
-      try FileSystem.makeDirectories(lockFile.deletingLastPathComponent().path, permissions: FilePermissions(rawValue: 0o700))
-      lock = try FileLock(path: lockFile.path)
-    } catch {
-      throw .configuration("cannot lock \(lockFile.path): \(error)")
-    }
-    defer { lock.unlock() }
-    return try body()
-  }
 }
 
 extension DeclarationsChange {
