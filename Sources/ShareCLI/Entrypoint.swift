@@ -28,14 +28,18 @@ let allCommands: [any Command.Type] = [
   TypesForgetCommand.self,
   TypesResetCommand.self,
   IdCommand.self,
+  CompletionsCommand.self,
   HelpCommand.self,
+  CompleteCommand.self,
 ]
 
 /// The whole command line as data, for generators of shell completions and the man page: the
 /// same declarations that parsing and help read.
 public enum CommandLineModel {
-  /// Every command, in the order `share help` lists them.
-  public static var commands: [CommandSpec] { allCommands.map { $0.spec } }
+  /// What share is, in a line (help's overview, the man page's NAME).
+  public static let abstract = "send files, folders, links and text to nearby Linux machines over TLS 1.3"
+  /// Every command, in the order `share help` lists them (not the hidden ones).
+  public static var commands: [CommandSpec] { allCommands.map { $0.spec }.filter { !$0.hidden } }
   /// Options every command accepts.
   public static var globalOptions: [OptionSpec] { GlobalOptions.specs }
   /// Options accepted only before any command (`share --version`).
@@ -126,7 +130,7 @@ public enum Entrypoint {
   private static let overviewUsage = "Usage: share <command> [options]\n  See 'share help' for the list of commands."
 
   /// The first word of every command, for suggestions.
-  static var topLevelNames: [String] { Set(allCommands.map { $0.spec.path[0] }).sorted() }
+  static var topLevelNames: [String] { Set(CommandLineModel.commands.map { $0.path[0] }).sorted() }
 
   /// The command whose path is the longest prefix of `words`, and how many words it used.
   /// `share inbox` alone is `share inbox list`; `share trust` alone is `share trust list`.

@@ -16,12 +16,17 @@ public struct CommandSpec: Sendable {
   public var arguments: ClosedRange<Int>
   /// What the positional arguments are (nil when it takes none).
   public var argumentKind: ValueKind?
+  /// What the arguments after the first are, when they differ from it (`inbox move ITEM DEST`).
+  public var laterArgumentKind: ValueKind?
+  /// Not listed in help, completions or the man page (`share __complete`, for the completions).
+  public var hidden: Bool
   /// Examples shown in help.
   public var examples: [String]
 
   public init(
     path: [String], summary: String, usage: [String], discussion: String = "", options: [any OptionDeclaration] = [],
-    arguments: ClosedRange<Int> = 0...0, argumentKind: ValueKind? = nil, examples: [String] = []
+    arguments: ClosedRange<Int> = 0...0, argumentKind: ValueKind? = nil, laterArgumentKind: ValueKind? = nil,
+    examples: [String] = [], hidden: Bool = false
   ) {
     self.path = path
     self.summary = summary
@@ -30,10 +35,18 @@ public struct CommandSpec: Sendable {
     self.options = options.map(\.spec)
     self.arguments = arguments
     self.argumentKind = argumentKind ?? (arguments.upperBound > 0 ? .text : nil)
+    self.laterArgumentKind = laterArgumentKind
     self.examples = examples
+    self.hidden = hidden
   }
 
   public var name: String { path.joined(separator: " ") }
+
+  /// What the positional argument at `index` (from 0) is; nil past the last one it takes.
+  public func argumentKind(at index: Int) -> ValueKind? {
+    guard index < arguments.upperBound else { return nil }
+    return index == 0 ? argumentKind : laterArgumentKind ?? argumentKind
+  }
 
   /// Every option this command accepts: its own, then the global ones.
   public var allOptions: [OptionSpec] { options + GlobalOptions.specs }

@@ -20,7 +20,7 @@ enum Help {
   /// The overview: every command and the exit codes.
   static func overview(_ commands: [CommandSpec]) -> String {
     var lines = [
-      "OVERVIEW: share — send files, folders, links and text to nearby Linux machines over TLS 1.3.",
+      "OVERVIEW: share — \(CommandLineModel.abstract).",
       "",
       "USAGE: share <command> [options]",
       "",

@@ -106,7 +106,8 @@ enum InboxMoveCommand: Command {
       takes name-1, name-2, ... when taken); otherwise DEST is the new path and must not exist.
       Nothing is ever overwritten. Works across file systems.
       """,
-    arguments: 1...2, argumentKind: .inboxItem, examples: ["share inbox move notes.txt", "share inbox move photo.jpg ~/Pictures/"])
+    arguments: 1...2, argumentKind: .inboxItem, laterArgumentKind: .path,
+    examples: ["share inbox move notes.txt", "share inbox move photo.jpg ~/Pictures/"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let destination = arguments.positionals.count > 1
