@@ -39,9 +39,13 @@ let package = Package(
       dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System", "TextEscaping"]),
 
     // The command-line tool: everything in a library (tested in process), and a three-line main.
+    // The man page's prose is the README's, embedded at build time by the EmbedDocuments plugin.
     .target(
       name: "ShareCLI", dependencies: ["ShareKit"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
+      plugins: ["EmbedDocuments"]),
+    .executableTarget(name: "EmbedDocumentsTool"),
+    .plugin(name: "EmbedDocuments", capability: .buildTool(), dependencies: ["EmbedDocumentsTool"]),
     .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 
     .testTarget(name: "SystemTests", dependencies: ["System"]),

@@ -29,6 +29,7 @@ let allCommands: [any Command.Type] = [
   TypesResetCommand.self,
   IdCommand.self,
   CompletionsCommand.self,
+  ManCommand.self,
   HelpCommand.self,
   CompleteCommand.self,
 ]
