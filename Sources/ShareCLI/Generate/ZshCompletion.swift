@@ -77,7 +77,8 @@ enum ZshCompletion {
 
     _share() {
       local -a _share_children _share_options _share_arguments _share_home _share_args
-      local _share_max _share_action _share_command=share word expecting= path=
+      # Not "path": in zsh that is PATH.
+      local _share_max _share_action _share_command=share word expecting= node=
       integer i nargs=0 dashdash=0 ret=1
       [[ $words[1] == */* && -x $words[1] ]] && _share_command=$words[1]
       _share_node ''
@@ -92,8 +93,8 @@ enum ZshCompletion {
           if [[ $word == --home=* ]]; then _share_home=(--home ${${word#--home=}/#\~/$HOME})
           elif [[ $word != *=* ]] && _share_value $word; then expecting=$word; fi
         elif (( nargs == 0 && ${_share_children[(I)${(b)word}:*]} )); then
-          path=${path:+$path }$word
-          _share_node $path
+          node=${node:+$node }$word
+          _share_node $node
         else
           _share_args+=($word)
           (( nargs++ ))

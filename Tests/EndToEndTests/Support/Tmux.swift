@@ -69,6 +69,16 @@ final class TmuxSession {
     return (last, false)
   }
 
+  /// Types into the window as a person would: each argument is text typed as it is, or a key
+  /// tmux names (`Tab`, `Enter`, `C-u`) when it is one.
+  func type(_ keys: String...) throws {
+    for key in keys {
+      let named = ["Tab", "Enter", "C-u", "C-c", "Escape"].contains(key)
+      let sent = try tmux(["send-keys"] + (named ? [] : ["-l"]) + [key])
+      guard sent.exited(with: 0) else { throw HarnessError("tmux send-keys failed:\n\(sent)") }
+    }
+  }
+
   private func tmux(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandResult {
     guard let executable = TmuxSession.executable else { throw HarnessError("tmux is not installed") }
     let child = try ChildProcess(
