@@ -58,6 +58,17 @@ status=0
 env -i HOME="$HOME" PATH="$(dirname "$(command -v jq)"):/nonexistent" \
   "$HOME/.local/share/nautilus/scripts/Send to nearby device" "$HOME/.local/bin/other-tool" 2>"$work/helper.err" || status=$?
 check "the installed helper finds the installed share" grep -q "no way to ask which device" "$work/helper.err"
+# share(1) and the completions, from the installed binary, where man and each shell look.
+check "share(1) installed, as 'share man' prints it" cmp -s "$HOME/.local/share/man/man1/share.1" <("$B" man)
+if command -v man >/dev/null 2>&1; then
+  check "man finds share(1) through ~/.local/bin on PATH" \
+    bash -c '[ "$(PATH="$1:/usr/bin:/bin" man -w share)" = "$2" ]' _ "$HOME/.local/bin" "$HOME/.local/share/man/man1/share.1"
+fi
+check "bash completion installed and completes the modes (bash-completion's user folder)" \
+  bash -c 'source "$1" && COMP_WORDS=(share receive "") COMP_CWORD=2 && _share && [ "${COMPREPLY[*]}" = "off contacts everyone" ]' \
+  _ "$HOME/.local/share/bash-completion/completions/share"
+check "fish completion installed" cmp -s "$HOME/.local/share/fish/vendor_completions.d/share.fish" <("$B" completions fish)
+check "zsh completion installed" cmp -s "$HOME/.local/share/zsh/site-functions/_share" <("$B" completions zsh)
 
 cp "$manifest" "$work/manifest.1"
 install_sh --user 2>/dev/null

@@ -7,6 +7,9 @@
 #       ~/.local/lib/share/share-send-gui              "Send to nearby device" (see DESKTOP.md):
 #       ~/.local/share/applications/share-send.desktop, ~/.local/share/kio/servicemenus/...,
 #       ~/.local/share/nautilus/scripts/Send to nearby device
+#       ~/.local/share/man/man1/share.1                 share(1), from `share man`
+#       ~/.local/share/bash-completion/completions/share, ~/.local/share/fish/vendor_completions.d/
+#       share.fish, ~/.local/share/zsh/site-functions/_share: from `share completions SHELL`
 #     Every file, link and folder it creates is recorded in ~/.local/share/share/install-manifest.
 #     It refuses to replace a file it did not install (--force: replace it, and own it from then on).
 #     Run again to update: files no longer installed are removed.
@@ -21,10 +24,12 @@ umask 022
 
 [ -n "${HOME:-}" ] && [ -d "$HOME" ] || share_die "HOME is not set to a folder"
 manifest="$HOME/.local/share/share/install-manifest"
+zsh_functions="$HOME/.local/share/zsh/site-functions"
 helper="$HOME/.local/lib/share/share-send-gui"
 
 # The files of a user install: SOURCE-KIND SOURCE DEST MODE, one a line. SOURCE-KIND: file (a
-# repository file), unit, desktop (a .desktop file whose helper path is rewritten), binary, link.
+# repository file), unit, desktop (a .desktop file whose helper path is rewritten), binary, link,
+# generated (what the installed binary prints when given SOURCE's words: `share man`, ...).
 layout() {
   local doc="$HOME/.local/share/doc/share"
   cat <<EOF
@@ -41,9 +46,15 @@ desktop	contrib/desktop/share-send.desktop	$HOME/.local/share/applications/share
 desktop	contrib/desktop/dolphin-share-send.desktop	$HOME/.local/share/kio/servicemenus/share-send.desktop	0755
 link	$helper	$HOME/.local/share/nautilus/scripts/Send to nearby device	-
 EOF
-  # NEXT ROUND (issue 16): shell completions and share(1), generated from the CLI's declarations:
-  #   ~/.local/share/bash-completion/completions/share, ~/.local/share/fish/vendor_completions.d/
-  #   share.fish, zsh's _share (a folder on the user's fpath), ~/.local/share/man/man1/share.1
+  # share(1) and the completions come from the binary's own declarations. bash-completion and
+  # fish look in these folders by themselves; man finds ~/.local/share/man through ~/.local/bin
+  # on PATH; zsh has no folder of a user's own, so after_install says what to add to fpath.
+  cat <<EOF
+generated	man	$HOME/.local/share/man/man1/share.1	0644
+generated	completions bash	$HOME/.local/share/bash-completion/completions/share	0644
+generated	completions fish	$HOME/.local/share/fish/vendor_completions.d/share.fish	0644
+generated	completions zsh	$zsh_functions/_share	0644
+EOF
 }
 
 # The Exec= of a desktop file, pointed at this user's helper (quoted, as the desktop entry spec
@@ -110,6 +121,8 @@ install_user() {
       unit) share_unit user >"$tmp" ;;
       desktop) desktop_for_user "$SHARE_REPO/$source" >"$tmp" ;;
       file) cp "$SHARE_REPO/$source" "$tmp" ;;
+      # shellcheck disable=SC2086 # the words of a share command line
+      generated) "$binary" $source >"$tmp" ;;
     esac
     chmod "$mode" "$tmp"
     mv -f "$tmp" "$dest"
@@ -130,6 +143,7 @@ after_install() {
   case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) share_say "note: ~/.local/bin is not on PATH; add it (Debian's ~/.profile does when the folder exists at login)" ;; esac
   share_say "receive in the background: systemctl --user enable --now share"
   share_say "Thunar: add the custom action from ~/.local/share/doc/share/examples/thunar-uca.xml (see DESKTOP.md)"
+  share_say "zsh: for Tab completion, add to ~/.zshrc before compinit: fpath=(~${zsh_functions#"$HOME"} \$fpath)"
 }
 
 # as_installed PATH: true when PATH is a file or link the manifest lists, unchanged since then.

@@ -6,6 +6,10 @@
 #                                           Inbox contract, the desktop guide, copyright, changelog
 #   /usr/share/applications/share-send.desktop, /usr/share/kio/servicemenus/share-send.desktop,
 #   /usr/lib/share/share-send-gui           "Send to nearby device" (contrib/desktop/README.md)
+#   /usr/share/man/man1/share.1.gz, completions for bash, zsh and fish (/usr/share/bash-completion/
+#                                           completions/share, zsh/vendor-completions/_share,
+#                                           fish/vendor_completions.d/share.fish): `share man`,
+#                                           `share completions SHELL`
 # The version is the one `share --version` prints; contrib/debian/changelog's newest entry must
 # say the same. Depends: is computed by dpkg-shlibdeps from the binary, plus avahi-daemon.
 # Then lintian runs on the package; any error (E:) fails the build.
@@ -67,15 +71,20 @@ put contrib/desktop/share-send.desktop usr/share/applications/share-send.desktop
 put contrib/desktop/dolphin-share-send.desktop usr/share/kio/servicemenus/share-send.desktop 0644
 desktop-file-validate "$root/usr/share/applications/share-send.desktop"
 
-# ---------------------------------------------------------------------------------------------
-# NEXT ROUND (issue 16): shell completions and the man page share(1), generated from the CLI's
-# command and option declarations (not written by hand). They go to:
-#   usr/share/bash-completion/completions/share
-#   usr/share/zsh/vendor-completions/_share
-#   usr/share/fish/vendor_completions.d/share.fish
-#   usr/share/man/man1/share.1.gz                  (gzip -9n; then lintian's no-manual-page goes)
-# and the unit's Documentation= gains man:share(1).
-# ---------------------------------------------------------------------------------------------
+# Shell completions and share(1), printed by the packaged binary itself: generated from the
+# same command and option declarations as its help (and, for the man page, the README's prose
+# embedded at build time), so they cannot describe another version. The page is dated from
+# SOURCE_DATE_EPOCH (the changelog entry), so rebuilding changes nothing.
+"$root/usr/bin/share" completions bash >"$work/share.bash"
+"$root/usr/bin/share" completions zsh >"$work/_share"
+"$root/usr/bin/share" completions fish >"$work/share.fish"
+put "$work/share.bash" usr/share/bash-completion/completions/share 0644
+put "$work/_share" usr/share/zsh/vendor-completions/_share 0644
+put "$work/share.fish" usr/share/fish/vendor_completions.d/share.fish 0644
+"$root/usr/bin/share" man >"$work/share.1"
+mkdir -p "$root/usr/share/man/man1"
+gzip -9n <"$work/share.1" >"$root/usr/share/man/man1/share.1.gz"
+chmod 0644 "$root/usr/share/man/man1/share.1.gz"
 
 # DEBIAN/control: dpkg-shlibdeps reads the binary's real library needs; dpkg-gencontrol fills in
 # the version, Depends: and Installed-Size from contrib/debian/control.

@@ -33,7 +33,8 @@ share_find_binary() {
 }
 
 # share_unit LAYOUT: contrib/share.service for LAYOUT. `user` is the file as it is (binary in
-# ~/.local/bin, documentation in ~/.local/share/doc/share); `system` points both into /usr.
+# ~/.local/bin, documentation in ~/.local/share/doc/share); `system` points both into /usr, and
+# names share(1) too (in /usr/share/man, where man always looks).
 share_unit() {
   local unit="$SHARE_REPO/contrib/share.service"
   case "$1" in
@@ -43,7 +44,7 @@ share_unit() {
       grep -q '^Documentation=file:%h/.local/share/doc/share/README.md' "$unit" ||
         share_die "$unit: Documentation= is not file:%h/.local/share/doc/share/README.md"
       sed -e 's|^ExecStart=%h/.local/bin/share |ExecStart=/usr/bin/share |' \
-        -e 's|^Documentation=file:%h/.local/share/doc/share/README.md|Documentation=file:/usr/share/doc/share/README.md|' "$unit"
+        -e 's|^Documentation=file:%h/.local/share/doc/share/README.md|Documentation=man:share(1)\nDocumentation=file:/usr/share/doc/share/README.md|' "$unit"
       ;;
     *) share_die "share_unit: unknown layout $1" ;;
   esac
