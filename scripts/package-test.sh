@@ -4,8 +4,9 @@
 # from Debian's archive (cached in .build/package-test/, with the .debs apt downloads, so only
 # the first run fetches much), then, inside it:
 #   apt-get install ./share_VERSION_amd64.deb        (its dependencies come from Debian's archive)
-#   share --version, share id (a temporary HOME), share types check on files, a daemon and a send
-#   to it over loopback, then apt-get purge share: nothing of the package may be left in /usr.
+#   share --version, share id (a temporary HOME), share types check on files, share(1) and bash
+#   completion in place, a daemon and a send to it over loopback, then apt-get purge share:
+#   nothing of the package may be left in /usr.
 # Each run gets a fresh copy of the cached system (an overlay), in a private mount namespace, with
 # service starts barred (policy-rc.d), so nothing starts or stays behind on this machine.
 #   scripts/package-test.sh [DEB]     DEB: a built package (default: scripts/package.sh builds it)
@@ -79,6 +80,15 @@ cp /usr/bin/share /tmp/photo.png
 HOME=$home share types check /tmp/notes.txt /tmp/photo.png >/tmp/types 2>&1 || true
 grep -A3 '^/tmp/notes.txt' /tmp/types | grep -q 'verdict: *accepted' || fail "types check: notes.txt not accepted: $(cat /tmp/types)"
 grep -A3 '^/tmp/photo.png' /tmp/types | grep -Eq 'verdict: *rejected: .*\[rule: excluded-content\]' || fail "types check: an ELF named .png not refused: $(cat /tmp/types)"
+
+# share(1) and the completions where man and the shells look; bash's works without
+# bash-completion (which minbase lacks), so it is run here.
+zcat /usr/share/man/man1/share.1.gz | grep -q '^\.TH SHARE 1 ' || fail "no share(1) in /usr/share/man/man1"
+modes=$(bash -c 'source /usr/share/bash-completion/completions/share && COMP_WORDS=(share receive "") COMP_CWORD=2 && _share && echo "${COMPREPLY[*]}"')
+[ "$modes" = "off contacts everyone" ] || fail "bash completion offered '$modes' after 'share receive'"
+for completion in /usr/share/zsh/vendor-completions/_share /usr/share/fish/vendor_completions.d/share.fish; do
+  [ -s "$completion" ] || fail "no $completion"
+done
 
 # A daemon (no Avahi in here: it receives anyway) and a send to it by HOST:PORT.
 receiver=$(mktemp -d) sender=$(mktemp -d)
