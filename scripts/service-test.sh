@@ -28,13 +28,18 @@ fail() { share_say "FAIL: $*"; failures=$((failures + 1)); }
 
 for layout in user system; do
   unit="$work/$layout/share.service"
+  manpath=${MANPATH:-}
   # The system layout runs /usr/bin/share: verify it with that path pointing at the built binary,
-  # so a machine without the package checks the same file.
+  # so a machine without the package checks the same file; its man:share(1) is the page that
+  # binary prints, where MANPATH points man (verify runs `man share(1)`).
   if [ "$layout" = system ]; then
     ln -s "$binary" "$work/system/usr/bin/share"
     sed -i "s|^ExecStart=/usr/bin/share |ExecStart=$work/system/usr/bin/share |" "$unit"
+    mkdir -p "$work/system/man/man1"
+    "$binary" man >"$work/system/man/man1/share.1"
+    manpath="$work/system/man"
   fi
-  messages=$(HOME="$work/home" XDG_RUNTIME_DIR="$work/run" systemd-analyze --user verify "$unit" 2>&1) ||
+  messages=$(HOME="$work/home" XDG_RUNTIME_DIR="$work/run" MANPATH="$manpath" systemd-analyze --user verify "$unit" 2>&1) ||
     fail "$layout: systemd-analyze --user verify exited $?"
   [ -z "$messages" ] || fail "$layout: systemd-analyze --user verify said:"$'\n'"$messages"
 
@@ -63,6 +68,7 @@ for layout in user system; do
 done
 grep -q '^ExecStart=/usr/bin/share daemon' <(share_unit system) || fail "system: ExecStart= is not /usr/bin/share daemon"
 grep -q '^Documentation=file:/usr/share/doc/share/README.md' <(share_unit system) || fail "system: Documentation= is not the packaged README"
+grep -q '^Documentation=man:share(1)$' <(share_unit system) || fail "system: Documentation= does not name share(1)"
 
 security=$(systemd-analyze security --offline=yes "$work/user/share.service" 2>&1) || fail "systemd-analyze security exited $?"
 printf '%s\n' "$security" | grep '✗' >&2 || true
