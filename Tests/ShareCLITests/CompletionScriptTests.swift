@@ -95,7 +95,7 @@ import Testing
     #expect(try node("completions").arguments == [.words(["bash", "zsh", "fish"])])
     #expect(try node("inbox").children.map(\.name) == ["list", "show", "move", "delete"])
     #expect(try node("inbox").options.map(\.long).contains("--json"), "'share inbox' runs 'inbox list'")
-    #expect(try node("types").children.map(\.name) == ["show", "check"])
+    #expect(try Set(node("types").children.map(\.name)).isSuperset(of: ["show", "check"]))
   }
 
   @Test func anUnknownShellIsAUsageError() {

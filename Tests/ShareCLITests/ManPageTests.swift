@@ -51,9 +51,11 @@ import Testing
     for name in names {
       let now = try String(contentsOf: Self.repository.appendingPathComponent(name), encoding: .utf8)
       #expect(EmbeddedDocuments.files[name] == now, "\(name) changed since it was embedded")
-      let openings = now.components(separatedBy: ManualProse.opening).count - 1
-      let closings = now.components(separatedBy: ManualProse.closing).count - 1
+      let lines = now.split(separator: "\n").map { String($0).trimmingWhitespace }
+      let openings = lines.filter { $0.hasPrefix(ManualProse.opening) && $0.hasSuffix("-->") }.count
+      let closings = lines.filter { $0 == ManualProse.closing }.count
       #expect(openings == closings && openings > 0, "\(name): \(openings) regions opened, \(closings) closed")
+      #expect(ManualProse.regions(in: now).count == openings)
     }
   }
 
