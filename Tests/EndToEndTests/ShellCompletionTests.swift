@@ -61,9 +61,18 @@ import Testing
     }
   }
 
-  @Test(arguments: [false, true])
-  func bashCompletesCommandsOptionsModesAndFiles(withBashCompletion: Bool) throws {
-    if withBashCompletion && access(Self.bashCompletion, R_OK) != 0 { return }  // bash-completion not installed
+  static func installed(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+  @Test func bashAloneCompletesCommandsOptionsModesAndFiles() throws {
+    try bashCompletes(withBashCompletion: false)
+  }
+
+  @Test(.enabled(if: installed(bashCompletion), "bash-completion is not installed (apt-get install bash-completion)"))
+  func bashWithBashCompletionCompletesCommandsOptionsModesAndFiles() throws {
+    try bashCompletes(withBashCompletion: true)
+  }
+
+  func bashCompletes(withBashCompletion: Bool) throws {
     let fixture = try Fixture()
     func bash(_ words: String..., line: String? = nil) throws -> [String] {
       try fixture.bash(words, line: line, withBashCompletion: withBashCompletion)
@@ -86,8 +95,8 @@ import Testing
     #expect(try bash("share", "send", "--", "--t").isEmpty, "after -- there are no options")
   }
 
-  @Test func fishCompletesThroughItsOwnCompleteCommand() throws {
-    guard access("/usr/bin/fish", X_OK) == 0 else { return }  // fish not installed
+  @Test(.enabled(if: installed("/usr/bin/fish"), "fish is not installed (apt-get install fish)"))
+  func fishCompletesThroughItsOwnCompleteCommand() throws {
     let fixture = try Fixture()
     let script = fixture.home.root.appendingPathComponent("share.fish")
     let printed = try fixture.run(fixture.binary.path, ["completions", "fish"])
@@ -109,8 +118,8 @@ import Testing
     #expect(try fish("share receive everyone --for 3").sorted() == ["30m", "30s"])
   }
 
-  @Test func zshReadsTheScriptAndItsDriverOffersWhatTheDeclarationsSay() throws {
-    guard access("/usr/bin/zsh", X_OK) == 0 else { return }  // zsh not installed
+  @Test(.enabled(if: installed("/usr/bin/zsh"), "zsh is not installed (apt-get install zsh)"))
+  func zshReadsTheScriptAndItsDriverOffersWhatTheDeclarationsSay() throws {
     let fixture = try Fixture()
     let script = fixture.home.root.appendingPathComponent("_share")
     try fixture.run(fixture.binary.path, ["completions", "zsh"]).stdout.write(to: script)
@@ -145,8 +154,8 @@ import Testing
   }
 
   /// share(1) as `man` reads it: no warning from groff (all of them on, as lintian's check).
-  @Test func theManPageRendersWithoutWarnings() throws {
-    guard access("/usr/bin/man", X_OK) == 0 else { return }  // man-db not installed
+  @Test(.enabled(if: installed("/usr/bin/man"), "man-db is not installed"))
+  func theManPageRendersWithoutWarnings() throws {
     let fixture = try Fixture()
     let page = fixture.home.root.appendingPathComponent("share.1")
     let printed = try fixture.run(fixture.binary.path, ["man"])
