@@ -10,8 +10,9 @@
 # Each run gets a fresh copy of the cached system (an overlay), in a private mount namespace, with
 # service starts barred (policy-rc.d), so nothing starts or stays behind on this machine.
 #   scripts/package-test.sh [DEB]     DEB: a built package (default: scripts/package.sh builds it)
-# Needs root and debootstrap (installed with apt-get when missing). When a chroot cannot be made
-# here it prints "SKIPPED: <why>" and exits 0 (SHARE_REQUIRE_PACKAGE_TEST=1: exits 1 instead).
+# Needs root, debootstrap (installed with apt-get when missing) and Debian's archive. When a chroot
+# cannot be made here, or the archive cannot be reached, it prints "SKIPPED: <why>" and exits 0
+# before building anything (SHARE_REQUIRE_PACKAGE_TEST=1: exits 1 instead).
 set -euo pipefail
 SHARE_SCRIPT=package-test
 . "$(dirname "$0")/packaging/common.sh"
@@ -26,22 +27,25 @@ skip() {
 [ "$(id -u)" = 0 ] || skip "needs root (debootstrap, chroot, mounts)"
 command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is missing"
 unshare --mount true 2>/dev/null || skip "cannot make a mount namespace here"
-share_ensure_packages debootstrap:debootstrap
+(share_ensure_packages debootstrap:debootstrap) || skip "debootstrap is missing and apt-get could not install it"
 
-deb=${1:-$(scripts/package.sh)}
-[ -f "$deb" ] || share_die "no package at $deb"
-deb=$(readlink -f "$deb")
-version=$(dpkg-deb -f "$deb" Version)
-
+# The archive first, before the package's release build: apt-get in the chroot needs it even when
+# the bare system is cached. wget comes with debootstrap, and honours http_proxy as apt does.
 mirror=http://deb.debian.org/debian
+wget -q --spider --tries=2 --timeout=15 "$mirror/dists/bookworm/InRelease" ||
+  skip "Debian's archive cannot be reached ($mirror/dists/bookworm/InRelease)"
+
 cache="$SHARE_REPO/.build/package-test"
 base="$cache/bookworm-minbase"
 mkdir -p "$cache/apt-archives/partial"
+# A run killed before its EXIT trap leaves its copy behind (its mounts went with its namespace).
+find "$cache" -maxdepth 1 -name 'run.*' -mmin +120 -exec rm -rf {} +
 if [ ! -f "$base/.complete" ]; then
   share_say "making the bare system once: debootstrap --variant=minbase bookworm ($mirror)"
   rm -rf "$base"
-  debootstrap --variant=minbase bookworm "$base" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
-    skip "debootstrap failed (log: $cache/debootstrap.log): $(tail -2 "$cache/debootstrap.log")"
+  # In a mount namespace of its own: the /proc it mounts in the target goes with it, even if killed.
+  timeout 600 unshare --mount --propagation private debootstrap --variant=minbase bookworm "$base" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
+    skip "debootstrap failed or took over 10 minutes (log: $cache/debootstrap.log): $(tail -2 "$cache/debootstrap.log")"
   cat >"$base/etc/apt/sources.list" <<EOF
 deb $mirror bookworm main
 deb $mirror bookworm-updates main
@@ -49,6 +53,11 @@ deb http://deb.debian.org/debian-security bookworm-security main
 EOF
   touch "$base/.complete"
 fi
+
+deb=${1:-$(scripts/package.sh)}
+[ -f "$deb" ] || share_die "no package at $deb"
+deb=$(readlink -f "$deb")
+version=$(dpkg-deb -f "$deb" Version)
 
 run=$(mktemp -d "$cache/run.XXXXXX")
 trap 'rm -rf "$run"' EXIT
