@@ -70,6 +70,12 @@ import Testing
     }
   }
 
+  /// The page has none of the README's other sections: a link to one names README.md.
+  @Test func aLinkToAREADMESectionNamesTheREADME() {
+    let lines = ManPage.prose("How these hold: [Security](#security); rules: [TYPES](Inbox/TYPES.md).")
+    #expect(lines == [".PP", "How these hold: Security in \\fBREADME.md\\fR; rules: \\fBTYPES.md\\fR."])
+  }
+
   @Test func sourceDateEpochDatesThePage() {
     let run = share(["man"], environment: ["SOURCE_DATE_EPOCH": "1764460800"])
     #expect(run.out.contains("\n.TH SHARE 1 \"2025-11-30\" \"share \(shareVersion)\" \"User Commands\"\n"), "\(run)")

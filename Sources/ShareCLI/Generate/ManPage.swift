@@ -120,10 +120,13 @@ enum ManPage {
     return pages.enumerated().map { $0.offset < pages.count - 1 ? $0.element + "," : $0.element } + [".PP", folders]
   }
 
-  /// Markdown from the README, with links to share's documents shown by their installed name.
-  private static func prose(_ markdown: String) -> [String] {
+  /// Markdown from the README, with links to share's documents shown by their installed name,
+  /// and a link to one of the README's own sections (`#security`) as that section in README.md,
+  /// since the page has no such section.
+  static func prose(_ markdown: String) -> [String] {
     MarkdownRoff.render(markdown) { label, target in
       if let installed = installedDocuments[target] { return Roff.bold(Roff.escape(installed)) }
+      if target.hasPrefix("#") { return label + " in " + Roff.bold(Roff.escape("README.md")) }
       if target.hasPrefix("http://") || target.hasPrefix("https://") { return label + " (" + Roff.escape(target, literal: true) + ")" }
       return label
     }
