@@ -24,7 +24,8 @@ export SHARE_CORPUS
 swift test --skip-build --skip DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
 share="$(swift build --show-bin-path)/share"
 scripts/multihost-test.sh "$share"
-# The packaging checks of the binary just built (named: a release build may lie about, older).
+# The packaging checks, on the debug binary just built (named: else they would take an older
+# release build lying in .build/).
 SHARE_BIN=$share scripts/service-test.sh
 SHARE_BIN=$share scripts/desktop-test.sh
 SHARE_BIN=$share scripts/install-test.sh
