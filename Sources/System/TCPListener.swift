@@ -124,6 +124,23 @@ public final class TCPListener: @unchecked Sendable {
     EOPNOTSUPP, ENETUNREACH, ETIMEDOUT,
   ]
 
+  /// Accepts until the listener is closed, handing each connection to `handle` on the calling
+  /// thread (which should pass it on quickly). A failure that leaves the listener usable (out of
+  /// descriptors or memory) goes to `failed`, then the loop pauses 0.1 s rather than spin on a
+  /// socket that stays readable. The one accept loop of every server here.
+  public func acceptUntilClosed(failed: (SocketError) -> Void = { _ in }, _ handle: (Socket) -> Void) {
+    while true {
+      do {
+        handle(try accept())
+      } catch .listenerClosed {
+        return
+      } catch {
+        failed(error)
+        usleep(100_000)
+      }
+    }
+  }
+
   /// Stops listening. Safe from any thread and idempotent: wakes every blocked `accept()` (which
   /// throws `.listenerClosed`) and releases the descriptors once none is using them.
   public func close() {

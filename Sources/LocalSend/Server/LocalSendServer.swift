@@ -23,13 +23,14 @@ public final class LocalSendServer: @unchecked Sendable {
   private let listener: TCPListener
   let sessions: Mutex<SessionTable>
   let pins: Mutex<PinGate>
+  /// Who may connect; `ConnectionCaps` from the configuration unless another is given.
+  private let door: any LocalSendDoor
   private let connections = Mutex(Connections())
   private let active = DispatchGroup()
 
+  /// The connections being served, for `stop`.
   private struct Connections {
     var open: [Int: Socket] = [:]
-    var perAddress: [String: Int] = [:]
-    var nextID = 0
     var stopped = false
   }
 
@@ -44,9 +45,10 @@ public final class LocalSendServer: @unchecked Sendable {
   }
 
   /// Binds the port (so it is known at once) without accepting yet.
+  /// `door`: who may connect (the daemon's admission); nil for the configuration's caps.
   public init(
     identity: DeviceIdentity, configuration: LocalSendServerConfiguration,
-    delegate: any LocalSendDelegate
+    delegate: any LocalSendDelegate, door: (any LocalSendDoor)? = nil
   ) throws(LocalSendError) {
     signal(SIGPIPE, SIG_IGN)
     guard let fingerprint = LocalSendFingerprint(identity: identity) else {
@@ -55,6 +57,9 @@ public final class LocalSendServer: @unchecked Sendable {
     self.configuration = configuration
     self.fingerprint = fingerprint
     self.delegate = delegate
+    self.door = door ?? ConnectionCaps(
+      maxConnections: configuration.maxConnections, maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+      handshakeTimeout: configuration.handshakeTimeout)
     sessions = Mutex(SessionTable(sessionTimeout: configuration.sessionTimeout))
     pins = Mutex(PinGate(pin: configuration.pin))
     do {
@@ -92,25 +97,16 @@ public final class LocalSendServer: @unchecked Sendable {
   }
 
   private func acceptLoop() {
-    while true {
-      let socket: Socket
-      do {
-        socket = try listener.accept()
-      } catch .listenerClosed {
-        return
-      } catch {
-        // Out of descriptors: pause instead of spinning on a readable listener.
-        Thread.sleep(forTimeInterval: 0.1)
-        continue
-      }
-      guard let id = admit(socket) else {
+    listener.acceptUntilClosed { socket in
+      guard let (id, deadline) = admit(socket) else {
         socket.close()
-        continue
+        return
       }
       active.enter()
       let thread = Thread { [self] in
-        serve(socket)
-        release(id, address: socket.peerAddress)
+        serve(socket, id: id, deadline: deadline)
+        connections.withLock { $0.open[id] = nil }
+        door.leave(id)
         active.leave()
       }
       thread.name = "localsend-connection"
@@ -118,37 +114,31 @@ public final class LocalSendServer: @unchecked Sendable {
     }
   }
 
-  private func admit(_ socket: Socket) -> Int? {
-    let address = socket.peerAddress
-    return connections.withLock { state -> Int? in
-      guard !state.stopped, state.open.count < configuration.maxConnections,
-        state.perAddress[address, default: 0] < configuration.maxConnectionsPerAddress
-      else { return nil }
-      state.nextID += 1
-      state.open[state.nextID] = socket
-      state.perAddress[address, default: 0] += 1
-      return state.nextID
+  /// The door's decision, and the connection recorded for `stop` (unless stopping).
+  private func admit(_ socket: Socket) -> (Int, ContinuousClock.Instant)? {
+    if connections.withLock({ $0.stopped }) { return nil }
+    guard let (id, deadline) = door.arrive(socket) else { return nil }
+    let recorded = connections.withLock { state -> Bool in
+      if state.stopped { return false }
+      state.open[id] = socket
+      return true
     }
+    if !recorded { door.leave(id) }
+    return recorded ? (id, deadline) : nil
   }
 
-  private func release(_ id: Int, address: String) {
-    connections.withLock { state in
-      state.open[id] = nil
-      let left = state.perAddress[address, default: 1] - 1
-      state.perAddress[address] = left > 0 ? left : nil
-    }
-  }
-
-  private func serve(_ socket: Socket) {
+  private func serve(_ socket: Socket, id: Int, deadline: ContinuousClock.Instant) {
     let address = socket.peerAddress
     let tls: TLSConnection
     do {
-      tls = try TLSConnection.accept(socket, context: context, timeout: configuration.handshakeTimeout)
+      tls = try TLSConnection.accept(socket, context: context, timeout: max(.milliseconds(1), deadline - .now))
     } catch {
+      socket.close()
       return
     }
     defer { tls.close() }
     let certificate = tls.peerCertificate.map { LocalSendFingerprint(certificateDER: $0.der) }
+    guard door.handshakeDone(id, certificate: certificate) else { return }
     let connection = ServerConnection(
       server: self, stream: HTTPStream(tls, limits: configuration.http), address: address,
       certificate: certificate)

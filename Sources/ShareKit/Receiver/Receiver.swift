@@ -150,18 +150,10 @@ public final class Receiver: @unchecked Sendable {
   public var activeConnections: Int { connections.count }
 
   private func acceptLoop() {
-    while true {
-      let socket: Socket
-      do {
-        socket = try listener.accept()
-      } catch .listenerClosed {
-        return
-      } catch {
-        // Out of descriptors or memory: back off briefly rather than spin on a readable socket.
-        emit(.connectionFailed(address: "-", peer: nil, error: .wrap(error)))
-        Thread.sleep(forTimeInterval: 0.1)
-        continue
-      }
+    listener.acceptUntilClosed(failed: { error in
+      // Out of descriptors or memory: logged; the loop backs off briefly.
+      emit(.connectionFailed(address: "-", peer: nil, error: .wrap(error)))
+    }) { socket in
       switch connections.arrive(socket) {
       case .admitted(let id, let deadline):
         active.enter()
