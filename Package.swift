@@ -36,7 +36,7 @@ let package = Package(
     // Composition: sender, receiver, policy, paths.
     .target(
       name: "ShareKit",
-      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System", "TextEscaping"]),
+      dependencies: ["UniformTypes", "InboxStore", "Wire", "TLS", "Discovery", "System", "TextEscaping", "LocalSend"]),
 
     // The command-line tool: everything in a library (tested in process), and a three-line main.
     // The man page's prose is the README's, embedded at build time by the EmbedDocuments plugin.

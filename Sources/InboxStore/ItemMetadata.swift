@@ -20,6 +20,12 @@ public struct ItemMetadata: Codable, Sendable, Equatable {
   public var type: TypeIdentifier?
   /// A folder's number of files.
   public var files: Int?
+  /// The protocol it came by when not share's own: `"localsend"`. For LocalSend, `senderId` is
+  /// the fingerprint the sender claimed (proven only when `senderVerified` is true).
+  public var `protocol`: String? = nil
+  /// Whether `senderId` was proven by the sender's certificate; nil for share's own protocol,
+  /// where it always is.
+  public var senderVerified: Bool? = nil
 
   public init(
     originalName: String, kind: ItemKind, senderName: String, senderId: String,
@@ -61,6 +67,8 @@ extension MetadataRecord {
     if let files = self.meta.files { meta.append("\"files\":\(files)") }
     if let sha = self.meta.sha256 { meta.append("\"sha256\":\(jsonString(sha))") }
     if let type = self.meta.type { meta.append("\"type\":\(jsonString(type.rawValue))") }
+    if let via = self.meta.protocol { meta.append("\"protocol\":\(jsonString(via))") }
+    if let verified = self.meta.senderVerified { meta.append("\"sender_verified\":\(verified)") }
     fields.append("\"meta\":{" + meta.joined(separator: ",") + "}")
     return "{" + fields.joined(separator: ",") + "}\n"
   }

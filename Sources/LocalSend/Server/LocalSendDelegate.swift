@@ -39,6 +39,8 @@ public enum OfferDecision: Sendable, Equatable {
   case accept(Set<String>)
   /// Refuse the whole offer (403).
   case decline
+  /// Refuse the whole offer (403) saying why, in the answer's `message` (the app shows it).
+  case refuse(String)
 }
 
 /// Tells the delegate that the sender gave up on an offer it is still deciding: the sender

@@ -25,8 +25,12 @@ extension ServerConnection {
       server.sessions.withLock { $0.release(sessionID) }
       return .message(.forbidden, "Cancelled by sender")
     }
-    guard case .accept(let chosen) = decision else {
+    let chosen: Set<String>
+    switch decision {
+    case .accept(let ids): chosen = ids
+    case .decline, .refuse:
       server.sessions.withLock { $0.release(sessionID) }
+      if case .refuse(let reason) = decision { return .message(.forbidden, reason) }
       return .message(.forbidden, "Rejected")
     }
     var accepted: [String: SessionTable.SessionFile] = [:]

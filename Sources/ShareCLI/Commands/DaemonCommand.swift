@@ -22,6 +22,15 @@ enum DaemonCommand: Command {
     "--hooks-unconfined", "Run --on-receive and --notify outside the daemon's Landlock confinement")
   static let notify = Flag("--notify", "Show a desktop notification (notify-send) for arrivals and asks")
   static let json = Flag("--json", "Print events as JSON lines on stdout")
+  static let localSend = Flag("--localsend", "Also receive from LocalSend apps (phones, other computers); see 'Phones and LocalSend'")
+  static let localSendPort = Option(
+    "--localsend-port", "N", kind: .number, "With --localsend: its HTTPS port, and multicast's (default 53317)")
+  static let localSendMulticastPort = Option(
+    "--localsend-multicast-port", "N", kind: .number,
+    "With --localsend: the multicast port (default: --localsend-port, or 53317 when that is 0)")
+  static let localSendMulticast = Option(
+    "--localsend-multicast", "WHERE", kind: .address,
+    "With --localsend: multicast discovery on auto (the --host address, else the first LAN interface), off, or an IPv4 address")
 
   static let spec = CommandSpec(
     path: ["daemon"], summary: "Receive items into Documents/Inbox until stopped",
@@ -44,12 +53,17 @@ enum DaemonCommand: Command {
       (configuration, Inbox and staging, runtime) and /dev/null, and so can the --on-receive
       command it runs, unless --hooks-unconfined starts a separate, unconfined process for it.
       Where the kernel has no Landlock, it says so and runs unconfined.
+      --localsend also speaks LocalSend protocol v2 (HTTPS, same certificate; its fingerprint is
+      in 'share status'): every file goes through the same modes, asks, type rules and Inbox.
       One daemon per home. Under systemd, readiness is reported through $NOTIFY_SOCKET.
       """,
-    options: [port, host, name, mode, duration, grace, askTimeout, onReceive, hooksUnconfined, notify, json],
+    options: [
+      port, host, name, mode, duration, grace, askTimeout, onReceive, hooksUnconfined, notify, json, localSend,
+      localSendPort, localSendMulticast, localSendMulticastPort,
+    ],
     examples: [
       "share daemon --port 0", "share --home /tmp/peer-b daemon --name lab-b --json",
-      "share daemon --mode everyone --for 10m --notify",
+      "share daemon --mode everyone --for 10m --notify", "share daemon --localsend",
       "share daemon --on-receive 'logger -t share \"got $SHARE_ITEM_NAME from $SHARE_SENDER_NAME\"'",
     ])
 
@@ -65,6 +79,7 @@ enum DaemonCommand: Command {
     options.notify = arguments[Self.notify]
     options.configuration.host = options.host
     options.configuration.port = options.port
+    options.localSend = try localSendOptions(arguments, host: options.host)
     let runner = HookRunner.Configuration(command: options.onReceive, notify: options.notify, inbox: context.paths.inbox.path)
     let unconfinedHooks = arguments[Self.hooksUnconfined] && (options.onReceive != nil || options.notify)
     let confinement = try Confinement.enter(paths: context.paths, unconfinedHooks: unconfinedHooks ? runner : nil)
@@ -101,6 +116,25 @@ enum DaemonCommand: Command {
     // which would let a SIGTERM kill the process instead of stopping it gracefully.)
     DispatchSemaphore(value: 0).wait()
     return .success
+  }
+
+  /// The LocalSend options from --localsend and its companions, or nil to use the settings.
+  static func localSendOptions(_ arguments: ParsedArguments, host: String?) throws -> LocalSendOptions? {
+    let port = try arguments.integer(Self.localSendPort, in: 0...65535)
+    let multicastText = arguments[Self.localSendMulticast]
+    let multicastPort = try arguments.integer(Self.localSendMulticastPort, in: 1...65535)
+    guard arguments[Self.localSend] else {
+      if port != nil || multicastText != nil || multicastPort != nil {
+        throw UsageError("--localsend-port and --localsend-multicast(-port) go with --localsend", spec: spec)
+      }
+      return nil
+    }
+    guard let multicast = MulticastSetting(multicastText ?? "auto") else {
+      throw UsageError("--localsend-multicast takes auto, off or an IPv4 address, not '\(escape(multicastText ?? ""))'", spec: spec)
+    }
+    var options = LocalSendOptions(port: UInt16(port ?? 53317), multicast: multicast, host: host)
+    if let multicastPort { options.multicastPort = UInt16(multicastPort) }
+    return options
   }
 
   /// The mode from --mode / --for, or nil to use the home's settings.

@@ -25,6 +25,12 @@ enum StatusCommand: Command {
     terminal.out("Advertised:  \(status.advertisedAs.map { escape($0) } ?? "-") (\(status.advertising))")
     terminal.out("Inbox:       \(status.inbox)")
     terminal.out("Types:       \(escape(status.declarations))")
+    if let localsend = status.localsend {
+      let multicast = localsend.multicast.map { "multicast on \($0)" } ?? "no multicast"
+      terminal.out("LocalSend:   port \(localsend.port), \(multicast), fingerprint \(localsend.fingerprint)")
+    } else {
+      terminal.out("LocalSend:   off (share daemon --localsend)")
+    }
     if status.transfers.isEmpty {
       terminal.out("Transfers:   none")
     } else {

@@ -13,6 +13,9 @@ struct InboxItemOutput: Encodable {
   var receivedAt: Date?
   var sha256: String?
   var type: String?
+  /// `"localsend"` for an item that came by LocalSend; absent for share's own protocol.
+  var `protocol`: String?
+  var senderVerified: Bool?
 
   init(_ item: InboxItem) {
     name = item.name
@@ -25,6 +28,8 @@ struct InboxItemOutput: Encodable {
     receivedAt = item.metadata?.receivedAt
     sha256 = item.metadata?.sha256
     type = item.metadata?.type?.rawValue
+    `protocol` = item.metadata?.protocol
+    senderVerified = item.metadata?.senderVerified
   }
 }
 
@@ -53,7 +58,7 @@ enum InboxListCommand: Command {
     let formatter = ISO8601DateFormatter()
     for item in items {
       let when = item.metadata.map { formatter.string(from: $0.receivedAt) } ?? "-"
-      let from = item.metadata.map { "\(escape($0.senderName)) (\(String($0.senderId.prefix(12))))" } ?? "unknown sender"
+      let from = item.metadata.map { "\(escape($0.senderName)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
       let type = item.metadata?.type?.rawValue ?? item.kind.rawValue
       terminal.out("\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(from)")
     }
@@ -89,7 +94,8 @@ enum InboxShowCommand: Command {
     terminal.out("Type:       \(meta.type?.rawValue ?? "unknown")")
     terminal.out("Sent as:    \(escape(meta.originalName))")
     terminal.out("From:       \(escape(meta.senderName))")
-    terminal.out("Sender ID:  \(meta.senderId)")
+    terminal.out("Sender ID:  \(escape(meta.senderId))\(meta.senderVerified == false ? " (claimed, not proven)" : "")")
+    if let via = meta.protocol { terminal.out("Protocol:   \(escape(via))") }
     terminal.out("Received:   \(ISO8601DateFormatter().string(from: meta.receivedAt))")
     if let sha = meta.sha256 { terminal.out("SHA-256:    \(sha)") }
     return .success

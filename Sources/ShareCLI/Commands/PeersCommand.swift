@@ -13,7 +13,8 @@ enum PeersCommand: Command {
     usage: ["peers [--timeout SECONDS] [--json]", "peers --watch [--json]"],
     discussion: """
       Lists the share daemons Avahi sees on the local network: name, short ID, addresses, port,
-      and whether each is a contact ('share trust') or this home's own daemon. It returns once
+      and whether each is a contact ('share trust') or this home's own daemon; with a daemon
+      running with --localsend, also the LocalSend devices it heard, marked '(LocalSend)'. It returns once
       Avahi has answered for now, or after --timeout. --watch streams appear and disappear
       events until interrupted. A browse result is only a routing hint: 'share send --to NAME'
       checks the peer's certificate against the ID before sending anything.
@@ -78,9 +79,34 @@ enum PeersCommand: Command {
       return .success
     }
     let peers = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
-    if peers.isEmpty && !json { terminal.err("No peers nearby.") }
+    // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
+    let localSend = LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1))
+    if peers.isEmpty && localSend.isEmpty && !json { terminal.err("No peers nearby.") }
     for peer in peers { show(peer, event: nil, json: json, terminal: terminal) }
+    for peer in localSend { show(peer, json: json, terminal: terminal) }
     return .success
+  }
+
+  /// A LocalSend device as `--json` prints it.
+  struct LocalSendOutput: Encodable {
+    var name: String
+    var `protocol` = "localsend"
+    var fingerprint: String
+    var address: String
+    var port: UInt16
+    var deviceModel: String?
+    var deviceType: String?
+  }
+
+  static func show(_ peer: LocalSendPeer, json: Bool, terminal: Terminal) {
+    if json {
+      terminal.out(JSONOutput.line(LocalSendOutput(
+        name: peer.alias, fingerprint: peer.fingerprint, address: peer.address,
+        port: peer.port, deviceModel: peer.deviceModel, deviceType: peer.deviceType)))
+      return
+    }
+    let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
+    terminal.out("\(escape(peer.alias))\t\(escape(String(peer.fingerprint.prefix(12))))\t\(escape(address))\t(LocalSend)")
   }
 
   static func show(_ peer: Peer, event: String?, json: Bool, terminal: Terminal) {

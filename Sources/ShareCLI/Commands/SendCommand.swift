@@ -105,8 +105,17 @@ enum SendCommand: Command {
     for target in targets where Endpoint.parse(target) == nil && Endpoint.looksLikeAddress(target) {
       throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
     }
-    return try resolver.resolve(
-      targets, warn: { context.terminal.warn($0) }, choose: { try pick(among: $0, query: $1, context: context) })
+    // A name a LocalSend device announced to this home's daemon goes to it by LocalSend.
+    let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: context.paths, wait: 0)
+    let localSend = targets.map { Endpoint.parse($0) == nil ? LocalSendPeer.match($0, in: heard) : nil }
+    let others = zip(targets, localSend).filter { $0.1 == nil }.map(\.0)
+    var resolved: [Endpoint] = []
+    if !others.isEmpty || targets.isEmpty {
+      resolved = try resolver.resolve(
+        others, warn: { context.terminal.warn($0) }, choose: { try pick(among: $0, query: $1, context: context) })
+    }
+    var next = resolved.makeIterator()
+    return localSend.compactMap { peer in peer.map(Endpoint.init(localSend:)) ?? next.next() } + Array(IteratorSequence(next))
   }
 
   /// Several peers fit: a numbered choice on a terminal, else an error that lists them.

@@ -12,6 +12,12 @@ public struct Settings: Codable, Sendable, Equatable {
   /// Bytes the daemon always leaves free on the disk holding the Inbox (`reserve_bytes`); 64 MiB
   /// when unset.
   public var reserveBytes: Int64?
+  /// Whether the daemon also receives over LocalSend (`"localsend": true`), its HTTPS port
+  /// (`localsend_port`, default 53317) and multicast interface (`localsend_multicast`: an IPv4
+  /// address, `auto` or `off`; default `auto`). See `LocalSendOptions`.
+  public var localsend: Bool?
+  public var localsendPort: UInt16?
+  public var localsendMulticast: String?
 
   public init(name: String? = nil, receiveMode: ReceiveMode? = nil, receiveUntil: Date? = nil, reserveBytes: Int64? = nil) {
     self.name = name

@@ -14,6 +14,8 @@ public enum ControlRequest: Sendable, Equatable {
   case receive(mode: ReceiveMode, forSeconds: Double?)
   /// Re-reads the declarations and the contacts.
   case reload
+  /// The LocalSend devices heard, after announcing and waiting up to `waitSeconds` for answers.
+  case localSendPeers(waitSeconds: Double?)
 
   /// A request that is well-formed JSON but not one the daemon knows, with what to say.
   public struct Invalid: Error, Sendable, Equatable {
@@ -37,6 +39,7 @@ extension ControlRequest: Codable {
     case "status": self = .status
     case "requests": self = .requests
     case "reload": self = .reload
+    case "localsend_peers": self = .localSendPeers(waitSeconds: fields.forSeconds)
     case "accept", "decline":
       guard let id = fields.id else { throw Invalid(message: "which ask? (an ID from 'share requests')") }
       self = fields.command == "accept" ? .accept(id: id, trust: fields.trust ?? false) : .decline(id: id)
@@ -54,6 +57,7 @@ extension ControlRequest: Codable {
     case .status: fields = Fields(command: "status")
     case .requests: fields = Fields(command: "requests")
     case .reload: fields = Fields(command: "reload")
+    case .localSendPeers(let seconds): fields = Fields(command: "localsend_peers", forSeconds: seconds)
     case .accept(let id, let trust): fields = Fields(command: "accept", id: id, trust: trust)
     case .decline(let id): fields = Fields(command: "decline", id: id, trust: false)
     case .receive(let mode, let seconds): fields = Fields(command: "receive", mode: mode, forSeconds: seconds)
@@ -70,6 +74,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
   public var requests: [PendingAsk]?
   /// For accept/decline: the ask decided.
   public var decided: PendingAsk?
+  /// For `localsend_peers`: the LocalSend devices heard (nil when LocalSend is off).
+  public var localsendPeers: [LocalSendPeer]? = nil
 
   public init(ok: Bool, error: String? = nil, status: DaemonStatus? = nil, requests: [PendingAsk]? = nil, decided: PendingAsk? = nil) {
     self.ok = ok
@@ -97,6 +103,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
   public var startedAt: Date
   public var transfers: [TransferStatus]
   public var pending: [PendingAsk]
+  /// The LocalSend receiver, when on.
+  public var localsend: LocalSendStatus? = nil
 }
 
 enum ControlCoding {

@@ -27,6 +27,8 @@ public struct DaemonOptions: Sendable {
   /// Staging of interrupted transfers is kept this long for resuming.
   public var stagingExpiry: TimeInterval = 7 * 86400
   public var configuration = ReceiverConfiguration()
+  /// Also receive over LocalSend (`--localsend`); nil: as the settings say.
+  public var localSend: LocalSendOptions?
 
   public init() {}
 }
@@ -43,6 +45,8 @@ public final class Daemon: @unchecked Sendable {
   public let receiver: Receiver
   public let gatekeeper: Gatekeeper
   public let options: DaemonOptions
+  /// The LocalSend receiver, when turned on.
+  let localSend: LocalSendService?
   private let hooks: ArrivalHooks
   private let types: CurrentTypeGate
   private let note: @Sendable (String) -> Void
@@ -86,17 +90,23 @@ public final class Daemon: @unchecked Sendable {
     let inbox = paths.inbox
     var configuration = options.configuration
     if let reserve = settings.reserveBytes { configuration.reserveBytes = reserve }
+    let received: @Sendable (ReceiverEvent) -> Void = { event in
+      events(DaemonEvent(event, types: types.value))
+      if case .stored(let peer, let item, let name, let size, let type) = event {
+        hooks.stored(ArrivalHooks.environment(
+          path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
+          size: size, type: type?.rawValue, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
+      }
+    }
     receiver = try Receiver(
       device: device, store: store, policy: ReceivePolicy(types: gate), configuration: configuration,
-      gatekeeper: gatekeeper,
-      events: { event in
-        events(DaemonEvent(event, types: types.value))
-        if case .stored(let peer, let item, let name, let size, let type) = event {
-          hooks.stored(ArrivalHooks.environment(
-            path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
-            size: size, type: type?.rawValue, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
-        }
-      })
+      gatekeeper: gatekeeper, events: received)
+    localSend = try LocalSendService.make(
+      options: options, settings: settings, device: device,
+      context: LocalSendContext(
+        store: store, reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), gatekeeper: gatekeeper,
+        policy: { ReceivePolicy(types: types.value) }, emit: received),
+      note: note)
   }
 
   /// Takes the home's daemon lock, cleans staging, starts receiving and serving the control
@@ -111,6 +121,7 @@ public final class Daemon: @unchecked Sendable {
     control = server
     server.start()
     receiver.start()
+    localSend?.start()
     updateAdvertisement()
     SystemdNotify.send("READY=1\nSTATUS=receiving (\(gatekeeper.mode.effective().rawValue)) on port \(receiver.port)")
   }
@@ -192,6 +203,7 @@ public final class Daemon: @unchecked Sendable {
     advertiser.withLock { $0 }?.stop()
     advertiser.withLock { $0 = nil }
     control?.stop()
+    localSend?.stop()
     let cancelled = receiver.stop(grace: options.grace)
     if cancelled > 0 { note("cancelled \(cancelled) transfer(s) after the grace period; their staging is kept for resuming") }
     hooks.drain()
@@ -206,7 +218,7 @@ public final class Daemon: @unchecked Sendable {
       name: device.name, id: device.fingerprint.hex, pid: getpid(), port: receiver.port, mode: mode.effective(),
       modeUntil: mode.effective() == .everyone ? mode.until : nil, advertisedAs: advertised.name,
       advertising: advertised.state, inbox: paths.inbox.path, declarations: types.value.source,
-      startedAt: startedAt, transfers: receiver.transfers.all, pending: gatekeeper.pending)
+      startedAt: startedAt, transfers: receiver.transfers.all, pending: gatekeeper.pending, localsend: localSend?.status)
   }
 
   /// Changes the receive mode now and for the next start.
@@ -238,6 +250,11 @@ public final class Daemon: @unchecked Sendable {
         return ControlResponse(ok: false, error: "\(error)")
       }
       return ControlResponse(ok: true, status: status)
+    case .localSendPeers(let seconds):
+      guard let localSend else { return ControlResponse(ok: false, error: "LocalSend is off (share daemon --localsend)") }
+      var response = ControlResponse(ok: true)
+      response.localsendPeers = localSend.peers(wait: .milliseconds(Int(min(max(seconds ?? 1, 0), 10) * 1000)))
+      return response
     case .reload:
       if let kept = reload() {
         return ControlResponse(ok: false, error: "the daemon kept its previous type declarations: \(kept)", status: status)

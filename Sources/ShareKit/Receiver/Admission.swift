@@ -89,6 +89,13 @@ struct Admission {
     return (id, nil)
   }
 
+  /// Connection `id` proved itself by other means than a Hello (a LocalSend connection, by its
+  /// finished handshake): as `helloAccepted`, by ID. Returns the refusal, if any.
+  mutating func proven(_ id: Int) -> String? {
+    guard let entry = entries[id], case .unauthenticated = entry.stage else { return nil }
+    return helloAccepted(address: entry.address, port: entry.port)?.refusal
+  }
+
   /// Whether `id` is still waiting to prove itself (its Hello deadline still applies).
   func isUnauthenticated(_ id: Int) -> Bool {
     if case .unauthenticated = entries[id]?.stage { return true }

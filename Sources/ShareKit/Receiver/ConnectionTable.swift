@@ -78,6 +78,11 @@ final class ConnectionTable: Sendable {
     state.withLock { $0.admission.handshakeDone(id, contact: contact) }
   }
 
+  /// `id` proved itself without a Hello (see `Admission.proven`); nil, or why it must go.
+  func proven(_ id: Int) -> String? {
+    state.withLock { $0.admission.proven(id) }
+  }
+
   /// The connection ended.
   func leave(_ id: Int) {
     state.withLock { state in

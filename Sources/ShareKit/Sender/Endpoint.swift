@@ -10,6 +10,8 @@ public struct Endpoint: Sendable, CustomStringConvertible {
   public var expectedFingerprint: Fingerprint?
   /// Further addresses of the same receiver, tried in order when `host` cannot be reached.
   public var alternatives: [(host: String, port: UInt16)] = []
+  /// A LocalSend device heard by the daemon: sent to by LocalSend (`LocalSendDelivery`).
+  public var localSend: LocalSendPeer? = nil
 
   public init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
     self.host = host
@@ -20,6 +22,12 @@ public struct Endpoint: Sendable, CustomStringConvertible {
 
   /// `host:port`, with brackets around an IPv6 address.
   public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+  /// A LocalSend device, at the address it was heard from.
+  public init(localSend peer: LocalSendPeer) {
+    self.init(host: peer.address, port: peer.port, label: peer.alias)
+    localSend = peer
+  }
   public var description: String { label ?? address }
 
   /// Whether `text` is shaped like HOST:PORT (a numeric tail after the last colon, or a bracketed

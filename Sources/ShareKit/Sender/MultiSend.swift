@@ -10,6 +10,8 @@ public final class MultiSend: Sendable {
   public let endpoints: [Endpoint]
   public let items: [OutgoingItem]
   private let senders: [Sender]
+  /// For each LocalSend endpoint, its delivery (nil for share receivers).
+  private let deliveries: [LocalSendDelivery?]
   private let cancelled = Atomic<Bool>(false)
 
   public init(device: Device, catalog: ItemCatalog, to endpoints: [Endpoint]) throws(ShareError) {
@@ -20,6 +22,9 @@ public final class MultiSend: Sendable {
     var senders: [Sender] = []
     for _ in endpoints { senders.append(try Sender(device: device)) }
     self.senders = senders
+    var deliveries: [LocalSendDelivery?] = []
+    for endpoint in endpoints { deliveries.append(endpoint.localSend == nil ? nil : try LocalSendDelivery(device: device)) }
+    self.deliveries = deliveries
   }
 
   /// Sends to every receiver and waits until each has finished; returns their results in the
@@ -33,11 +38,15 @@ public final class MultiSend: Sendable {
     let group = DispatchGroup()
     for (index, endpoint) in endpoints.enumerated() {
       group.enter()
-      let (sender, items) = (senders[index], self.items)
+      let (sender, delivery, items) = (senders[index], deliveries[index], self.items)
       let thread = Thread {
         let result: Result<SendReport, ShareError>
         do throws(ShareError) {
-          result = .success(try sender.send(items, to: endpoint) { events(index, $0) })
+          if let delivery, let peer = endpoint.localSend {
+            result = .success(try delivery.send(items, to: endpoint, peer: peer) { events(index, $0) })
+          } else {
+            result = .success(try sender.send(items, to: endpoint) { events(index, $0) })
+          }
         } catch {
           result = .failure(error)
         }
@@ -57,6 +66,7 @@ public final class MultiSend: Sendable {
   public func cancel() {
     cancelled.store(true, ordering: .sequentiallyConsistent)
     senders.forEach { $0.cancel() }
+    deliveries.forEach { $0?.cancel() }
   }
 
   /// Whether `cancel()` was called.

@@ -1,0 +1,92 @@
+import Foundation
+import LocalSend
+import Synchronization
+import System
+import TLS
+import Wire
+
+extension LocalSendDelivery {
+  /// One item as a LocalSend file, and where its bytes come from.
+  struct Offer {
+    var id: Int
+    var file: FileOffer
+    var source: () throws(LocalSendError) -> any UploadSource
+  }
+
+  /// An item LocalSend cannot carry, and why.
+  struct Unsupported {
+    var id: Int
+    var name: String
+    var reason: String
+  }
+
+  /// The items as LocalSend files (a file from disk, a URL or text from memory); folders and
+  /// streams cannot go.
+  static func offers(_ items: [OutgoingItem]) -> ([Offer], [Unsupported]) {
+    var offers: [Offer] = []
+    var unsupported: [Unsupported] = []
+    for item in items {
+      let offer = item.offer
+      let type = offer.type ?? "application/octet-stream"
+      switch item.source {
+      case .file(let url):
+        let file = FileOffer(id: String(offer.id), fileName: offer.name, size: offer.size ?? 0, fileType: type)
+        offers.append(Offer(id: offer.id, file: file) { () throws(LocalSendError) in try FileSource(path: url.path) })
+      case .inline(let bytes):
+        let name = offer.kind == .url ? offer.name + ".url" : offer.name
+        let file = FileOffer(id: String(offer.id), fileName: name, size: Int64(bytes.count), fileType: "text/plain")
+        offers.append(Offer(id: offer.id, file: file) { BytesSource(bytes) })
+      case .folder:
+        unsupported.append(Unsupported(id: offer.id, name: offer.name, reason: "LocalSend cannot take a folder; send its files"))
+      case .stream, .spooled:
+        unsupported.append(Unsupported(id: offer.id, name: offer.name, reason: "LocalSend needs the size up front; save standard input to a file"))
+      }
+    }
+    return (offers, unsupported)
+  }
+
+  /// The report before any upload: offered files with a token accepted (and, until uploaded,
+  /// failed), the others refused with `refusal`, unsupported items failed.
+  static func report(
+    _ endpoint: Endpoint, _ peer: LocalSendPeer, _ proven: ProvenFingerprint, _ offers: [Offer],
+    _ unsupported: [Unsupported], tokens: [String: String], refusal: String
+  ) -> SendReport {
+    var answers: [ItemVerdict] = []
+    var items: [ItemOutcome] = []
+    for offer in offers {
+      let accepted = tokens[offer.file.id] != nil
+      answers.append(ItemVerdict(ItemAnswer(id: offer.id, accepted: accepted, reason: accepted ? nil : refusal), name: offer.file.fileName))
+      let receipt = ItemReceipt(
+        id: offer.id, status: accepted ? .failed : .rejected, reason: accepted ? "not sent" : refusal, size: offer.file.size)
+      items.append(ItemOutcome(receipt, name: offer.file.fileName, abandoned: nil))
+    }
+    for item in unsupported {
+      answers.append(ItemVerdict(ItemAnswer(id: item.id, accepted: false, reason: item.reason), name: item.name))
+      items.append(ItemOutcome(ItemReceipt(id: item.id, status: .failed, reason: item.reason), name: item.name, abandoned: nil))
+    }
+    let fingerprint = proven.value.withLock { $0 } ?? Fingerprint(bytes: [UInt8](repeating: 0, count: Fingerprint.byteCount))!
+    return SendReport(endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, answers: answers, items: items)
+  }
+
+  /// What a failed prepare-upload means for the whole send.
+  static func failure(_ error: LocalSendError, peer: LocalSendPeer, endpoint: Endpoint) -> ShareError {
+    switch error {
+    case .peerMismatch(_, let actual):
+      return .identityMismatch(
+        expected: "the fingerprint \(peer.fingerprint) it announced, or the one remembered for '\(pinName(peer))'",
+        actual: actual.hex, peer: "\(peer.alias) at \(endpoint.address)")
+    case .pinRequired: return .peerFailure(code: "refused", message: "the LocalSend device wants a PIN, which share cannot send yet")
+    case .blocked: return .peerFailure(code: "busy", message: "the LocalSend device is receiving from someone else")
+    case .tooManyAttempts: return .peerFailure(code: "busy", message: "the LocalSend device says too many requests")
+    default: return .transport("LocalSend to \(peer.alias) at \(endpoint.address) failed: \(error)", detail: "\(error)")
+    }
+  }
+
+  /// What a failed upload means for its file: refused (403) or failed, and why.
+  static func uploadFailure(_ error: LocalSendError) -> (ItemOutcome.Status, String) {
+    if case .status(let code, let message) = error {
+      return (code == 403 ? .rejected : .failed, message ?? "HTTP \(code)")
+    }
+    return (.failed, error.description)
+  }
+}

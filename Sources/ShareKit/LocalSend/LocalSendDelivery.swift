@@ -1,0 +1,122 @@
+import Foundation
+import LocalSend
+import Synchronization
+import System
+import TLS
+import Wire
+
+/// `share send` to a LocalSend device: prepare-upload, then an upload per accepted file, with
+/// the device's fingerprint pinned on first use (in `known_peers.json`, under
+/// `localsend:ALIAS`, so it never collides with a share device of the same name). Reports as a
+/// share send does (`SendEvent`, `SendReport`), so the CLI shows progress and exits alike.
+///
+/// Files and inline text are sent; folders and standard input are reported as not sent (the
+/// protocol has no folders, and an upload needs its size up front).
+final class LocalSendDelivery: Sendable {
+  private let client: LocalSendClient
+  private let contacts: Contacts
+  private let cancelled = Atomic<Bool>(false)
+
+  init(device: Device) throws(ShareError) {
+    contacts = Contacts(paths: device.paths)
+    guard let fingerprint = LocalSendFingerprint(identity: device.identity) else {
+      throw .configuration("the device certificate has no CERTIFICATE block")
+    }
+    do {
+      client = try LocalSendClient(
+        identity: device.identity,
+        device: LocalSendDevice(
+          alias: device.name, deviceModel: "Linux", deviceType: .desktop, fingerprint: fingerprint.hex,
+          port: Int(LocalSendProtocol.defaultPort)))
+    } catch {
+      throw .configuration("cannot use the device identity for LocalSend: \(error)")
+    }
+  }
+
+  /// Stops after the bytes in flight; the send ends with `.cancelled`.
+  func cancel() { cancelled.store(true, ordering: .sequentiallyConsistent) }
+
+  /// The name `peer`'s fingerprint is remembered under.
+  static func pinName(_ peer: LocalSendPeer) -> String { "localsend:" + peer.alias }
+
+  func send(_ items: [OutgoingItem], to endpoint: Endpoint, peer: LocalSendPeer, events: @escaping (SendEvent) -> Void)
+    throws(ShareError) -> SendReport
+  {
+    let (offers, unsupported) = LocalSendDelivery.offers(items)
+    let (target, proven) = pinnedTarget(peer, endpoint: endpoint)
+    let report = { (tokens: [String: String], refusal: String) in
+      LocalSendDelivery.report(endpoint, peer, proven, offers, unsupported, tokens: tokens, refusal: refusal)
+    }
+    events(.waiting("waiting for \(peer.alias) to accept (LocalSend)"))
+    let outcome: LocalSendClient.PrepareOutcome
+    do {
+      outcome = try client.prepareUpload(offers.map(\.file), to: target)
+    } catch .rejected {
+      return report([:], "declined by the receiver")
+    } catch {
+      throw LocalSendDelivery.failure(error, peer: peer, endpoint: endpoint)
+    }
+    guard let fingerprint = proven.value.withLock({ $0 }) else { throw .transport("no certificate from \(endpoint)", detail: "") }
+    events(.connected(peerName: peer.alias, fingerprint: fingerprint))
+    try contacts.remember([(LocalSendDelivery.pinName(peer), fingerprint)])
+    guard case .session(let session) = outcome else {
+      return report([:], "the receiver wants nothing transferred")
+    }
+    var answered = report(session.files, "declined by the receiver")
+    events(.answered(answered.answers))
+    try upload(offers, session: session, to: target, report: &answered, events: events)
+    return answered
+  }
+
+  /// The target with the TOFU check: the certificate must prove the fingerprint the device
+  /// announced and, for an alias sent to before, the one remembered for it. `proven` gets it.
+  private func pinnedTarget(_ peer: LocalSendPeer, endpoint: Endpoint) -> (LocalSendTarget, ProvenFingerprint) {
+    let remembered = contacts.remembered().0.id(for: LocalSendDelivery.pinName(peer))
+    let proven = ProvenFingerprint()
+    let claimed = peer.fingerprint
+    let check = PeerCheck.custom { certificate in
+      guard let id = Fingerprint(bytes: certificate.bytes), certificate.matches(claimed), remembered.map({ $0 == id }) ?? true
+      else { return false }
+      proven.value.withLock { $0 = id }
+      return true
+    }
+    return (LocalSendTarget(host: endpoint.host, port: endpoint.port, check: check), proven)
+  }
+
+  /// Uploads each accepted file in turn, recording its outcome.
+  private func upload(
+    _ offers: [Offer], session: PrepareUploadResponse, to target: LocalSendTarget, report: inout SendReport,
+    events: @escaping (SendEvent) -> Void
+  ) throws(ShareError) {
+    let accepted = offers.filter { session.files[$0.file.id] != nil }
+    let total = accepted.reduce(Int64(0)) { $0 + $1.file.size }
+    var done: Int64 = 0
+    for offer in accepted {
+      guard let token = session.files[offer.file.id], let index = report.items.firstIndex(where: { $0.id == offer.id }) else { continue }
+      if cancelled.load(ordering: .sequentiallyConsistent) {
+        try? client.cancel(session: session.sessionId, at: target)
+        throw .cancelled("cancelled")
+      }
+      let base = done
+      do {
+        let source: any UploadSource = try offer.source()
+        try client.upload(offer.file, from: source, session: session.sessionId, token: token, to: target) { sent in
+          events(.progress(sent: base + sent, total: total))
+        }
+        report.items[index].status = .stored
+        report.items[index].storedAs = offer.file.fileName
+        report.items[index].reason = nil
+      } catch {
+        let (status, reason) = LocalSendDelivery.uploadFailure(error)
+        report.items[index].status = status
+        report.items[index].reason = reason
+      }
+      done += offer.file.size
+    }
+  }
+}
+
+/// The fingerprint a LocalSend device's certificate proved, set by the TLS check.
+final class ProvenFingerprint: Sendable {
+  let value = Mutex<Fingerprint?>(nil)
+}

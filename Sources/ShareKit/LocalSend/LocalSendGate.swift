@@ -1,0 +1,132 @@
+import Foundation
+import InboxStore
+import LocalSend
+import Synchronization
+import TLS
+import Wire
+
+/// What the LocalSend receiver shares with share's own: the Inbox, the disk reserve, the
+/// gatekeeper, the current policy, and where events go.
+struct LocalSendContext: Sendable {
+  let store: InboxStore
+  let reserve: DiskReserve
+  let gatekeeper: Gatekeeper
+  /// The policy in force now (the daemon replaces it on reload).
+  let policy: @Sendable () -> ReceivePolicy
+  let emit: @Sendable (ReceiverEvent) -> Void
+}
+
+/// The daemon's `LocalSendDelegate`: every offered file goes through the same gate as a share
+/// ask. The receive mode and contacts (`Gatekeeper.admit`), the one policy (`AskDecision`: name,
+/// size, type by name, free space), the person's consent for a stranger (`share requests`,
+/// `share accept N`), then each accepted file's bytes through `LocalSendUpload` (type by
+/// content, reserve, durable no-replace placement). Refusals go back as 403 with the reason.
+///
+/// Methods run on the LocalSend server's connection threads; the sessions' plans live in a
+/// `Mutex`.
+final class LocalSendGate: LocalSendDelegate {
+  private struct Session {
+    var sender: LocalSendSender
+    var policy: ReceivePolicy
+    /// The accepted files' plans, by LocalSend file ID.
+    var plans: [String: ItemPlan]
+  }
+
+  private let context: LocalSendContext
+  private let sessions = Mutex<[String: Session]>([:])
+  private let registered: @Sendable (RemoteSender) -> Void
+
+  /// `registered`: a device that registered with this one (for `share peers`).
+  init(context: LocalSendContext, registered: @escaping @Sendable (RemoteSender) -> Void = { _ in }) {
+    self.context = context
+    self.registered = registered
+  }
+
+  func localSend(registered sender: RemoteSender) { registered(sender) }
+
+  func localSend(decide offer: IncomingOffer, cancellation: OfferCancellation) -> OfferDecision {
+    let sender = LocalSendSender(offer.sender)
+    let gatekeeper = context.gatekeeper
+    if let refusal = gatekeeper.admit(sender.gateID) { return refuse(refusal.message, sender) }
+    let policy = context.policy()
+    let ask = LocalSendOfferMapping(offer.files)
+    let valid: ValidatedAsk
+    do {
+      valid = try ask.ask.validate(limits: .default)
+    } catch {
+      return refuse("invalid offer: \(error)", sender)
+    }
+    let decision = AskDecision(valid, policy: policy, space: context.reserve.space)
+    for (item, refusal, _) in decision.refused { context.emit(.refused(sender.peer, item: item, reason: refusal.reason)) }
+    guard !decision.accepted.isEmpty else {
+      let reasons = decision.refused.map { "\($0.offer.name): \($0.refusal.reason)" }
+      return refuse(reasons.joined(separator: "; "), sender)
+    }
+    let items = decision.askedItems(types: policy.types)
+    let refusal = gatekeeper.consent(peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: items) { ask in
+      // The sender cancelling, or the server stopping, withdraws the ask.
+      cancellation.onCancel { _ = gatekeeper.decide(ask.id, accept: false) }
+    }
+    if let refusal { return refuse(refusal.message, sender) }
+    var plans: [String: ItemPlan] = [:]
+    for plan in decision.accepted { plans[ask.fileID(plan.offer.id)] = plan }
+    sessions.withLock { $0[offer.sessionID] = Session(sender: sender, policy: policy, plans: plans) }
+    context.emit(.connected(sender.peer))
+    return .accept(Set(plans.keys))
+  }
+
+  func localSend(open file: AcceptedFile) throws(UploadRefusal) -> any UploadSink {
+    guard let session = sessions.withLock({ $0[file.sessionID] }), let plan = session.plans[file.offer.id] else {
+      throw UploadRefusal(.failed, "no such file in this session")
+    }
+    return try LocalSendUpload(plan: plan, sender: session.sender, policy: session.policy, context: context)
+  }
+
+  func localSend(sessionEnded sessionID: String, _ end: SessionEnd) {
+    guard let session = sessions.withLock({ $0.removeValue(forKey: sessionID) }) else { return }
+    switch end {
+    case .finished(let stored, let failed):
+      context.emit(.finished(session.sender.peer, stored: stored.count, refused: 0, failed: failed.count))
+    case .cancelledBySender, .expired, .serverStopped:
+      context.emit(.connectionFailed(
+        address: session.sender.address, peer: session.sender.peer,
+        error: .transport("the LocalSend session ended: \(end)", detail: "localsend")))
+    }
+  }
+
+  private func refuse(_ reason: String, _ sender: LocalSendSender) -> OfferDecision {
+    context.emit(.connectionFailed(
+      address: sender.address, peer: sender.peer, error: .peerFailure(code: "refused", message: reason)))
+    return .refuse(reason)
+  }
+}
+
+/// A LocalSend offer in the terms of share's policy: an `Ask` whose items are the offered files
+/// (numbered in the offer's stable order), and the way back from item numbers to file IDs.
+struct LocalSendOfferMapping: Sendable {
+  let ask: Ask
+  private let ids: [String]
+
+  init(_ files: [FileOffer]) {
+    ids = files.map(\.id)
+    ask = Ask(items: files.enumerated().map { index, file in
+      ItemOffer(id: index, kind: .file, name: file.fileName, size: file.size, type: file.fileType)
+    })
+  }
+
+  /// The LocalSend file ID of item `id`.
+  func fileID(_ id: Int) -> String { ids[id] }
+}
+
+extension AskDecision {
+  /// The items of the decision as `share requests` shows them (the types' descriptions, and the
+  /// command that would accept a refused one).
+  func askedItems(types: TypeGate?) -> [AskedItem] {
+    zip(items, answer.items).map { item, answer in
+      AskedItem(
+        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
+        accepted: answer.accepted, reason: answer.reason, typeDescription: types?.describe(answer.type),
+        acceptWith: answer.accepted ? nil : types?.acceptCommand(name: item.offer.name, kind: item.offer.kind))
+    }
+  }
+}
