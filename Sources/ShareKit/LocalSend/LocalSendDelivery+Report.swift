@@ -68,13 +68,18 @@ extension LocalSendDelivery {
     return SendReport(endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, answers: answers, items: items)
   }
 
-  /// What a failed prepare-upload means for the whole send.
-  static func failure(_ error: LocalSendError, peer: LocalSendPeer, endpoint: Endpoint) -> ShareError {
+  /// What a failed prepare-upload means for the whole send; `remembered`: the fingerprint
+  /// pinned for the device's alias, if any.
+  static func failure(_ error: LocalSendError, peer: LocalSendPeer, endpoint: Endpoint, remembered: Fingerprint?)
+    -> ShareError
+  {
     switch error {
     case .peerMismatch(_, let actual):
+      // A pinned fingerprint that differs is the one to name (and to forget); else the claim.
+      let pinned = remembered.flatMap { $0.bytes == actual.bytes ? nil : $0.hex }
       return .identityMismatch(
-        expected: "the fingerprint \(peer.fingerprint) it announced, or the one remembered for '\(pinName(peer))'",
-        actual: actual.hex, peer: "\(peer.alias) at \(endpoint.address)")
+        expected: pinned.map { "\($0), remembered for it" } ?? "\(peer.fingerprint), the fingerprint it announced",
+        actual: actual.hex, peer: pinName(peer))
     case .pinRequired: return .peerFailure(code: "refused", message: "the LocalSend device wants a PIN, which share cannot send yet")
     case .blocked: return .peerFailure(code: "busy", message: "the LocalSend device is receiving from someone else")
     case .tooManyAttempts: return .peerFailure(code: "busy", message: "the LocalSend device says too many requests")

@@ -47,14 +47,15 @@ final class LocalSendDelivery: Sendable {
     let report = { (tokens: [String: String], refusal: String) in
       LocalSendDelivery.report(endpoint, peer, proven, offers, unsupported, tokens: tokens, refusal: refusal)
     }
-    events(.waiting("waiting for \(peer.alias) to accept (LocalSend)"))
+    events(.waiting("waiting for its owner to accept on the LocalSend device"))
     let outcome: LocalSendClient.PrepareOutcome
     do {
       outcome = try client.prepareUpload(offers.map(\.file), to: target)
     } catch .rejected {
       return report([:], "declined by the receiver")
     } catch {
-      throw LocalSendDelivery.failure(error, peer: peer, endpoint: endpoint)
+      let remembered = contacts.remembered().0.id(for: LocalSendDelivery.pinName(peer))
+      throw LocalSendDelivery.failure(error, peer: peer, endpoint: endpoint, remembered: remembered)
     }
     guard let fingerprint = proven.value.withLock({ $0 }) else { throw .transport("no certificate from \(endpoint)", detail: "") }
     events(.connected(peerName: peer.alias, fingerprint: fingerprint))

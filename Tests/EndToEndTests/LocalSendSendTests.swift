@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `share peers` and `share send` with a LocalSend device: localsend-cli's `receive` (PyPI),
+/// announcing itself on loopback, heard by a `share daemon --localsend` on the same port.
+@Suite(.serialized) struct LocalSendSendTests {
+  @Test func sharePeersListsALocalsendReceiverAndShareSendsItAFilePinningItsFingerprint() throws {
+    let a = try ShareHome(name: "lab-a")
+    let multicast = try freeLoopbackPort()
+    let daemon = try a.startDaemon(arguments: [
+      "--localsend", "--localsend-port", "0", "--localsend-multicast-port", String(multicast),
+    ])
+    defer { _ = daemon.stop() }
+    let cli = try LocalsendCLI(in: a)
+    let output = a.root.appendingPathComponent("received")
+    let receiver = try cli.start(["receive", "--output", output.path, "--json"], port: multicast)
+    defer { receiver.signal(SIGKILL) }
+    #expect(receiver.waitFor(timeout: .seconds(30)) { stdout, _, _ in String(decoding: stdout, as: UTF8.self).contains("\"ready\"") })
+
+    // It announces every 5 s; the daemon hears it and share peers shows it, marked.
+    var listed: [[String: Any]] = []
+    let deadline = ContinuousClock.now + .seconds(20)
+    while listed.isEmpty && ContinuousClock.now < deadline {
+      listed = try parseJSONLines(try a.share("peers", "--json", "--timeout", "1").stdoutText)
+        .filter { $0["protocol"] as? String == "localsend" }
+    }
+    let peer = try #require(listed.first, "daemon log:\n\(daemon.log)")
+    let alias = try #require(peer["name"] as? String)
+    #expect(alias.hasPrefix("localsend-cli@"))
+    #expect(peer["address"] as? String == "127.0.0.1")
+    #expect(peer["port"] as? Int == Int(multicast))
+    let text = try a.share("peers", "--timeout", "1")
+    #expect(text.stdoutText.contains("(LocalSend)"), "\(text)")
+
+    let notes = try a.file("notes.txt", "to a LocalSend receiver\n")
+    let sent = try a.share("send", notes.path, "--to", alias, "--json")
+    #expect(sent.exited(with: 0), "\(sent)")
+    let events = try parseJSONLines(sent.stdoutText)
+    #expect(events.contains { $0["event"] as? String == "stored" }, "\(sent)")
+    #expect(filesAreIdentical(output.appendingPathComponent("notes.txt"), notes))
+    // Its fingerprint is pinned under localsend:ALIAS.
+    let known = try String(contentsOf: a.home.appendingPathComponent("known_peers.json"), encoding: .utf8)
+    #expect(known.contains("localsend:\(alias)"), "\(known)")
+
+    // Another device under the same alias (another certificate) is refused, naming both, and
+    // gets nothing.
+    let impostorCLI = try LocalsendCLI(in: try ShareHome(name: "impostor"))
+    let impostorOutput = a.root.appendingPathComponent("impostor")
+    let impostor = try impostorCLI.start(["receive", "--output", impostorOutput.path, "--json"], port: multicast)
+    defer { impostor.signal(SIGKILL) }
+    receiver.signal(SIGKILL)
+    var other: [String: Any]? = nil
+    let again = ContinuousClock.now + .seconds(20)
+    while other == nil && ContinuousClock.now < again {
+      other = try parseJSONLines(try a.share("peers", "--json", "--timeout", "1").stdoutText)
+        .first { $0["protocol"] as? String == "localsend" && $0["fingerprint"] as? String != peer["fingerprint"] as? String }
+    }
+    let fingerprint = try #require(other?["fingerprint"] as? String, "daemon log:\n\(daemon.log)")
+    #expect(other?["name"] as? String == alias)
+    let refused = try a.share("send", notes.path, "--to", String(fingerprint.prefix(16)))
+    #expect(refused.exited(with: 1), "\(refused)")
+    #expect(refused.stderrText.contains("share trust forget localsend:\(alias)"), "\(refused)")
+    #expect(refused.stderrText.contains(fingerprint), "\(refused)")
+    #expect(!FileManager.default.fileExists(atPath: impostorOutput.appendingPathComponent("notes.txt").path))
+  }
+}
