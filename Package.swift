@@ -55,7 +55,7 @@ let package = Package(
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "System"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),
-    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System", "UniformTypes"]),
+    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System", "UniformTypes", "LocalSend"]),
     .testTarget(name: "EndToEndTests", dependencies: ["ShareKit", "TLS", "System"]),
     .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI"]),
     .testTarget(name: "LocalSendTests", dependencies: ["LocalSend", "TLS", "System"]),

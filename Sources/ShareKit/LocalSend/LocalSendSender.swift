@@ -36,8 +36,12 @@ struct LocalSendSender: Sendable {
   /// How the owner sees it in `share requests` and the log.
   var displayName: String { proven ? "\(alias) (LocalSend)" : "\(alias) (LocalSend, unverified)" }
 
-  /// The sender as the receiver's events name it.
-  var peer: PeerInfo { PeerInfo(fingerprint: gateID, name: displayName, address: address, port: 0) }
+  /// The sender as the receiver's events (the log, `SHARE_SENDER_ID` for hooks) name it: by the
+  /// fingerprint it claims when it proved none (the gatekeeper never sees that one).
+  var peer: PeerInfo {
+    let named = proven ? gateID : Fingerprint(hex: claimedFingerprint) ?? gateID
+    return PeerInfo(fingerprint: named, name: displayName, address: address, port: 0)
+  }
 
   /// The ID recorded in an item's metadata: the proven fingerprint, else the claimed one.
   var senderId: String { proven ? gateID.hex : claimedFingerprint }

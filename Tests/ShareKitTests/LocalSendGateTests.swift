@@ -1,0 +1,150 @@
+import Foundation
+import InboxStore
+import LocalSend
+import Synchronization
+import Testing
+import TLS
+@testable import ShareKit
+
+/// The daemon's LocalSend side in process: a real LocalSendServer with `LocalSendGate`, sent to
+/// by a real `LocalSendClient` over TLS on loopback.
+@Suite(.serialized) struct LocalSendGateTests {
+  /// A receiving home with LocalSend on a free loopback port.
+  final class Receiving: Sendable {
+    let home: TestHome
+    let gatekeeper: Gatekeeper
+    let service: LocalSendService
+    let store: InboxStore
+
+    init(trusting contact: LocalSendFingerprint? = nil) throws {
+      home = try TestHome(name: "lab-b")
+      var trust = TrustStore()
+      if let contact, let id = Fingerprint(bytes: contact.bytes) { trust.add(TrustedPeer(id: id, name: "phone")) }
+      gatekeeper = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust, askTimeout: .seconds(5))
+      store = try InboxStore(documents: home.device.paths.documents)
+      let gate = try TypeGate.load(paths: home.device.paths)
+      let context = LocalSendContext(
+        store: store, reserve: DiskReserve(bytes: 0, store: store), gatekeeper: gatekeeper,
+        policy: { ReceivePolicy(types: gate) }, emit: { _ in })
+      service = try LocalSendService(
+        identity: home.device.identity, alias: "lab-b", host: "127.0.0.1",
+        options: LocalSendOptions(port: 0, multicastInterface: nil), admission: ReceiverConfiguration(host: "127.0.0.1"),
+        context: context, note: { _ in })
+      service.start()
+    }
+
+    deinit { service.stop() }
+
+    var target: LocalSendTarget { LocalSendTarget(host: "127.0.0.1", port: service.server.port) }
+  }
+
+  /// A LocalSend client presenting `home`'s certificate and claiming `claim` (its own by default).
+  func client(_ home: TestHome, claiming claim: String? = nil) throws -> LocalSendClient {
+    let own = try #require(LocalSendFingerprint(identity: home.device.identity))
+    return try LocalSendClient(
+      identity: home.device.identity,
+      device: LocalSendDevice(alias: "phone", deviceModel: nil, deviceType: .mobile, fingerprint: claim ?? own.hex, port: 53317),
+      decisionTimeout: .seconds(10))
+  }
+
+  @Test func aSenderWhoseCertificateProvesAContactsFingerprintIsNotAskedAndItsFileLandsWithProvenance() throws {
+    let phone = try TestHome(name: "phone")
+    let fingerprint = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let b = try Receiving(trusting: fingerprint)
+    let text = Array("a note from a contact\n".utf8)
+    let files = [
+      FileOffer(id: "1", fileName: "note.txt", size: Int64(text.count), fileType: "text/plain"),
+      FileOffer(id: "2", fileName: "tool.exe", size: 3, fileType: "application/x-msdownload"),
+    ]
+    let outcome = try client(phone).prepareUpload(files, to: b.target)
+    guard case .session(let session) = outcome else { throw TestFailure("no session: \(outcome)") }
+    #expect(Set(session.files.keys) == ["1"], "the .exe is refused by its name and gets no token")
+    #expect(b.gatekeeper.pending.isEmpty, "a contact is not asked")
+    try client(phone).upload(
+      files[0], from: BytesSource(text), session: session.sessionId, token: try #require(session.files["1"]), to: b.target)
+    #expect(b.home.inboxNames() == ["note.txt"])
+    let item = try #require(b.store.list().first)
+    #expect(item.metadata?.protocol == "localsend")
+    #expect(item.metadata?.senderVerified == true)
+    #expect(item.metadata?.senderId == Fingerprint(bytes: fingerprint.bytes)?.hex)
+    #expect(item.metadata?.senderName == "phone")
+  }
+
+  @Test func aSenderClaimingAContactsFingerprintWithoutItsCertificateIsAStrangerAndWaits() throws {
+    let phone = try TestHome(name: "phone")
+    let impostor = try TestHome(name: "impostor")
+    let fingerprint = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let b = try Receiving(trusting: fingerprint)
+    let files = [FileOffer(id: "1", fileName: "note.txt", size: 3, fileType: "text/plain")]
+    let answer = Mutex<Result<LocalSendClient.PrepareOutcome, LocalSendError>?>(nil)
+    let sender = try client(impostor, claiming: fingerprint.hex)
+    let target = b.target
+    let thread = Thread {
+      let result: Result<LocalSendClient.PrepareOutcome, LocalSendError>
+      do throws(LocalSendError) { result = .success(try sender.prepareUpload(files, to: target)) } catch { result = .failure(error) }
+      answer.withLock { $0 = result }
+    }
+    thread.start()
+    let deadline = ContinuousClock.now + .seconds(5)
+    while b.gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+    let ask = try #require(b.gatekeeper.pending.first, "a claim is not proof: the offer waits for the owner")
+    #expect(ask.peerName == "phone (LocalSend, unverified)")
+    #expect(ask.peerId != Fingerprint(bytes: fingerprint.bytes)?.hex, "the gatekeeper never sees the claimed ID")
+    #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
+    while answer.withLock({ $0 }) == nil && ContinuousClock.now < deadline + .seconds(5) { usleep(10_000) }
+    guard case .failure(.rejected) = answer.withLock({ $0 }) else {
+      throw TestFailure("expected a 403, got \(String(describing: answer.withLock { $0 }))")
+    }
+    #expect(b.home.inboxNames().isEmpty)
+  }
+
+  @Test func multicastSettingsParseAndAutoFollowsAnIPv4Host() {
+    #expect(MulticastSetting("off") == .off)
+    #expect(MulticastSetting("auto") == .auto)
+    #expect(MulticastSetting("192.168.1.20") == .interface("192.168.1.20"))
+    #expect(MulticastSetting("eth0") == nil)
+    #expect(MulticastSetting.auto.resolve(host: "127.0.0.1") == "127.0.0.1")
+    #expect(MulticastSetting.off.resolve(host: "127.0.0.1") == nil)
+    let options = LocalSendOptions(port: 0, multicast: .auto, host: "127.0.0.1")
+    #expect(options.multicastPort == LocalSendProtocol.defaultPort, "port 0 is the kernel's: multicast stays on 53317")
+  }
+
+  @Test func aTargetNamesOneHeardDeviceByAliasOrFingerprintPrefixAndShareDaemonsAreMarked() {
+    let nearby = LocalSendNearby()
+    let device = { (alias: String, fingerprint: String, model: String?) in
+      LocalSendDevice(alias: alias, deviceModel: model, deviceType: .mobile, fingerprint: fingerprint, port: 53317)
+    }
+    nearby.heard(device("pixel", String(repeating: "ab", count: 32), "Pixel"), from: "192.168.1.5")
+    nearby.heard(device("twin", String(repeating: "cd", count: 32), nil), from: "192.168.1.6")
+    nearby.heard(device("twin", String(repeating: "ce", count: 32), nil), from: "192.168.1.7")
+    nearby.heard(device("lab-c", String(repeating: "ef", count: 32), LocalSendPeer.shareModel), from: "192.168.1.8")
+    var http = device("old", String(repeating: "11", count: 32), nil)
+    http.scheme = .http
+    nearby.heard(http, from: "192.168.1.9")
+    let peers = nearby.current()
+    #expect(peers.count == 4, "an HTTP-only device is not kept")
+    #expect(LocalSendPeer.match("pixel", in: peers)?.address == "192.168.1.5")
+    #expect(LocalSendPeer.match("twin", in: peers) == nil, "two devices share that alias")
+    #expect(LocalSendPeer.match("cececece", in: peers)?.address == "192.168.1.7")
+    #expect(LocalSendPeer.match("abab", in: peers) == nil, "a prefix needs 8 digits")
+    #expect(peers.first { $0.alias == "lab-c" }?.isShare == true)
+  }
+
+  @Test func aConnectionProvenWithoutAHelloTakesAnAuthenticatedSlot() {
+    var admission = Admission(limits: Admission.Limits(
+      maxUnauthenticatedPerAddress: 2, maxUnauthenticated: 4, maxConnectionsPerAddress: 1, maxConnections: 4,
+      contactReserve: 0))
+    guard case .admitted(let first, _) = admission.arrive(address: "a", port: 1, now: .now),
+      case .admitted(let second, _) = admission.arrive(address: "a", port: 2, now: .now)
+    else { Issue.record("not admitted"); return }
+    #expect(admission.proven(first) == nil)
+    #expect(!admission.isUnauthenticated(first))
+    #expect(admission.proven(second) != nil, "one authenticated connection per address")
+  }
+}
+
+/// A test that cannot go on, and why.
+struct TestFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
