@@ -1,4 +1,5 @@
 import Foundation
+import LocalsendCLIHarness
 import Synchronization
 import System
 import TLS
@@ -9,42 +10,18 @@ import Testing
 struct LocalsendCLI {
   let home: TemporaryDirectory
 
-  /// Where scripts/localsend/setup-venv.sh puts it: `$SHARE_LOCALSEND_VENV`, else a cache
-  /// folder shared by every clone (scripts/test.sh installs it before the tests run).
-  static let venv: URL = {
-    let environment = ProcessInfo.processInfo.environment
-    if let dir = environment["SHARE_LOCALSEND_VENV"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-    let cache = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
-      ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".cache")
-    return cache.appendingPathComponent("share/localsend-venv")
-  }()
-  static let setup = Mutex<Bool>(false)
-
   /// Installs the virtual environment once per test run (scripts/localsend/setup-venv.sh).
   init() throws {
-    try Self.setup.withLock { done in
-      guard !done else { return }
-      let result = try LocalSendTests.run("/bin/bash", [repositoryRoot.appendingPathComponent("scripts/localsend/setup-venv.sh").path, Self.venv.path])
-      guard result.status == 0 else { throw TestFailure("setup-venv.sh failed: \(result.stderr)") }
-      done = true
-    }
+    try LocalsendCLIInstall.ensureInstalled()
     home = try TemporaryDirectory()
   }
 
-  var python: String { Self.venv.appendingPathComponent("bin/python").path }
-  var wrapper: String { repositoryRoot.appendingPathComponent("scripts/localsend/loopback_cli.py").path }
+  var python: String { LocalsendCLIInstall.python }
+  var wrapper: String { LocalsendCLIInstall.wrapper }
 
-  /// Its environment: the home, the port, and no CA bundle variables (requests lets
-  /// REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE override the `session.verify = False` localsend-cli
-  /// relies on, so with them set it refuses every self-signed receiver).
+  /// Its environment (see `LocalsendCLIInstall.environment`).
   func environment(port: UInt16) -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment
-    environment["REQUESTS_CA_BUNDLE"] = nil
-    environment["CURL_CA_BUNDLE"] = nil
-    environment["HOME"] = home.path
-    environment["LOCALSEND_PORT"] = String(port)
-    environment["PYTHONUNBUFFERED"] = "1"
-    return environment
+    LocalsendCLIInstall.environment(home: home.path, port: port)
   }
 
   /// Runs it to completion; its `--json` events, one object per line.
@@ -59,11 +36,7 @@ struct LocalsendCLI {
     return pem.map { sha256Hex(der(ofPEM: $0)) }
   }
 
-  static func events(_ text: String) -> [[String: Any]] {
-    text.split(separator: "\n").compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-    }
-  }
+  static func events(_ text: String) -> [[String: Any]] { LocalsendCLIInstall.events(text) }
 }
 
 /// A localsend-cli process left running (its receiver), with its output read as it comes.
