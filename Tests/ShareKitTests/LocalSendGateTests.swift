@@ -15,6 +15,7 @@ import TLS
     let gatekeeper: Gatekeeper
     let service: LocalSendService
     let store: InboxStore
+    let transfers = TransferTable()
 
     init(trusting contact: LocalSendFingerprint? = nil) throws {
       home = try TestHome(name: "lab-b")
@@ -25,7 +26,7 @@ import TLS
       let gate = try TypeGate.load(paths: home.device.paths)
       let context = LocalSendContext(
         store: store, reserve: DiskReserve(bytes: 0, store: store), gatekeeper: gatekeeper,
-        policy: { ReceivePolicy(types: gate) }, emit: { _ in })
+        policy: { ReceivePolicy(types: gate) }, emit: { _ in }, transfers: transfers)
       service = try LocalSendService(
         identity: home.device.identity, alias: "lab-b", host: "127.0.0.1",
         options: LocalSendOptions(port: 0, multicastInterface: nil), admission: ReceiverConfiguration(host: "127.0.0.1"),
@@ -60,9 +61,11 @@ import TLS
     guard case .session(let session) = outcome else { throw TestFailure("no session: \(outcome)") }
     #expect(Set(session.files.keys) == ["1"], "the .exe is refused by its name and gets no token")
     #expect(b.gatekeeper.pending.isEmpty, "a contact is not asked")
+    #expect(b.transfers.all.map(\.bytesExpected) == [Int64(text.count)], "share status shows the session")
     try client(phone).upload(
       files[0], from: BytesSource(text), session: session.sessionId, token: try #require(session.files["1"]), to: b.target)
     #expect(b.home.inboxNames() == ["note.txt"])
+    #expect(b.transfers.all.isEmpty, "its last file ended the session")
     let item = try #require(b.store.list().first)
     #expect(item.metadata?.protocol == "localsend")
     #expect(item.metadata?.senderVerified == true)

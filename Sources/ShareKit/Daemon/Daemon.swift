@@ -105,7 +105,7 @@ public final class Daemon: @unchecked Sendable {
       options: options, settings: settings, device: device,
       context: LocalSendContext(
         store: store, reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), gatekeeper: gatekeeper,
-        policy: { ReceivePolicy(types: types.value) }, emit: received),
+        policy: { ReceivePolicy(types: types.value) }, emit: received, transfers: receiver.transfers),
       note: note)
   }
 

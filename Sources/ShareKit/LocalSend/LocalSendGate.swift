@@ -14,6 +14,8 @@ struct LocalSendContext: Sendable {
   /// The policy in force now (the daemon replaces it on reload).
   let policy: @Sendable () -> ReceivePolicy
   let emit: @Sendable (ReceiverEvent) -> Void
+  /// Where `share status` sees transfers in flight (the daemon's, shared with share's receiver).
+  var transfers = TransferTable()
 }
 
 /// The daemon's `LocalSendDelegate`: every offered file goes through the same gate as a share
@@ -30,6 +32,8 @@ final class LocalSendGate: LocalSendDelegate {
     var policy: ReceivePolicy
     /// The accepted files' plans, by LocalSend file ID.
     var plans: [String: ItemPlan]
+    /// Its row in the transfer table.
+    var transfer: Int
   }
 
   private let context: LocalSendContext
@@ -70,7 +74,9 @@ final class LocalSendGate: LocalSendDelegate {
     if let refusal { return refuse(refusal.message, sender) }
     var plans: [String: ItemPlan] = [:]
     for plan in decision.accepted { plans[ask.fileID(plan.offer.id)] = plan }
-    sessions.withLock { $0[offer.sessionID] = Session(sender: sender, policy: policy, plans: plans) }
+    let transfer = context.transfers.begin(
+      peerName: sender.displayName, peerId: sender.senderId, items: plans.count, bytes: decision.expectedBytes)
+    sessions.withLock { $0[offer.sessionID] = Session(sender: sender, policy: policy, plans: plans, transfer: transfer) }
     context.emit(.connected(sender.peer))
     return .accept(Set(plans.keys))
   }
@@ -79,11 +85,13 @@ final class LocalSendGate: LocalSendDelegate {
     guard let session = sessions.withLock({ $0[file.sessionID] }), let plan = session.plans[file.offer.id] else {
       throw UploadRefusal(.failed, "no such file in this session")
     }
-    return try LocalSendUpload(plan: plan, sender: session.sender, policy: session.policy, context: context)
+    return try LocalSendUpload(
+      plan: plan, sender: session.sender, policy: session.policy, context: context, transfer: session.transfer)
   }
 
   func localSend(sessionEnded sessionID: String, _ end: SessionEnd) {
     guard let session = sessions.withLock({ $0.removeValue(forKey: sessionID) }) else { return }
+    context.transfers.end(session.transfer)
     switch end {
     case .finished(let stored, let failed):
       context.emit(.finished(session.sender.peer, stored: stored.count, refused: 0, failed: failed.count))

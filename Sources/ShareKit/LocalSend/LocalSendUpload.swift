@@ -29,12 +29,17 @@ final class LocalSendUpload: UploadSink {
   private var content: ContentHead
   private let buffer: UnsafeMutableRawBufferPointer
   private var received: Int64 = 0
+  /// Its session's row in the transfer table.
+  private let transfer: Int
 
   /// The buffer bytes gather in before they are written.
   static let bufferSize = 256 << 10
 
-  init(plan: ItemPlan, sender: LocalSendSender, policy: ReceivePolicy, context: LocalSendContext) throws(UploadRefusal) {
+  init(
+    plan: ItemPlan, sender: LocalSendSender, policy: ReceivePolicy, context: LocalSendContext, transfer: Int
+  ) throws(UploadRefusal) {
     self.plan = plan
+    self.transfer = transfer
     self.sender = sender
     self.policy = policy
     self.context = context
@@ -70,6 +75,7 @@ final class LocalSendUpload: UploadSink {
       let piece = UnsafeRawBufferPointer(rebasing: space[0..<count])
       rest = UnsafeRawBufferPointer(rebasing: rest[count...])
       received += Int64(count)
+      context.transfers.add(transfer, bytes: Int64(count))
       if content.take(piece) { try judgeContent() }
       if let failure = sink.commit(count) { throw refuse(failure) }
     }
