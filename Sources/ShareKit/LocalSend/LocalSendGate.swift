@@ -52,6 +52,7 @@ final class LocalSendGate: LocalSendDelegate {
     let sender = LocalSendSender(offer.sender)
     let gatekeeper = context.gatekeeper
     if let refusal = gatekeeper.admit(sender.gateID) { return refuse(refusal.message, sender) }
+    context.emit(.connected(sender.peer))
     let policy = context.policy()
     let ask = LocalSendOfferMapping(offer.files)
     let valid: ValidatedAsk
@@ -77,7 +78,6 @@ final class LocalSendGate: LocalSendDelegate {
     let transfer = context.transfers.begin(
       peerName: sender.displayName, peerId: sender.senderId, items: plans.count, bytes: decision.expectedBytes)
     sessions.withLock { $0[offer.sessionID] = Session(sender: sender, policy: policy, plans: plans, transfer: transfer) }
-    context.emit(.connected(sender.peer))
     return .accept(Set(plans.keys))
   }
 
