@@ -87,7 +87,8 @@ import Testing
     #expect(item["sender_verified"] as? Bool == false)
     #expect(item["type"] as? String == "public.jpeg")
     #expect(item["sha256"] as? String == (try sha256sum(photo)))
-    #expect(b.daemon.log.contains("fake.png"), "the refusal is logged:\n\(b.daemon.log)")
+    #expect(b.daemon.log.contains("refused fake.png"), "the refusal is logged:\n\(b.daemon.log)")
+    #expect(b.daemon.waitForLog("1 stored, 1 refused, 0 failed"), "\(b.daemon.log)")
   }
 
   @Test func aStrangersLocalSendUploadWaitsForShareAcceptThenArrives() throws {

@@ -34,6 +34,9 @@ final class LocalSendGate: LocalSendDelegate {
     var plans: [String: ItemPlan]
     /// Its row in the transfer table.
     var transfer: Int
+    /// Files refused by name when offered, and by content as they arrived.
+    var refusedByName: Int
+    var refusedByContent = 0
   }
 
   private let context: LocalSendContext
@@ -77,7 +80,9 @@ final class LocalSendGate: LocalSendDelegate {
     for plan in decision.accepted { plans[ask.fileID(plan.offer.id)] = plan }
     let transfer = context.transfers.begin(
       peerName: sender.displayName, peerId: sender.senderId, items: plans.count, bytes: decision.expectedBytes)
-    sessions.withLock { $0[offer.sessionID] = Session(sender: sender, policy: policy, plans: plans, transfer: transfer) }
+    sessions.withLock { $0[offer.sessionID] = Session(
+      sender: sender, policy: policy, plans: plans, transfer: transfer, refusedByName: decision.refused.count)
+    }
     return .accept(Set(plans.keys))
   }
 
@@ -85,8 +90,10 @@ final class LocalSendGate: LocalSendDelegate {
     guard let session = sessions.withLock({ $0[file.sessionID] }), let plan = session.plans[file.offer.id] else {
       throw UploadRefusal(.failed, "no such file in this session")
     }
+    let sessionID = file.sessionID
     return try LocalSendUpload(
-      plan: plan, sender: session.sender, policy: session.policy, context: context, transfer: session.transfer)
+      plan: plan, sender: session.sender, policy: session.policy, context: context, transfer: session.transfer
+    ) { [weak self] in self?.sessions.withLock { $0[sessionID]?.refusedByContent += 1 } }
   }
 
   func localSend(sessionEnded sessionID: String, _ end: SessionEnd) {
@@ -94,7 +101,10 @@ final class LocalSendGate: LocalSendDelegate {
     context.transfers.end(session.transfer)
     switch end {
     case .finished(let stored, let failed):
-      context.emit(.finished(session.sender.peer, stored: stored.count, refused: 0, failed: failed.count))
+      // The server counts a file refused on its content among the failed.
+      let refused = session.refusedByName + session.refusedByContent
+      context.emit(.finished(
+        session.sender.peer, stored: stored.count, refused: refused, failed: max(0, failed.count - session.refusedByContent)))
     case .cancelledBySender, .expired, .serverStopped:
       context.emit(.connectionFailed(
         address: session.sender.address, peer: session.sender.peer,

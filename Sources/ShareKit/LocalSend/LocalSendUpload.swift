@@ -31,15 +31,19 @@ final class LocalSendUpload: UploadSink {
   private var received: Int64 = 0
   /// Its session's row in the transfer table.
   private let transfer: Int
+  /// Called when its content is refused.
+  private let refused: () -> Void
 
   /// The buffer bytes gather in before they are written.
   static let bufferSize = 256 << 10
 
   init(
-    plan: ItemPlan, sender: LocalSendSender, policy: ReceivePolicy, context: LocalSendContext, transfer: Int
+    plan: ItemPlan, sender: LocalSendSender, policy: ReceivePolicy, context: LocalSendContext, transfer: Int,
+    refused: @escaping () -> Void
   ) throws(UploadRefusal) {
     self.plan = plan
     self.transfer = transfer
+    self.refused = refused
     self.sender = sender
     self.policy = policy
     self.context = context
@@ -109,6 +113,7 @@ final class LocalSendUpload: UploadSink {
     if payload.isLarge { policy.types?.sniffer.releaseDatabasePages() }
     guard let verdict, !verdict.accepted else { return }
     abort()
+    refused()
     context.emit(.refused(sender.peer, item: plan.offer, reason: verdict.reason))
     throw UploadRefusal(.rejected, verdict.reason)
   }
