@@ -134,6 +134,193 @@ check "a new lab-a with another ID is refused" test "$rc" -ne 0
 check "the refusal names both IDs" bash -c "grep -q '$(id_of "$work/a")' '$work/spoof2.out' && grep -q '$(id_of "$work/m")' '$work/spoof2.out'"
 check "mallory's Inbox is still empty" test -z "$(ls -A "$work/m/Documents/Inbox" 2>/dev/null)"
 
+# --- LocalSend across the hosts (issue 15) -------------------------------------------------
+# localsend-cli (PyPI, a LocalSend client nobody here wrote; scripts/localsend/setup-venv.sh) on
+# host B, a `share daemon --localsend` on host A (everyone mode: localsend-cli proves no identity,
+# so it is a stranger whose asks are accepted on A with `share accept`).
+#   B -> A: a photo, several files, a text, a `.png` that is an ELF (refused as it streams,
+#           localsend-cli is told), a contacts-only refusal (localsend-cli's exit status);
+#   A -> B: `localsend-cli receive` announces itself by multicast, A's `share peers` lists it
+#           (marked LocalSend), `share send FILE --to ALIAS` and `--text` reach it.
+# localsend-cli has no option for its port or interface: port 53317, multicast out through the
+# route the kernel picks. Host B's only route is 198.18.0.0/24, which 224.0.0.167 is not in, so
+# its announcements would fail with ENETUNREACH (it swallows the error); host B gets the route a
+# real host has through its default route: 224.0.0.0/4 on its LAN interface.
+localsend_venv=${SHARE_LOCALSEND_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/share/localsend-venv}
+# ls_cli HOME ARGS...: localsend-cli on host B, its certificate under HOME (no CA bundle
+# variables: requests would let them override localsend-cli's `verify = False`).
+ls_cli() {
+  local home=$1; shift
+  on share-b env -u REQUESTS_CA_BUNDLE -u CURL_CA_BUNDLE HOME="$home" PYTHONUNBUFFERED=1 \
+    "$localsend_venv/bin/localsend-cli" "$@"
+}
+# ls_reported FILE EVENT NAME TEXT: localsend-cli's --json output in FILE has an EVENT about
+# file NAME whose message (or text) holds TEXT.
+ls_reported() {
+  python3 -c '
+import json, sys
+path, kind, name, text = sys.argv[1:]
+for line in open(path):
+    try: event = json.loads(line)
+    except ValueError: continue
+    if event.get("event") == kind and event.get("name", name) == name \
+            and text in event.get("message", event.get("text", "")):
+        sys.exit(0)
+sys.exit(1)' "$@"
+}
+# ls_send_accepted NAME FILE...: localsend-cli on B sends FILEs to A ($work/ls-NAME.out); its ask
+# waits in A's `share requests` and is accepted there. Its exit status.
+ls_send_accepted() {
+  local name=$1 id="" sender; shift
+  ls_cli "$work/ls-sender" send "$("$hosts" addr share-a)" "$@" --json >"$work/ls-$name.out" 2>&1 &
+  sender=$!
+  for _ in $(seq 1 200); do
+    id=$("$share" --home "$work/ls-a" requests --json |
+      python3 -c 'import json, sys; print(next((json.loads(l)["id"] for l in sys.stdin if l.strip()), ""))')
+    [ -n "$id" ] && break
+    sleep 0.05
+  done
+  [ -n "$id" ] && "$share" --home "$work/ls-a" accept "$id" >>"$work/ls-control.out" 2>&1
+  [ -n "$id" ] || { echo "# no ask from localsend-cli ($name) on lab-ls" >&2; kill "$sender" 2>/dev/null || true; }
+  wait "$sender"
+}
+# inbox_says HOME NAME KEY=VALUE...: NAME's row of `share inbox list --json` has these values
+# (VALUE as JSON, or a string if it is not JSON).
+inbox_says() {
+  local home=$1; shift
+  "$share" --home "$home" inbox list --json | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.strip()]
+row = next((r for r in rows if r.get("name") == sys.argv[1]), None)
+if row is None: sys.exit("no " + sys.argv[1] + " in share inbox list")
+for pair in sys.argv[2:]:
+    key, value = pair.split("=", 1)
+    try: value = json.loads(value)
+    except ValueError: pass
+    if row.get(key) != value: sys.exit("%s: %s is %r, not %r" % (sys.argv[1], key, row.get(key), value))' "$@"
+}
+# a_jpeg PATH: a real JPEG (cjpeg from a gradient), or, without libjpeg's tools, the JFIF bytes
+# the e2e tests use.
+a_jpeg() {
+  if command -v cjpeg >/dev/null; then
+    python3 -c '
+import sys
+w, h = 160, 120
+pixels = bytes(v for y in range(h) for x in range(w) for v in (x * 255 // w, y * 255 // h, (x ^ y) & 255))
+sys.stdout.buffer.write(b"P6 %d %d 255\n" % (w, h) + pixels)' | cjpeg -quality 85 >"$1"
+  else
+    python3 -c '
+import sys
+head = bytes([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]) + b"JFIF" + bytes([0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
+open(sys.argv[1], "wb").write(head + bytes((i * 31 + 7) & 255 for i in range(50000)))' "$1"
+  fi
+}
+
+localsend_to_share() {
+  local files=$work/ls-files inbox=$work/ls-a/Documents/Inbox name all=1
+  mkdir -p "$files"
+  a_jpeg "$files/photo.jpg"
+  check "localsend-cli on host B sends a photo to lab-ls on host A (its ask accepted there)" \
+    ls_send_accepted photo "$files/photo.jpg"
+  check "... localsend-cli reports it sent" ls_reported "$work/ls-photo.out" sent photo.jpg ""
+  check "... the photo is in lab-ls's Inbox, byte-identical" cmp -s "$files/photo.jpg" "$inbox/photo.jpg"
+  check "... read-only" test -z "$(find "$inbox/photo.jpg" -perm /222)"
+  check "... share inbox list --json: protocol localsend, a JPEG, from localsend-cli, unverified" \
+    inbox_says "$work/ls-a" photo.jpg protocol=localsend type=public.jpeg sender_verified=false \
+    "sender_name=localsend-cli@$(hostname)"
+
+  printf 'first of three\n' >"$files/one.txt"
+  python3 -c 'import sys; open(sys.argv[1], "wb").write(bytes(range(256)) * 4096)' "$files/two.bin"
+  a_jpeg "$files/three.jpg"
+  check "localsend-cli sends three files in one session" \
+    ls_send_accepted several "$files/one.txt" "$files/two.bin" "$files/three.jpg"
+  for name in one.txt two.bin three.jpg; do
+    cmp -s "$files/$name" "$inbox/$name" && inbox_says "$work/ls-a" "$name" protocol=localsend || all=0
+  done
+  check "... all three are in the Inbox, byte-identical, protocol localsend" test "$all" = 1
+
+  # localsend-cli has no --text: its text message is a lone text/plain file (its receiver shows it).
+  printf 'see you at 6, across the veth\n' >"$files/message.txt"
+  check "localsend-cli sends a text" ls_send_accepted text "$files/message.txt"
+  check "... it is in the Inbox, byte-identical" cmp -s "$files/message.txt" "$inbox/message.txt"
+  check "... protocol localsend" inbox_says "$work/ls-a" message.txt protocol=localsend
+
+  # A .png that is an ELF is refused while it streams; localsend-cli exits 0 after a failed
+  # upload, so what tells it is its `error` event with the 403.
+  cp /bin/true "$files/fake.png"
+  ls_send_accepted elf "$files/fake.png" || true
+  check "an ELF named .png: localsend-cli is told (HTTP 403 for fake.png)" \
+    ls_reported "$work/ls-elf.out" error fake.png "HTTP 403"
+  check "... nothing of it in the Inbox or staging" \
+    test ! -e "$inbox/fake.png" -a -z "$(ls -A "$work/ls-a/Documents/.share/staging" 2>/dev/null)"
+  check "... lab-ls logs the refusal" grep -q "refused fake.png" "$work/daemon-ls.out" "$work/daemon-ls.err"
+
+  # Contacts only: refused at prepare-upload; localsend-cli says so and exits 1.
+  "$share" --home "$work/ls-a" receive contacts >>"$work/ls-control.out" 2>&1
+  ls_cli "$work/ls-sender" send "$("$hosts" addr share-a)" "$files/one.txt" --json >"$work/ls-contacts.out" 2>&1 && rc=0 || rc=$?
+  check "lab-ls in contacts mode: localsend-cli exits 1, 'Transfer rejected by receiver'" \
+    bash -c '[ "$0" = 1 ] && grep -q "Transfer rejected by receiver" "$1"' "$rc" "$work/ls-contacts.out"
+  "$share" --home "$work/ls-a" receive everyone >>"$work/ls-control.out" 2>&1
+}
+
+share_to_localsend() {
+  local received=$work/ls-received peer alias
+  ip -n share-b route replace 224.0.0.0/4 dev veth-b
+  mkdir -p "$received"
+  ls_cli "$work/ls-receiver" receive --output "$received" --json >"$work/ls-receive.out" 2>&1 &
+  pids+=($!)
+  # It announces every 5 s; lab-ls hears it (and registers with it over HTTPS).
+  peer=""
+  for _ in $(seq 1 30); do
+    peer=$(on share-a "$share" --home "$work/ls-a" peers --json --timeout 1 | python3 -c '
+import json, sys
+for line in sys.stdin:
+    peer = json.loads(line)
+    if peer.get("protocol") == "localsend": print(json.dumps(peer)); break')
+    [ -n "$peer" ] && break
+  done
+  check "share peers on host A lists localsend-cli receiving on host B" test -n "$peer"
+  [ -n "$peer" ] || return 0
+  check "... at $("$hosts" addr share-b):53317" python3 -c '
+import json, sys
+peer = json.loads(sys.argv[1])
+assert peer["address"] == sys.argv[2] and peer["port"] == 53317, peer' "$peer" "$("$hosts" addr share-b)"
+  check "... marked (LocalSend) in the text listing" \
+    bash -c '"$0" exec share-a "$1" --home "$2" peers --timeout 1 | grep -q "(LocalSend)"' "$hosts" "$share" "$work/ls-a"
+  alias=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["name"])' "$peer")
+
+  local files=$work/ls-files
+  check "share send photo.jpg two.bin --to '$alias' on host A delivers both" \
+    on share-a "$share" --home "$work/ls-a" send "$files/photo.jpg" "$files/two.bin" --to "$alias" --quiet
+  check "... both are in localsend-cli's folder, byte-identical" \
+    bash -c 'cmp -s "$0/photo.jpg" "$1/photo.jpg" && cmp -s "$0/two.bin" "$1/two.bin"' "$files" "$received"
+  check "... its fingerprint is pinned under localsend:$alias" grep -q "localsend:$alias" "$work/ls-a/known_peers.json"
+  check "share send --text --to '$alias' delivers a text" \
+    on share-a "$share" --home "$work/ls-a" send --text "dinner at 8, over the veth" --to "$alias" --quiet
+  sleep 0.2
+  check "... localsend-cli shows it as a text" ls_reported "$work/ls-receive.out" text "" "dinner at 8, over the veth"
+}
+
+localsend_across_hosts() {
+  echo "# LocalSend across the hosts"
+  if [ ! -x "$localsend_venv/bin/localsend-cli" ] && ! scripts/localsend/setup-venv.sh "$localsend_venv"; then
+    echo "FAIL - localsend-cli could not be installed into $localsend_venv"; failures=$((failures + 1)); return
+  fi
+  "$hosts" exec share-a "$share" --home "$work/ls-a" daemon --name lab-ls --port 0 --mode everyone \
+    --localsend --localsend-multicast "$("$hosts" addr share-a)" >"$work/daemon-ls.out" 2>"$work/daemon-ls.err" &
+  pids+=($!)
+  local started=""
+  for _ in $(seq 1 200); do
+    grep -qs "LocalSend: receiving on port 53317" "$work/daemon-ls.out" "$work/daemon-ls.err" && { started=1; break; }
+    sleep 0.05
+  done
+  check "share daemon --localsend on host A receives on 53317, multicast on $("$hosts" addr share-a)" test -n "$started"
+  [ -n "$started" ] || return 0
+  localsend_to_share
+  share_to_localsend
+}
+localsend_across_hosts
+
 if [ "$failures" -ne 0 ]; then
   echo "multihost: $failures check(s) failed; logs:" >&2
   tail -n 20 "$work"/*.err "$work"/*.out >&2 || true
