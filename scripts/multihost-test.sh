@@ -264,8 +264,12 @@ localsend_to_share() {
 }
 
 share_to_localsend() {
-  local received=$work/ls-received peer alias
-  ip -n share-b route replace 224.0.0.0/4 dev veth-b
+  local received=$work/ls-received peer alias found
+  # localsend-cli scan announces by multicast and collects the /register answers on its HTTPS
+  # port: lab-ls hears it across the veth and registers with it.
+  found=$(ls_cli "$work/ls-receiver" scan --timeout 4 --json 2>&1 || true)
+  check "localsend-cli scan on host B finds lab-ls at $("$hosts" addr share-a) (lab-ls answered by /register)" \
+    grep -q "\"alias\": \"lab-ls\", \"ip\": \"$("$hosts" addr share-a)\"" <<<"$found"
   mkdir -p "$received"
   ls_cli "$work/ls-receiver" receive --output "$received" --json >"$work/ls-receive.out" 2>&1 &
   pids+=($!)
@@ -280,6 +284,10 @@ for line in sys.stdin:
     [ -n "$peer" ] && break
   done
   check "share peers on host A lists localsend-cli receiving on host B" test -n "$peer"
+  registered() { grep -q "\"event\": \"device\", \"alias\": \"lab-ls\", \"ip\": \"$1\"" "$work/ls-receive.out"; }
+  for _ in $(seq 1 50); do registered "$("$hosts" addr share-a)" && break; sleep 0.1; done
+  check "... lab-ls registered with it (localsend-cli's 'device' event from $("$hosts" addr share-a))" \
+    registered "$("$hosts" addr share-a)"
   [ -n "$peer" ] || return 0
   check "... at $("$hosts" addr share-b):53317" python3 -c '
 import json, sys
@@ -316,6 +324,7 @@ localsend_across_hosts() {
   done
   check "share daemon --localsend on host A receives on 53317, multicast on $("$hosts" addr share-a)" test -n "$started"
   [ -n "$started" ] || return 0
+  ip -n share-b route replace 224.0.0.0/4 dev veth-b
   localsend_to_share
   share_to_localsend
 }
