@@ -305,7 +305,7 @@ assert peer["address"] == sys.argv[2] and peer["port"] == 53317, peer' "$peer" "
   check "... its fingerprint is pinned under localsend:$alias" grep -q "localsend:$alias" "$work/ls-a/known_peers.json"
   check "share send --text --to '$alias' delivers a text" \
     on share-a "$share" --home "$work/ls-a" send --text "dinner at 8, over the veth" --to "$alias" --quiet
-  sleep 0.2
+  # (localsend-cli prints the text before it answers the upload, so it is there once the send ends.)
   check "... localsend-cli shows it as a text" ls_reported "$work/ls-receive.out" text "" "dinner at 8, over the veth"
 }
 
