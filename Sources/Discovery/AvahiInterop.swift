@@ -22,6 +22,26 @@ func avahiLastError(_ client: OpaquePointer?) -> (code: Int32, message: String) 
   return (code, avahiMessage(code))
 }
 
+/// A client for looking things up (`avahi_client_new` on `loop`), without
+/// AVAHI_CLIENT_NO_FAIL: a user waiting for peers must hear at once that Avahi
+/// is not there, rather than wait for it. The caller frees it
+/// (`avahi_client_free`) before the loop.
+func newLookupClient(
+  _ loop: AvahiEventLoop, callback: AvahiClientCallback, userdata: UnsafeMutableRawPointer
+) throws(DiscoveryError) -> OpaquePointer {
+  var error: Int32 = 0
+  guard let client = avahi_client_new(loop.api, AvahiClientFlags(0), callback, userdata, &error)
+  else {
+    switch error {
+    case Int32(AVAHI_ERR_NO_DAEMON), Int32(AVAHI_ERR_DBUS_ERROR), Int32(AVAHI_ERR_DISCONNECTED):
+      throw .daemonUnreachable(detail: "avahi_client_new: \(avahiMessage(error))")
+    default:
+      throw .avahi(call: "avahi_client_new", code: error, message: avahiMessage(error))
+    }
+  }
+  return client
+}
+
 /// A Swift string from a C string owned by Avahi; invalid UTF-8 is repaired
 /// (U+FFFD), a NULL pointer gives "".
 func swiftString(_ cString: UnsafePointer<CChar>?) -> String {

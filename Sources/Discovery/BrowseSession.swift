@@ -43,20 +43,12 @@ final class BrowseSession: @unchecked Sendable {
     self.retained = retained
     let userdata = retained.toOpaque()
 
-    // No AVAHI_CLIENT_NO_FAIL: a user waiting for peers must hear at once
-    // that Avahi is not there, rather than wait for it.
-    var error: Int32 = 0
-    guard
-      let client = avahi_client_new(
-        loop.api, AvahiClientFlags(0), browseClientCallback, userdata, &error)
-    else {
+    let client: OpaquePointer
+    do throws(DiscoveryError) {
+      client = try newLookupClient(loop, callback: browseClientCallback, userdata: userdata)
+    } catch {
       close()
-      switch error {
-      case Int32(AVAHI_ERR_NO_DAEMON), Int32(AVAHI_ERR_DBUS_ERROR), Int32(AVAHI_ERR_DISCONNECTED):
-        throw .daemonUnreachable(detail: "avahi_client_new: \(avahiMessage(error))")
-      default:
-        throw .avahi(call: "avahi_client_new", code: error, message: avahiMessage(error))
-      }
+      throw error
     }
     self.client = client
 

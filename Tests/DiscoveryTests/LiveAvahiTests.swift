@@ -51,6 +51,30 @@ import Testing
     #expect(service.hostName.hasSuffix(".local"))
   }
 
+  @Test func aServiceIsResolvedDirectlyByItsNameWithoutBrowsing() async throws {
+    let name = uniqueName("direct")
+    let id = String(repeating: "fedcba9876543210", count: 4)
+    let (advertiser, _) = try await advertise(name, port: 45_679, txt: ["v": "1", "id": id])
+    defer { advertiser.stop() }
+    var found: ResolvedService? = nil
+    for try await service in try ServiceResolver.resolve(name: name) {
+      found = service
+      break
+    }
+    let service = try #require(found)
+    #expect(service.instance.name == name && service.instance.interfaceName == "lo")
+    #expect(service.port == 45_679 && service.txt == ["v": "1", "id": id])
+    #expect(service.address.hasPrefix("127.") && service.isLocal)
+  }
+
+  @Test func aNameNobodyHasResolvesToNothingAndTheStreamEnds() async throws {
+    // Avahi answers "timeout" for each IP version after about five seconds.
+    var found: [ResolvedService] = []
+    for try await service in try ServiceResolver.resolve(name: uniqueName("nobody")) { found.append(service) }
+    #expect(found.isEmpty)
+    #expect(throws: DiscoveryError.self) { try ServiceResolver.resolve(name: String(repeating: "n", count: 64)) }
+  }
+
   @Test func withdrawnServiceIsReportedRemoved() async throws {
     let name = uniqueName("withdraw")
     let (advertiser, events) = try await advertise(name)
