@@ -15,6 +15,10 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
   case wire(WireError)
   /// The peer gave up and said why.
   case peerFailure(code: String, message: String)
+  /// A receiver said something that cannot be true (an answer about an item never offered, a
+  /// resume offset past the end of a file): `peer` is its name (escaped), `address` where it
+  /// was reached.
+  case protocolViolation(peer: String, address: String, problem: String)
   /// The peer's certificate is not the one expected.
   case identityMismatch(expected: String, actual: String, peer: String)
   /// The Inbox or staging area failed.
@@ -32,6 +36,8 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     case .transport(let message, _): return message
     case .wire(let error): return error.description
     case .peerFailure(_, let message): return "the peer refused: \(message)"
+    case .protocolViolation(let peer, let address, let problem):
+      return "\(peer) at \(address) broke the share protocol: \(problem)"
     case .identityMismatch(let expected, let actual, let peer):
       return "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
     case .inbox(let error): return error.description

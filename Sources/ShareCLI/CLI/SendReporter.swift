@@ -44,6 +44,8 @@ final class SendReporter: Sendable {
     var refused: Int? = nil
     var failed: Int? = nil
     var message: String? = nil
+    /// For `waiting`: how long this side still waits for the receiver's owner.
+    var secondsLeft: Int? = nil
   }
 
   func warn(_ message: String) {
@@ -58,17 +60,18 @@ final class SendReporter: Sendable {
   func event(_ event: SendEvent, recipient: Int) {
     let to = endpoints[recipient].description
     switch event {
-    case .connected(let name, let fingerprint):
+    case .connected(let name, let fingerprint, let address):
       if json {
         emit(Event(event: "connected", to: to, peerName: name, peerId: fingerprint.hex))
       } else if !quiet {
-        line("Connected to \(escape(name)) at \(endpoints[recipient].address)\n  receiver ID: \(fingerprint.grouped)")
+        line("Connected to \(escape(name)) at \(address)\n  receiver ID: \(fingerprint.grouped)")
       }
-    case .waiting(let message):
+    case .waiting(let message, let timeLeft):
+      let seconds = Int((timeLeft / .seconds(1)).rounded())
       if json {
-        emit(Event(event: "waiting", to: to, message: message))
+        emit(Event(event: "waiting", to: to, message: message, secondsLeft: seconds))
       } else if !quiet {
-        line("\(escape(to)): \(escape(message)); they can run 'share requests' and 'share accept'")
+        line("\(escape(to)): \(escape(message)); they can run 'share requests' and 'share accept' (giving up in \(seconds) s; Ctrl-C to stop now)")
       }
     case .answered(let answers):
       for answer in answers {

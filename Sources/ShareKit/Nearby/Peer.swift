@@ -48,13 +48,11 @@ public struct Peer: Sendable, Equatable, Codable {
     return address.address.lowercased().hasPrefix("fe80") ? 2 : 1
   }
 
-  /// The endpoint to send to: every address to try, and the certificate it must present.
+  /// The endpoint to send to: every address to try (at once), and the certificate it must present.
   public var endpoint: Endpoint? {
-    let ordered = preferredAddresses
-    guard let first = ordered.first else { return nil }
-    var endpoint = Endpoint(host: first.address, port: first.port, label: name, expectedFingerprint: id)
-    endpoint.alternatives = ordered.dropFirst().map { ($0.address, $0.port) }
-    return endpoint
+    let candidates = preferredAddresses.map { Endpoint.Candidate(host: $0.address, port: $0.port, advertisedAs: name) }
+    guard !candidates.isEmpty else { return nil }
+    return Endpoint(candidates: candidates, label: name, expectedFingerprint: id)
   }
 }
 

@@ -1,33 +1,65 @@
 import TLS
 
-/// Where to send.
+/// Where to send: one receiver, at one or more addresses.
 public struct Endpoint: Sendable, CustomStringConvertible {
-  public var host: String
-  public var port: UInt16
+  /// One address the receiver may be reached at, and the name it was advertised under there
+  /// (nil for an address the user gave).
+  public struct Candidate: Sendable, Equatable {
+    public var host: String
+    public var port: UInt16
+    /// The instance name of the record that gave this address (untrusted: escape before display).
+    public var advertisedAs: String?
+
+    public init(host: String, port: UInt16, advertisedAs: String? = nil) {
+      self.host = host
+      self.port = port
+      self.advertisedAs = advertisedAs
+    }
+
+    /// `host:port`, with brackets around an IPv6 address.
+    public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  }
+
+  /// Every address to try, all at once: the first that presents the expected certificate is
+  /// used and the others are closed, so an address that never answers costs nothing. Never empty.
+  public var candidates: [Candidate]
   /// A device name or other label the user knows this endpoint by.
   public var label: String?
   /// The fingerprint the receiver must present (from discovery or the trust store).
   public var expectedFingerprint: Fingerprint?
-  /// Further addresses of the same receiver, tried in order when `host` cannot be reached.
-  public var alternatives: [(host: String, port: UInt16)] = []
+  /// The name under which the ID this receiver proves is remembered (trust on first use); nil
+  /// when nothing is to be remembered (an address, an ID prefix).
+  public var rememberAs: String?
   /// A LocalSend device heard by the daemon: sent to by LocalSend (`LocalSendDelivery`).
   public var localSend: LocalSendPeer? = nil
 
   public init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
-    self.host = host
-    self.port = port
+    candidates = [Candidate(host: host, port: port)]
     self.label = label
     self.expectedFingerprint = expectedFingerprint
   }
 
-  /// `host:port`, with brackets around an IPv6 address.
-  public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  public init(candidates: [Candidate], label: String?, expectedFingerprint: Fingerprint?, rememberAs: String? = nil) {
+    precondition(!candidates.isEmpty, "an endpoint needs an address")
+    self.candidates = candidates
+    self.label = label
+    self.expectedFingerprint = expectedFingerprint
+    self.rememberAs = rememberAs
+  }
+
+  /// The first address.
+  public var host: String { candidates[0].host }
+  public var port: UInt16 { candidates[0].port }
+
+  /// `host:port` of the first address, with brackets around an IPv6 address.
+  public var address: String { candidates[0].address }
 
   /// A LocalSend device, at the address it was heard from.
   public init(localSend peer: LocalSendPeer) {
     self.init(host: peer.address, port: peer.port, label: peer.alias)
     localSend = peer
   }
+
   public var description: String { label ?? address }
 
   /// Whether `text` is shaped like HOST:PORT (a numeric tail after the last colon, or a bracketed

@@ -3,9 +3,11 @@ import Wire
 
 /// What a send reports as it goes, for progress bars and `--json` events.
 public enum SendEvent: Sendable {
-  case connected(peerName: String, fingerprint: Fingerprint)
-  /// The receiver is asking its person before it answers.
-  case waiting(String)
+  /// The receiver proved its identity at `address` (the one of its addresses that answered).
+  case connected(peerName: String, fingerprint: Fingerprint, address: String)
+  /// The receiver is asking its person before it answers (its message, untrusted); this side
+  /// gives up when `timeLeft` has passed.
+  case waiting(String, timeLeft: Duration)
   /// The receiver's verdict on each offered item.
   case answered([ItemVerdict])
   /// Bytes sent so far out of the total of accepted items.

@@ -6,6 +6,10 @@ public struct SendReport: Sendable {
   public var endpoint: Endpoint
   public var peerName: String
   public var peerFingerprint: Fingerprint
+  /// The address the receiver was reached at (of the endpoint's candidates, the one that won).
+  public var address: String
+  /// The name the record of that address advertised (nil for an address the user gave).
+  public var advertisedAs: String?
   /// The receiver's verdict on each offered item.
   public var answers: [ItemVerdict]
   /// What became of each item, in the receiver's order.

@@ -18,21 +18,21 @@ extension Sender {
     with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> PairOutcome {
     do {
-      let (connection, hello) = try openSession(endpoint)
-      let tls = connection.tls
-      let fingerprint = tls.peerFingerprint
+      let session = try openSession(endpoint)
+      let (connection, hello) = (session.connection, session.hello)
+      let fingerprint = connection.tls.peerFingerprint
       defer { connection.close() }
       let code = verificationCode(device.fingerprint, fingerprint)
       showCode(code, hello.name, fingerprint)
       try connection.sendNow(.pair(Pair()))
-      try tls.setIdleTimeout(answerTimeout)
-      let result = try receive("PairResult", on: connection, waits: true, observer: observer) { message -> PairResult? in
+      let receiver = ReceiverClaims(peerName: hello.name, address: session.candidate.address, offers: [])
+      let result = try awaitReply("PairResult", on: connection, from: receiver, observer: observer) { message -> PairResult? in
         if case .pairResult(let result) = message { return result }
         return nil
       }
       return PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: result.accepted, reason: result.reason)
     } catch {
-      if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
+      if isCancelled { throw .cancelled("cancelled") }
       throw ShareError.wrap(error)
     }
   }

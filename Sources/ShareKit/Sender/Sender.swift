@@ -9,17 +9,28 @@ import Wire
 /// The sending side of one exchange with one receiver: connect, Hello, Ask, stream the accepted
 /// items, read the Receipt. Blocking; run it on its own thread (one per recipient).
 ///
+/// Nothing the receiver says is believed that cannot be true: its certificate must be the
+/// device expected, its answers must be about the items offered (`ReceiverClaims`), and its
+/// waits are bounded.
+///
 /// `@unchecked Sendable`: only `cancel()` is called from other threads, and it touches the
-/// connection only through the thread-safe `Socket.close()` held in a `Mutex`.
+/// connection only through the thread-safe `Socket.close()` and `ConnectionRace.cancel()`,
+/// held in `Mutex`es.
 public final class Sender: @unchecked Sendable {
   public let device: Device
-  private let context: TLSContext
-  private let socket = Mutex<Socket?>(nil)
+  let context: TLSContext
+  let socket = Mutex<Socket?>(nil)
+  let race = Mutex<ConnectionRace?>(nil)
   let cancelled = Atomic<Bool>(false)
 
   public var connectTimeout: Duration = .seconds(10)
-  /// How long to wait for the receiver's answer (a person may be asked first).
-  public var answerTimeout: Duration = .seconds(300)
+  /// How long the receiver may take to answer an offer before it says it is asking its owner.
+  public var answerTimeout: Duration = .seconds(60)
+  /// The longest this side waits for the receiver's owner after a `Wait`, counted from the
+  /// first: the receiver's announced time is believed up to this much.
+  public var maximumWait: Duration = .seconds(600)
+  /// After the time a receiver announced for its owner, this much more for its reply to arrive.
+  public var replyGrace: Duration = .seconds(5)
   /// How long the receiver may take to make everything durable and send its Receipt.
   public var receiptTimeout: Duration = .seconds(300)
   /// Bytes per data frame.
@@ -38,8 +49,11 @@ public final class Sender: @unchecked Sendable {
   /// Aborts the exchange from any thread; `send` then throws `.cancelled`.
   public func cancel() {
     cancelled.store(true, ordering: .sequentiallyConsistent)
+    race.withLock { $0?.cancel() }
     socket.withLock { $0?.close() }
   }
+
+  var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
 
   /// Runs the whole exchange.
   public func send(
@@ -48,7 +62,7 @@ public final class Sender: @unchecked Sendable {
     do {
       return try exchange(items, endpoint: endpoint, observer: observer)
     } catch {
-      if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
+      if isCancelled { throw .cancelled("cancelled") }
       throw ShareError.wrap(error)
     }
   }
@@ -56,22 +70,22 @@ public final class Sender: @unchecked Sendable {
   private func exchange(
     _ items: [OutgoingItem], endpoint: Endpoint, observer: (SendEvent) -> Void
   ) throws -> SendReport {
-    let (connection, hello) = try openSession(endpoint)
+    let session = try openSession(endpoint)
+    let (connection, hello) = (session.connection, session.hello)
     let tls = connection.tls
     let fingerprint = tls.peerFingerprint
     defer { connection.close() }
-    observer(.connected(peerName: hello.name, fingerprint: fingerprint))
+    observer(.connected(peerName: hello.name, fingerprint: fingerprint, address: session.candidate.address))
+    let receiver = ReceiverClaims(peerName: hello.name, address: session.candidate.address, offers: items.map(\.offer))
 
-    // Offer, then wait for the answer.
-    try connection.sendNow(.ask(Ask(items: items.map(\.offer))))
-    try tls.setIdleTimeout(answerTimeout)
-    let answer = try receive("Answer", on: connection, waits: true, observer: observer) { message -> Answer? in
+    // Offer, then wait for the answer (a person may be asked first).
+    try connection.sendNow(.ask(Ask(items: receiver.offers)))
+    let answer = try awaitReply("Answer", on: connection, from: receiver, observer: observer) { message -> Answer? in
       if case .answer(let answer) = message { return answer }
       return nil
     }
-    let names = Dictionary(items.map { ($0.offer.id, $0.offer.name) }, uniquingKeysWith: { first, _ in first })
-    func name(_ id: Int) -> String { names[id] ?? "#\(id)" }
-    let verdicts = answer.items.map { ItemVerdict($0, name: name($0.id)) }
+    try receiver.check(answer)
+    let verdicts = answer.items.map { ItemVerdict($0, name: receiver.name(of: $0.id)) }
     observer(.answered(verdicts))
 
     // Stream what was accepted, in offer order: each item, or each accepted entry of a folder.
@@ -86,13 +100,16 @@ public final class Sender: @unchecked Sendable {
       if case .receipt(let receipt) = message { return receipt }
       return nil
     }
+    try receiver.check(receipt, after: answer)
     return SendReport(
-      endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, answers: verdicts,
-      items: receipt.items.map { ItemOutcome($0, name: name($0.id), abandoned: abandoned[$0.id]) })
+      endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, address: session.candidate.address,
+      advertisedAs: session.candidate.advertisedAs, answers: verdicts,
+      items: receipt.items.map { ItemOutcome($0, name: receiver.name(of: $0.id), abandoned: abandoned[$0.id]) })
   }
 
   /// Streams the accepted items in offer order (each item, or each accepted entry of a folder),
-  /// reporting progress; returns the items given up on while sending, with why.
+  /// reporting progress; returns the items given up on while sending, with why. The answer has
+  /// been checked: every offset is within its item.
   private func streamAccepted(
     _ items: [OutgoingItem], answer: Answer, over connection: FramedConnection, observer: (SendEvent) -> Void
   ) throws -> [Int: String] {
@@ -108,7 +125,7 @@ public final class Sender: @unchecked Sendable {
       observer(.progress(sent: sent, total: total))
     }
     for (item, verdict) in accepted {
-      let resumeAt = item.offer.kind == .file ? max(0, min(verdict.offset ?? 0, item.offer.size ?? 0)) : 0
+      let resumeAt = verdict.offset ?? 0
       for payload in item.payloads(for: verdict) {
         let problem = try withSource(item, entry: payload.entry) { source in
           try stream(
@@ -124,72 +141,15 @@ public final class Sender: @unchecked Sendable {
     return abandoned
   }
 
-  /// Connects, runs the TLS handshake and exchanges Hellos. Before anything else is said, the
-  /// certificate must be the device its Hello names and, when the endpoint expects one, that
-  /// device; the protocol versions must match.
-  ///
-  /// Each address of the endpoint is tried in turn: one that cannot be reached, or that answers
-  /// with another certificate (a spoofed record pointing elsewhere), is passed over for the next.
-  /// When none works, the certificate mismatch is reported first: it is the one that matters.
-  func openSession(_ endpoint: Endpoint) throws -> (FramedConnection, Hello) {
-    var firstError: (any Error)? = nil
-    var mismatch: (any Error)? = nil
-    for (host, port) in [(endpoint.host, endpoint.port)] + endpoint.alternatives {
-      if cancelled.load(ordering: .sequentiallyConsistent) { break }
-      do {
-        return try openSession(host: host, port: port, endpoint: endpoint)
-      } catch {
-        if case ShareError.identityMismatch = error, mismatch == nil { mismatch = error }
-        if firstError == nil { firstError = error }
-      }
-    }
-    throw mismatch ?? firstError ?? ShareError.transport("no address to connect to", detail: "empty endpoint")
-  }
-
-  private func openSession(host: String, port: UInt16, endpoint: Endpoint) throws -> (FramedConnection, Hello) {
-    let tcp = try Socket.connect(host: host, port: port, timeout: connectTimeout)
-    socket.withLock { $0 = tcp }
-    if cancelled.load(ordering: .sequentiallyConsistent) { tcp.close() }
-    let tls = try TLSConnection.connect(tcp, context: context, timeout: connectTimeout)
-    let connection = FramedConnection(tls)
-    do {
-      try tls.setIdleTimeout(connectTimeout)
-      try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex)))
-      let hello = try expectHello(connection)
-      let fingerprint = tls.peerFingerprint
-      guard Fingerprint(hex: hello.id) == fingerprint else { throw WireError.identityMismatch }
-      if let expected = endpoint.expectedFingerprint, expected != fingerprint {
-        throw ShareError.identityMismatch(expected: expected.hex, actual: fingerprint.hex, peer: endpoint.description)
-      }
-      guard hello.version == protocolVersion else {
-        throw WireError.versionMismatch(ours: protocolVersion, theirs: hello.version)
-      }
-      return (connection, hello)
-    } catch {
-      connection.close()
-      throw error
-    }
-  }
-
-  private func expectHello(_ connection: FramedConnection) throws -> Hello {
-    try receive("Hello", on: connection) { message -> Hello? in
-      if case .hello(let hello) = message { return hello }
-      return nil
-    }
-  }
-
   /// The next control message `pick` takes. A `Failure` becomes the peer's error; anything else
-  /// breaks the protocol, except where the caller allows them: a `Wait` (`waits`: reported to
-  /// `observer` while the receiver asks its owner) and a late `Skip` (`lateSkips`: ignored).
+  /// breaks the protocol, except a late `Skip` where the caller allows it (`lateSkips`: ignored).
   func receive<Value>(
-    _ expected: String, on connection: FramedConnection, waits: Bool = false, lateSkips: Bool = false,
-    observer: (SendEvent) -> Void = { _ in }, _ pick: (Message) -> Value?
+    _ expected: String, on connection: FramedConnection, lateSkips: Bool = false, _ pick: (Message) -> Value?
   ) throws -> Value {
     while true {
       let message = try connection.receiveMessage(expecting: expected)
       if let value = pick(message) { return value }
       switch message {
-      case .wait(let wait) where waits: observer(.waiting(wait.message))
       case .skip where lateSkips: continue
       case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
       default: throw WireError.unexpected(expected: expected, got: "a \(message.typeName) message")

@@ -1,0 +1,106 @@
+import Foundation
+import System
+import TLS
+import Wire
+
+/// Reaching the receiver: every address of the endpoint at once, the first to prove the
+/// expected identity wins.
+extension Sender {
+  /// A connection whose receiver proved who it is, and where it was reached.
+  struct Session {
+    let connection: FramedConnection
+    let hello: Hello
+    let candidate: Endpoint.Candidate
+  }
+
+  /// Connects to every address of the endpoint at once, runs the TLS handshake and exchanges
+  /// Hellos on each; the first whose certificate is the device expected (and whose Hello names
+  /// that device, in this protocol version) is kept, and the others are closed at once. An
+  /// address that cannot be reached, never answers, or presents another certificate (a record
+  /// copied to point elsewhere) delays nothing.
+  ///
+  /// When none works, the error names each address and the name it was advertised under, a
+  /// certificate mismatch first: it is the one that matters. A `Failure` from a receiver that
+  /// proved its identity (busy, another version) is its answer, reported as such.
+  func openSession(_ endpoint: Endpoint) throws -> Session {
+    let race = ConnectionRace(count: endpoint.candidates.count)
+    self.race.withLock { $0 = race }
+    defer { self.race.withLock { $0 = nil } }
+    if isCancelled { race.cancel() }
+    for candidate in endpoint.candidates {
+      let thread = Thread { [self] in attempt(candidate, of: endpoint, in: race) }
+      thread.name = "share-connect"
+      thread.start()
+    }
+    guard let winner = race.wait() else {
+      if isCancelled { throw ShareError.cancelled("cancelled") }
+      throw Sender.failure(of: endpoint, race.failures)
+    }
+    socket.withLock { $0 = winner.socket }
+    if isCancelled { winner.socket.close() }
+    return Session(connection: winner.connection, hello: winner.hello, candidate: winner.candidate)
+  }
+
+  /// One address's attempt, on a thread of its own: it ends by winning, by failing, or by
+  /// closing what it opened when another has won.
+  private func attempt(_ candidate: Endpoint.Candidate, of endpoint: Endpoint, in race: ConnectionRace) {
+    var opened: FramedConnection? = nil
+    do {
+      let tcp = try Socket.connect(host: candidate.host, port: candidate.port, timeout: connectTimeout)
+      guard race.register(tcp) else {
+        tcp.close()
+        return race.fail(candidate, ShareError.cancelled("another address answered first"))
+      }
+      let tls = try handshake(tcp, expecting: endpoint.expectedFingerprint, name: candidate.advertisedAs ?? endpoint.description)
+      let connection = FramedConnection(tls)
+      opened = connection
+      try tls.setIdleTimeout(connectTimeout)
+      // The receiver's certificate is the one expected: only now is anything said.
+      try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex)))
+      let hello = try receive("Hello", on: connection) { message -> Hello? in
+        if case .hello(let hello) = message { return hello }
+        return nil
+      }
+      guard Fingerprint(hex: hello.id) == tls.peerFingerprint else { throw WireError.identityMismatch }
+      guard hello.version == protocolVersion else {
+        throw WireError.versionMismatch(ours: protocolVersion, theirs: hello.version)
+      }
+      if race.win(ConnectionRace.Winner(connection: connection, hello: hello, candidate: candidate, socket: tcp)) { return }
+      connection.close()
+    } catch {
+      opened?.close()
+      race.fail(candidate, error)
+    }
+  }
+
+  /// The TLS handshake on a connected socket; a receiver presenting another certificate than
+  /// `expected` is an identity mismatch under `name`, found before anything is said to it.
+  private func handshake(_ tcp: Socket, expecting expected: Fingerprint?, name: String) throws -> TLSConnection {
+    do {
+      return try TLSConnection.connect(tcp, context: context, timeout: connectTimeout, expectedPeer: expected)
+    } catch {
+      guard case .peerMismatch(let expected, let actual) = error else { throw error }
+      throw ShareError.identityMismatch(expected: expected.hex, actual: actual.hex, peer: Escaping.escaped(name))
+    }
+  }
+
+  /// The error for a race that no address won: the certificate mismatch if there was one, a
+  /// receiver's own refusal if one said so, else what went wrong at each address.
+  static func failure(of endpoint: Endpoint, _ failures: [(candidate: Endpoint.Candidate, error: any Error)]) -> ShareError {
+    let errors = failures.map { (candidate: $0.candidate, error: ShareError.wrap($0.error)) }
+    func at(_ failure: (candidate: Endpoint.Candidate, error: ShareError)) -> String {
+      let name = failure.candidate.advertisedAs ?? endpoint.label
+      return (name.map { "\(Escaping.escaped($0)) at " } ?? "") + "\(failure.candidate.address): \(failure.error.description)"
+    }
+    if let refusal = errors.first(where: { if case .peerFailure = $0.error { true } else { false } }) {
+      return refusal.error
+    }
+    let ordered = errors.filter { if case .identityMismatch = $0.error { true } else { false } }
+      + errors.filter { if case .identityMismatch = $0.error { false } else { true } }
+    guard let first = ordered.first else {
+      return .transport("no address to connect to", detail: "empty endpoint")
+    }
+    let summary = ordered.count == 1 ? at(first) : "could not reach \(Escaping.escaped(endpoint.description)): " + ordered.map(at).joined(separator: "; ")
+    return .transport(summary, detail: ordered.map { "\($0.candidate.address): \($0.error.detail)" }.joined(separator: "; "))
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import System
+import Testing
+import TLS
+@testable import ShareKit
+
+/// A send tries every address of a receiver at once (issue 11.5): an address that never answers
+/// or presents another certificate costs nothing, is closed, and a failure names the address
+/// and the name that failed.
+@Suite struct AddressRaceTests {
+  static func candidate(_ port: UInt16, _ name: String) -> Endpoint.Candidate {
+    Endpoint.Candidate(host: "127.0.0.1", port: port, advertisedAs: name)
+  }
+
+  static func sendOne(to endpoint: Endpoint) throws -> Result<SendReport, ShareError> {
+    let home = try TestHome()
+    let items = try OutgoingItem.files([home.file("hello.txt", Array("hi".utf8)).path])
+    do throws(ShareError) {
+      return .success(try Sender(device: home.device).send(items, to: endpoint))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  @Test func anAddressThatNeverAnswersDoesNotHoldUpTheSendAndIsClosed() throws {
+    let b = try TestHome()
+    let receiver = try RunningReceiver(home: b)
+    let silent = try SilentListener()
+    let endpoint = Endpoint(
+      candidates: [Self.candidate(silent.port, "aaa-spoof"), Self.candidate(receiver.port, "lab-b")], label: "lab-b",
+      expectedFingerprint: b.device.fingerprint)
+    // The silent address is tried first and given an hour: a sender that tried the addresses one
+    // after another would still be waiting for its handshake when the bound below runs out.
+    let a = try TestHome()
+    let sender = try Sender(device: a.device)
+    sender.connectTimeout = .seconds(3600)
+    let items = try OutgoingItem.files([a.file("hello.txt", Array("hi".utf8)).path])
+    let result = Locked<Result<SendReport, ShareError>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      do throws(ShareError) {
+        let report = try sender.send(items, to: endpoint)
+        result.withLock { $0 = .success(report) }
+      } catch {
+        result.withLock { $0 = .failure(error) }
+      }
+      done.signal()
+    }.start()
+    if done.wait(timeout: .now() + 60) == .timedOut {
+      sender.cancel()
+      done.wait()
+      Issue.record("the send was held up by the address that never answers")
+      return
+    }
+    let report = try #require(try result.withLock { $0 }?.get())
+    #expect(report.allStored && report.address == "127.0.0.1:\(receiver.port)" && report.advertisedAs == "lab-b")
+    let deadline = ContinuousClock.now + .seconds(10)
+    while silent.closedByPeer < silent.accepted && ContinuousClock.now < deadline { usleep(10_000) }
+    #expect(silent.accepted == 1 && silent.closedByPeer == 1, "the silent address was left open")
+  }
+
+  @Test func anAddressPresentingAnotherCertificateIsPassedOverAndToldNothing() throws {
+    let (real, impostor) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: real)
+    let fake = try RawServer(home: impostor) { session in try session.hello() }
+    let endpoint = Endpoint(
+      candidates: [Self.candidate(fake.port, "aaa-spoof"), Self.candidate(receiver.port, "lab-b")], label: "lab-b",
+      expectedFingerprint: real.device.fingerprint)
+    let report = try Self.sendOne(to: endpoint).get()
+    #expect(report.allStored && report.peerFingerprint == real.device.fingerprint)
+    // The impostor's certificate was refused in the handshake: it never saw a Hello.
+    #expect(fake.outcomes(timeout: .seconds(2)).allSatisfy { $0.hasPrefix("script failed") })
+  }
+
+  @Test func whenNoAddressWorksTheErrorNamesEachAddressAndItsName() throws {
+    let (real, impostor) = (try TestHome(), try TestHome())
+    let fake = try RunningReceiver(home: impostor)
+    let closed = try TCPPort.unused()
+    let endpoint = Endpoint(
+      candidates: [Self.candidate(fake.port, "aaa-spoof"), Self.candidate(closed, "lab-b")], label: "lab-b",
+      expectedFingerprint: real.device.fingerprint)
+    guard case .failure(let error) = try Self.sendOne(to: endpoint) else {
+      Issue.record("a send to an impostor and a closed port succeeded")
+      return
+    }
+    let message = error.description
+    #expect(message.contains("aaa-spoof at 127.0.0.1:\(fake.port): aaa-spoof presented certificate \(impostor.device.fingerprint.hex)"), "\(message)")
+    #expect(message.contains("lab-b at 127.0.0.1:\(closed): "), "\(message)")
+    // The mismatch, the one that matters, comes first.
+    #expect(message.range(of: "aaa-spoof at")!.lowerBound < message.range(of: "lab-b at")!.lowerBound)
+  }
+
+  @Test func cancellingWhileEveryAddressIsSilentEndsAsCancelled() throws {
+    let (silent, other) = (try SilentListener(), try SilentListener())
+    let home = try TestHome()
+    let sender = try Sender(device: home.device)
+    let endpoint = Endpoint(
+      candidates: [Self.candidate(silent.port, "a"), Self.candidate(other.port, "b")], label: "x",
+      expectedFingerprint: home.device.fingerprint)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { sender.cancel() }
+    let items = try OutgoingItem.files([home.file("x.txt", [1]).path])
+    #expect {
+      try sender.send(items, to: endpoint)
+    } throws: { error in
+      if case ShareError.cancelled = error { return true }
+      return false
+    }
+  }
+}
+
+/// Loopback ports for tests.
+enum TCPPort {
+  /// A port on 127.0.0.1 nothing listens on (bound by the kernel's choice, then released).
+  static func unused() throws -> UInt16 {
+    let listener = try TCPListener(host: "127.0.0.1", port: 0)
+    defer { listener.close() }
+    return listener.port
+  }
+}
