@@ -3,71 +3,144 @@ import Testing
 import TLS
 @testable import ShareKit
 
-/// Choosing the peer a `--to` means, with pinning, without Avahi: the peers are values.
+/// Choosing the peer a `--to` means, with pinning, without Avahi: the records are values.
 @Suite struct PeerResolverTests {
-  static let labB = Fingerprint(bytes: Array(repeating: 0xb0, count: 32))!
-  static let laptop = Fingerprint(bytes: Array(repeating: 0xc0, count: 32))!
-  static let mallory = Fingerprint(bytes: Array(repeating: 0x66, count: 32))!
-
-  static func peer(_ name: String, _ id: Fingerprint?, port: UInt16 = 40123, isSelf: Bool = false) -> Peer {
-    Peer(
-      name: name, id: id, version: "1", addresses: [Peer.Address(address: "192.0.2.\(port % 200)", port: port, interface: "lo")],
-      isSelf: isSelf, trusted: false)
-  }
-
-  static func chosen(_ choice: PeerResolver.Choice) -> Peer? {
-    if case .chosen(let peer) = choice { return peer }
-    return nil
-  }
+  typealias R = PeerRecords
 
   @Test func aNameOrAnIDPrefixChoosesThePeer() throws {
-    let peers = [Self.peer("lab-b", Self.labB), Self.peer("laptop", Self.laptop, port: 2)]
-    #expect(Self.chosen(try PeerResolver.choose("lab-b", among: peers, known: KnownPeers(), trust: TrustStore()))?.id == Self.labB)
-    #expect(Self.chosen(try PeerResolver.choose("LAPTOP", among: peers, known: KnownPeers(), trust: TrustStore()))?.id == Self.laptop)
-    #expect(Self.chosen(try PeerResolver.choose("c0c0-c0", among: peers, known: KnownPeers(), trust: TrustStore()))?.id == Self.laptop)
+    let book = R.book()
+    let peers = R.peers([R.record("lab-b", R.labB), R.record("laptop", R.laptop, port: 2)], book: book)
+    #expect(try R.endpoint(for: "lab-b", among: peers, book: book).expectedFingerprint == R.labB)
+    #expect(try R.endpoint(for: "LAPTOP", among: peers, book: book).expectedFingerprint == R.laptop)
+    #expect(try R.endpoint(for: "c0c0-c0", among: peers, book: book).expectedFingerprint == R.laptop)
   }
 
   @Test func aNameRememberedWithAnotherIDIsRefusedNamingBoth() {
-    var known = KnownPeers()
-    known.remember(name: "lab-b", id: Self.labB)
-    let impostor = [Self.peer("lab-b", Self.mallory)]
+    let book = R.book(sentTo: ["lab-b": R.labB])
+    let impostor = R.peers([R.record("lab-b", R.mallory)], book: book)
     #expect {
-      try PeerResolver.choose("lab-b", among: impostor, known: known, trust: TrustStore())
+      try R.endpoint(for: "lab-b", among: impostor, book: book)
     } throws: { error in
       guard case ShareError.identityMismatch(let expected, let actual, let name) = error else { return false }
-      return expected == Self.labB.hex && actual == Self.mallory.hex && name == "lab-b"
+      return expected == R.labB.hex && actual == R.mallory.hex && name == "lab-b"
     }
   }
 
   @Test func aContactsNameWithAnotherIDIsRefused() {
-    let trust = TrustStore(peers: [TrustedPeer(id: Self.labB, name: "lab-b")])
+    let book = R.book(contacts: ["lab-b": R.labB])
     #expect(throws: ShareError.self) {
-      try PeerResolver.choose("lab-b", among: [Self.peer("lab-b", Self.mallory)], known: KnownPeers(), trust: trust)
+      try R.endpoint(for: "lab-b", among: R.peers([R.record("lab-b", R.mallory)], book: book), book: book)
     }
   }
 
   @Test func whenSeveralClaimANameTheOneKnownByItIsChosen() throws {
-    var known = KnownPeers()
-    known.remember(name: "lab-b", id: Self.labB)
-    let peers = [Self.peer("lab-b", Self.mallory, port: 1), Self.peer("lab-b", Self.labB, port: 2)]
-    #expect(Self.chosen(try PeerResolver.choose("lab-b", among: peers, known: known, trust: TrustStore()))?.id == Self.labB)
-    guard case .ambiguous(let both) = try PeerResolver.choose("lab-b", among: peers, known: KnownPeers(), trust: TrustStore()) else {
-      Issue.record("two unknown devices with one name must be left to a person")
-      return
+    let records = [R.record("lab-b", R.mallory, port: 1, interface: 1), R.record("lab-b", R.labB, port: 2, interface: 2)]
+    let book = R.book(sentTo: ["lab-b": R.labB])
+    #expect(try R.endpoint(for: "lab-b", among: R.peers(records, book: book), book: book).expectedFingerprint == R.labB)
+    #expect {
+      try R.endpoint(for: "lab-b", among: R.peers(records, book: R.book()), book: R.book())
+    } throws: { error in
+      (error as? R.Ambiguous)?.peers.count == 2  // two unknown devices with one name: a person chooses
     }
-    #expect(both.count == 2)
   }
 
   @Test func withoutANameTheOnePeerNearbyIsChosenAndThisHomeNever() throws {
-    let peers = [Self.peer("me", Self.laptop, isSelf: true), Self.peer("lab-b", Self.labB, port: 2)]
-    #expect(Self.chosen(try PeerResolver.choose(nil, among: peers, known: KnownPeers(), trust: TrustStore()))?.id == Self.labB)
+    let book = R.book()
+    let peers = R.peers([R.record("me", R.me), R.record("lab-b", R.labB, port: 2)], book: book)
+    #expect(try R.endpoint(for: nil, among: peers, book: book).expectedFingerprint == R.labB)
     #expect(throws: ShareError.self) {
-      try PeerResolver.choose(nil, among: [Self.peer("me", Self.laptop, isSelf: true)], known: KnownPeers(), trust: TrustStore())
+      try R.endpoint(for: nil, among: R.peers([R.record("me", R.me)], book: book), book: book)
     }
-    #expect(throws: ShareError.self) {
-      try PeerResolver.choose("nobody", among: peers, known: KnownPeers(), trust: TrustStore())
+    #expect(throws: ShareError.self) { try R.endpoint(for: "nobody", among: peers, book: book) }
+  }
+
+  @Test func withoutANameAndSeveralNearbyAPersonChooses() throws {
+    let book = R.book()
+    let records = [R.record("a", R.labB, port: 1), R.record("b", R.laptop, port: 2), R.record("c", R.mallory, port: 3)]
+    #expect {
+      try R.endpoint(for: nil, among: R.peers(records, book: book), book: book)
+    } throws: { error in
+      (error as? R.Ambiguous)?.peers.map(\.name).sorted() == ["a", "b", "c"]
     }
   }
+
+  @Test func sendingToThisHomesOwnDaemonSaysSo() {
+    let book = R.book()
+    let peers = R.peers([R.record("me", R.me), R.record("lab-b", R.labB, port: 2)], book: book)
+    #expect {
+      try R.endpoint(for: "me", among: peers, book: book)
+    } throws: { error in
+      "\(error)".contains("me is this home's own daemon") && !"\(error)".contains("no nearby peer")
+    }
+  }
+
+  // MARK: A record that copies a known device's ID (issue 11.5)
+
+  @Test func aRecordCopyingAContactsIDIsListedApartAndNeverAsTheContact() throws {
+    let book = R.book(contacts: ["lab-b": R.labB])
+    let peers = R.peers([R.record("aaa-spoof", R.labB, port: 1), R.record("lab-b", R.labB, port: 2)], book: book)
+    #expect(peers.count == 2)
+    let spoof = try #require(peers.first { $0.name == "aaa-spoof" })
+    let contact = try #require(peers.first { $0.name == "lab-b" })
+    #expect(!spoof.trusted && spoof.standing == .claimsIDOf(["lab-b"]) && spoof.aliases.isEmpty)
+    #expect(contact.trusted && contact.standing == .known && contact.aliases.isEmpty)
+    #expect(contact.addresses.map(\.port) == [2])
+  }
+
+  @Test func aSendByTheCopysNameIsRefusedNamingBothNames() {
+    let book = R.book(contacts: ["lab-b": R.labB])
+    let peers = R.peers([R.record("aaa-spoof", R.labB, port: 1), R.record("lab-b", R.labB, port: 2)], book: book)
+    #expect {
+      try R.endpoint(for: "aaa-spoof", among: peers, book: book)
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("aaa-spoof advertises the device ID") && text.contains("lab-b") && text.contains(R.labB.short)
+    }
+  }
+
+  @Test func aSendByTheContactsNameTriesOnlyItsOwnRecords() throws {
+    let book = R.book(contacts: ["lab-b": R.labB])
+    let peers = R.peers([R.record("aaa-spoof", R.labB, port: 1), R.record("lab-b", R.labB, port: 2)], book: book)
+    let endpoint = try R.endpoint(for: "lab-b", among: peers, book: book)
+    #expect(endpoint.candidates.map(\.port) == [2])
+    #expect(endpoint.rememberAs == "lab-b" && endpoint.expectedFingerprint == R.labB)
+  }
+
+  @Test func aSendByIDPrefixTriesEveryRecordClaimingItAndRemembersNoName() throws {
+    let book = R.book(contacts: ["lab-b": R.labB])
+    let peers = R.peers([R.record("aaa-spoof", R.labB, port: 1), R.record("lab-b", R.labB, port: 2)], book: book)
+    let endpoint = try R.endpoint(for: "b0b0b0", among: peers, book: book)
+    #expect(Set(endpoint.candidates.map(\.port)) == [1, 2])
+    #expect(Set(endpoint.candidates.compactMap(\.advertisedAs)) == ["aaa-spoof", "lab-b"])
+    #expect(endpoint.expectedFingerprint == R.labB && endpoint.rememberAs == nil)
+  }
+
+  @Test func aDeviceKnownByTwoNamesIsOnePeerUnderBoth() throws {
+    let book = R.book(contacts: ["lab-b": R.labB], sentTo: ["lab-b2": R.labB])
+    let peers = R.peers([R.record("lab-b", R.labB, port: 1), R.record("lab-b2", R.labB, port: 2)], book: book)
+    let peer = try #require(peers.first)
+    #expect(peers.count == 1 && peer.name == "lab-b" && peer.aliases == ["lab-b2"] && peer.trusted)
+    let endpoint = try R.endpoint(for: "lab-b2", among: peers, book: book)
+    #expect(Set(endpoint.candidates.map(\.port)) == [1, 2] && endpoint.rememberAs == "lab-b2")
+  }
+
+  @Test func namesCompareAsDNSComparesThem() {
+    let book = R.book(contacts: ["Lab-B": R.labB])
+    #expect(book.standing(name: "lab-b", id: R.labB) == .known)
+    #expect(book.standing(name: "LAB-B", id: R.mallory) == .nameKnownWith(R.labB))
+    #expect(book.standing(name: "other", id: R.labB) == .claimsIDOf(["Lab-B"]))
+    #expect(book.standing(name: "other", id: R.laptop) == .new)
+    #expect(book.standing(name: "other", id: nil) == .new)
+  }
+
+  @Test func anotherDeviceCalledLikeThisHomeIsNewButACopyOfThisHomesIDIsNot() {
+    let book = R.book()
+    #expect(book.standing(name: "me", id: R.labB) == .new)
+    #expect(book.standing(name: "me", id: R.me) == .known)
+    #expect(book.standing(name: "not-me", id: R.me) == .claimsIDOf(["me"]))
+  }
+
+  // MARK: Addresses and remembering
 
   @Test func addressesNeedNoDiscoveryAndAreNotRemembered() throws {
     let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-resolver-\(UUID().uuidString)")
@@ -78,6 +151,23 @@ import TLS
     let endpoints = try resolver.resolve(
       ["127.0.0.1:4000", "[::1]:4001"], warn: { _ in }, choose: { _, _ in throw ShareError.cancelled("no choice") })
     #expect(endpoints.map(\.address) == ["127.0.0.1:4000", "[::1]:4001"])
-    #expect(endpoints.allSatisfy { $0.expectedFingerprint == nil })
+    #expect(endpoints.allSatisfy { $0.expectedFingerprint == nil && $0.rememberAs == nil })
+  }
+
+  @Test func byIDPrefixANameIsRememberedOnlyWhenTheReceiverItselfGivesIt() throws {
+    let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-resolver-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let paths = SharePaths(home: home)
+    let resolver = PeerResolver(device: try Device.load(paths: paths, name: "alice"), contacts: Contacts(paths: paths))
+    func report(_ endpoint: Endpoint, hello: String, advertised: String) -> Result<SendReport, ShareError> {
+      .success(SendReport(
+        endpoint: endpoint, peerName: hello, peerFingerprint: R.labB, address: "192.0.2.1:1", advertisedAs: advertised,
+        answers: [], items: []))
+    }
+    let byID = Endpoint(candidates: [.init(host: "192.0.2.1", port: 1, advertisedAs: "x")], label: "b0b0", expectedFingerprint: R.labB)
+    resolver.remember([byID, byID], [report(byID, hello: "lab-b", advertised: "aaa-spoof"), report(byID, hello: "lab-b2", advertised: "lab-b2")])
+    let known = resolver.contacts.remembered().0
+    #expect(known.id(for: "aaa-spoof") == nil)
+    #expect(known.id(for: "lab-b2") == R.labB)
   }
 }

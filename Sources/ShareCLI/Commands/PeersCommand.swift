@@ -16,8 +16,13 @@ enum PeersCommand: Command {
       and whether each is a contact ('share trust') or this home's own daemon; with a daemon
       running with --localsend, also the LocalSend devices it heard, marked '(LocalSend)'. It returns once
       Avahi has answered for now, or after --timeout. --watch streams appear and disappear
-      events until interrupted. A browse result is only a routing hint: 'share send --to NAME'
-      checks the peer's certificate against the ID before sending anything.
+      events until interrupted, each once. A browse result is only a routing hint: 'share send
+      --to NAME' checks the peer's certificate against the ID before sending anything.
+
+      A record's device ID is a claim anyone can make. Records are shown as one device, and as
+      a contact, only when their name and ID are a pair this home knows (a contact, or a name it
+      sent to before); a record that advertises a known device's ID under another name, or a
+      known name with another ID, is listed on its own and marked unverified.
       """,
     options: [timeout, watch, json],
     examples: ["share peers", "share peers --watch --json"])
@@ -34,6 +39,11 @@ enum PeersCommand: Command {
     var version: String?
     var trusted: Bool
     var isSelf: Bool
+    /// "known" (its name and ID are a pair this home knows), "new", or "unverified" (its name
+    /// or its ID is known here with another).
+    var standing: String
+    /// For an unverified record: what it claims, in a sentence.
+    var unverified: String?
 
     init(_ peer: Peer, event: String? = nil) {
       self.event = event
@@ -46,38 +56,22 @@ enum PeersCommand: Command {
       version = peer.version
       trusted = peer.trusted
       isSelf = peer.isSelf
+      switch peer.standing {
+      case .known: standing = "known"
+      case .new: standing = "new"
+      case .claimsIDOf, .nameKnownWith: standing = "unverified"
+      }
+      unverified = PeersCommand.claim(of: peer)
     }
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let timeout = try arguments.integer(Self.timeout, in: 0...3600) ?? 3
-    let device = try context.device()
-    let directory = PeerDirectory(own: device.fingerprint, trust: try Contacts(paths: context.paths).trusted())
-    let json = arguments[Self.json]
     let terminal = context.terminal
-    if arguments[Self.watch] {
-      let stream = try directory.watch()
-      let done = DispatchSemaphore(value: 0)
-      let failure = Mutex<(any Error)?>(nil)
-      Task {
-        do {
-          for try await event in stream {
-            switch event {
-            case .appeared(let peer): show(peer, event: "appeared", json: json, terminal: terminal)
-            case .changed(let peer): show(peer, event: "changed", json: json, terminal: terminal)
-            case .disappeared(let peer): show(peer, event: "disappeared", json: json, terminal: terminal)
-            case .settled: if !json { terminal.err("(Avahi has answered for now; watching for changes, Ctrl-C to stop)") }
-            }
-          }
-        } catch {
-          failure.withLock { $0 = error }
-        }
-        done.signal()
-      }
-      done.wait()
-      if let error = failure.withLock({ $0 }) { throw error }
-      return .success
-    }
+    let resolver = PeerResolver(device: try context.device(), contacts: Contacts(paths: context.paths))
+    let directory = PeerDirectory(book: try resolver.knownIdentities(warn: { terminal.warn($0) }))
+    let json = arguments[Self.json]
+    if arguments[Self.watch] { return try watch(directory, json: json, terminal: terminal) }
     let peers = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
     let localSend = LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1))
@@ -109,14 +103,61 @@ enum PeersCommand: Command {
     terminal.out("\(escape(peer.alias))\t\(escape(String(peer.fingerprint.prefix(12))))\t\(escape(address))\t(LocalSend)")
   }
 
+  /// `--watch`: each appearance, change and disappearance once, until interrupted.
+  static func watch(_ directory: PeerDirectory, json: Bool, terminal: Terminal) throws -> ExitCode {
+    let stream = try directory.watch()
+    let done = DispatchSemaphore(value: 0)
+    let failure = Mutex<(any Error)?>(nil)
+    Task {
+      var settled = false
+      do {
+        for try await event in stream {
+          switch event {
+          case .appeared(let peer): show(peer, event: "appeared", json: json, terminal: terminal)
+          case .changed(let peer): show(peer, event: "changed", json: json, terminal: terminal)
+          case .disappeared(let peer): show(peer, event: "disappeared", json: json, terminal: terminal)
+          case .settled:
+            if !json && !settled { terminal.err("(Avahi has answered for now; watching for changes, Ctrl-C to stop)") }
+            settled = true
+          }
+        }
+      } catch {
+        failure.withLock { $0 = error }
+      }
+      done.signal()
+    }
+    done.wait()
+    if let error = failure.withLock({ $0 }) { throw error }
+    return .success
+  }
+
+  /// What an unverified record claims, in words; nil for any other.
+  static func claim(of peer: Peer) -> String? {
+    switch peer.standing {
+    case .known, .new: return nil
+    case .claimsIDOf(let names):
+      let whose = peer.isSelf ? "this home's" : names.map(escape).joined(separator: " or ") + "'s"
+      return "unverified: advertises \(whose) device ID under another name"
+    case .nameKnownWith(let id):
+      return "unverified: this home knows \(escape(peer.name)) with ID \(id.short)"
+    }
+  }
+
+  /// The marks after a peer: this home, a contact, or what an unverified record claims.
+  static func marks(_ peer: Peer) -> [String] {
+    if let claim = claim(of: peer) { return [claim] }
+    return [peer.isSelf ? "this home" : nil, peer.trusted ? "contact" : nil].compactMap { $0 }
+  }
+
   static func show(_ peer: Peer, event: String?, json: Bool, terminal: Terminal) {
     if json {
       terminal.out(JSONOutput.line(Output(peer, event: event)))
       return
     }
-    let marks = [peer.isSelf ? "this home" : nil, peer.trusted ? "contact" : nil].compactMap { $0 }
+    let marks = marks(peer)
     let addresses = peer.preferredAddresses.map { "\($0.address.contains(":") ? "[\($0.address)]" : $0.address):\($0.port)" }
-    let line = "\(escape(peer.name))\t\(peer.id?.short ?? "(no ID)")\t\(addresses.map(escape).joined(separator: " "))\(marks.isEmpty ? "" : "\t(" + marks.joined(separator: ", ") + ")")"
-    terminal.out(event.map { "\($0): " } .map { $0 + line } ?? line)
+    let names = ([peer.name] + peer.aliases).map(escape).joined(separator: ", ")
+    let line = "\(names)\t\(peer.id?.short ?? "(no ID)")\t\(addresses.map(escape).joined(separator: " "))\(marks.isEmpty ? "" : "\t(" + marks.joined(separator: ", ") + ")")"
+    terminal.out(event.map { "\($0): " + line } ?? line)
   }
 }

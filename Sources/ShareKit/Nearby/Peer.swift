@@ -2,43 +2,93 @@ import Discovery
 import Foundation
 import TLS
 
-/// A nearby device as discovery sees it: one entry per device ID, however many interfaces and
-/// addresses it was seen on. Everything here came from the network: a routing hint only. The
-/// TLS certificate must match `id` before any item metadata is sent.
-public struct Peer: Sendable, Equatable, Codable {
+/// A nearby device as discovery sees it: the records of one advertised name with one device
+/// ID, however many interfaces and addresses they were seen on — or, for a device whose name
+/// and ID this home knows, every name it knows it by. Everything here came from the network: a
+/// routing hint only. The TLS certificate must match `id` before any item metadata is sent.
+public struct Peer: Sendable, Equatable {
   /// Where the peer can be reached.
   public struct Address: Sendable, Hashable, Codable {
     /// Numeric; an IPv6 link-local address keeps its scope (`fe80::1%eth0`).
     public var address: String
     public var port: UInt16
     public var interface: String
+    /// The instance name of the record that gave this address (not encoded: `Peer.name` and
+    /// `aliases` say it).
+    public var advertisedAs: String? = nil
+
+    enum CodingKeys: String, CodingKey { case address, port, interface }
+  }
+
+  /// What this home can say of a record's name and claimed ID (`KnownIdentities.standing`).
+  public enum Standing: Sendable, Equatable {
+    /// Its name is one this home knows for its ID (a contact's, one it sent to before, its
+    /// own): the pair was proved by a certificate before.
+    case known
+    /// Neither its name nor its ID is known here (or it advertises no ID): a device not met
+    /// before. Its certificate is checked against the ID before anything is sent.
+    case new
+    /// Its ID is one this home knows by other names (listed): a claim nothing has checked —
+    /// a spoof, or the device renamed. Never shown as, or merged with, the device it claims.
+    case claimsIDOf([String])
+    /// Its name is one this home knows with another ID: another device, or the same re-keyed.
+    case nameKnownWith(Fingerprint)
+
+    /// Whether the record says something this home knows to be otherwise.
+    public var isUnverifiedClaim: Bool {
+      switch self {
+      case .known, .new: false
+      case .claimsIDOf, .nameKnownWith: true
+      }
+    }
   }
 
   /// The advertised instance name: the device name (untrusted: escape before display).
   public var name: String
-  /// Other instance names seen with the same device ID (after a name collision, or a record
-  /// that copies the ID): a send by any of them reaches this ID, and only this ID.
-  public var aliases: [String] = []
+  /// Other names this home knows the same device by, advertised at the same time (after a
+  /// rename, say). Only names whose pairing with the ID was proved before are merged here.
+  public var aliases: [String]
   /// The device ID from the TXT record; nil when the record has none or a malformed one.
   public var id: Fingerprint?
   /// The protocol version it advertises.
   public var version: String?
   public var addresses: [Address]
-  /// This home's own daemon.
+  /// It claims this home's own device ID (this home's daemon, when `standing` is `.known`).
   public var isSelf: Bool
-  /// A contact of this home.
+  /// A contact of this home, known by this name: never true for an unverified claim.
   public var trusted: Bool
+  public var standing: Standing
 
-  /// A stable key: the device ID, else the name (a record without an ID).
-  var key: String { id?.hex ?? "name:\(name)" }
+  public init(
+    name: String, aliases: [String] = [], id: Fingerprint?, version: String?, addresses: [Address], isSelf: Bool,
+    trusted: Bool, standing: Standing = .new
+  ) {
+    self.name = name
+    self.aliases = aliases
+    self.id = id
+    self.version = version
+    self.addresses = addresses
+    self.isSelf = isSelf
+    self.trusted = trusted
+    self.standing = standing
+  }
+
+  /// A stable key: the device ID for a device known by its name(s), else the name with the ID
+  /// it claims, so an unverified record never joins another's entry.
+  var key: String { Peer.key(name: name, id: id, standing: standing) }
+
+  static func key(name: String, id: Fingerprint?, standing: Standing) -> String {
+    if standing == .known, let id { return "id:\(id.hex)" }
+    return "record:\(name.lowercased())/\(id?.hex ?? "-")"
+  }
 
   /// Whether it is advertised as `name` (its own name or an alias).
   public func isCalled(_ name: String, caseInsensitive: Bool = false) -> Bool {
-    if caseInsensitive { return ([self.name] + aliases).contains { $0.lowercased() == name.lowercased() } }
+    if caseInsensitive { return ([self.name] + aliases).contains { KnownIdentities.sameName($0, name) } }
     return self.name == name || aliases.contains(name)
   }
 
-  /// Addresses in the order to try: IPv4, then global IPv6, then link-local IPv6.
+  /// Addresses in the order to list them: IPv4, then global IPv6, then link-local IPv6.
   public var preferredAddresses: [Address] {
     addresses.sorted { rank($0) < rank($1) }
   }
@@ -48,11 +98,16 @@ public struct Peer: Sendable, Equatable, Codable {
     return address.address.lowercased().hasPrefix("fe80") ? 2 : 1
   }
 
-  /// The endpoint to send to: every address to try (at once), and the certificate it must present.
-  public var endpoint: Endpoint? {
-    let candidates = preferredAddresses.map { Endpoint.Candidate(host: $0.address, port: $0.port, advertisedAs: name) }
+  /// The endpoint to send to: every address (tried at once), and the certificate it must
+  /// present; `rememberAs` is the name to remember the proved ID under.
+  public func endpoint(label: String? = nil, rememberAs: String? = nil) -> Endpoint? {
+    var seen = Set<String>()
+    let candidates = preferredAddresses.compactMap { address -> Endpoint.Candidate? in
+      let candidate = Endpoint.Candidate(host: address.address, port: address.port, advertisedAs: address.advertisedAs ?? name)
+      return seen.insert(candidate.address).inserted ? candidate : nil
+    }
     guard !candidates.isEmpty else { return nil }
-    return Endpoint(candidates: candidates, label: name, expectedFingerprint: id)
+    return Endpoint(candidates: candidates, label: label ?? name, expectedFingerprint: id, rememberAs: rememberAs)
   }
 }
 

@@ -4,7 +4,7 @@ import Synchronization
 import TLS
 
 /// What `share peers --watch` reports.
-public enum PeerEvent: Sendable {
+public enum PeerEvent: Sendable, Equatable {
   case appeared(Peer)
   /// Seen on another address, or lost one of several.
   case changed(Peer)
@@ -13,14 +13,15 @@ public enum PeerEvent: Sendable {
   case settled
 }
 
-/// Nearby peers from Avahi, merged by device ID: a peer seen on two interfaces is one peer.
+/// Nearby peers from Avahi. Records are grouped into one peer by what was verified, never by
+/// what they claim: the records of one name and ID (on several interfaces) are one peer, and a
+/// device whose names and ID this home knows is one peer under all of them; a record claiming
+/// an ID this home knows by another name stands alone, marked (`Peer.Standing`).
 public struct PeerDirectory: Sendable {
-  public let own: Fingerprint?
-  public let trust: TrustStore?
+  public let book: KnownIdentities
 
-  public init(own: Fingerprint?, trust: TrustStore?) {
-    self.own = own
-    self.trust = trust
+  public init(book: KnownIdentities) {
+    self.book = book
   }
 
   /// Browses and reports peers as they come and go. A malformed record never stops browsing.
@@ -32,44 +33,17 @@ public struct PeerDirectory: Sendable {
     } catch {
       throw ShareError.discovery(error)
     }
-    let directory = self
+    let book = self.book
     return AsyncThrowingStream { continuation in
       let task = Task {
-        var peers: [String: Peer] = [:]
-        var owners: [ServiceInstance: (key: String, address: Peer.Address)] = [:]
+        var table = PeerTable(book: book)
         do {
           for try await event in events {
             switch event {
-            case .added(let service):
-              var peer = directory.peer(from: service)
-              let address = Peer.Address(address: service.address, port: service.port, interface: service.instance.interfaceName)
-              owners[service.instance] = (peer.key, address)
-              if var existing = peers[peer.key] {
-                let newName = !existing.isCalled(peer.name)
-                if newName { existing.aliases.append(peer.name) }
-                guard newName || !existing.addresses.contains(address) else { continue }
-                if !existing.addresses.contains(address) { existing.addresses.append(address) }
-                peers[peer.key] = existing
-                continuation.yield(.changed(existing))
-              } else {
-                peer.addresses = [address]
-                peers[peer.key] = peer
-                continuation.yield(.appeared(peer))
-              }
-            case .removed(let instance):
-              guard let (key, address) = owners.removeValue(forKey: instance), var peer = peers[key] else { continue }
-              peer.addresses.removeAll { $0 == address }
-              if peer.addresses.isEmpty {
-                peers[key] = nil
-                continuation.yield(.disappeared(peer))
-              } else {
-                peers[key] = peer
-                continuation.yield(.changed(peer))
-              }
-            case .allForNow:
-              continuation.yield(.settled)
-            case .failure:
-              continue  // one instance failed to resolve: others go on
+            case .added(let service): table.add(service).forEach { continuation.yield($0) }
+            case .removed(let instance): table.remove(instance).forEach { continuation.yield($0) }
+            case .allForNow: continuation.yield(.settled)
+            case .failure: continue  // one instance failed to resolve: others go on
             }
           }
           continuation.finish()
@@ -81,13 +55,9 @@ public struct PeerDirectory: Sendable {
     }
   }
 
-  /// The peers present now: browses until Avahi has answered for now, or `timeout` passes
-  /// (then whatever was seen so far).
-  ///
-  /// `enough` lets a caller stop earlier: it is asked after each change whether the peers seen
-  /// so far already answer its question (a known peer by name, with Avahi's cache warm, is there
-  /// within milliseconds; waiting for "all for now" costs about a second).
-  public func snapshot(timeout: Duration, enough: @escaping @Sendable ([Peer]) -> Bool = { _ in false }) async throws -> [Peer] {
+  /// The peers present now: browses until Avahi has answered for now ("all for now": every
+  /// record present resolved), or `timeout` passes (then whatever was seen so far).
+  public func snapshot(timeout: Duration) async throws -> [Peer] {
     let stream = try watch()
     let collected = Collected()
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -98,7 +68,6 @@ public struct PeerDirectory: Sendable {
           case .disappeared(let peer): _ = collected.peers.withLock { $0.removeValue(forKey: peer.key) }
           case .settled: return
           }
-          if enough(Array(collected.peers.withLock { $0.values })) { return }
         }
       }
       group.addTask { try? await Task.sleep(for: timeout) }
@@ -108,15 +77,51 @@ public struct PeerDirectory: Sendable {
     return PeerDirectory.sorted(Array(collected.peers.withLock { $0.values }))
   }
 
+  /// The peer advertised as `name`, resolved directly (no browse, no waiting for "all for
+  /// now"): the first record found, within `timeout`; nil when none answers by then.
+  public func resolve(name: String, timeout: Duration) async throws -> Peer? {
+    let stream: AsyncThrowingStream<ResolvedService, any Error>
+    do {
+      stream = try ServiceResolver.resolve(name: name)
+    } catch .invalidServiceName {
+      return nil  // no record can have that name
+    } catch {
+      throw ShareError.discovery(error)
+    }
+    let book = self.book
+    return try await withThrowingTaskGroup(of: Peer?.self) { group in
+      group.addTask {
+        var table = PeerTable(book: book)
+        for try await service in stream {
+          if let peer = table.add(service).first.flatMap(\.peer) { return peer }
+        }
+        return nil
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return nil
+      }
+      defer { group.cancelAll() }
+      do {
+        return try await group.next() ?? nil
+      } catch let error as DiscoveryError {
+        throw ShareError.discovery(error)
+      }
+    }
+  }
+
   static func sorted(_ peers: [Peer]) -> [Peer] {
     peers.sorted { ($0.name.lowercased(), $0.id?.hex ?? "") < ($1.name.lowercased(), $1.id?.hex ?? "") }
   }
+}
 
-  private func peer(from service: ResolvedService) -> Peer {
-    let id = service.txt[AdvertisedKeys.id].flatMap(Fingerprint.init(hex:))
-    return Peer(
-      name: service.instance.name, id: id, version: service.txt[AdvertisedKeys.version], addresses: [],
-      isSelf: id != nil && id == own, trusted: id.map { trust?.trusts($0) ?? false } ?? false)
+extension PeerEvent {
+  /// The peer it is about; nil for `.settled`.
+  public var peer: Peer? {
+    switch self {
+    case .appeared(let peer), .changed(let peer), .disappeared(let peer): peer
+    case .settled: nil
+    }
   }
 }
 

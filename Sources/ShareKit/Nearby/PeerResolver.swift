@@ -5,6 +5,12 @@ import TLS
 /// ID prefix through discovery. A peer found by name is pinned: its certificate must be the ID
 /// its record advertises, and the ID this home remembers for that name or its contacts give it;
 /// a name reached for the first time is remembered with the ID it proved (trust on first use).
+///
+/// A name is resolved directly (Avahi keeps instance names unique on a link), so a send to it
+/// starts as soon as its record answers; a browse runs alongside and decides whatever the
+/// direct answer cannot: an ID prefix, a name nobody answers for, a record whose claim this
+/// home knows to be otherwise, or no `--to` at all (the one peer nearby, after Avahi has
+/// answered for now).
 public struct PeerResolver: Sendable {
   public let device: Device
   public let contacts: Contacts
@@ -16,12 +22,20 @@ public struct PeerResolver: Sendable {
     self.contacts = contacts
   }
 
+  /// The names and IDs this home knows (`warn` gets what the user should know: a damaged
+  /// `known_peers.json`).
+  public func knownIdentities(warn: (String) -> Void) throws(ShareError) -> KnownIdentities {
+    let trust = try contacts.trusted()
+    let (known, warning) = contacts.remembered()
+    if let warning { warn(warning) }
+    return KnownIdentities(own: (device.name, device.fingerprint), trust: trust, known: known)
+  }
+
   /// The endpoints for `targets`, in their order; without targets, the one peer nearby.
   ///
-  /// `warn` gets what the user should know (a damaged `known_peers.json`); `choose` is asked
-  /// when several peers fit a name, or several are nearby (a person may pick one; it throws
-  /// when none can be picked). A target shaped like an address that does not parse is a
-  /// caller's mistake and is looked up as a name.
+  /// `choose` is asked when several peers fit a name, or several are nearby (a person may pick
+  /// one; it throws when none can be picked). A target shaped like an address that does not
+  /// parse is a caller's mistake and is looked up as a name.
   public func resolve(
     _ targets: [String], warn: (String) -> Void, choose: ([Peer], _ query: String?) throws -> Peer
   ) throws -> [Endpoint] {
@@ -29,22 +43,20 @@ public struct PeerResolver: Sendable {
     let named = zip(targets, endpoints).filter { $0.1 == nil }.map(\.0)
     guard !named.isEmpty || targets.isEmpty else { return endpoints.compactMap { $0 } }
 
-    let trust = try contacts.trusted()
-    let (known, warning) = contacts.remembered()
-    if let warning { warn(warning) }
-    let peers = try browse(for: named, known: known, trust: trust)
+    let book = try knownIdentities(warn: warn)
+    let directory = PeerDirectory(book: book)
+    let timeout = self.timeout
+    let sightings = try runBlocking { try await Sightings.look(for: named, in: directory, timeout: timeout) }
 
     func endpoint(for query: String?) throws -> Endpoint {
-      switch try PeerResolver.choose(query, among: peers, known: known, trust: trust) {
-      case .chosen(let peer):
-        guard var endpoint = peer.endpoint else { throw ShareError.configuration("\(peer.name) has no address") }
-        // Remembered (trust on first use) under the name the user gave.
-        if let query, peer.isCalled(query) { endpoint.label = query }
-        return endpoint
+      if let query, let peer = sightings.direct[query] {
+        return try PeerResolver.endpoint(for: .byName(peer), query: query, book: book)
+      }
+      switch try PeerResolver.choose(query, among: sightings.nearby, book: book) {
+      case .chosen(let match):
+        return try PeerResolver.endpoint(for: match, query: query, book: book)
       case .ambiguous(let candidates):
-        let peer = try choose(candidates, query)
-        guard let endpoint = peer.endpoint else { throw ShareError.configuration("\(peer.name) has no address") }
-        return endpoint
+        return try PeerResolver.endpoint(for: .byName(try choose(candidates, query)), query: query, book: book)
       }
     }
     if targets.isEmpty { return [try endpoint(for: nil)] }
@@ -54,79 +66,81 @@ public struct PeerResolver: Sendable {
     return endpoints.compactMap { $0 }
   }
 
-  /// The peers nearby. A name this home has sent to before needs no "all for now" from
-  /// Avahi: its known ID settles it as soon as it is seen.
-  private func browse(for named: [String], known: KnownPeers, trust: TrustStore) throws -> [Peer] {
-    let directory = PeerDirectory(own: device.fingerprint, trust: trust)
-    let expected = named.map { name in known.id(for: name) ?? trust.peer(named: name)?.id }
-    let allKnown = expected.allSatisfy { $0 != nil }
-    let timeout = self.timeout
-    return try runBlocking {
-      try await directory.snapshot(timeout: timeout) { seen in
-        allKnown && zip(named, expected).allSatisfy { name, id in seen.contains { $0.isCalled(name) && $0.id == id } }
-      }
-    }
-  }
-
   /// Trust on first use: each receiver reached by name that proved the ID it advertised is
-  /// remembered under that name. Best effort: a name not remembered now is learned next time.
+  /// remembered under that name; one reached by ID prefix, under the name it was advertised as
+  /// when its own Hello (which its certificate vouches for) gives the same name. Best effort: a
+  /// name not remembered now is learned next time.
   public func remember(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>]) {
     var proven: [(name: String, id: Fingerprint)] = []
     for (endpoint, result) in zip(endpoints, results) {
-      guard endpoint.expectedFingerprint != nil, let name = endpoint.label, case .success(let report) = result else { continue }
-      proven.append((name, report.peerFingerprint))
+      guard endpoint.expectedFingerprint != nil, case .success(let report) = result else { continue }
+      if let name = endpoint.rememberAs {
+        proven.append((name, report.peerFingerprint))
+      } else if let advertised = report.advertisedAs, advertised == report.peerName {
+        proven.append((advertised, report.peerFingerprint))
+      }
     }
     try? contacts.remember(proven)
   }
+}
 
-  /// How choosing among the peers nearby ended.
-  public enum Choice: Sendable {
-    case chosen(Peer)
-    /// Several peers fit; the caller may let a person choose.
-    case ambiguous([Peer])
+/// What discovery found for the names of a send: the records resolved directly, by name, and
+/// (unless every name was resolved so) the peers a browse found before Avahi answered for now.
+struct Sightings: Sendable {
+  var direct: [String: Peer] = [:]
+  var nearby: [Peer] = []
+
+  private enum Found: Sendable {
+    case direct(String, Peer?)
+    case nearby([Peer])
   }
 
-  /// Picks among `peers` by device name or ID prefix (nil: the only peer nearby).
-  ///
-  /// A peer's ID is checked against what this home remembers for its name and what its
-  /// contacts say: a name that comes with another ID is refused, naming both. When several
-  /// devices claim one name, the one whose ID this home knows for it is chosen.
-  public static func choose(_ query: String?, among peers: [Peer], known: KnownPeers, trust: TrustStore) throws(ShareError) -> Choice {
-    let candidates = peers.filter { !$0.isSelf && !$0.addresses.isEmpty }
-    var matches: [Peer]
-    if let query {
-      let exact = candidates.filter { $0.isCalled(query) }
-      let folded = exact.isEmpty ? candidates.filter { $0.isCalled(query, caseInsensitive: true) } : exact
-      let byID = normalizedFingerprintPrefix(query).map { prefix in
-        prefix.count >= Fingerprint.minimumPrefixLength ? candidates.filter { $0.id?.matches(prefix: prefix) == true } : []
-      } ?? []
-      matches = folded + byID.filter { peer in !folded.contains { $0.key == peer.key } }
-      if matches.isEmpty {
-        let seen = candidates.map { "\($0.name) (\($0.id?.short ?? "no ID"))" }
-        throw .configuration(
-          "no nearby peer is called \(query)" + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
+  /// Resolves each name directly and browses at once; returns as soon as every name has a
+  /// direct answer this home can act on without seeing the others (see `settlesAlone`), else
+  /// when the browse has its answer.
+  static func look(for names: [String], in directory: PeerDirectory, timeout: Duration) async throws -> Sightings {
+    let direct = Set(names.filter(resolvesDirectly))
+    let everyName = !names.isEmpty && direct.count == Set(names).count
+    return try await withThrowingTaskGroup(of: Found.self) { group in
+      for name in direct {
+        group.addTask { .direct(name, try await directory.resolve(name: name, timeout: timeout)) }
       }
-    } else {
-      matches = candidates.filter { $0.id != nil }
-      if matches.isEmpty { throw .configuration("no peer is nearby; start 'share daemon' on the other device, or use --to HOST:PORT") }
+      group.addTask {
+        // When every name is being resolved directly, the browse (a second client of Avahi,
+        // which resolves every record nearby) waits a moment to see whether it is needed.
+        if everyName { try await Task.sleep(for: browseHeadStart) }
+        return .nearby(try await directory.snapshot(timeout: timeout))
+      }
+      defer { group.cancelAll() }
+      var sightings = Sightings()
+      while let found = try await group.next() {
+        switch found {
+        case .direct(let name, let peer):
+          if let peer, settlesAlone(peer) { sightings.direct[name] = peer }
+        case .nearby(let peers):
+          sightings.nearby = peers
+          return sightings
+        }
+        if everyName && direct.allSatisfy({ sightings.direct[$0] != nil }) { return sightings }
+      }
+      return sightings
     }
-    if matches.count > 1, let query {
-      // Several devices claim this name: prefer the one this home knows by it.
-      let expected = known.id(for: query) ?? trust.peer(named: query)?.id
-      if let expected, let known = matches.first(where: { $0.id == expected }) { matches = [known] }
-    }
-    guard matches.count == 1 else { return .ambiguous(matches) }
-    let peer = matches[0]
-    guard let id = peer.id else {
-      throw .configuration("\(peer.name) advertises no device ID; send to it with --to HOST:PORT")
-    }
-    let name = query ?? peer.name
-    if let remembered = known.id(for: name), remembered != id {
-      throw .identityMismatch(expected: remembered.hex, actual: id.hex, peer: name)
-    }
-    if let contact = trust.peer(named: name), contact.id != id {
-      throw .identityMismatch(expected: contact.id.hex, actual: id.hex, peer: name)
-    }
-    return .chosen(peer)
+  }
+
+  /// How long direct answers have before the browse starts: a name's record answers from
+  /// Avahi's cache, or from a host on the link, within tens of milliseconds.
+  static let browseHeadStart: Duration = .milliseconds(100)
+
+  /// Whether a target is looked up by name: anything that could not also be an ID prefix
+  /// (which needs the browse, to see every record claiming it).
+  static func resolvesDirectly(_ target: String) -> Bool {
+    guard let prefix = normalizedFingerprintPrefix(target) else { return true }
+    return prefix.count < Fingerprint.minimumPrefixLength
+  }
+
+  /// Whether a record found by name can be sent to without seeing the others: it advertises an
+  /// ID, it is not this home's, and its name and ID are a pair this home knows or both new.
+  static func settlesAlone(_ peer: Peer) -> Bool {
+    peer.id != nil && !peer.isSelf && !peer.standing.isUnverifiedClaim && !peer.addresses.isEmpty
   }
 }

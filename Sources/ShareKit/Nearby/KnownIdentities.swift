@@ -1,0 +1,68 @@
+import TLS
+
+/// The pairs of device name and device ID this home has proof of: its contacts (each added
+/// with the ID it proved, by pairing or acceptance, or typed in by its owner), the names it sent
+/// to before and the ID each proved by its certificate then (trust on first use), and itself.
+///
+/// A discovery record's TXT `id` is only a claim: anyone can advertise any ID under any name.
+/// What a record may be shown as is decided here, by whether its name and its claimed ID are a
+/// pair this home knows. Names compare as DNS compares them (ASCII letters regardless of case):
+/// Avahi cannot publish `Lab-B` and `lab-b` side by side on one link.
+public struct KnownIdentities: Sendable {
+  /// This home's own name and ID.
+  public let own: (name: String, id: Fingerprint)?
+  public let trust: TrustStore
+  public let known: KnownPeers
+
+  public init(own: (name: String, id: Fingerprint)?, trust: TrustStore, known: KnownPeers) {
+    self.own = own
+    self.trust = trust
+    self.known = known
+  }
+
+  /// The pairs of other devices, a name to an ID; one name may come twice (a contact and a
+  /// remembered name).
+  private var others: [(name: String, id: Fingerprint)] {
+    known.entries.map { ($0.name, $0.id) } + trust.peers.map { ($0.name, $0.id) }
+  }
+
+  /// Every pair, this home's own included.
+  private var pairs: [(name: String, id: Fingerprint)] {
+    others + (own.map { [$0] } ?? [])
+  }
+
+  /// The ID this home knows another device's `name` for: the one it remembered sending to by
+  /// that name, else a contact's of that name; nil when it knows none. (This home's own name is
+  /// no claim on another device: a device elsewhere may well be called the same.)
+  public func id(for name: String) -> Fingerprint? {
+    known.id(for: name) ?? trust.peer(named: name)?.id
+      ?? others.first { Self.sameName($0.name, name) }?.id
+  }
+
+  /// The names this home knows `id` by (its own name, if it is this home's ID), without repeats.
+  public func names(for id: Fingerprint) -> [String] {
+    var names: [String] = []
+    for pair in pairs where pair.id == id && !names.contains(where: { Self.sameName($0, pair.name) }) {
+      names.append(pair.name)
+    }
+    return names
+  }
+
+  /// What a record advertised as `name` with the ID `id` may be shown as.
+  public func standing(name: String, id: Fingerprint?) -> Peer.Standing {
+    guard let id else { return .new }
+    if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
+    if let other = self.id(for: name) { return .nameKnownWith(other) }
+    let names = names(for: id)
+    return names.isEmpty ? .new : .claimsIDOf(names)
+  }
+
+  /// Whether two instance names are the same to DNS: equal but for the case of ASCII letters.
+  public static func sameName(_ a: String, _ b: String) -> Bool {
+    a == b || (a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) })
+  }
+
+  private static func lower(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+  }
+}

@@ -1,0 +1,107 @@
+import TLS
+
+/// Choosing among the peers nearby, and what may be sent to: pure, the peers are values.
+extension PeerResolver {
+  /// How choosing among the peers nearby ended.
+  public enum Choice: Sendable {
+    case chosen(Match)
+    /// Several peers fit; the caller may let a person choose.
+    case ambiguous([Peer])
+  }
+
+  /// What a query matched.
+  public enum Match: Sendable {
+    /// One peer, by its name (or as the only one nearby).
+    case byName(Peer)
+    /// Every record claiming one device ID, matched by a prefix of it: all their addresses are
+    /// tried at once and the certificate decides, so a copied record costs nothing.
+    case byID([Peer])
+  }
+
+  /// Picks among `peers` by device name or ID prefix (nil: the only peer nearby, this home's own
+  /// daemon aside).
+  ///
+  /// When several devices claim one name, the one whose ID this home knows by it is chosen.
+  /// Whether the choice may be sent to is `endpoint(for:query:book:)`'s to say.
+  public static func choose(_ query: String?, among peers: [Peer], book: KnownIdentities) throws(ShareError) -> Choice {
+    let others = peers.filter { !$0.isSelf && !$0.addresses.isEmpty }
+    guard let query else {
+      let candidates = others.filter { $0.id != nil }
+      guard !candidates.isEmpty else {
+        if let own = peers.first(where: \.isSelf) {
+          throw .configuration(
+            "no other peer is nearby (only this home's own daemon, \(Escaping.escaped(own.name))); start 'share daemon' on the other device, or use --to HOST:PORT")
+        }
+        throw .configuration("no peer is nearby; start 'share daemon' on the other device, or use --to HOST:PORT")
+      }
+      return candidates.count == 1 ? .chosen(.byName(candidates[0])) : .ambiguous(candidates)
+    }
+    let exact = others.filter { $0.isCalled(query) }
+    var byName = exact.isEmpty ? others.filter { $0.isCalled(query, caseInsensitive: true) } : exact
+    if byName.count > 1, let expected = book.id(for: query) {
+      let mine = byName.filter { $0.id == expected }
+      if !mine.isEmpty { byName = mine }
+    }
+    let byID = others.filter { peer in
+      matches(peer, prefix: query) && !byName.contains { $0.key == peer.key }
+    }
+    switch (byName.count, byID.isEmpty) {
+    case (0, true): throw notNearby(query, peers: peers)
+    case (0, false): return Set(byID.compactMap(\.id)).count == 1 ? .chosen(.byID(byID)) : .ambiguous(byID)
+    case (1, true): return .chosen(.byName(byName[0]))
+    default: return .ambiguous(byName + byID)
+    }
+  }
+
+  /// Whether `query` is an ID prefix (long enough to mean something) of the peer's ID.
+  static func matches(_ peer: Peer, prefix query: String) -> Bool {
+    guard let prefix = normalizedFingerprintPrefix(query), prefix.count >= Fingerprint.minimumPrefixLength else { return false }
+    return peer.id?.matches(prefix: prefix) == true
+  }
+
+  /// Nothing else nearby fits `query`: this home's own daemon, or nobody.
+  private static func notNearby(_ query: String, peers: [Peer]) -> ShareError {
+    let shown = Escaping.escaped(query)
+    if let own = peers.first(where: { $0.isSelf && ($0.isCalled(query, caseInsensitive: true) || matches($0, prefix: query)) }) {
+      let what = own.standing == .known ? "is this home's own daemon" : "advertises this home's own device ID"
+      return .configuration("\(Escaping.escaped(own.name)) \(what): share does not send to itself; name another device (see 'share peers')")
+    }
+    let seen = peers.filter { !$0.isSelf }.map { "\(Escaping.escaped($0.name)) (\($0.id?.short ?? "no ID"))" }
+    return .configuration(
+      "no nearby peer is called \(shown)" + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
+  }
+
+  /// The endpoint for what was chosen, once it is clear it may be sent to: a record is sent to
+  /// by its name only when its name and ID are a pair this home knows, or both are new to it;
+  /// its certificate must then be that ID (the pin). A record claiming an ID this home knows by
+  /// another name is refused (it may be a copy made to impersonate); the device it claims to
+  /// be is reached by its ID prefix, which tries every record claiming it and lets the
+  /// certificate decide.
+  static func endpoint(for match: Match, query: String?, book: KnownIdentities) throws(ShareError) -> Endpoint {
+    switch match {
+    case .byID(let peers):
+      let label = peers.count == 1 ? peers[0].name : (query ?? peers[0].name)
+      let merged = Peer(
+        name: label, id: peers[0].id, version: peers[0].version, addresses: peers.flatMap(\.addresses), isSelf: false,
+        trusted: false, standing: .new)
+      guard let endpoint = merged.endpoint(label: label) else { throw .configuration("\(Escaping.escaped(label)) has no address") }
+      return endpoint
+    case .byName(let peer):
+      let name = query.flatMap { peer.isCalled($0) ? $0 : nil } ?? peer.name
+      let shown = Escaping.escaped(name)
+      guard let id = peer.id else { throw .configuration("\(shown) advertises no device ID; send to it with --to HOST:PORT") }
+      if peer.isSelf { throw notNearby(name, peers: [peer]) }
+      switch peer.standing {
+      case .known, .new: break
+      case .nameKnownWith(let expected):
+        throw .identityMismatch(expected: expected.hex, actual: id.hex, peer: shown)
+      case .claimsIDOf(let names):
+        let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
+        throw .configuration(
+          "\(shown) advertises the device ID \(id.short) of \(known), which this home knows by that name: not sending to it (the record may be a copy made to impersonate \(known)). If \(known) was renamed \(shown), send to it once by its ID: --to \(id.short)")
+      }
+      guard let endpoint = peer.endpoint(label: name, rememberAs: name) else { throw .configuration("\(shown) has no address") }
+      return endpoint
+    }
+  }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Peers found through the shared loopback Avahi, as a user meets them: records grouped only by
+/// what was verified (issue 11.5), every address of a receiver tried at once, no `--to` meaning
+/// the one peer nearby or a choice (issue 12.1), one's own daemon named as such.
+///
+/// Other helpers' daemons may be visible on the same Avahi while these run: every name here
+/// carries a random tag, and each test asserts on the peers it started, never on the whole list.
+@Suite struct NearbyPeersTests {
+  static func tag() -> String { String(UUID().uuidString.prefix(8)).lowercased() }
+
+  /// bob trusts alice; alice's daemon runs; `np-spoof-TAG` advertises alice's ID at a port that
+  /// never answers (published first, so Avahi knows it before the real record).
+  final class Spoof {
+    let tag = NearbyPeersTests.tag()
+    let alice: ShareHome
+    let bob: ShareHome
+    let daemon: Daemon
+    let silent: SilentPort
+    let fake: PublishedRecord
+    let aliceID: String
+
+    init() throws {
+      alice = try ShareHome(name: "np-alice-\(tag)")
+      bob = try ShareHome(name: "np-bob-\(tag)")
+      aliceID = try alice.deviceID()
+      silent = try SilentPort()
+      fake = try PublishedRecord(name: "np-spoof-\(tag)", port: silent.port, txt: ["v=1", "id=\(aliceID)"])
+      daemon = try alice.startDaemon(trusting: [bob])
+      let trusted = try bob.share("trust", "add", aliceID, "--name", alice.name)
+      guard trusted.exited(with: 0) else { throw HarnessError("'share trust add' failed:\n\(trusted)") }
+      _ = try bob.waitToSee([alice.name, fake.name])
+    }
+
+    deinit { _ = daemon.stop() }
+  }
+
+  @Test func aRecordCopyingAContactsIDIsListedApartMarkedUnverifiedAndNeverAsTheContact() throws {
+    let spoof = try Spoof()
+    let listed = try spoof.bob.waitToSee([spoof.alice.name, spoof.fake.name])
+    let contact = try #require(listed.first { $0["name"] as? String == spoof.alice.name })
+    let fake = try #require(listed.first { $0["name"] as? String == spoof.fake.name }, "\(listed)")
+    #expect(contact["trusted"] as? Bool == true && contact["standing"] as? String == "known", "\(contact)")
+    #expect((contact["aliases"] as? [String])?.isEmpty == true, "the contact is shown under another name: \(contact)")
+    #expect(fake["trusted"] as? Bool == false && fake["standing"] as? String == "unverified", "\(fake)")
+    #expect((fake["unverified"] as? String)?.contains(spoof.alice.name) == true, "\(fake)")
+    let ports = (contact["addresses"] as? [[String: Any]] ?? []).compactMap { $0["port"] as? Int }
+    #expect(!ports.contains(Int(spoof.silent.port)), "the fake's address was merged into the contact: \(contact)")
+
+    let human = try spoof.bob.share("peers", "--timeout", "3")
+    let fakeLine = human.stdoutLines.first { $0.hasPrefix(spoof.fake.name) } ?? ""
+    #expect(fakeLine.contains("unverified") && !fakeLine.contains("contact)"), "\(human)")
+  }
+
+  @Test func aSendByTheCopysNameIsRefusedNamingBothAndReachesNobody() throws {
+    let spoof = try Spoof()
+    let sent = try spoof.bob.share("send", try spoof.bob.file("for-spoof.txt", "hi\n").path, "--to", spoof.fake.name)
+    #expect(sent.exited(with: 1), "\(sent)")
+    #expect(sent.stderrText.contains("\(spoof.fake.name) advertises the device ID"), "\(sent)")
+    #expect(sent.stderrText.contains(spoof.alice.name), "\(sent)")
+    #expect(!spoof.alice.inboxNames().contains("for-spoof.txt"))
+    #expect(spoof.silent.accepted == 0, "the fake's address was contacted")
+  }
+
+  @Test func aSendToTheContactByNameNeverTouchesTheCopysAddress() throws {
+    let spoof = try Spoof()
+    let sent = try spoof.bob.share("send", try spoof.bob.file("for-alice.txt", "hi\n").path, "--to", spoof.alice.name)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(spoof.alice.inboxNames().contains("for-alice.txt"))
+    #expect(spoof.silent.accepted == 0, "the fake's address was contacted for a send by the contact's name")
+  }
+
+  @Test func aSendByTheContactsIDPrefixRacesPastTheCopyAndClosesIt() throws {
+    let spoof = try Spoof()
+    let file = try spoof.bob.file("by-id.txt", "hi\n")
+    // Run in the background: a sender that waited for the silent address would still be waiting
+    // for its handshake long after the contact has answered.
+    let child = try spoof.bob.startShare("send", file.path, "--to", String(spoof.aliceID.prefix(12)))
+    let finished = child.waitFor(timeout: .seconds(60)) { _, _, exited in exited }
+    let sent = child.wait(timeout: .seconds(1))
+    #expect(finished && sent.exited(with: 0), "\(sent)")
+    #expect(spoof.alice.inboxNames().contains("by-id.txt"))
+    let deadline = ContinuousClock.now + .seconds(10)
+    while spoof.silent.closedByPeer < spoof.silent.accepted && ContinuousClock.now < deadline { usleep(10_000) }
+    #expect(spoof.silent.closedByPeer == spoof.silent.accepted, "the losing address was left open")
+  }
+
+  // MARK: No --to (issue 12.1)
+
+  @Test func withoutToOnANonTerminalSeveralPeersAreListedAndNothingIsSent() throws {
+    let tag = Self.tag()
+    let sender = try ShareHome(name: "np3-sender-\(tag)")
+    let homes = try ["a", "b", "c"].map { try ShareHome(name: "np3-\(tag)-\($0)") }
+    let daemons = try homes.map { try $0.startDaemon(trusting: [sender]) }
+    defer { daemons.forEach { _ = $0.stop() } }
+    _ = try sender.waitToSee(homes.map(\.name))
+    let sent = try sender.share("send", try sender.file("who.txt", "?\n").path)
+    #expect(sent.exited(with: 1), "\(sent)")
+    #expect(sent.stderrText.contains("several peers are nearby"), "\(sent)")
+    for home in homes {
+      #expect(sent.stderrText.contains(home.name), "\(home.name) is not listed:\n\(sent)")
+      #expect(home.inboxNames().isEmpty, "\(home.name) was sent to without being chosen")
+    }
+  }
+
+  @Test func withoutToTheOnePeerNearbyIsSentTo() throws {
+    let tag = Self.tag()
+    let sender = try ShareHome(name: "np1-sender-\(tag)")
+    let only = try ShareHome(name: "np1-\(tag)")
+    let daemon = try only.startDaemon(trusting: [sender])
+    defer { _ = daemon.stop() }
+    let listed = try sender.waitToSee([only.name])
+    let sent = try sender.share("send", try sender.file("one.txt", "1\n").path)
+    if listed.count == 1 {
+      #expect(sent.exited(with: 0), "\(sent)")
+      #expect(only.inboxNames() == ["one.txt"])
+    } else {
+      // Another helper's daemon is visible on the shared Avahi: then "the one peer" does not
+      // exist, and the refusal must list ours among them (interference, not a failure).
+      #expect(sent.exited(with: 1) && sent.stderrText.contains(only.name), "\(sent)")
+      #expect(only.inboxNames().isEmpty)
+    }
+  }
+
+  @Test func withoutToOnATerminalAPersonChoosesByNumber() throws {
+    let tag = Self.tag()
+    let sender = try ShareHome(name: "npt-sender-\(tag)")
+    let homes = try ["a", "b"].map { try ShareHome(name: "npt-\(tag)-\($0)") }
+    let daemons = try homes.map { try $0.startDaemon(trusting: [sender]) }
+    defer { daemons.forEach { _ = $0.stop() } }
+    _ = try sender.waitToSee(homes.map(\.name))
+    let file = try sender.file("chosen.txt", "me\n")
+    let shell = ([try ShareBinary.require().path, "--home", sender.home.path, "send", file.path]).map(shellQuoted).joined(separator: " ")
+      + "; echo share-exit=$?; exec sleep 600"
+    var environment = sender.environment()
+    environment["TMUX"] = nil
+    let session = try TmuxSession(command: shell, width: 160, height: 40, environment: environment)
+    let asked = try session.waitForScreen { $0.contains { $0.contains("Send to which one?") } || $0.contains { $0.hasPrefix("share-exit=") } }
+    let line = try #require(asked.screen.first { $0.contains(homes[1].name) }, "no choice offered:\n\(asked.screen.joined(separator: "\n"))")
+    let number = try #require(line.split(separator: ".").first.map { $0.trimmingCharacters(in: .whitespaces) })
+    try session.type(number, "Enter")
+    let after = try session.waitForScreen { $0.contains { $0.hasPrefix("share-exit=") } }
+    #expect(after.screen.contains("share-exit=0"), "\(after.screen.joined(separator: "\n"))")
+    #expect(homes[1].inboxNames() == ["chosen.txt"] && homes[0].inboxNames().isEmpty)
+  }
+
+  // MARK: This home's own daemon (issue 12)
+
+  @Test func sendingToThisHomesOwnDaemonSaysSo() throws {
+    let home = try ShareHome(name: "np-self-\(Self.tag())")
+    let daemon = try home.startDaemon()
+    defer { _ = daemon.stop() }
+    _ = try home.waitToSee([home.name])
+    let sent = try home.share("send", try home.file("me.txt", "me\n").path, "--to", home.name)
+    #expect(sent.exited(with: 1), "\(sent)")
+    #expect(sent.stderrText.contains("\(home.name) is this home's own daemon"), "\(sent)")
+    #expect(!sent.stderrText.contains("no nearby peer is called"), "\(sent)")
+  }
+
+  // MARK: --watch (issue 12)
+
+  @Test func watchReportsEachAppearanceAndDisappearanceOnce() throws {
+    let tag = Self.tag()
+    let watcher = try ShareHome(name: "npw-watcher-\(tag)")
+    let watched = try ShareHome(name: "npw-\(tag)")
+    let watch = try watcher.startShare("peers", "--watch", "--json")
+    defer { watch.signal(SIGTERM) }
+    func events(_ kind: String, in stdout: Data? = nil) -> Int {
+      String(decoding: stdout ?? watch.stdoutSoFar, as: UTF8.self).split(separator: "\n").filter { line in
+        line.contains("\"name\":\"\(watched.name)\"") && line.contains("\"event\":\"\(kind)\"")
+      }.count
+    }
+    let daemon = try watched.startDaemon()
+    #expect(watch.waitFor(timeout: .seconds(30)) { stdout, _, _ in events("appeared", in: stdout) >= 1 }, "never appeared")
+    // A second browse of the same records (another client asking Avahi) re-announces nothing.
+    _ = try watcher.nearbyPeers()
+    _ = daemon.stop()
+    #expect(watch.waitFor(timeout: .seconds(30)) { stdout, _, _ in events("disappeared", in: stdout) >= 1 }, "never disappeared")
+    #expect(events("appeared") == 1 && events("disappeared") == 1, "\(String(decoding: watch.stdoutSoFar, as: UTF8.self))")
+  }
+}

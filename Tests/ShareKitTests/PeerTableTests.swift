@@ -1,0 +1,70 @@
+import Discovery
+import Testing
+import TLS
+@testable import ShareKit
+
+/// What `share peers --watch` reports as records come and go: each appearance once.
+@Suite struct PeerTableTests {
+  typealias R = PeerRecords
+
+  static func kinds(_ events: [PeerEvent]) -> [String] {
+    events.map { event in
+      switch event {
+      case .appeared(let peer): "appeared \(peer.name)"
+      case .changed(let peer): "changed \(peer.name)"
+      case .disappeared(let peer): "disappeared \(peer.name)"
+      case .settled: "settled"
+      }
+    }
+  }
+
+  @Test func aRecordResolvedAgainIsNotASecondAppearance() {
+    var table = PeerTable(book: R.book())
+    let record = R.record("lab-b", R.labB)
+    #expect(Self.kinds(table.add(record)) == ["appeared lab-b"])
+    #expect(table.add(record).isEmpty)
+    #expect(table.add(record).isEmpty)
+  }
+
+  @Test func theSameAddressOnASecondInterfaceIsNoNewsAndThePeerStaysUntilItsLastRecordGoes() {
+    var table = PeerTable(book: R.book())
+    let first = R.record("lab-b", R.labB, address: "192.0.2.7", interface: 1)
+    let second = R.record("lab-b", R.labB, address: "192.0.2.7", interface: 2)
+    #expect(Self.kinds(table.add(first)) == ["appeared lab-b"])
+    #expect(table.add(second).isEmpty)
+    // Its address is now the second interface's: at most a change, never a disappearance.
+    #expect(Self.kinds(table.remove(first.instance)).allSatisfy { $0.hasPrefix("changed") })
+    #expect(Self.kinds(table.remove(second.instance)) == ["disappeared lab-b"])
+    #expect(table.remove(second.instance).isEmpty)
+    #expect(Self.kinds(table.add(first)) == ["appeared lab-b"])
+  }
+
+  @Test func anotherAddressIsAChangeAndLosingItIsAnother() {
+    var table = PeerTable(book: R.book())
+    let v4 = R.record("lab-b", R.labB, address: "192.0.2.7", interface: 1)
+    let other = R.record("lab-b", R.labB, address: "198.51.100.7", interface: 2)
+    _ = table.add(v4)
+    let changed = table.add(other)
+    #expect(Self.kinds(changed) == ["changed lab-b"])
+    #expect(changed.first?.peer?.addresses.map(\.address) == ["192.0.2.7", "198.51.100.7"])
+    #expect(Self.kinds(table.remove(v4.instance)) == ["changed lab-b"])
+  }
+
+  @Test func aRecordWhoseIDChangesLeavesOnePeerForAnother() {
+    var table = PeerTable(book: R.book())
+    _ = table.add(R.record("lab-b", R.labB))
+    let events = table.add(R.record("lab-b", R.mallory))
+    #expect(Self.kinds(events) == ["disappeared lab-b", "appeared lab-b"])
+    #expect(events.last?.peer?.id == R.mallory)
+    #expect(table.peers.count == 1)
+  }
+
+  @Test func aCopyOfAContactsIDNeitherJoinsNorChangesTheContact() {
+    var table = PeerTable(book: R.book(contacts: ["lab-b": R.labB]))
+    #expect(Self.kinds(table.add(R.record("lab-b", R.labB, port: 2))) == ["appeared lab-b"])
+    let events = table.add(R.record("aaa-spoof", R.labB, port: 1))
+    #expect(Self.kinds(events) == ["appeared aaa-spoof"])
+    #expect(events.first?.peer?.trusted == false)
+    #expect(table.peers.values.first { $0.name == "lab-b" }?.addresses.map(\.port) == [2])
+  }
+}
