@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The multi-host test: two network namespaces (scripts/netns-hosts.sh), each with its own
 # D-Bus and Avahi, joined by a veth pair in 198.18.0.0/24. A daemon runs on host A; from host B,
-# `share peers` sees it by name and `share send --to NAME` delivers a file across. Then the
+# `share peers` sees it by name and `share send --to NAME` delivers a file across; without --to,
+# the one peer nearby, then with three a refusal or a numbered choice (tmux). Then the
 # spoofing cases: a service that claims A's name or ID from another certificate never gets a byte.
 #   scripts/multihost-test.sh [SHARE_BINARY]      (needs root; cleans up after itself)
 set -euo pipefail
@@ -16,6 +17,7 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  tmux -S "$work/tmux.sock" kill-server >/dev/null 2>&1 || true
   "$hosts" down >/dev/null 2>&1 || true
   if [ -n "${KEEP_LOGS:-}" ]; then echo "# logs kept in $work"; else rm -rf "$work"; fi
 }
@@ -89,6 +91,40 @@ printf 'no --to needed\n' >"$work/files/only.txt"
 check "with one peer nearby, share send without --to sends to it" \
   on share-b "$share" --home "$work/b" send "$work/files/only.txt" --quiet
 check "... and it arrives" cmp -s "$work/files/only.txt" "$work/a/Documents/Inbox/only.txt"
+
+# Three peers nearby (issue 12.1): lab-a2 beside lab-a on host A, and lab-b2 on host B itself
+# (found through B's own Avahi). Without --to, share send picks none on its own: off a terminal
+# it refuses and lists the three; on a terminal (tmux) a person chooses by number.
+for h in a2 b2; do "$share" --home "$work/$h" trust add "$(id_of "$work/b")" --name host-b >/dev/null 2>&1; done
+start_daemon share-a "$work/a2" lab-a2 "$work/daemon-a2"
+daemon_a2=${pids[-1]}
+start_daemon share-b "$work/b2" lab-b2 "$work/daemon-b2"
+daemon_b2=${pids[-1]}
+port_of "$work/daemon-a2" >/dev/null && port_of "$work/daemon-b2" >/dev/null
+wait_visible share-b "$work/b" lab-a2 >/dev/null || true
+wait_visible share-b "$work/b" lab-b2 >/dev/null || true
+printf 'which one?\n' >"$work/files/which.txt"
+on share-b "$share" --home "$work/b" send "$work/files/which.txt" </dev/null >"$work/which.out" 2>&1 && rc=0 || rc=$?
+check "with three peers nearby, share send without --to off a terminal refuses" test "$rc" -eq 1
+listed() { grep -q 'several peers are nearby' "$work/which.out" && for n in lab-a lab-a2 lab-b2; do grep -Eq "^ +[0-9]+\. $n \(" "$work/which.out" || return 1; done; }
+check "... and lists lab-a, lab-a2 and lab-b2" listed
+listed || sed 's/^/#   /' "$work/which.out"
+none_got_it() { for h in a a2 b2; do [ ! -e "$work/$h/Documents/Inbox/which.txt" ] || return 1; done; }
+check "... and sends to none of them" none_got_it
+tmux_sock="$work/tmux.sock"
+tmux -S "$tmux_sock" new-session -d -x 120 -y 30 \
+  "$(realpath "$hosts") exec share-b '$share' --home '$work/b' send '$work/files/which.txt'; echo share-exit=\$?; sleep 600"
+screen_has() { for _ in $(seq 1 200); do tmux -S "$tmux_sock" capture-pane -p | grep -q "$1" && return 0; sleep 0.1; done; return 1; }
+choice=""
+if screen_has 'Send to which one?'; then
+  choice=$(tmux -S "$tmux_sock" capture-pane -p | sed -n 's/^ *\([0-9]*\)\. lab-b2 (.*/\1/p' | head -n 1)
+fi
+[ -n "$choice" ] && tmux -S "$tmux_sock" send-keys "$choice" Enter
+check "on a terminal, a numbered choice: lab-b2 chosen by its number" screen_has 'share-exit=0'
+check "... receives the file, and only it" bash -c "cmp -s '$work/files/which.txt' '$work/b2/Documents/Inbox/which.txt' && [ ! -e '$work/a/Documents/Inbox/which.txt' ] && [ ! -e '$work/a2/Documents/Inbox/which.txt' ]"
+tmux -S "$tmux_sock" capture-pane -p | sed 's/^/#   /'
+tmux -S "$tmux_sock" kill-server 2>/dev/null || true
+for pid in "$daemon_a2" "$daemon_b2"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
 
 # Spoof 1: another certificate advertises lab-a's name and ID from host B (avahi-publish), pointing
 # at mallory's daemon. The name collides and is renamed; sending to it must fail on the certificate.
