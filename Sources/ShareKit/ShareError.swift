@@ -19,6 +19,10 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
   /// resume offset past the end of a file): `peer` is its name (escaped), `address` where it
   /// was reached.
   case protocolViolation(peer: String, address: String, problem: String)
+  /// A receiver turned this send away at its door (too many connections starting, every slot
+  /// taken): `peer` is its name (escaped), `address` where it was reached, `reason` what it said
+  /// (escaped). Trying again in a moment may work.
+  case busy(peer: String, address: String, reason: String)
   /// The peer's certificate is not the one expected.
   case identityMismatch(expected: String, actual: String, peer: String)
   /// The Inbox or staging area failed.
@@ -38,6 +42,8 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     case .peerFailure(_, let message): return "the peer refused: \(message)"
     case .protocolViolation(let peer, let address, let problem):
       return "\(peer) at \(address) broke the share protocol: \(problem)"
+    case .busy(let peer, let address, let reason):
+      return "\(peer) at \(address) is busy (\(reason)); try again in a moment"
     case .identityMismatch(let expected, let actual, let peer):
       return "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
     case .inbox(let error): return error.description

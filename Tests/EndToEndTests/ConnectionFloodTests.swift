@@ -57,6 +57,10 @@ import Testing
     let over = try a.share("send", try a.file("over.txt", "one too many\n").path, "--to", daemon.address)
     #expect(!over.exited(with: 0), "\(over)")
     #expect(over.stderrText.contains("busy"), "\(over)")
+    // Said as such, naming the address that turned it away (after one more try), not as a
+    // refusal by "the peer".
+    #expect(over.stderrText.contains("Error: the receiver at \(daemon.address) is busy ("), "\(over)")
+    #expect(over.stderrText.contains("try again in a moment") && !over.stderrText.contains("the peer refused"), "\(over)")
     #expect(!over.stderrText.contains("closed"), "\(over)")
     #expect(daemon.waitForLog("busy"), "\(daemon.log)")
     #expect(b.inboxNames().isEmpty)

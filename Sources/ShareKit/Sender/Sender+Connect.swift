@@ -21,8 +21,21 @@ extension Sender {
   ///
   /// When none works, the error names each address and the name it was advertised under, a
   /// certificate mismatch first: it is the one that matters. A `Failure` from a receiver that
-  /// proved its identity (busy, another version) is its answer, reported as such.
+  /// proved its identity (another version) is its answer, reported as such; a receiver that
+  /// says it is busy is tried once more after `busyBackoff` (cut short by `cancel()`), then
+  /// reported as busy.
   func openSession(_ endpoint: Endpoint) throws -> Session {
+    do {
+      return try raceAddresses(endpoint)
+    } catch ShareError.busy where !isCancelled {
+      _ = wake.wait(timeout: .now() + .milliseconds(Int(busyBackoff / .milliseconds(1))))
+      if isCancelled { throw ShareError.cancelled("cancelled") }
+      return try raceAddresses(endpoint)
+    }
+  }
+
+  /// One try of every address at once (see `openSession`).
+  private func raceAddresses(_ endpoint: Endpoint) throws -> Session {
     let race = ConnectionRace(count: endpoint.candidates.count)
     self.race.withLock { $0 = race }
     defer { self.race.withLock { $0 = nil } }
@@ -93,7 +106,9 @@ extension Sender {
       return (name.map { "\(Escaping.escaped($0)) at " } ?? "") + "\(failure.candidate.address): \(failure.error.description)"
     }
     if let refusal = errors.first(where: { if case .peerFailure = $0.error { true } else { false } }) {
-      return refusal.error
+      guard case .peerFailure("busy", let message) = refusal.error else { return refusal.error }
+      let name = refusal.candidate.advertisedAs ?? endpoint.label ?? "the receiver"
+      return .busy(peer: Escaping.escaped(name), address: refusal.candidate.address, reason: busyReason(message))
     }
     let ordered = errors.filter { if case .identityMismatch = $0.error { true } else { false } }
       + errors.filter { if case .identityMismatch = $0.error { false } else { true } }
@@ -102,5 +117,13 @@ extension Sender {
     }
     let summary = ordered.count == 1 ? at(first) : "could not reach \(Escaping.escaped(endpoint.description)): " + ordered.map(at).joined(separator: "; ")
     return .transport(summary, detail: ordered.map { "\($0.candidate.address): \($0.error.detail)" }.joined(separator: "; "))
+  }
+
+  /// What a busy receiver said, escaped, without the "busy: " and "try again" it wraps it in.
+  static func busyReason(_ message: String) -> String {
+    var reason = Substring(message)
+    if reason.hasPrefix("busy: ") { reason = reason.dropFirst("busy: ".count) }
+    if reason.hasSuffix("; try again in a moment") { reason = reason.dropLast("; try again in a moment".count) }
+    return Escaping.escaped(reason.isEmpty ? "it gave no reason" : String(reason))
   }
 }

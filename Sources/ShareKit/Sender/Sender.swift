@@ -22,8 +22,12 @@ public final class Sender: @unchecked Sendable {
   let socket = Mutex<Socket?>(nil)
   let race = Mutex<ConnectionRace?>(nil)
   let cancelled = Atomic<Bool>(false)
+  /// Signalled by `cancel()`, to end a pause (the backoff before trying a busy receiver again).
+  let wake = DispatchSemaphore(value: 0)
 
   public var connectTimeout: Duration = .seconds(10)
+  /// How long to wait before trying once more a receiver that said it is busy.
+  public var busyBackoff: Duration = .seconds(1)
   /// How long the receiver may take to answer an offer before it says it is asking its owner.
   public var answerTimeout: Duration = .seconds(60)
   /// The longest this side waits for the receiver's owner after a `Wait`, counted from the
@@ -49,6 +53,7 @@ public final class Sender: @unchecked Sendable {
   /// Aborts the exchange from any thread; `send` then throws `.cancelled`.
   public func cancel() {
     cancelled.store(true, ordering: .sequentiallyConsistent)
+    wake.signal()
     race.withLock { $0?.cancel() }
     socket.withLock { $0?.close() }
   }
