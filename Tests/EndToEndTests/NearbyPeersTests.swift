@@ -11,8 +11,10 @@ import Testing
 @Suite(.serialized) struct NearbyPeersTests {
   static func tag() -> String { String(UUID().uuidString.prefix(8)).lowercased() }
 
-  /// bob trusts alice; alice's daemon runs; `np-spoof-TAG` advertises alice's ID at a port that
-  /// never answers (published first, so Avahi knows it before the real record).
+  /// bob trusts alice; alice's daemon runs; then `np-aaa-spoof-TAG` (sorted before alice, as the
+  /// issue's `aaa-spoof`) advertises alice's ID at a port that never answers. Published once
+  /// alice is seen, the copy is the record Avahi reports first (a sender that merged records by
+  /// their claimed ID then tried the copy's address first and stalled for its handshake).
   final class Spoof {
     let tag = NearbyPeersTests.tag()
     let alice: ShareHome
@@ -27,10 +29,11 @@ import Testing
       bob = try ShareHome(name: "np-bob-\(tag)")
       aliceID = try alice.deviceID()
       silent = try SilentPort()
-      fake = try PublishedRecord(name: "np-spoof-\(tag)", port: silent.port, txt: ["v=1", "id=\(aliceID)"])
       daemon = try alice.startDaemon(trusting: [bob])
       let trusted = try bob.share("trust", "add", aliceID, "--name", alice.name)
       guard trusted.exited(with: 0) else { throw HarnessError("'share trust add' failed:\n\(trusted)") }
+      _ = try bob.waitToSee([alice.name])
+      fake = try PublishedRecord(name: "np-aaa-spoof-\(tag)", port: silent.port, txt: ["v=1", "id=\(aliceID)"])
       _ = try bob.waitToSee([alice.name, fake.name])
     }
 
