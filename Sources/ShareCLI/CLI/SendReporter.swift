@@ -71,7 +71,9 @@ final class SendReporter: Sendable {
       if json {
         emit(Event(event: "waiting", to: to, message: message, secondsLeft: seconds))
       } else if !quiet {
-        line("\(escape(to)): \(escape(message)); they can run 'share requests' and 'share accept' (giving up in \(seconds) s; Ctrl-C to stop now)")
+        // A LocalSend device's owner answers on the device itself, not with share's commands.
+        let how = endpoints[recipient].localSend == nil ? "; they can run 'share requests' and 'share accept'" : ""
+        line("\(escape(to)): \(escape(message))\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
       }
     case .answered(let answers):
       for answer in answers {

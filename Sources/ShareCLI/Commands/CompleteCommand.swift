@@ -45,7 +45,9 @@ enum CompleteCommand: Command {
     let own = Mutex<Fingerprint?>(nil)
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) {
-      let peers = try? runBlocking { try await PeerDirectory(own: nil, trust: nil).snapshot(timeout: .milliseconds(patience)) }
+      // Names only: every record on its own, nothing judged (no book of known identities).
+      let directory = PeerDirectory(book: KnownIdentities(own: nil, trust: TrustStore(), known: KnownPeers()))
+      let peers = try? runBlocking { try await directory.snapshot(timeout: .milliseconds(patience)) }
       nearby.withLock { $0 = peers ?? [] }
     }
     DispatchQueue.global().async(group: group) {

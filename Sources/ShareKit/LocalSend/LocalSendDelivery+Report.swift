@@ -65,7 +65,7 @@ extension LocalSendDelivery {
       items.append(ItemOutcome(ItemReceipt(id: item.id, status: .failed, reason: item.reason), name: item.name, abandoned: nil))
     }
     let fingerprint = proven.value.withLock { $0 } ?? Fingerprint(bytes: [UInt8](repeating: 0, count: Fingerprint.byteCount))!
-    return SendReport(endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, answers: answers, items: items)
+    return SendReport(endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, address: endpoint.address, answers: answers, items: items)
   }
 
   /// What a failed prepare-upload means for the whole send; `remembered`: the fingerprint

@@ -47,7 +47,7 @@ final class LocalSendDelivery: Sendable {
     let report = { (tokens: [String: String], refusal: String) in
       LocalSendDelivery.report(endpoint, peer, proven, offers, unsupported, tokens: tokens, refusal: refusal)
     }
-    events(.waiting("waiting for its owner to accept on the LocalSend device"))
+    events(.waiting("waiting for its owner to accept on the LocalSend device", timeLeft: client.decisionTimeout))
     let outcome: LocalSendClient.PrepareOutcome
     do {
       outcome = try client.prepareUpload(offers.map(\.file), to: target)
@@ -58,7 +58,7 @@ final class LocalSendDelivery: Sendable {
       throw LocalSendDelivery.failure(error, peer: peer, endpoint: endpoint, remembered: remembered)
     }
     guard let fingerprint = proven.value.withLock({ $0 }) else { throw .transport("no certificate from \(endpoint)", detail: "") }
-    events(.connected(peerName: peer.alias, fingerprint: fingerprint))
+    events(.connected(peerName: peer.alias, fingerprint: fingerprint, address: endpoint.address))
     try contacts.remember([(LocalSendDelivery.pinName(peer), fingerprint)])
     guard case .session(let session) = outcome else {
       return report([:], "the receiver wants nothing transferred")
