@@ -30,6 +30,7 @@ let allCommands: [any Command.Type] = [
   IdCommand.self,
   CompletionsCommand.self,
   ManCommand.self,
+  VersionCommand.self,
   HelpCommand.self,
   CompleteCommand.self,
 ]
@@ -98,7 +99,7 @@ public enum Entrypoint {
 
   /// `share`, `share --help`, `share --version`, or global options and no command.
   private static func withoutCommand(_ line: Invocation, terminal: Terminal) -> ExitCode {
-    if line.leading.contains(GlobalOptions.version.spec.long) {
+    if line.leading.contains(where: GlobalOptions.version.spec.names.contains) {
       terminal.out("share \(shareVersion)")
       return .success
     }

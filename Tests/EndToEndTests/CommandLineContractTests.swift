@@ -42,6 +42,15 @@ import Testing
     #expect(viaHelp.stdoutText == viaOption.stdoutText)
   }
 
+  @Test(arguments: [["--version"], ["-V"], ["version"]])
+  func theVersionIsOneLineOnStdout(words: [String]) throws {
+    let home = try ShareHome(name: "alice")
+    let result = try home.run(words)
+    #expect(result.exited(with: 0), "\(result)")
+    #expect(result.stdoutLines.count == 1 && result.stdoutText.hasPrefix("share "), "\(result)")
+    #expect(result.stderr.isEmpty)
+  }
+
   @Test func anUnknownOptionSuggestsTheNearestAndExits64() throws {
     let home = try ShareHome(name: "alice")
     let result = try home.run(["send", "x.txt", "--tto", "127.0.0.1:9"])

@@ -28,6 +28,30 @@ import Testing
     #expect(run.errLines.first == "Error: --port takes a whole number from 0 to 65535, not '70000'", "\(run)")
   }
 
+  @Test func durationsTakeUnitsEverywhereAndABareNumberInTheUnitHelpNames() throws {
+    func seconds(_ words: [String], _ option: Option, bare: DurationUnit, spec: CommandSpec) throws -> Double? {
+      try ParsedArguments.parse(words, spec: spec).duration(option, bare: bare, in: 0...86400)
+    }
+    #expect(try seconds(["--grace", "90s"], DaemonCommand.grace, bare: .seconds, spec: DaemonCommand.spec) == 90)
+    #expect(try seconds(["--grace", "2m"], DaemonCommand.grace, bare: .seconds, spec: DaemonCommand.spec) == 120)
+    #expect(try seconds(["--grace", "7"], DaemonCommand.grace, bare: .seconds, spec: DaemonCommand.spec) == 7)
+    #expect(try seconds(["--ask-timeout", "1h"], DaemonCommand.askTimeout, bare: .seconds, spec: DaemonCommand.spec) == 3600)
+    #expect(try seconds(["--for", "10"], DaemonCommand.duration, bare: .minutes, spec: DaemonCommand.spec) == 600)
+    #expect(try seconds(["everyone", "--for", "1h30m"], ReceiveCommand.duration, bare: .minutes, spec: ReceiveCommand.spec) == 5400)
+    #expect(try seconds(["--timeout", "500"], PeersCommand.timeout, bare: .seconds, spec: PeersCommand.spec) == 500)
+    for option in [DaemonCommand.grace, DaemonCommand.askTimeout, DaemonCommand.duration, ReceiveCommand.duration, PeersCommand.timeout] {
+      #expect(option.spec.kind == .duration && option.spec.placeholder == "DURATION", "\(option.spec.long)")
+      #expect(option.spec.help.contains("a bare number is"), "\(option.spec.long): help does not say what a bare number means")
+    }
+    let run = share(["daemon", "--grace", "5 seconds"])
+    #expect(run.code == .usage, "\(run)")
+    #expect(
+      run.errLines.first == "Error: --grace takes a duration such as 90s, 10m or 1h (a bare number is seconds) from 0s to 1h, not '5 seconds'",
+      "\(run)")
+    let tooLong = share(["receive", "everyone", "--for", "400d"])
+    #expect(tooLong.code == .usage && tooLong.errLines.first?.contains("(a bare number is minutes) from 1s to 366d") == true, "\(tooLong)")
+  }
+
   @Test func anUnknownOptionSuggestsTheNearestDeclaredOne() {
     let run = share(["send", "x.txt", "--jsn"])
     #expect(run.code == .usage)
@@ -65,9 +89,23 @@ import Testing
     #expect(run.errLines.dropFirst().first?.hasPrefix("Usage: share") == true, "\(run)")
   }
 
-  @Test func theVersionIsPrintedOnStdout() {
-    let run = share(["--version"])
-    #expect(run.code == .success)
-    #expect(run.out == "share \(shareVersion)\n")
+  @Test func theVersionIsPrintedOnStdoutByDashDashVersionDashVAndTheVersionCommand() {
+    for words in [["--version"], ["-V"], ["version"], ["--home", "/h", "-V"]] {
+      let run = share(words)
+      #expect(run.code == .success, "\(words): \(run)")
+      #expect(run.out == "share \(shareVersion)\n", "\(words): \(run)")
+    }
+    let help = share(["help"]).out
+    #expect(help.contains("  -V, --version "), "\(help)")
+    #expect(help.contains("\n  version "), "\(help)")
+  }
+
+  @Test func aMisspeltModeSuggestsTheNearest() {
+    let receive = share(["receive", "evryone"])
+    #expect(receive.code == .usage)
+    #expect(receive.errLines.first == "Error: the mode is off, contacts or everyone, not 'evryone'; did you mean 'everyone'?", "\(receive)")
+    let daemon = share(["daemon", "--mode", "contact"])
+    #expect(daemon.code == .usage)
+    #expect(daemon.errLines.first == "Error: --mode takes off, contacts or everyone, not 'contact'; did you mean 'contacts'?", "\(daemon)")
   }
 }

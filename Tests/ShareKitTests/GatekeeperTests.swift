@@ -96,6 +96,9 @@ import TLS
     #expect(parseDuration("5") == 300)
     #expect(parseDuration("abc") == nil)
     #expect(parseDuration("-5") == nil)
+    #expect(parseDuration("5", bareUnit: 1) == 5)
+    #expect(parseDuration("0", bareUnit: 1) == 0)
+    #expect(parseDuration("") == nil && parseDuration("5x") == nil && parseDuration("m") == nil)
   }
 
   @Test func verificationCodesAgreeOnBothSidesAndDifferForAnotherPeer() {

@@ -38,6 +38,19 @@ struct ParsedArguments: Sendable {
     return number
   }
 
+  /// A value parsed as a duration (`90s`, `10m`, `1h`, `1h30m`; a bare number counts in
+  /// `bare`) within `range`, in seconds; or a usage error naming the option and the bare unit.
+  func duration(_ option: Option, bare: DurationUnit, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+    guard let text = self[option] else { return nil }
+    guard let seconds = parseDuration(text, bareUnit: bare.seconds), range.contains(seconds) else {
+      throw UsageError(
+        "\(option.spec.long) takes a duration such as 90s, 10m or 1h (a bare number is \(bare.name)) from "
+          + "\(DurationUnit.format(range.lowerBound)) to \(DurationUnit.format(range.upperBound)), not '\(escape(text))'",
+        spec: spec)
+    }
+    return seconds
+  }
+
   /// Looking up an option the command does not declare is a programmer error.
   private func declared(_ option: some OptionDeclaration) {
     assert(spec.accepts(option.spec), "'share \(spec.name)' does not declare \(option.spec.long)")
@@ -100,6 +113,24 @@ struct ParsedArguments: Sendable {
   }
 }
 
+/// What a bare number means in a duration option.
+enum DurationUnit: Sendable {
+  case seconds
+  case minutes
+
+  var seconds: Double { self == .seconds ? 1 : 60 }
+  var name: String { self == .seconds ? "seconds" : "minutes" }
+
+  /// A whole number of seconds as the largest unit that divides it: `90s`, `10m`, `2h`, `1d`.
+  static func format(_ seconds: Double) -> String {
+    let whole = Int(seconds)
+    for (size, unit) in [(86400, "d"), (3600, "h"), (60, "m")] where whole >= size && whole % size == 0 {
+      return "\(whole / size)\(unit)"
+    }
+    return "\(whole)s"
+  }
+}
+
 /// A mistake in how a command was called: printed as `Error: …` and `Usage: …`, exit 64.
 struct UsageError: Error, Sendable {
   var message: String
@@ -109,6 +140,19 @@ struct UsageError: Error, Sendable {
     self.message = message
     self.spec = spec
   }
+}
+
+/// `text` as one of a closed set of words (`ReceiveMode`); otherwise a usage error that starts
+/// with `what` ("the mode is"), lists the words, and suggests the nearest one.
+func choice<Value: CaseIterable & RawRepresentable>(
+  _ text: String, as: Value.Type, what: String, spec: CommandSpec
+) throws(UsageError) -> Value where Value.RawValue == String {
+  if let value = Value(rawValue: text) { return value }
+  let words = Value.allCases.map(\.rawValue)
+  let listed = words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.joined()
+  var message = "\(what) \(listed), not '\(escape(text))'"
+  if let suggestion = closest(to: text, among: words) { message += "; did you mean '\(suggestion)'?" }
+  throw UsageError(message, spec: spec)
 }
 
 /// The candidate nearest to `word`, when near enough to be a likely typo.

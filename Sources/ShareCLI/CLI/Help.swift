@@ -34,6 +34,7 @@ enum Help {
       "GLOBAL OPTIONS:",
     ]
     lines += GlobalOptions.specs.map(optionLine)
+    lines.append(optionLine(GlobalOptions.version.spec))
     lines += [
       "",
       "EXIT CODES:",

@@ -94,6 +94,6 @@ public enum GlobalOptions {
   public static let all: [any OptionDeclaration] = [home, verbose, help]
   static let specs = all.map(\.spec)
 
-  /// Only before any command: `share --version`. Not listed in help.
-  public static let version = Flag("--version", "Print the version of share")
+  /// Only before any command: `share --version` (or `-V`, or `share version`).
+  public static let version = Flag("--version", short: "-V", "Print the version of share (before any command; also: share version)")
 }

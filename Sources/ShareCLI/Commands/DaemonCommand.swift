@@ -12,9 +12,15 @@ enum DaemonCommand: Command {
   static let mode = Option(
     "--mode", "MODE", kind: .choice(ReceiveMode.allCases.map(\.rawValue)),
     "off, contacts or everyone (default: the last 'share receive', else everyone)")
-  static let duration = Option("--for", "DURATION", kind: .duration, "With --mode everyone: fall back to contacts after DURATION (10m, 1h)")
-  static let grace = Option("--grace", "SECONDS", kind: .number, "How long transfers in flight may finish on SIGTERM (default 5)")
-  static let askTimeout = Option("--ask-timeout", "SECONDS", kind: .number, "How long an ask waits for 'share accept' (default 120)")
+  static let duration = Option(
+    "--for", "DURATION", kind: .duration,
+    "With --mode everyone: fall back to contacts after DURATION (90s, 10m, 1h; a bare number is minutes)")
+  static let grace = Option(
+    "--grace", "DURATION", kind: .duration,
+    "How long transfers in flight may finish on SIGTERM (90s, 10m; a bare number is seconds; default 5s)")
+  static let askTimeout = Option(
+    "--ask-timeout", "DURATION", kind: .duration,
+    "How long an ask waits for 'share accept' (90s, 10m; a bare number is seconds; default 2m)")
   static let onReceive = Option(
     "--on-receive", "CMD", kind: .shellCommand,
     "Run CMD (with /bin/sh -c) for each stored item; its metadata is in SHARE_ITEM_* variables")
@@ -45,8 +51,8 @@ enum DaemonCommand: Command {
       Nothing is written to disk before an ask is accepted. Change the mode of a running
       daemon with 'share receive'.
 
-      SIGTERM or Ctrl-C: stops taking new asks, lets transfers in flight finish within --grace
-      seconds, then cancels them keeping their staging, so the sender's next try resumes.
+      SIGTERM or Ctrl-C: stops taking new asks, lets transfers in flight finish within --grace,
+      then cancels them keeping their staging, so the sender's next try resumes.
       SIGHUP reloads the declarations and the contacts (a broken file keeps the old one).
 
       The daemon confines itself with Landlock: it can change files only in its own folders
@@ -73,8 +79,10 @@ enum DaemonCommand: Command {
     options.host = arguments[Self.host]
     options.name = arguments[Self.name]
     options.mode = try modeSetting(arguments)
-    if let seconds = try arguments.integer(Self.grace, in: 0...3600) { options.grace = .seconds(seconds) }
-    if let seconds = try arguments.integer(Self.askTimeout, in: 1...86400) { options.askTimeout = .seconds(seconds) }
+    if let seconds = try arguments.duration(Self.grace, bare: .seconds, in: 0...3600) { options.grace = .seconds(seconds) }
+    if let seconds = try arguments.duration(Self.askTimeout, bare: .seconds, in: 1...86400) {
+      options.askTimeout = .seconds(seconds)
+    }
     options.onReceive = arguments[Self.onReceive]
     options.notify = arguments[Self.notify]
     options.configuration.host = options.host
@@ -143,14 +151,10 @@ enum DaemonCommand: Command {
       if arguments[Self.duration] != nil { throw UsageError("--for goes with --mode everyone", spec: spec) }
       return nil
     }
-    guard let receiveMode = ReceiveMode(rawValue: text) else {
-      throw UsageError("--mode takes off, contacts or everyone, not '\(escape(text))'", spec: spec)
-    }
+    let receiveMode = try choice(text, as: ReceiveMode.self, what: "--mode takes", spec: spec)
     var until: Date? = nil
-    if let duration = arguments[Self.duration] {
-      guard receiveMode == .everyone, let seconds = parseDuration(duration) else {
-        throw UsageError("--for takes a duration such as 10m or 1h, with --mode everyone", spec: spec)
-      }
+    if let seconds = try arguments.duration(Self.duration, bare: .minutes, in: 1...(366 * 86400)) {
+      guard receiveMode == .everyone else { throw UsageError("--for goes with --mode everyone", spec: spec) }
       until = Date().addingTimeInterval(seconds)
     }
     return ModeSetting(mode: receiveMode, until: until)

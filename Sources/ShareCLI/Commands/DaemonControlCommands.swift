@@ -47,7 +47,9 @@ enum StatusCommand: Command {
 
 /// `share receive MODE [--for DURATION]`: change the running daemon's receive mode.
 enum ReceiveCommand: Command {
-  static let duration = Option("--for", "DURATION", kind: .duration, "With everyone: fall back to contacts after DURATION")
+  static let duration = Option(
+    "--for", "DURATION", kind: .duration,
+    "With everyone: fall back to contacts after DURATION (90s, 10m, 1h; a bare number is minutes)")
 
   static let spec = CommandSpec(
     path: ["receive"], summary: "Set who may send: off, contacts or everyone",
@@ -62,16 +64,9 @@ enum ReceiveCommand: Command {
     examples: ["share receive everyone --for 10m", "share receive contacts", "share receive off"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    guard let mode = ReceiveMode(rawValue: arguments.positionals[0]) else {
-      throw UsageError("the mode is off, contacts or everyone, not '\(escape(arguments.positionals[0]))'", spec: spec)
-    }
-    var seconds: Double? = nil
-    if let text = arguments[Self.duration] {
-      guard mode == .everyone, let parsed = parseDuration(text) else {
-        throw UsageError("--for takes a duration such as 10m, with everyone", spec: spec)
-      }
-      seconds = parsed
-    }
+    let mode = try choice(arguments.positionals[0], as: ReceiveMode.self, what: "the mode is", spec: spec)
+    let seconds = try arguments.duration(Self.duration, bare: .minutes, in: 1...(366 * 86400))
+    if seconds != nil, mode != .everyone { throw UsageError("--for goes with everyone", spec: spec) }
     let status = try ControlClient.send(.receive(mode: mode, forSeconds: seconds), paths: context.paths).status
     let until = status?.modeUntil.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
     context.terminal.err("Receiving: \(mode.rawValue)\(until)")

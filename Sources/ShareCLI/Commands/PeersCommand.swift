@@ -4,13 +4,14 @@ import Synchronization
 
 /// `share peers`: nearby share daemons, found over mDNS/DNS-SD (Avahi).
 enum PeersCommand: Command {
-  static let timeout = Option("--timeout", "SECONDS", kind: .number, "Wait at most this long for answers (default 3)")
+  static let timeout = Option(
+    "--timeout", "DURATION", kind: .duration, "Wait at most this long for answers (5s, 1m; a bare number is seconds; default 3s)")
   static let watch = Flag("--watch", "Keep listening and print peers as they appear and disappear")
   static let json = Flag("--json", "One JSON object per peer (or event), per line")
 
   static let spec = CommandSpec(
     path: ["peers"], summary: "List nearby peers (mDNS/DNS-SD through Avahi)",
-    usage: ["peers [--timeout SECONDS] [--json]", "peers --watch [--json]"],
+    usage: ["peers [--timeout DURATION] [--json]", "peers --watch [--json]"],
     discussion: """
       Lists the share daemons Avahi sees on the local network: name, short ID, addresses, port,
       and whether each is a contact ('share trust') or this home's own daemon; with a daemon
@@ -66,7 +67,7 @@ enum PeersCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let timeout = try arguments.integer(Self.timeout, in: 0...3600) ?? 3
+    let timeout = try arguments.duration(Self.timeout, bare: .seconds, in: 0...3600) ?? 3
     let terminal = context.terminal
     let resolver = PeerResolver(device: try context.device(), contacts: Contacts(paths: context.paths))
     let directory = PeerDirectory(book: try resolver.knownIdentities(warn: { terminal.warn($0) }))

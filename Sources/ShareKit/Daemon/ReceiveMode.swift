@@ -27,13 +27,14 @@ public struct ModeSetting: Codable, Sendable, Equatable {
   }
 }
 
-/// Parses durations such as `90s`, `10m`, `2h`, `1h30m` (a bare number is minutes).
-public func parseDuration(_ text: String) -> TimeInterval? {
-  if let minutes = Double(text), minutes > 0 { return minutes * 60 }
+/// Parses durations such as `90s`, `10m`, `2h`, `1h30m`, `1d`; a bare number counts in
+/// `bareUnit` seconds (minutes unless said otherwise). Nil for anything else, or a negative value.
+public func parseDuration(_ text: String, bareUnit: TimeInterval = 60) -> TimeInterval? {
+  if let number = Double(text) { return number >= 0 && number.isFinite ? number * bareUnit : nil }
   var total: TimeInterval = 0
   var number = ""
   for character in text {
-    if character.isNumber || character == "." {
+    if character.isASCII && (character.isNumber || character == ".") {
       number.append(character)
       continue
     }
@@ -47,6 +48,6 @@ public func parseDuration(_ text: String) -> TimeInterval? {
     }
     number = ""
   }
-  guard number.isEmpty, total > 0 else { return nil }
+  guard number.isEmpty, !text.isEmpty, total.isFinite else { return nil }
   return total
 }
