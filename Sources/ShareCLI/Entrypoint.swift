@@ -30,6 +30,7 @@ let allCommands: [any Command.Type] = [
   IdCommand.self,
   CompletionsCommand.self,
   ManCommand.self,
+  NameCommand.self,
   VersionCommand.self,
   HelpCommand.self,
   CompleteCommand.self,

@@ -3,7 +3,8 @@ import System
 
 /// A home's settings file (`settings.json`): what the owner chose, all optional.
 public struct Settings: Codable, Sendable, Equatable {
-  /// The device name peers see; the host name when unset.
+  /// The device name peers see (`share name NEW`); when unset, the host name or, when that is
+  /// generic, a name made from it (see `DeviceName.fallback`).
   public var name: String?
   /// The receive mode the daemon starts in (`share receive` changes it); `everyone` when unset.
   public var receiveMode: ReceiveMode?
@@ -58,11 +59,17 @@ public struct Settings: Codable, Sendable, Equatable {
     return settings
   }
 
-  /// The host name, the default device name.
+  /// The host name (empty when it cannot be read), from which the default device name is made.
   public static var hostName: String {
     var buffer = [CChar](repeating: 0, count: 256)
-    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "share" }
-    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return name.isEmpty ? "share" : name
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Reads the settings at `url`, changes them with `body`, and writes them back.
+  public static func update(at url: URL, _ body: (inout Settings) -> Void) throws(ShareError) {
+    var settings = try load(from: url)
+    body(&settings)
+    try settings.save(to: url)
   }
 }
