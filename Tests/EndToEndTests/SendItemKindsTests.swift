@@ -128,17 +128,17 @@ import Testing
     let listed = try b.listedItems()
     #expect((listed.first?["size"] as? NSNumber)?.intValue == text.count, "\(listed)")
 
-    // Without --name it is called stdin; its content says it is text.
+    // Without --name it is called stdin, with the extension of what its content is: text.
     let unnamed = try a.run(["--home", a.home.path, "send", "-", "--to", daemon.address], stdin: Data("piped\n".utf8))
     #expect(unnamed.exited(with: 0), "\(unnamed)")
-    #expect(unnamed.stdoutLines == ["stored   stdin"], "\(unnamed)")
-    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("stdin").path) == Data("piped\n".utf8))
+    #expect(unnamed.stdoutLines == ["stored   stdin.txt"], "\(unnamed)")
+    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("stdin.txt").path) == Data("piped\n".utf8))
 
     // And an executable piped in under an innocent name is judged by its content all the same.
     let program = try #require(FileManager.default.contents(atPath: "/bin/true"))
     let disguised = try a.run(["--home", a.home.path, "send", "-", "--name", "cat.png", "--to", daemon.address], stdin: program)
     #expect(disguised.exited(with: 4), "\(disguised)")
     #expect(disguised.stdoutLines.first?.hasPrefix("refused  cat.png: bob does not accept executables") == true, "\(disguised)")
-    #expect(b.inboxNames() == ["fox.txt", "stdin"])
+    #expect(b.inboxNames() == ["fox.txt", "stdin.txt"])
   }
 }

@@ -7,7 +7,8 @@ enum SendCommand: Command {
   static let to = Option("--to", "PEER", kind: .peer, repeatable: true, "A receiver: device name or ID prefix (found nearby), or HOST:PORT ([v6addr]:port)")
   static let url = Option("--url", "URL", kind: .url, repeatable: true, "Send a URL (stored as a small .url file)")
   static let text = Option("--text", "TEXT", repeatable: true, "Send a text snippet (stored as a .txt file)")
-  static let name = Option("--name", "NAME", "Name for standard input or a text item (default: stdin, text)")
+  static let name = Option(
+    "--name", "NAME", "Offer standard input, the --text items, or the one file or folder under NAME (default for standard input: stdin with the extension of its content's type)")
   static let json = Flag("--json", "Print events as JSON lines on stdout (a stable contract)")
   static let quiet = Flag("--quiet", short: "-q", "Print nothing but errors")
   static let dryRun = Flag("--dry-run", "Show what would be offered (name, kind, size, the type detected here) and send nothing")
@@ -50,7 +51,7 @@ enum SendCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let catalog = try catalog(from: arguments)
+    let catalog = try catalog(from: arguments, terminal: context.terminal)
     if arguments[Self.dryRun] { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
     let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
@@ -137,25 +138,32 @@ enum SendCommand: Command {
   }
 
   /// The items the command line names, in the order given: positional paths, URLs and `-`,
-  /// then --url, then --text.
-  static func catalog(from arguments: ParsedArguments) throws -> ItemCatalog {
+  /// then --url, then --text. --name names standard input, else the --text items, else the one
+  /// file or folder named; anything else is a usage error rather than a name silently ignored.
+  static func catalog(from arguments: ParsedArguments, terminal: Terminal) throws -> ItemCatalog {
+    let name = arguments[Self.name]
+    let paths = arguments.positionals.filter { $0 != "-" && !ItemCatalog.looksLikeURL($0) }
+    let streams = arguments.positionals.filter { $0 == "-" }.count
+    guard streams <= 1 else { throw UsageError("standard input ('-') can be sent only once", spec: spec) }
+    let texts = arguments.all(Self.text)
+    let namesPath = name != nil && streams == 0 && texts.isEmpty
+    if namesPath, paths.count != 1 {
+      throw UsageError(
+        "--name names standard input ('-'), the --text items, or a single file or folder, not \(paths.count) paths", spec: spec)
+    }
     var catalog = ItemCatalog()
-    var usedStdin = false
     for argument in arguments.positionals {
       if argument == "-" {
-        guard !usedStdin else { throw UsageError("standard input ('-') can be sent only once", spec: spec) }
-        usedStdin = true
-        catalog.add(stream: STDIN_FILENO, name: arguments[Self.name] ?? "stdin")
+        if isatty(STDIN_FILENO) == 1, !arguments[Self.quiet] { terminal.err("Reading standard input; end it with Ctrl-D.") }
+        if let name { catalog.add(stream: STDIN_FILENO, name: name) } else { try catalog.add(stream: STDIN_FILENO, namedByContent: "stdin") }
       } else if ItemCatalog.looksLikeURL(argument) {
         try catalog.add(url: argument)
       } else {
-        try catalog.add(path: argument)
+        try catalog.add(path: argument, name: namesPath ? name : nil)
       }
     }
     for url in arguments.all(Self.url) { try catalog.add(url: url) }
-    for text in arguments.all(Self.text) {
-      catalog.add(text: text, name: usedStdin ? nil : arguments[Self.name])
-    }
+    for text in texts { catalog.add(text: text, name: streams == 0 ? name : nil) }
     guard !catalog.items.isEmpty else {
       throw UsageError("nothing to send: name files, folders, URLs, '-' or --text", spec: spec)
     }

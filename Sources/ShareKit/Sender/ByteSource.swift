@@ -4,6 +4,8 @@ import System
 enum ByteSource {
   case memory([UInt8])
   case descriptor(Int32)
+  /// Bytes already read from a stream, then the rest of it.
+  case prefixed([UInt8], Int32)
   /// A file read with pread from offset 0, so several senders can share one descriptor.
   case positioned(Int32)
   /// A source that could not be opened: the payload is abandoned with this reason before any
@@ -21,6 +23,12 @@ enum ByteSource {
       return count
     case .descriptor(let fd):
       return try FileDescriptor(rawValue: fd).read(into: buffer)
+    case .prefixed(let head, let fd):
+      guard offset < head.count else { return try FileDescriptor(rawValue: fd).read(into: buffer) }
+      let count = min(buffer.count, head.count - offset)
+      head.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
+      offset += count
+      return count
     case .positioned(let fd):
       let n = try FileDescriptor(rawValue: fd).read(fromAbsoluteOffset: Int64(offset), into: buffer)
       offset += n

@@ -10,6 +10,8 @@ public struct ItemCatalog: Sendable {
   public private(set) var items: [OutgoingItem] = []
   /// What was left out, for the user: symlinks, special files, unreadable entries.
   public private(set) var notes: [String] = []
+  /// The files and folders added so far, by absolute path: the same one named twice is sent once.
+  private var paths: Set<String> = []
 
   public init() {}
 
@@ -24,9 +26,14 @@ public struct ItemCatalog: Sendable {
     return !FileManager.default.fileExists(atPath: argument)
   }
 
-  /// Adds a file or a folder by path.
-  public mutating func add(path: String) throws(ShareError) {
+  /// Adds a file or a folder by path, offered under `name` when given (else its own name). A
+  /// path already added (the same file or folder named twice) is left out, with a note.
+  public mutating func add(path: String, name: String? = nil) throws(ShareError) {
     let url = URL(fileURLWithPath: path).standardizedFileURL
+    guard !paths.contains(url.path) else {
+      notes.append("\(path) was named more than once; it is sent once")
+      return
+    }
     var info = stat()
     guard lstat(url.path, &info) == 0 else {
       throw .source(path: path, reason: Errno.current.description)
@@ -39,14 +46,15 @@ public struct ItemCatalog: Sendable {
     case S_IFREG:
       guard access(url.path, R_OK) == 0 else { throw .source(path: path, reason: Errno.current.description) }
       let offer = ItemOffer(
-        id: items.count, kind: .file, name: url.lastPathComponent, size: Int64(info.st_size),
+        id: items.count, kind: .file, name: name ?? url.lastPathComponent, size: Int64(info.st_size),
         resumeKey: OutgoingItem.resumeKey(for: url, info: info))
       items.append(OutgoingItem(offer: offer, source: .file(url), label: path))
     case S_IFDIR:
-      try addFolder(url, label: path)
+      try addFolder(url, name: name, label: path)
     default:
       throw .source(path: path, reason: "it is not a regular file or a folder")
     }
+    paths.insert(url.path)
   }
 
   /// Adds a URL, stored by the receiver as a small `.url` file holding it.
@@ -75,12 +83,47 @@ public struct ItemCatalog: Sendable {
   /// Adds standard input (or another descriptor), streamed without knowing its size.
   public mutating func add(stream fd: Int32, name: String) {
     let offer = ItemOffer(id: items.count, kind: .file, name: name, size: nil)
-    items.append(OutgoingItem(offer: offer, source: .stream(fd), label: "-"))
+    items.append(OutgoingItem(offer: offer, source: .stream(fd, head: []), label: "-"))
+  }
+
+  /// Adds standard input (or another descriptor) named by its content: its first 64 KiB (or
+  /// all of it, when shorter) are read now, and it is offered as `base` with the extension of
+  /// the type the receiver will find (`stdin.png`, `stdin.txt`), else as `base` alone. When
+  /// that was all of it, its size is known (and a terminal is not read again after Ctrl-D).
+  public mutating func add(stream fd: Int32, namedByContent base: String) throws(ShareError) {
+    let limit = 64 << 10
+    let head = try Self.readHead(of: fd, upTo: limit)
+    let name = TypeNames.name(base, forContent: head)
+    if head.count < limit {
+      let offer = ItemOffer(id: items.count, kind: .file, name: name, size: Int64(head.count))
+      items.append(OutgoingItem(offer: offer, source: .inline(head), label: "-"))
+    } else {
+      let offer = ItemOffer(id: items.count, kind: .file, name: name, size: nil)
+      items.append(OutgoingItem(offer: offer, source: .stream(fd, head: head), label: "-"))
+    }
+  }
+
+  /// Reads from `fd` until `limit` bytes or the end of input.
+  private static func readHead(of fd: Int32, upTo limit: Int) throws(ShareError) -> [UInt8] {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit, alignment: 16)
+    defer { buffer.deallocate() }
+    var count = 0
+    while count < limit {
+      let n: Int
+      do {
+        n = try FileDescriptor(rawValue: fd).read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+      } catch {
+        throw .source(path: "-", reason: error.description)
+      }
+      if n == 0 { break }
+      count += n
+    }
+    return Array(buffer[0..<count])
   }
 
   /// Walks a folder depth-first in name order, without following symlinks; sub-folders are
   /// entries too, so empty ones arrive.
-  private mutating func addFolder(_ root: URL, label: String) throws(ShareError) {
+  private mutating func addFolder(_ root: URL, name: String?, label: String) throws(ShareError) {
     var entries: [EntryOffer] = []
     var sources: [URL?] = []
     var total: Int64 = 0
@@ -123,7 +166,7 @@ public struct ItemCatalog: Sendable {
     }
     walk(root, relative: "")
     let offer = ItemOffer(
-      id: items.count, kind: .folder, name: root.lastPathComponent, size: total, type: "public.folder",
+      id: items.count, kind: .folder, name: name ?? root.lastPathComponent, size: total, type: "public.folder",
       entries: entries)
     items.append(OutgoingItem(offer: offer, source: .folder(root, entries: sources), label: label))
   }
@@ -135,7 +178,7 @@ extension ItemCatalog {
   /// left behind.
   public mutating func spoolStreams() throws(ShareError) {
     for index in items.indices {
-      guard case .stream(let fd) = items[index].source else { continue }
+      guard case .stream(let fd, let head) = items[index].source else { continue }
       let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
       var template = Array("\(directory)/share-stdin-XXXXXX".utf8CString)
       let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -144,7 +187,12 @@ extension ItemCatalog {
       let (input, output) = (FileDescriptor(rawValue: fd), FileDescriptor(rawValue: spool))
       let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
       defer { buffer.deallocate() }
-      var total: Int64 = 0
+      do {
+        try output.writeAll(head)
+      } catch {
+        throw .source(path: "-", reason: "cannot spool standard input: \(error)")
+      }
+      var total = Int64(head.count)
       while true {
         let n: Int
         do {

@@ -13,8 +13,9 @@ public struct OutgoingItem: Sendable {
     case inline([UInt8])
     /// A folder: one source file per offered entry (nil for a sub-folder entry).
     case folder(URL, entries: [URL?])
-    /// A stream of unknown length, read once (standard input).
-    case stream(Int32)
+    /// A stream of unknown length, read once (standard input); `head` holds its first bytes,
+    /// already read (to name it by its content), which are sent first.
+    case stream(Int32, head: [UInt8])
     /// A stream copied to an unlinked temporary file, read from the start by each receiver.
     case spooled(Int32)
   }

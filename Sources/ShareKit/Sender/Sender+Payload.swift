@@ -13,8 +13,8 @@ extension Sender {
     switch item.source {
     case .inline(let bytes):
       return try body(.memory(bytes))
-    case .stream(let fd):
-      return try body(.descriptor(fd))
+    case .stream(let fd, let head):
+      return try body(head.isEmpty ? .descriptor(fd) : .prefixed(head, fd))
     case .spooled(let fd):
       return try body(.positioned(fd))
     case .file(let url):

@@ -70,10 +70,10 @@ final class TmuxSession {
   }
 
   /// Types into the window as a person would: each argument is text typed as it is, or a key
-  /// tmux names (`Tab`, `Enter`, `C-u`) when it is one.
+  /// tmux names (`Tab`, `Enter`, `C-u`, `C-d`) when it is one.
   func type(_ keys: String...) throws {
     for key in keys {
-      let named = ["Tab", "Enter", "C-u", "C-c", "Escape"].contains(key)
+      let named = ["Tab", "Enter", "C-u", "C-c", "C-d", "Escape"].contains(key)
       let sent = try tmux(["send-keys"] + (named ? [] : ["-l"]) + [key])
       guard sent.exited(with: 0) else { throw HarnessError("tmux send-keys failed:\n\(sent)") }
     }

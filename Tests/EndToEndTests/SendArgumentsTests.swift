@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// What `share send` makes of its arguments: standard input named by its content and announced
+/// on a terminal, `--name` honoured or refused (never ignored), the same path sent once.
+@Suite struct SendArgumentsTests {
+  @Test func standardInputIsNamedByItsContent() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let png = try a.run(["--home", a.home.path, "send", "-", "--to", daemon.address], stdin: tinyPNG)
+    #expect(png.exited(with: 0), "\(png)")
+    #expect(png.stdoutLines == ["stored   stdin.png"], "\(png)")
+    let text = try a.run(["--home", a.home.path, "send", "-", "--to", daemon.address], stdin: Data("dear bob\n".utf8))
+    #expect(text.exited(with: 0), "\(text)")
+    #expect(text.stdoutLines == ["stored   stdin.txt"], "\(text)")
+    #expect(b.inboxNames() == ["stdin.png", "stdin.txt"])
+    #expect(try Data(contentsOf: b.inbox.appendingPathComponent("stdin.png")) == tinyPNG, "the bytes read to name it are sent too")
+    #expect(try String(contentsOf: b.inbox.appendingPathComponent("stdin.txt"), encoding: .utf8) == "dear bob\n")
+  }
+
+  @Test func aLongStreamIsNamedByItsFirstBytesAndArrivesWhole() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let line = "a line of a long log, more than the 64 KiB read to name it\n"
+    let text = Data(String(repeating: line, count: (1 << 20) / line.utf8.count).utf8)
+    let sent = try a.run(["--home", a.home.path, "send", "-", "--to", daemon.address, "--to", daemon.address], stdin: text)
+    #expect(sent.exited(with: 0), "\(sent)")
+    let single = try a.run(["--home", a.home.path, "send", "-", "--to", daemon.address], stdin: text)
+    #expect(single.exited(with: 0), "\(single)")
+    #expect(b.inboxNames() == ["stdin.txt", "stdin-1.txt", "stdin-2.txt"], "spooled for two receivers, and streamed to one")
+    for name in b.inboxNames() {
+      #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent(name).path) == text, "\(name)")
+    }
+  }
+
+  @Test func standardInputOnATerminalSaysItIsBeingReadAndHowToEndIt() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let shell = ([try ShareBinary.require().path, "--home", a.home.path, "send", "-", "--to", daemon.address]).map(shellQuoted)
+      .joined(separator: " ") + "; echo share-exit=$?; exec sleep 600"
+    var environment = a.environment()
+    environment["TMUX"] = nil
+    let session = try TmuxSession(command: shell, width: 100, height: 20, environment: environment)
+    let prompt = try session.waitForScreen(timeout: .seconds(20)) { $0.contains { $0.contains("Reading standard input; end it with Ctrl-D.") } }
+    #expect(prompt.matched, "no hint that standard input is read:\n\(prompt.screen.joined(separator: "\n"))")
+    try session.type("typed by hand", "Enter", "C-d")
+    let done = try session.waitForScreen { $0.contains { $0.hasPrefix("share-exit=") } }
+    #expect(done.screen.contains("share-exit=0"), "\(done.screen.joined(separator: "\n"))")
+    #expect(try String(contentsOf: b.inbox.appendingPathComponent("stdin.txt"), encoding: .utf8) == "typed by hand\n")
+  }
+
+  @Test func nameOffersASingleFileUnderThatName() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let file = try a.file("report-final-v3.txt", "the report\n")
+    let sent = try a.share("send", file.path, "--name", "report.txt", "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stdoutLines == ["stored   report.txt"], "\(sent)")
+    #expect(b.inboxNames() == ["report.txt"])
+  }
+
+  @Test func nameWithSeveralFilesIsAUsageErrorBeforeAnythingIsSent() throws {
+    let a = try ShareHome(name: "alice")
+    let result = try a.share("send", try a.file("x.txt", "x").path, try a.file("y.txt", "y").path, "--name", "z.txt", "--to", "127.0.0.1:9")
+    #expect(result.exited(with: 64), "\(result)")
+    #expect(result.stderrLines.first?.hasPrefix("Error: --name names standard input") == true, "\(result)")
+  }
+
+  @Test func theSamePathGivenTwiceIsSentOnce() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let file = try a.file("once.txt", "once\n")
+    let again = a.files.appendingPathComponent("./once.txt").path
+    let sent = try a.share("send", file.path, again, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stdoutLines == ["stored   once.txt"], "\(sent)")
+    #expect(sent.stderrText.contains("named more than once; it is sent once"), "\(sent)")
+    #expect(b.inboxNames() == ["once.txt"])
+  }
+}
