@@ -88,7 +88,8 @@ public enum Entrypoint {
         terminal.out(Help.text(for: spec))
         return .success
       }
-      return try command.run(parsed, CommandContext(arguments: parsed, environment: environment, console: console))
+      let context = CommandContext(arguments: parsed, environment: environment, console: console, commandLine: arguments)
+      return try command.run(parsed, context)
     } catch let error as UsageError {
       return usageError(error.message, usage: Help.usage(for: error.spec ?? spec), terminal: terminal)
     } catch {

@@ -127,6 +127,6 @@ import Testing
     expectNothingRaw(sent.stdout, "send stdout")
     expectNothingRaw(sent.stderr, "send stderr")
     #expect(sent.stderrLines.first == #"Connected to bob\u{1B}[31m\u{202E} at "# + daemon.address, "\(sent)")
-    #expect(sent.stderrLines.last == #"1 of 1 stored in bob\u{1B}[31m\u{202E}'s Inbox"#, "\(sent)")
+    #expect(sent.stderrLines.last?.hasPrefix(#"1 of 1 stored in bob\u{1B}[31m\u{202E}'s Inbox: "#) == true, "\(sent)")
   }
 }

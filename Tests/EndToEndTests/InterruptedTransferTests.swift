@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test(arguments: [SIGINT, SIGTERM])
-  func interruptingASendExits130SayingNothingPartialIsKept(signal: Int32) throws {
+  func interruptingASendExits130SayingWhatTheReceiverKeepsAndHowToResume(signal: Int32) throws {
     let (a, b) = (try ShareHome(name: "alice"), try transportReceiver())
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
@@ -131,7 +131,12 @@ import Testing
     sender.signal(signal)
     let interrupted = sender.wait(timeout: .seconds(30))
     #expect(interrupted.exited(with: 130), "\(interrupted)")
-    #expect(interrupted.stderrText.contains("Error: cancelled"), "\(interrupted)")
+    #expect(interrupted.stderrText.contains("Error: cancelled; bob keeps the "), "\(interrupted)")
+    #expect(interrupted.stderrText.contains(" of huge.bin it received (outside its Inbox)"), "\(interrupted)")
+    #expect(!interrupted.stderrText.contains("nothing partial is kept"), "\(interrupted)")
+    // The command that resumes: the same send.
+    let again = (["share", "--home", a.home.path, "send", huge.path, "--to", daemon.address]).joined(separator: " ")
+    #expect(interrupted.stderrLines.last == "  " + again, "\(interrupted)")
 
     #expect(daemon.waitForLog("failed"), "\(daemon.log)")
     #expect(b.inboxNames().isEmpty)

@@ -27,9 +27,9 @@ import Testing
 
     // While it runs: a bar for the receiver, with a percentage.
     let during = try session.waitForScreen { screen in
-      screen.contains { Self.isBar($0, label: daemon.address) } || screen.contains { $0.hasPrefix("share-exit=") }
+      screen.contains { Self.isBar($0, label: "bob huge.bin") } || screen.contains { $0.hasPrefix("share-exit=") }
     }
-    let bar = during.screen.first { Self.isBar($0, label: daemon.address) }
+    let bar = during.screen.first { Self.isBar($0, label: "bob huge.bin") }
     #expect(bar != nil, "no progress bar was seen during the send; the screen was:\n\(during.screen.joined(separator: "\n"))")
     #expect(!during.screen.contains { $0.hasPrefix("share-exit=") }, "the send ended before a bar was seen")
 
@@ -39,10 +39,53 @@ import Testing
     let screen = after.screen
     #expect(screen.contains("share-exit=0"), "\(screen.joined(separator: "\n"))")
     #expect(screen.contains("stored   huge.bin"), "\(screen.joined(separator: "\n"))")
-    #expect(screen.contains("1 of 1 stored in bob's Inbox"), "\(screen.joined(separator: "\n"))")
+    #expect(screen.contains { $0.hasPrefix("1 of 1 stored in bob's Inbox: 512 MiB in ") }, "\(screen.joined(separator: "\n"))")
     #expect(screen.contains("Connected to bob at \(daemon.address)"), "\(screen.joined(separator: "\n"))")
     #expect(!screen.contains { $0.contains("%") }, "a bar was left behind:\n\(screen.joined(separator: "\n"))")
     #expect(fileSize(b.inbox.appendingPathComponent("huge.bin")) == Int64(512 << 20))
+  }
+
+  /// Runs a 1 GiB send in a tmux window `width` columns wide and captures the screen until it
+  /// ends; returns every capture.
+  func screensOfALargeSend(width: Int, environment extra: [String: String] = [:]) throws -> [[String]] {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    try b.acceptEverything()
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let huge = try a.sparseFile("huge.bin", size: 1 << 30)
+    let command = ["--home", a.home.path, "send", huge.path, "--to", daemon.address]
+    let shell = ([try ShareBinary.require().path] + command).map(shellQuoted).joined(separator: " ")
+      + "; echo share-exit=$?; exec sleep 600"
+    var environment = a.environment()
+    environment["TMUX"] = nil
+    environment["COLUMNS"] = nil
+    for (key, value) in extra { environment[key] = value }
+    let session = try TmuxSession(command: shell, width: width, height: 20, environment: environment)
+    var screens: [[String]] = []
+    let deadline = ContinuousClock.now + .seconds(120)
+    while ContinuousClock.now < deadline {
+      let screen = try session.screen()
+      screens.append(screen)
+      if screen.contains(where: { $0.hasPrefix("share-exit=") }) { break }
+      usleep(100_000)
+    }
+    return screens
+  }
+
+  /// The bar stays one line in a narrow window: it is as wide as the terminal says it is
+  /// (TIOCGWINSZ), even when $COLUMNS is unset (shells do not export it) or wrong.
+  @Test(arguments: [[:], ["COLUMNS": "120"]])
+  func inANarrowWindowTheBarIsOneLineRedrawnInPlace(environment: [String: String]) throws {
+    let screens = try screensOfALargeSend(width: 50, environment: environment)
+    let last = screens.last ?? []
+    #expect(last.contains("share-exit=0"), "\(last.joined(separator: "\n"))")
+    let withBars = screens.filter { $0.contains { Self.isBar($0, label: "bob huge.bin") } }
+    #expect(withBars.count >= 2, "too few captures showed a bar: \(screens.map { $0.joined(separator: "\n") })")
+    for screen in screens {
+      let figures = screen.filter { $0.contains("%") || $0.contains("ETA") || $0.contains("[#") || $0.contains("[-") }
+      #expect(figures.count <= 1, "the bar wrapped or piled up:\n\(screen.joined(separator: "\n"))")
+      #expect(figures.allSatisfy { Self.isBar($0, label: "bob huge.bin") && $0.count < 50 }, "\(screen.joined(separator: "\n"))")
+    }
   }
 
   @Test func noBarIsDrawnWhenStderrIsAPipe() throws {
@@ -77,7 +120,8 @@ import Testing
     #expect(shown.contains("100%"), "\(shown.debugDescription)")
     // Drawn lines are taken back: cursor up, erase line.
     #expect(shown.contains("\u{1b}[1A\u{1b}[2K"), "\(shown.debugDescription)")
-    #expect(shown.hasSuffix("1 of 1 stored in bob's Inbox\r\n"), "the summary comes after the bar is cleared: \(shown.debugDescription)")
+    let summary = try #require(shown.range(of: "1 of 1 stored in bob's Inbox: 6 bytes in "), "\(shown.debugDescription)")
+    #expect(!shown[summary.upperBound...].contains("\u{1b}") && shown.hasSuffix("/s)\r\n"), "the summary comes after the bar is cleared: \(shown.debugDescription)")
   }
 
   @Test func termDumbDrawsNoBarEvenOnATerminal() throws {

@@ -12,9 +12,12 @@ struct CommandContext {
   var environment: [String: String]
   var terminal: Terminal
   var paths: SharePaths
+  /// The words after `share`, as given (to show a command to run again).
+  var commandLine: [String]
 
-  init(arguments: ParsedArguments, environment: [String: String], console: any Console) {
+  init(arguments: ParsedArguments, environment: [String: String], console: any Console, commandLine: [String] = []) {
     self.environment = environment
+    self.commandLine = commandLine
     terminal = Terminal(environment: environment, verbose: arguments[GlobalOptions.verbose], console: console)
     paths = SharePaths.resolve(home: arguments[GlobalOptions.home], environment: environment)
   }

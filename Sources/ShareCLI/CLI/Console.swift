@@ -13,6 +13,12 @@ public protocol Console: Sendable {
   func write(_ text: String, to stream: ConsoleStream)
   /// Whether the stream is a terminal (colour, progress bars, prompts).
   func isTerminal(_ stream: ConsoleStream) -> Bool
+  /// The width of the terminal the stream is, in columns; nil when it is none or cannot say.
+  func columns(_ stream: ConsoleStream) -> Int?
+}
+
+extension Console {
+  public func columns(_ stream: ConsoleStream) -> Int? { nil }
 }
 
 /// The process's own stdout and stderr.
@@ -23,5 +29,9 @@ struct StandardConsole: Console {
 
   func isTerminal(_ stream: ConsoleStream) -> Bool {
     (stream == .standardOutput ? StandardStream.output : .error).isTerminal
+  }
+
+  func columns(_ stream: ConsoleStream) -> Int? {
+    (stream == .standardOutput ? StandardStream.output : .error).columns
   }
 }

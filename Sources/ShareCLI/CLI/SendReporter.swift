@@ -9,24 +9,46 @@ final class SendReporter: Sendable {
   private let json: Bool
   private let quiet: Bool
   private let endpoints: [Endpoint]
+  /// The command's arguments, for the line that resumes an interrupted send.
+  private let commandLine: [String]
   private let progress: ProgressDisplay?
-  private let lastProgress: Mutex<[ContinuousClock.Instant]>
+  private let tallies: Mutex<[Tally]>
   private let output = Mutex(())
 
-  init(terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint]) {
+  /// What the summary needs of one receiver's send, whether or not bars are drawn.
+  private struct Tally {
+    /// The receiver's name, once connected.
+    var peerName: String?
+    var sent: Int64 = 0
+    var streamingSince: ContinuousClock.Instant?
+    var finishedAt: ContinuousClock.Instant?
+    /// The payload whose bytes are going, and `sent` when it began.
+    var current: SendingPayload?
+    var sentBeforeCurrent: Int64 = 0
+    var lastJSONProgress = ContinuousClock.now - .seconds(1)
+
+    var seconds: Double? {
+      guard let streamingSince else { return nil }
+      return ((finishedAt ?? .now) - streamingSince) / .seconds(1)
+    }
+  }
+
+  init(terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint], commandLine: [String] = []) {
     self.terminal = terminal
     self.json = json
     self.quiet = quiet
     self.endpoints = endpoints
+    self.commandLine = commandLine
     progress = (!json && !quiet && terminal.showsProgress)
-      ? ProgressDisplay(terminal: terminal, labels: endpoints.map(\.description)) : nil
-    lastProgress = Mutex(Array(repeating: ContinuousClock.now - .seconds(1), count: endpoints.count))
+      ? ProgressDisplay(terminal: terminal, labels: endpoints.map { escape($0.description) }) : nil
+    tallies = Mutex(Array(repeating: Tally(), count: endpoints.count))
   }
 
   /// One `--json` line. Keys are snake_case; fields are only ever added.
   struct Event: Encodable {
     var event: String
-    var to: String
+    /// The receiver as --to named it; absent for what concerns the whole send (a warning).
+    var to: String?
     var peerName: String? = nil
     var peerId: String? = nil
     var item: String? = nil
@@ -43,6 +65,8 @@ final class SendReporter: Sendable {
     var stored: Int? = nil
     var refused: Int? = nil
     var failed: Int? = nil
+    /// For `done`: how long the bytes took to go.
+    var seconds: Double? = nil
     var message: String? = nil
     /// For `waiting`: how long this side still waits for the receiver's owner.
     var secondsLeft: Int? = nil
@@ -51,7 +75,7 @@ final class SendReporter: Sendable {
   func warn(_ message: String) {
     guard !quiet else { return }
     if json {
-      emit(Event(event: "warning", to: "", message: message))
+      emit(Event(event: "warning", message: message))
     } else {
       line(terminal.paint("Warning: ", .yellow) + message)
     }
@@ -61,6 +85,8 @@ final class SendReporter: Sendable {
     let to = endpoints[recipient].description
     switch event {
     case .connected(let name, let fingerprint, let address):
+      tallies.withLock { $0[recipient].peerName = name }
+      progress?.update(recipient, now: true) { $0.peerName = escape(name) }
       if json {
         emit(Event(event: "connected", to: to, peerName: name, peerId: fingerprint.hex))
       } else if !quiet {
@@ -68,6 +94,7 @@ final class SendReporter: Sendable {
       }
     case .waiting(let message, let timeLeft):
       let seconds = Int((timeLeft / .seconds(1)).rounded())
+      progress?.update(recipient, now: true) { $0.phase = .waiting }
       if json {
         emit(Event(event: "waiting", to: to, message: message, secondsLeft: seconds))
       } else if !quiet {
@@ -76,34 +103,74 @@ final class SendReporter: Sendable {
         line("\(escape(to)): \(escape(message))\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
       }
     case .answered(let answers):
-      for answer in answers {
-        let name = answer.name
-        if json {
-          emit(Event(event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
-                     reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
-        } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
-          line("\(escape(to)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
-        } else if !quiet && !answer.accepted {
-          line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(escape(name)): \(escape(answer.reason ?? "refused"))")
-        }
-      }
+      answered(answers, recipient: recipient)
+    case .sending(let payload):
+      sending(payload, recipient: recipient)
     case .progress(let sent, let total):
-      progress?.update(recipient, sent: sent, total: total)
+      progressed(sent: sent, total: total, recipient: recipient)
+    }
+  }
+
+  private func answered(_ answers: [ItemVerdict], recipient: Int) {
+    let to = endpoints[recipient].description
+    let held = answers.filter(\.accepted).reduce(Int64(0)) { $0 + ($1.resumeFrom ?? 0) }
+    progress?.update(recipient, now: true) {
+      $0.phase = .sending
+      $0.held = held
+    }
+    for answer in answers {
+      let name = answer.name
       if json {
-        let now = ContinuousClock.now
-        let due = lastProgress.withLock { last -> Bool in
-          guard now - last[recipient] >= .milliseconds(200) || sent == total else { return false }
-          last[recipient] = now
-          return true
-        }
-        if due { emit(Event(event: "progress", to: to, sent: sent, total: total)) }
+        emit(Event(event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
+                   reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
+      } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
+        line("\(escape(to)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
+      } else if !quiet && !answer.accepted {
+        line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(escape(name)): \(escape(answer.reason ?? "refused"))")
       }
     }
   }
 
+  private func sending(_ payload: SendingPayload, recipient: Int) {
+    let now = ContinuousClock.now
+    tallies.withLock { tallies in
+      tallies[recipient].current = payload
+      tallies[recipient].sentBeforeCurrent = tallies[recipient].sent
+      if tallies[recipient].streamingSince == nil { tallies[recipient].streamingSince = now }
+    }
+    progress?.update(recipient, now: true) { line in
+      line.item = escape(payload.name)
+      if line.streamingSince == nil { line.streamingSince = now }
+      if payload.size == nil { line.total = nil }
+    }
+    if json {
+      emit(Event(event: "sending", to: endpoints[recipient].description, item: payload.name, size: payload.size,
+                 resumeFrom: payload.resumeFrom > 0 ? payload.resumeFrom : nil))
+    }
+  }
+
+  private func progressed(sent: Int64, total: Int64, recipient: Int) {
+    let now = ContinuousClock.now
+    let due = tallies.withLock { tallies -> Bool in
+      tallies[recipient].sent = sent
+      guard now - tallies[recipient].lastJSONProgress >= .milliseconds(200) || sent == total else { return false }
+      tallies[recipient].lastJSONProgress = now
+      return true
+    }
+    progress?.update(recipient) { line in
+      line.sent = sent
+      if line.total != nil { line.total = total }
+    }
+    if json, due { emit(Event(event: "progress", to: endpoints[recipient].description, sent: sent, total: total)) }
+  }
+
   /// Reports how one receiver's send ended: each item's fate, then a `done` event.
   func finished(recipient: Int, _ result: Result<SendReport, ShareError>) {
-    progress?.finish(recipient)
+    let tally = tallies.withLock { tallies in
+      tallies[recipient].finishedAt = .now
+      return tallies[recipient]
+    }
+    progress?.update(recipient, now: true) { $0.phase = .done }
     let to = endpoints[recipient].description
     switch result {
     case .failure(let error):
@@ -118,52 +185,52 @@ final class SendReporter: Sendable {
       }
       let counts = report.counts
       emit(Event(event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex,
-                 stored: counts.stored, refused: counts.refused, failed: counts.failed))
+                 sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed, seconds: tally.seconds))
     }
   }
 
   /// The summary for people, per receiver and per item, and the exit code for all of them.
   func summarize(_ results: [Result<SendReport, ShareError>], interrupted: Bool) -> ExitCode {
     progress?.clear()
-    var anyFailure = false
-    var storedAnywhere = 0
-    var everything = true
+    let tallies = self.tallies.withLock { $0 }
     for (index, result) in results.enumerated() {
       let to = endpoints[index].description
       switch result {
       case .failure(let error):
-        anyFailure = true
-        everything = false
-        let message = interrupted ? "cancelled; nothing partial is kept in the receiver's Inbox" : error.description
+        let message = interrupted
+          ? SendSummary.interrupted(
+            peer: escape(tallies[index].peerName ?? to), payload: tallies[index].current,
+            sentOfIt: tallies[index].sent - tallies[index].sentBeforeCurrent, commandLine: commandLine)
+          : error.description
         terminal.error(results.count > 1 ? "\(escape(to)): \(message)" : message, detail: error.detail)
       case .success(let report):
-        let counts = report.counts
-        storedAnywhere += counts.stored
-        if counts.stored < report.items.count { everything = false }
         guard !json && !quiet else { continue }
-        if results.count > 1 { terminal.out("\(escape(report.peerName)) (\(escape(to))):") }
-        let indent = results.count > 1 ? "  " : ""
-        for item in report.items {
-          let name = item.name
-          let reason = item.reason
-          switch item.status {
-          case .stored:
-            let renamed = item.storedAs.map { $0 == name ? "" : " as \(escape($0))" } ?? ""
-            let note = reason.map { " (\(escape($0)))" } ?? ""
-            terminal.out("\(indent)stored   \(escape(name))\(renamed)\(note)")
-          case .rejected:
-            terminal.out("\(indent)refused  \(escape(name)): \(escape(reason ?? "refused"))")
-          case .failed:
-            terminal.out("\(indent)failed   \(escape(name)): \(escape(reason ?? "failed"))")
-          }
-        }
-        terminal.err("\(counts.stored) of \(report.items.count) stored in \(escape(report.peerName))'s Inbox")
+        describe(report, tally: tallies[index], to: to, several: results.count > 1)
       }
     }
-    if interrupted { return .interrupted }
-    if anyFailure { return .failure }
-    if everything { return .success }
-    return storedAnywhere == 0 ? .refused : .partial
+    return ExitCode.of(send: results.map(ReceiverOutcome.init), interrupted: interrupted)
+  }
+
+  /// One receiver's items, then the line that sums them up.
+  private func describe(_ report: SendReport, tally: Tally, to: String, several: Bool) {
+    if several { terminal.out("\(escape(report.peerName)) (\(escape(to))):") }
+    let indent = several ? "  " : ""
+    for item in report.items {
+      let name = item.name
+      let reason = item.reason
+      switch item.status {
+      case .stored:
+        let renamed = item.storedAs.map { $0 == name ? "" : " as \(escape($0))" } ?? ""
+        let note = reason.map { " (\(escape($0)))" } ?? ""
+        terminal.out("\(indent)stored   \(escape(name))\(renamed)\(note)")
+      case .rejected:
+        terminal.out("\(indent)refused  \(escape(name)): \(escape(reason ?? "refused"))")
+      case .failed:
+        terminal.out("\(indent)failed   \(escape(name)): \(escape(reason ?? "failed"))")
+      }
+    }
+    terminal.err(SendSummary.stored(
+      report.counts.stored, of: report.items.count, peer: escape(report.peerName), sent: tally.sent, seconds: tally.seconds))
   }
 
   private func line(_ text: String) {

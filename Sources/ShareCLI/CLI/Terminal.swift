@@ -13,6 +13,8 @@ struct Terminal: Sendable {
   /// Whether progress bars may be drawn on stderr.
   var showsProgress: Bool
   let console: any Console
+  /// `$COLUMNS`, when set to a number: the width when the terminal cannot say.
+  private let environmentColumns: Int?
 
   init(environment: [String: String], verbose: Bool, console: any Console) {
     self.console = console
@@ -22,7 +24,12 @@ struct Terminal: Sendable {
     colour = stderrIsTerminal && !dumb && environment["NO_COLOR"] == nil
     showsProgress = stderrIsTerminal && !dumb
     self.verbose = verbose
+    environmentColumns = environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
   }
+
+  /// The width of the terminal stderr is, in columns: what the terminal says (`TIOCGWINSZ`),
+  /// else `$COLUMNS`, else 80. Read afresh each time, so a resized window is followed.
+  var columns: Int { console.columns(.standardError) ?? environmentColumns ?? 80 }
 
   /// Writes a line of data to stdout.
   func out(_ line: String) { console.write(line + "\n", to: .standardOutput) }

@@ -59,7 +59,7 @@ enum SendCommand: Command {
     let send = try MultiSend(device: device, catalog: catalog, to: endpoints)
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments[Self.json], quiet: arguments[Self.quiet],
-      endpoints: endpoints)
+      endpoints: endpoints, commandLine: context.commandLine)
     for note in catalog.notes { reporter.warn(escape(note)) }
     Signals.onSignal { number in
       guard number != SIGHUP else { return }

@@ -45,7 +45,11 @@ public struct Device: Sendable {
       let fallback = DeviceName.fallback(hostName: host, id: identity.fingerprint)
       (chosen, source) = (fallback, fallback == host ? .hostName : .generic(hostName: host))
     }
-    if let problem = DeviceName.problem(chosen) { throw .configuration("the device name \(problem)") }
+    // Only the length is enforced here (a DNS-SD instance name's limit); what 'share name'
+    // refuses besides (control characters) is escaped wherever a name is shown.
+    guard !chosen.isEmpty, chosen.utf8.count <= 63 else {
+      throw .configuration("the device name must be 1 to 63 bytes long")
+    }
     return Device(name: chosen, nameSource: source, identity: identity, paths: paths)
   }
 

@@ -42,6 +42,16 @@ public struct OutgoingItem: Sendable {
     return result
   }
 
+  /// What the `.sending` event says of a payload of this item: an entry of a folder by its
+  /// path in it; resumable as the receiver decides it (a file with a resume key and at least
+  /// `AskDecision.resumableBytes`).
+  func sending(entry: Int?, size: Int64?, from offset: Int64) -> SendingPayload {
+    let path = entry.flatMap { offer.entries?[safe: $0]?.path }
+    let resumable = offer.kind == .file && offer.resumeKey != nil && (offer.size ?? 0) >= AskDecision.resumableBytes
+    return SendingPayload(
+      name: path.map { "\(offer.name)/\($0)" } ?? offer.name, size: size, resumeFrom: offset, resumable: resumable)
+  }
+
   /// The bytes the receiver will get for `answer`, when known.
   func acceptedBytes(for answer: ItemAnswer) -> Int64 {
     payloads(for: answer).reduce(0) { $0 + ($1.size ?? 0) }

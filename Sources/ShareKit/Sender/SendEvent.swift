@@ -10,8 +10,23 @@ public enum SendEvent: Sendable {
   case waiting(String, timeLeft: Duration)
   /// The receiver's verdict on each offered item.
   case answered([ItemVerdict])
+  /// Streaming of one accepted item (or one file of an accepted folder) begins.
+  case sending(SendingPayload)
   /// Bytes sent so far out of the total of accepted items.
   case progress(sent: Int64, total: Int64)
+}
+
+/// An item (or a folder's file) as its bytes start to go.
+public struct SendingPayload: Sendable, Equatable {
+  /// The name it was offered under; for a folder's file, `folder/path/in/it`.
+  public var name: String
+  /// Its size, when known (nil: a stream such as standard input).
+  public var size: Int64?
+  /// The bytes the receiver already holds (an interrupted send resuming): not sent again.
+  public var resumeFrom: Int64
+  /// Whether the receiver keeps the bytes it has received if the send is interrupted, so that
+  /// the next send of it resumes (a file of known size, large enough: see `resumableBytes`).
+  public var resumable: Bool
 }
 
 /// The receiver's verdict on one offered item.

@@ -132,6 +132,7 @@ public final class Sender: @unchecked Sendable {
     for (item, verdict) in accepted {
       let resumeAt = verdict.offset ?? 0
       for payload in item.payloads(for: verdict) {
+        observer(.sending(item.sending(entry: payload.entry, size: payload.size, from: resumeAt)))
         let problem = try withSource(item, entry: payload.entry) { source in
           try stream(
             item: item.offer.id, entry: payload.entry, from: resumeAt, declared: payload.size, source: source,

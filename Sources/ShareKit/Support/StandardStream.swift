@@ -17,4 +17,12 @@ public enum StandardStream: Sendable {
 
   /// Whether the stream is a terminal.
   public var isTerminal: Bool { isatty(descriptor.rawValue) == 1 }
+
+  /// The width of the terminal the stream is, in columns (`TIOCGWINSZ`); nil when it is not a
+  /// terminal or reports no width.
+  public var columns: Int? {
+    var size = winsize()
+    guard ioctl(descriptor.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import ShareKit
+
+/// How a send ended at one receiver, as far as the exit code cares.
+enum ReceiverOutcome: Sendable, Equatable {
+  /// Every item stored.
+  case allStored
+  /// Some items stored, others refused or failed.
+  case someStored
+  /// The receiver took nothing: it refused every item, its owner declined or did not answer,
+  /// or it refuses this sender outright (receive mode off or contacts only, too many asks).
+  case noneStored
+  /// The exchange did not complete: no connection, a certificate or protocol problem, the
+  /// receiver went away.
+  case failed
+
+  /// Failure codes a receiver sends when it decides not to take anything from this sender.
+  static let refusalCodes: Set<String> = ["refused", "declined", "busy"]
+
+  init(_ result: Result<SendReport, ShareError>) {
+    switch result {
+    case .failure(.peerFailure(let code, _)) where Self.refusalCodes.contains(code): self = .noneStored
+    case .failure: self = .failed
+    case .success(let report):
+      let stored = report.counts.stored
+      self = stored == report.items.count ? .allStored : stored == 0 ? .noneStored : .someStored
+    }
+  }
+}
+
+extension ExitCode {
+  /// The exit code of a send from its receivers' outcomes: interrupted, else any failure, else
+  /// everything stored everywhere, else nothing stored anywhere, else partial.
+  static func of(send outcomes: [ReceiverOutcome], interrupted: Bool) -> ExitCode {
+    if interrupted { return .interrupted }
+    if outcomes.contains(.failed) { return .failure }
+    if outcomes.allSatisfy({ $0 == .allStored }) { return .success }
+    if outcomes.allSatisfy({ $0 == .noneStored }) { return .refused }
+    return .partial
+  }
+}
+
+/// The sentences at the end of a send, pure so they are tested without a network.
+enum SendSummary {
+  /// `1 of 1 stored in bob's Inbox: 1.0 GiB in 3.4 s (301 MiB/s)`; the figures only when bytes
+  /// went.
+  static func stored(_ stored: Int, of count: Int, peer: String, sent: Int64, seconds: Double?) -> String {
+    let line = "\(stored) of \(count) stored in \(peer)'s Inbox"
+    guard sent > 0, let seconds, seconds > 0 else { return line }
+    return line + ": \(formatBytes(sent)) in \(duration(seconds)) (\(formatBytes(Int64(Double(sent) / seconds)))/s)"
+  }
+
+  /// What Ctrl-C left at a receiver, with the command that resumes when the receiver keeps the
+  /// bytes of the item that was going (`payload`, of which `sentOfIt` bytes went this time).
+  static func interrupted(peer: String, payload: SendingPayload?, sentOfIt: Int64, commandLine: [String]) -> String {
+    guard let payload, payload.resumable, payload.resumeFrom + sentOfIt > 0 else {
+      return "cancelled; nothing partial is kept in \(peer)'s Inbox"
+    }
+    let kept = formatBytes(payload.resumeFrom + sentOfIt)
+    return "cancelled; \(peer) keeps the \(kept) of \(escape(payload.name)) it received (outside its Inbox), "
+      + "and sending it again resumes from there:\n  " + shellCommand(commandLine)
+  }
+
+  /// `12 ms`, `3.4 s`, `2 min 5 s`, `1 h 2 min`.
+  static func duration(_ seconds: Double) -> String {
+    if seconds < 1 { return "\(max(1, Int((seconds * 1000).rounded()))) ms" }
+    if seconds < 60 { return "\((seconds * 10).rounded() / 10) s" }
+    let whole = Int(seconds.rounded())
+    if whole < 3600 { return "\(whole / 60) min \(whole % 60) s" }
+    return "\(whole / 3600) h \((whole / 60) % 60) min"
+  }
+
+  /// `share` and its arguments as a line to paste into a POSIX shell (escaped for the terminal).
+  static func shellCommand(_ arguments: [String]) -> String {
+    (["share"] + arguments).map(quoted).joined(separator: " ")
+  }
+
+  private static func quoted(_ word: String) -> String {
+    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+      $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./:=@%+,[]".unicodeScalars.contains($0))
+    }
+    return plain ? word : escape("'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'")
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The exit codes of `share send` agree with the README's table, whatever the reason: 0 all
+/// stored, 3 some stored, 4 nothing stored (items refused, the ask declined or unanswered, a
+/// receiver that is off or takes only its contacts), 1 the exchange failed, 64 usage.
+@Suite struct ExitCodeTests {
+  /// Waits (bounded) until `home`'s daemon has an ask waiting; returns its number.
+  static func waitingAsk(_ home: ShareHome) throws -> Int {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
+      if let ask = try parseJSONLines(try home.share("requests", "--json").stdoutText).first, let id = ask["id"] as? Int {
+        return id
+      }
+      usleep(50_000)
+    }
+    throw HarnessError("no ask arrived at \(home.name)")
+  }
+
+  @Test func everythingStoredIs0AndARefusedItemBesideAStoredOneIs3() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let text = try a.file("a.txt", "a\n")
+    #expect(try a.share("send", text.path, "--to", daemon.address).exited(with: 0))
+    let script = try a.file("run.sh", "#!/bin/sh\necho hi\n")
+    let partial = try a.share("send", text.path, script.path, "--to", daemon.address)
+    #expect(partial.exited(with: 3), "\(partial)")
+  }
+
+  @Test func everyItemRefusedIs4() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let refused = try a.share("send", try a.file("run.sh", "#!/bin/sh\necho hi\n").path, "--to", daemon.address)
+    #expect(refused.exited(with: 4), "\(refused)")
+  }
+
+  @Test(arguments: ["contacts", "off"])
+  func aReceiverThatTakesNothingFromThisSenderIs4LikeADeclinedAsk(mode: String) throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(arguments: ["--mode", mode])
+    defer { _ = daemon.stop() }
+    let sent = try a.share("send", try a.file("a.txt", "a\n").path, "--to", daemon.address)
+    #expect(sent.exited(with: 4), "\(sent)")
+    #expect(sent.stderrText.contains(mode == "off" ? "not receiving" : "only its contacts"), "\(sent)")
+    #expect(b.inboxNames().isEmpty)
+  }
+
+  @Test func aDeclinedAskIs4() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let sender = try a.startShare("send", try a.file("a.txt", "a\n").path, "--to", daemon.address)
+    let ask = try Self.waitingAsk(b)
+    #expect(try b.share("decline", String(ask)).exited(with: 0))
+    let sent = sender.wait(timeout: .seconds(20))
+    #expect(sent.exited(with: 4), "\(sent)")
+  }
+
+  @Test func anAskNobodyAnswersIs4() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(arguments: ["--mode", "everyone", "--ask-timeout", "1s"])
+    defer { _ = daemon.stop() }
+    let sent = try a.share("send", try a.file("a.txt", "a\n").path, "--to", daemon.address)
+    #expect(sent.exited(with: 4), "\(sent)")
+    #expect(sent.stdoutText.contains("nobody answered"), "\(sent)")
+  }
+
+  @Test func noReceiverThereIs1AndAWrongCommandLineIs64() throws {
+    let a = try ShareHome(name: "alice")
+    let file = try a.file("a.txt", "a\n")
+    let nobody = try a.share("send", file.path, "--to", "127.0.0.1:9")
+    #expect(nobody.exited(with: 1), "\(nobody)")
+    let wrong = try a.share("send", file.path, "--to", "127.0.0.1:99999")
+    #expect(wrong.exited(with: 64), "\(wrong)")
+  }
+}

@@ -1,0 +1,125 @@
+import Testing
+@testable import ShareCLI
+@testable import ShareKit
+
+/// A progress line fits the terminal, keeps its width while the numbers change, and says what
+/// is happening: connecting, waiting for an answer, which file goes, how much of the whole file
+/// is there when resuming, and no ETA before the rate means anything.
+@Suite struct ProgressLineTests {
+  static let start = ContinuousClock.now
+  static let widths = [20, 40, 50, 80, 120, 200]
+
+  static func sending(sent: Int64, total: Int64? = 1 << 30, held: Int64 = 0, item: String = "huge.bin") -> ProgressLine {
+    var line = ProgressLine(label: "lab-b")
+    line.peerName = "lab-b"
+    line.phase = .sending
+    line.item = item
+    line.sent = sent
+    line.total = total
+    line.held = held
+    line.streamingSince = start
+    return line
+  }
+
+  @Test(arguments: widths)
+  func aLineIsNeverWiderThanTheTerminalAndKeepsItsWidthWhileTheNumbersChange(width: Int) {
+    let later = Self.start + .seconds(3)
+    var lengths: Set<Int> = []
+    for sent: Int64 in [0, 1, 999, 1 << 20, 300 << 20, 1 << 30] {
+      let text = Self.sending(sent: sent).render(width: width, at: later)
+      #expect(text.count < max(20, width), "\(width): \(text)")
+      lengths.insert(text.count)
+    }
+    #expect(lengths.count == 1, "width \(width): lengths \(lengths)")
+  }
+
+  @Test func aWideTerminalShowsTheFilePercentageAmountsRateAndETA() {
+    let text = Self.sending(sent: 512 << 20).render(width: 120, at: Self.start + .seconds(4))
+    #expect(text.hasPrefix("lab-b huge.bin "), "\(text)")
+    #expect(text.contains(" 50% "), "\(text)")
+    #expect(text.contains("512 MiB/1.0 GiB"), "\(text)")
+    #expect(text.contains("128 MiB/s"), "\(text)")
+    #expect(text.contains("ETA 0:04"), "\(text)")
+  }
+
+  @Test func aNarrowTerminalKeepsTheBarAndThePercentage() {
+    let text = Self.sending(sent: 512 << 20).render(width: 50, at: Self.start + .seconds(4))
+    #expect(text.count <= 49, "\(text)")
+    #expect(text.contains("[#####") && text.contains(" 50%"), "\(text)")
+  }
+
+  @Test func noRateOrETABeforeStreamingHasLastedASecond() {
+    let early = Self.sending(sent: 100).render(width: 120, at: Self.start + .milliseconds(20))
+    #expect(!early.contains("ETA") && !early.contains("/s"), "\(early)")
+    let settled = Self.sending(sent: 100 << 20).render(width: 120, at: Self.start + .seconds(2))
+    #expect(settled.contains("ETA") && settled.contains("50.0 MiB/s"), "\(settled)")
+  }
+
+  @Test func aResumedFileShowsTheProgressOfTheWholeFile() {
+    // 57 % of a GiB already at the receiver, nothing sent yet.
+    let held: Int64 = 584 << 20
+    let text = Self.sending(sent: 0, total: (1 << 30) - held, held: held).render(width: 120, at: Self.start)
+    #expect(text.contains(" 57% "), "\(text)")
+    #expect(text.contains("/1.0 GiB"), "\(text)")
+  }
+
+  @Test func aStreamOfUnknownSizeShowsBytesAndRateNotAPercentage() {
+    let text = Self.sending(sent: 293 << 20, total: nil, item: "stdin").render(width: 80, at: Self.start + .seconds(2))
+    #expect(!text.contains("%") && !text.contains("0 bytes"), "\(text)")
+    #expect(text.contains("293 MiB") && text.contains("147 MiB/s"), "\(text)")
+  }
+
+  @Test func connectingAndWaitingForAnAnswerSaySoInsteadOfZeroBytes() {
+    var line = ProgressLine(label: "192.168.1.20:40123")
+    #expect(line.render(width: 80, at: Self.start).contains("connecting…"))
+    line.peerName = "lab-b"
+    line.phase = .waiting
+    let waiting = line.render(width: 80, at: Self.start)
+    #expect(waiting.contains("waiting for lab-b to accept"), "\(waiting)")
+    #expect(!waiting.contains("bytes") && !waiting.contains("%"), "\(waiting)")
+  }
+
+  @Test func aLongFileNameIsCutFromTheFrontKeepingItsExtension() {
+    let name = String(repeating: "very-long-name-", count: 10) + ".iso"
+    let text = Self.sending(sent: 1, item: name).render(width: 80, at: Self.start)
+    #expect(text.contains("…") && text.contains("name-.iso ["), "\(text)")
+  }
+}
+
+/// The end of a send: the exit code from every receiver's outcome, the summary line, and what
+/// Ctrl-C says.
+@Suite struct SendSummaryTests {
+  @Test func exitCodesAgreeNothingStoredIsFourWhateverTheReason() {
+    #expect(ExitCode.of(send: [.allStored], interrupted: false) == .success)
+    #expect(ExitCode.of(send: [.noneStored], interrupted: false) == .refused)
+    #expect(ExitCode.of(send: [.noneStored, .noneStored], interrupted: false) == .refused)
+    #expect(ExitCode.of(send: [.someStored], interrupted: false) == .partial)
+    #expect(ExitCode.of(send: [.allStored, .noneStored], interrupted: false) == .partial)
+    #expect(ExitCode.of(send: [.allStored, .failed], interrupted: false) == .failure)
+    #expect(ExitCode.of(send: [.allStored], interrupted: true) == .interrupted)
+    // A receiver that refuses the sender outright (mode off, contacts only), declines or is too busy: nothing stored.
+    for code in ["refused", "declined", "busy"] {
+      #expect(ReceiverOutcome(.failure(.peerFailure(code: code, message: "no"))) == .noneStored, "\(code)")
+    }
+    #expect(ReceiverOutcome(.failure(.peerFailure(code: "protocol", message: "bad"))) == .failed)
+    #expect(ReceiverOutcome(.failure(.transport("refused", detail: ""))) == .failed)
+  }
+
+  @Test func theSummaryLineHasItemsBytesTimeAndRate() {
+    #expect(SendSummary.stored(2, of: 2, peer: "bob", sent: 1 << 30, seconds: 4) == "2 of 2 stored in bob's Inbox: 1.0 GiB in 4.0 s (256 MiB/s)")
+    #expect(SendSummary.stored(0, of: 1, peer: "bob", sent: 0, seconds: nil) == "0 of 1 stored in bob's Inbox")
+    #expect(SendSummary.duration(125) == "2 min 5 s")
+    #expect(SendSummary.duration(0.0123) == "12 ms")
+    #expect(SendSummary.duration(3.44) == "3.4 s")
+  }
+
+  @Test func ctrlCSaysWhatTheReceiverKeepsAndHowToResume() {
+    let big = SendingPayload(name: "huge.bin", size: 1 << 30, resumeFrom: 0, resumable: true)
+    let text = SendSummary.interrupted(peer: "bob", payload: big, sentOfIt: 875 << 20, commandLine: ["send", "my huge.bin", "--to", "bob"])
+    #expect(text.contains("bob keeps the 875 MiB of huge.bin"), "\(text)")
+    #expect(text.hasSuffix("\n  share send 'my huge.bin' --to bob"), "\(text)")
+    let small = SendingPayload(name: "a.txt", size: 10, resumeFrom: 0, resumable: false)
+    #expect(SendSummary.interrupted(peer: "bob", payload: small, sentOfIt: 5, commandLine: []) == "cancelled; nothing partial is kept in bob's Inbox")
+    #expect(SendSummary.interrupted(peer: "bob", payload: nil, sentOfIt: 0, commandLine: []) == "cancelled; nothing partial is kept in bob's Inbox")
+  }
+}
