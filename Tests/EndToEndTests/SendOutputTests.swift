@@ -21,9 +21,9 @@ import Testing
       "Connected to bob at \(daemon.address)",
       "  receiver ID: \(grouped)",
     ], "\(result)")
-    // The summary: items, bytes, time and the average rate.
+    // The summary: items, bytes and time (and the average rate, when it took a second or more).
     let summary = try #require(result.stderrLines.last)
-    #expect(summary.hasPrefix("2 of 2 stored in bob's Inbox: 8 bytes in ") && summary.hasSuffix("/s)"), "\(result)")
+    #expect(summary.hasPrefix("2 of 2 stored in bob's Inbox: 8 bytes in "), "\(result)")
   }
 
   @Test func sendJSONPrintsParseableEventsFromConnectedToDone() throws {

@@ -108,6 +108,7 @@ import Testing
   @Test func theSummaryLineHasItemsBytesTimeAndRate() {
     #expect(SendSummary.stored(2, of: 2, peer: "bob", sent: 1 << 30, seconds: 4) == "2 of 2 stored in bob's Inbox: 1.0 GiB in 4.0 s (256 MiB/s)")
     #expect(SendSummary.stored(0, of: 1, peer: "bob", sent: 0, seconds: nil) == "0 of 1 stored in bob's Inbox")
+    #expect(SendSummary.stored(1, of: 1, peer: "bob", sent: 6, seconds: 0.2) == "1 of 1 stored in bob's Inbox: 6 bytes in 200 ms")
     #expect(SendSummary.duration(125) == "2 min 5 s")
     #expect(SendSummary.duration(0.0123) == "12 ms")
     #expect(SendSummary.duration(3.44) == "3.4 s")

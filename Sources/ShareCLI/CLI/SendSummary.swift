@@ -42,12 +42,14 @@ extension ExitCode {
 
 /// The sentences at the end of a send, pure so they are tested without a network.
 enum SendSummary {
-  /// `1 of 1 stored in bob's Inbox: 1.0 GiB in 3.4 s (301 MiB/s)`; the figures only when bytes
-  /// went.
+  /// `1 of 1 stored in bob's Inbox: 1.0 GiB in 3.4 s (301 MiB/s)`: the bytes sent and the time
+  /// from the first byte to the receipt when bytes went, the average rate when that took a
+  /// second or more (under a second it measures the receiver's syncing, not the network).
   static func stored(_ stored: Int, of count: Int, peer: String, sent: Int64, seconds: Double?) -> String {
     let line = "\(stored) of \(count) stored in \(peer)'s Inbox"
     guard sent > 0, let seconds, seconds > 0 else { return line }
-    return line + ": \(formatBytes(sent)) in \(duration(seconds)) (\(formatBytes(Int64(Double(sent) / seconds)))/s)"
+    let rate = seconds >= 1 ? " (\(formatBytes(Int64(Double(sent) / seconds)))/s)" : ""
+    return line + ": \(formatBytes(sent)) in \(duration(seconds))" + rate
   }
 
   /// What Ctrl-C left at a receiver, with the command that resumes when the receiver keeps the

@@ -47,7 +47,7 @@ enum DaemonCommand: Command {
       (with --json, a {"event":"listening",...} line); logs to stderr.
 
       Receive modes: off (refuses everything), contacts (only trusted peers, see 'share trust'),
-      everyone (strangers' asks wait for 'share accept ID'; --for 10m falls back to contacts).
+      everyone (strangers' asks wait for 'share accept N'; --for 10m falls back to contacts).
       Nothing is written to disk before an ask is accepted. Change the mode of a running
       daemon with 'share receive'.
 

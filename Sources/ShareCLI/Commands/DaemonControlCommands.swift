@@ -19,9 +19,8 @@ enum StatusCommand: Command {
       terminal.out(JSONOutput.line(status))
       return .success
     }
-    let formatter = ISO8601DateFormatter()
     terminal.out("Daemon:      \(escape(status.name)) (\(status.id.prefix(12))), pid \(status.pid), port \(status.port)")
-    terminal.out("Mode:        \(status.mode.rawValue)\(status.modeUntil.map { " until \(formatter.string(from: $0))" } ?? "")")
+    terminal.out("Mode:        \(status.mode.rawValue)\(status.modeUntil.map { " until \(LocalTime.string($0, seconds: true))" } ?? "")")
     terminal.out("Advertised:  \(status.advertisedAs.map { escape($0) } ?? "-") (\(status.advertising))")
     terminal.out("Inbox:       \(status.inbox)")
     terminal.out("Types:       \(escape(status.declarations))")
@@ -57,7 +56,8 @@ enum ReceiveCommand: Command {
     discussion: """
       off: refuse everything (not advertised). contacts: only trusted peers ('share trust').
       everyone: strangers may ask, and their asks wait for 'share accept'; with --for, the daemon
-      falls back to contacts after DURATION (90s, 10m, 2h). The mode is kept for the next start.
+      falls back to contacts after DURATION (90s, 10m, 2h). The mode is kept for the next start;
+      with no daemon running, it is only kept, for the next start.
       """,
     options: [duration],
     arguments: 1...1, argumentKind: .choice(ReceiveMode.allCases.map(\.rawValue)),
@@ -67,10 +67,24 @@ enum ReceiveCommand: Command {
     let mode = try choice(arguments.positionals[0], as: ReceiveMode.self, what: "the mode is", spec: spec)
     let seconds = try arguments.duration(Self.duration, bare: .minutes, in: 1...(366 * 86400))
     if seconds != nil, mode != .everyone { throw UsageError("--for goes with everyone", spec: spec) }
+    guard RunningDaemon.status(context.paths) != nil else {
+      // No daemon: the mode waits in the settings for the next start.
+      let setting = ModeSetting(mode: mode, until: seconds.map { Date().addingTimeInterval($0) })
+      try Settings.update(at: context.paths.settings) { settings in
+        settings.receiveMode = setting.mode
+        settings.receiveUntil = setting.until
+      }
+      context.terminal.err(
+        "No daemon is running for this home; 'share daemon' will start with \(mode.rawValue)\(until(setting.until)).")
+      return .success
+    }
     let status = try ControlClient.send(.receive(mode: mode, forSeconds: seconds), paths: context.paths).status
-    let until = status?.modeUntil.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
-    context.terminal.err("Receiving: \(mode.rawValue)\(until)")
+    context.terminal.err("Receiving: \(mode.rawValue)\(until(status?.modeUntil))")
     return .success
+  }
+
+  private static func until(_ date: Date?) -> String {
+    date.map { " until \(LocalTime.string($0))" } ?? ""
   }
 }
 
@@ -105,7 +119,7 @@ enum RequestsCommand: Command {
         if let command = item.acceptWith { terminal.out("      to accept it: \(command)") }
       }
     }
-    terminal.err("Accept with 'share accept ID' (add --trust to trust the sender), decline with 'share decline ID'.")
+    for ask in asks { terminal.err(hint(for: ask)) }
     return .success
   }
 
@@ -115,15 +129,29 @@ enum RequestsCommand: Command {
     guard let description = item.typeDescription.map({ escape($0) }), description != type else { return type }
     return verbose ? "\(description) (\(type))" : description
   }
+
+  /// What to run for an ask: a pairing is accepted as it is (both sides then trust each other);
+  /// a send may also trust its sender.
+  static func hint(for ask: PendingAsk) -> String {
+    if ask.pairingCode != nil {
+      return "[\(ask.id)] If \(escape(ask.peerName)) shows the same code: 'share accept \(ask.id)'; else 'share decline \(ask.id)'."
+    }
+    return "[\(ask.id)] Accept with 'share accept \(ask.id)' (add --trust to trust \(escape(ask.peerName)) from now on), "
+      + "decline with 'share decline \(ask.id)'."
+  }
 }
 
-/// `share accept ID` / `share decline ID`.
+/// `share accept N` / `share decline N`.
 enum AcceptCommand: Command {
   static let trust = Flag("--trust", "Also trust the sender: its next sends are accepted without asking")
 
   static let spec = CommandSpec(
     path: ["accept"], summary: "Accept a waiting ask",
-    usage: ["accept ID [--trust]"],
+    usage: ["accept N [--trust]"],
+    discussion: """
+      N is the ask's number in 'share requests'. --trust makes the sender a contact too; a
+      pairing request needs no --trust: accepting it makes both devices contacts.
+      """,
     options: [trust],
     arguments: 1...1, argumentKind: .askID, examples: ["share accept 3", "share accept 3 --trust"])
 
@@ -134,7 +162,7 @@ enum AcceptCommand: Command {
 
 enum DeclineCommand: Command {
   static let spec = CommandSpec(
-    path: ["decline"], summary: "Decline a waiting ask", usage: ["decline ID"], arguments: 1...1, argumentKind: .askID,
+    path: ["decline"], summary: "Decline a waiting ask", usage: ["decline N"], arguments: 1...1, argumentKind: .askID,
     examples: ["share decline 3"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
@@ -144,9 +172,15 @@ enum DeclineCommand: Command {
 
 private func decide(_ arguments: ParsedArguments, _ context: CommandContext, accept: Bool, spec: CommandSpec) throws -> ExitCode {
   guard let id = Int(arguments.positionals[0]) else {
-    throw UsageError("ID is the number 'share requests' shows, not '\(escape(arguments.positionals[0]))'", spec: spec)
+    throw UsageError("N is the ask's number that 'share requests' shows, not '\(escape(arguments.positionals[0]))'", spec: spec)
   }
-  let request: ControlRequest = accept ? .accept(id: id, trust: arguments[AcceptCommand.trust]) : .decline(id: id)
+  let trust = accept && arguments[AcceptCommand.trust]
+  if trust, let ask = try ControlClient.send(.requests, paths: context.paths).requests?.first(where: { $0.id == id }),
+    ask.pairingCode != nil
+  {
+    throw UsageError("ask \(id) is a pairing request: accept it without --trust (both devices then trust each other)", spec: spec)
+  }
+  let request: ControlRequest = accept ? .accept(id: id, trust: trust) : .decline(id: id)
   let decided = try ControlClient.send(request, paths: context.paths).decided
   let who = decided.map { "\(escape($0.peerName)) (\($0.peerId.prefix(12)))" } ?? "the sender"
   context.terminal.err("\(accept ? "Accepted" : "Declined") ask \(id) from \(who)")

@@ -55,13 +55,17 @@ enum InboxListCommand: Command {
       terminal.err("The Inbox is empty (\(context.paths.inbox.path)).")
       return .success
     }
+    // For people: local times and type names; for scripts (a pipe), as it has always been.
+    let people = terminal.stdoutIsTerminal
     let formatter = ISO8601DateFormatter()
+    var table = Table("NAME", "SIZE", "TYPE", "RECEIVED", "FROM")
     for item in items {
-      let when = item.metadata.map { formatter.string(from: $0.receivedAt) } ?? "-"
+      let when = item.metadata.map { people ? LocalTime.string($0.receivedAt) : formatter.string(from: $0.receivedAt) } ?? "-"
       let from = item.metadata.map { "\(escape($0.senderName)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
-      let type = item.metadata?.type?.rawValue ?? item.kind.rawValue
-      terminal.out("\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(from)")
+      let type = item.metadata?.type.map { people ? TypeNames.describe($0.rawValue) : $0.rawValue } ?? item.kind.rawValue
+      table.add(escape(item.name), formatBytes(item.size), type, when, from)
     }
+    table.print(to: terminal)
     return .success
   }
 }
@@ -86,17 +90,17 @@ enum InboxShowCommand: Command {
     terminal.out("Name:       \(escape(item.name))")
     terminal.out("Path:       \(escape(item.url.path))")
     terminal.out("Kind:       \(item.metadata?.kind.rawValue ?? item.kind.rawValue)")
-    terminal.out("Size:       \(formatBytes(item.size)) (\(item.size) bytes)")
+    terminal.out("Size:       \(item.size < 1024 ? formatBytes(item.size) : "\(formatBytes(item.size)) (\(item.size) bytes)")")
     guard let meta = item.metadata else {
       terminal.out("Metadata:   none (not placed by share, or its record was lost)")
       return .success
     }
-    terminal.out("Type:       \(meta.type?.rawValue ?? "unknown")")
+    terminal.out("Type:       \(meta.type.map { "\(TypeNames.describe($0.rawValue)) (\($0.rawValue))" } ?? "unknown")")
     terminal.out("Sent as:    \(escape(meta.originalName))")
     terminal.out("From:       \(escape(meta.senderName))")
     terminal.out("Sender ID:  \(escape(meta.senderId))\(meta.senderVerified == false ? " (claimed, not proven)" : "")")
     if let via = meta.protocol { terminal.out("Protocol:   \(escape(via))") }
-    terminal.out("Received:   \(ISO8601DateFormatter().string(from: meta.receivedAt))")
+    terminal.out("Received:   \(LocalTime.string(meta.receivedAt, seconds: true))")
     if let sha = meta.sha256 { terminal.out("SHA-256:    \(sha)") }
     return .success
   }
@@ -116,12 +120,29 @@ enum InboxMoveCommand: Command {
     examples: ["share inbox move notes.txt", "share inbox move photo.jpg ~/Pictures/"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let destination = arguments.positionals.count > 1
-      ? URL(fileURLWithPath: arguments.positionals[1]) : nil
+    let destination = try arguments.positionals.dropFirst().first.map(checkedDestination)
     let moved = try Inbox(paths: context.paths).move(arguments.positionals[0], to: destination)
     context.terminal.out(moved.path)
     return .success
   }
+}
+
+/// DEST as given, when it can be one: an existing folder (the item keeps its name), or a new
+/// name in an existing folder. A DEST ending in `/` must be a folder; one that does not exist is
+/// an error that says so, not a new name beside it.
+private func checkedDestination(_ text: String) throws(ShareError) -> URL {
+  let url = URL(fileURLWithPath: text)
+  var isFolder: ObjCBool = false
+  let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+  if text.hasSuffix("/"), !(exists && isFolder.boolValue) {
+    throw .configuration("there is no folder \(escape(text)); create it first (mkdir -p \(escape(text)))")
+  }
+  let parent = url.deletingLastPathComponent()
+  var parentIsFolder: ObjCBool = false
+  if !exists, !(FileManager.default.fileExists(atPath: parent.path, isDirectory: &parentIsFolder) && parentIsFolder.boolValue) {
+    throw .configuration("there is no folder \(escape(parent.path)) to move it into; create it first")
+  }
+  return url
 }
 
 /// `share inbox delete ITEM...`.

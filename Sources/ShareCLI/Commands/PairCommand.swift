@@ -12,7 +12,7 @@ enum PairCommand: Command {
     discussion: """
       Numeric comparison, as Bluetooth and KDE Connect pair: both devices derive a six-digit code
       from both certificates. This command shows it; the peer's owner sees it in 'share requests'
-      and accepts with 'share accept ID' (then the peer trusts this device). Here, confirm that the
+      and accepts with 'share accept N' (then the peer trusts this device). Here, confirm that the
       codes match (or pass --yes after comparing) and this home trusts the peer too. A
       man in the middle would present other certificates, and the codes would differ.
       The peer must be receiving from everyone ('share receive everyone --for 5m' there).

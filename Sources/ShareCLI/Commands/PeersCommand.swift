@@ -77,8 +77,12 @@ enum PeersCommand: Command {
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
     let localSend = LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1))
     if peers.isEmpty && localSend.isEmpty && !json { terminal.err("No peers nearby.") }
-    for peer in peers { show(peer, event: nil, json: json, terminal: terminal) }
-    for peer in localSend { show(peer, json: json, terminal: terminal) }
+    if !json && terminal.stdoutIsTerminal {
+      table(peers, localSend: localSend).print(to: terminal)
+    } else {
+      for peer in peers { show(peer, event: nil, json: json, terminal: terminal) }
+      for peer in localSend { show(peer, json: json, terminal: terminal) }
+    }
     return .success
   }
 

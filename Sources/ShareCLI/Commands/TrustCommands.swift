@@ -24,8 +24,15 @@ enum TrustListCommand: Command {
     if store.peers.isEmpty {
       context.terminal.err("No contacts yet. Add one with 'share trust add ID --name NAME', or accept an ask with --trust.")
     }
+    var table = Table("NAME", "ID", "")
     for peer in store.peers {
-      context.terminal.out("\(escape(peer.name))\t\(peer.id.grouped)\(peer.ask ? "\t(asks first)" : "")")
+      table.add(escape(peer.name), peer.id.grouped, peer.ask ? "(asks first)" : "")
+    }
+    // On a pipe, as before: no empty last cell.
+    if context.terminal.stdoutIsTerminal {
+      table.print(to: context.terminal)
+    } else {
+      for row in table.rows { context.terminal.out(row.filter { !$0.isEmpty }.joined(separator: "\t")) }
     }
     return .success
   }

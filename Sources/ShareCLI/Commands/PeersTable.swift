@@ -1,0 +1,22 @@
+import ShareKit
+
+extension PeersCommand {
+  /// Nearby peers for people on a terminal: aligned columns under a header, each share peer
+  /// with its other verified names and its marks (this home, a contact, or what an unverified
+  /// record claims), then the LocalSend devices this home's daemon heard.
+  static func table(_ peers: [Peer], localSend: [LocalSendPeer] = []) -> Table {
+    var table = Table("NAME", "ID", "ADDRESSES", "")
+    for peer in peers {
+      let marks = marks(peer)
+      let addresses = peer.preferredAddresses.map { "\($0.address.contains(":") ? "[\($0.address)]" : $0.address):\($0.port)" }
+      table.add(
+        ([peer.name] + peer.aliases).map(escape).joined(separator: ", "), peer.id?.short ?? "(no ID)",
+        addresses.map(escape).joined(separator: " "), marks.isEmpty ? "" : "(" + marks.joined(separator: ", ") + ")")
+    }
+    for peer in localSend {
+      let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
+      table.add(escape(peer.alias), escape(String(peer.fingerprint.prefix(12))), escape(address), "(LocalSend)")
+    }
+    return table
+  }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+@testable import ShareCLI
+
+/// Tables: aligned under a header for people, tab-separated for scripts.
+@Suite struct TableTests {
+  @Test func alignedLinesHaveAHeaderAndColumnsThatLineUp() {
+    var table = Table("NAME", "SIZE", "TYPE")
+    table.add("photo.png", "68 bytes", "PNG image")
+    table.add("a-much-longer-name.txt", "2 bytes", "plain text")
+    #expect(table.lines(aligned: true) == [
+      "NAME                    SIZE      TYPE",
+      "photo.png               68 bytes  PNG image",
+      "a-much-longer-name.txt  2 bytes   plain text",
+    ])
+    #expect(table.lines(aligned: false) == ["photo.png\t68 bytes\tPNG image", "a-much-longer-name.txt\t2 bytes\tplain text"])
+  }
+
+  @Test func localTimesAreToTheMinuteInThisTimeZone() {
+    let date = Date(timeIntervalSince1970: 1_800_000_000)
+    let text = LocalTime.string(date)
+    #expect(text.count == 16 && text.dropFirst(10).first == " ", "\(text)")
+    let formatter = DateFormatter()
+    formatter.timeZone = .current
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    #expect(text == formatter.string(from: date))
+    #expect(LocalTime.string(date, seconds: true).hasPrefix(text + ":"))
+  }
+}
