@@ -82,18 +82,27 @@ public enum Entrypoint {
     if let unknown = unknownSubcommand(line.words, consumed: consumed, spec: spec) {
       return usageError(unknown, usage: Help.usage(for: spec), terminal: terminal)
     }
+    let parsed: ParsedArguments
     do {
-      let parsed = try ParsedArguments.parse(line.leading + Array(line.words[consumed...]), spec: spec)
-      if parsed[GlobalOptions.help] {
-        terminal.out(Help.text(for: spec))
-        return .success
-      }
+      parsed = try ParsedArguments.parse(line.leading + Array(line.words[consumed...]), spec: spec)
+    } catch {
+      return usageError(error.message, usage: Help.usage(for: error.spec ?? spec), terminal: terminal)
+    }
+    if parsed[GlobalOptions.help] {
+      terminal.out(Help.text(for: spec))
+      return .success
+    }
+    // A command whose --json is a stream of events reports its failure as one more event.
+    let events = (command as? any EventStreamCommand.Type).map { parsed[$0.json] } ?? false
+    do {
       let context = CommandContext(arguments: parsed, environment: environment, console: console, commandLine: arguments)
       return try command.run(parsed, context)
     } catch let error as UsageError {
+      if events { terminal.out(JSONOutput.line(ErrorEvent(message: error.message, exitCode: ExitCode.usage.rawValue))) }
       return usageError(error.message, usage: Help.usage(for: error.spec ?? spec), terminal: terminal)
     } catch {
       let wrapped = ShareError.wrap(error)
+      if events { terminal.out(JSONOutput.line(ErrorEvent(message: wrapped.description, exitCode: ExitCode.failure.rawValue))) }
       terminal.error(wrapped.description, detail: wrapped.detail)
       return .failure
     }
@@ -145,6 +154,24 @@ public enum Entrypoint {
     guard let best = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { return nil }
     return (best, best.spec.path.count)
   }
+}
+
+/// A command whose `--json` prints a stream of events (`send`, `daemon`, `peers --watch`): an
+/// error that ends it is one more event, `{"event":"error","message":…,"exit_code":1}`, so a
+/// script reading stdout learns why it ended.
+protocol EventStreamCommand: Command {
+  static var json: Flag { get }
+}
+
+extension SendCommand: EventStreamCommand {}
+extension DaemonCommand: EventStreamCommand {}
+extension PeersCommand: EventStreamCommand {}
+
+/// The `--json` event for an error that ends a command.
+struct ErrorEvent: Encodable {
+  var event = "error"
+  var message: String
+  var exitCode: Int32
 }
 
 /// A command line split at the command: the global options before it (`share --home DIR send

@@ -109,6 +109,9 @@ enum DaemonCommand: Command {
       daemon.stop()
       exit(ExitCode.success.rawValue)
     }
+    // Started first: a second daemon for this home stops at the home's lock, before it says
+    // anything about receiving.
+    try daemon.start()
     switch confinement {
     case .confined(let abi, let writable, let hooks):
       let outside = hooks == nil ? "" : "; hooks run outside it"
@@ -118,7 +121,6 @@ enum DaemonCommand: Command {
     }
     log.note("type declarations: \(daemon.status.declarations)")
     log.note("receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(context.paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)")
-    try daemon.start()
     // The main thread only waits: the daemon's threads do the work and the signal thread ends the
     // process. (Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked,
     // which would let a SIGTERM kill the process instead of stopping it gracefully.)
@@ -184,6 +186,10 @@ struct DaemonLog: Sendable {
     var message: String? = nil
     /// For a refused item, the command that would accept it (for the receiver's owner).
     var acceptWith: String? = nil
+    /// For `ask`: its number (for 'share accept N'), what it offers, and a pairing's code.
+    var ask: Int? = nil
+    var items: [AskedItem]? = nil
+    var pairingCode: String? = nil
   }
 
   func note(_ message: String) {
@@ -205,6 +211,11 @@ struct DaemonLog: Sendable {
     case .connected(let peer):
       emit(Event(event: "connected", peerName: peer.name, peerId: peer.fingerprint.hex, address: peer.address),
            "\(describe(peer)) connected from \(peer.address)")
+    case .ask(let ask):
+      let what = ask.pairingCode.map { "asks to pair (code \($0))" } ?? "asks to send \(ask.items.count) item(s)"
+      emit(Event(event: "ask", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
+                 pairingCode: ask.pairingCode),
+           "\(escape(ask.peerName)) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
     case .asked(let peer, let offered, let accepted):
       emit(Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: offered - accepted),
            "\(describe(peer)) offers \(offered) item(s); accepted \(accepted)")

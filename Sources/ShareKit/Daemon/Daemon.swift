@@ -83,7 +83,7 @@ public final class Daemon: @unchecked Sendable {
     gatekeeper = Gatekeeper(
       mode: mode, trust: try Contacts(paths: paths).trusted(), askTimeout: options.askTimeout,
       onPending: { ask in
-        note("\(ask.peerName) (\(String(ask.peerId.prefix(12)))) asks to send \(ask.items.count) item(s): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
+        events(.ask(ask))
         hooks.waiting(ask)
       })
     let store = self.store
@@ -294,7 +294,11 @@ public final class Daemon: @unchecked Sendable {
       throw .configuration("cannot open \(path): \(error)")
     }
     guard let held else {
-      throw .configuration("a share daemon is already running for this home (\(paths.config.path))")
+      // The lock file holds the running daemon's PID.
+      let pid = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      throw .configuration(
+        "a share daemon is already running for this home\(pid.map { " (pid \($0))" } ?? "") (\(paths.config.path)); "
+          + "stop it first, or give this one another --home")
     }
     try? held.replaceContents(Array("\(getpid())\n".utf8))
     homeLock = held

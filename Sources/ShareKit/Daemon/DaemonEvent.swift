@@ -3,6 +3,9 @@
 public enum DaemonEvent: Sendable {
   case listening(port: UInt16)
   case connected(PeerInfo)
+  /// An ask from a stranger (or a pairing request) waits for the owner: `share accept` it by
+  /// its number.
+  case ask(PendingAsk)
   /// An ask arrived: how many items it offers, and how many of them were accepted.
   case asked(PeerInfo, offered: Int, accepted: Int)
   case stored(PeerInfo, item: String, storedAs: String, size: Int64, type: String?)

@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+import Testing
+
+/// What a daemon says (and what `--json` streams carry): a second daemon names the first one's
+/// PID and says nothing of receiving; an ask is an event with its number, sender and items;
+/// an error before anything is sent is a JSON line too; no event has an empty `to`.
+@Suite struct DaemonOutputTests {
+  @Test func aSecondDaemonInTheSameHomeNamesTheRunningOnesPIDAndSaysNothingOfReceiving() throws {
+    let b = try ShareHome(name: "bob")
+    let first = try b.startDaemon()
+    defer { _ = first.stop() }
+    let second = try b.share("daemon", "--port", "0", "--host", "127.0.0.1", timeout: .seconds(20))
+    #expect(second.exited(with: 1), "\(second)")
+    #expect(second.stderrText.contains("already running for this home (pid \(first.process.pid))"), "\(second)")
+    #expect(!second.stderrText.contains("receiving as") && !second.stderrText.contains("type declarations"), "\(second)")
+    #expect(second.stdout.isEmpty, "\(second)")
+    #expect(first.isRunning)
+  }
+
+  @Test func daemonJSONReportsAnAskWithItsNumberSenderAndItems() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(json: true, arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let sender = try a.startShare("send", try a.file("a.txt", "a\n").path, try a.pngFile("p.png").path, "--to", daemon.address)
+    defer { sender.signal(SIGKILL) }
+    var ask: [String: Any]? = nil
+    daemon.process.waitFor(timeout: .seconds(20)) { stdout, _, _ in
+      ask = (try? parseJSONLines(String(decoding: stdout, as: UTF8.self)))?.first { $0["event"] as? String == "ask" }
+      return ask != nil
+    }
+    let event = try #require(ask, "no ask event:\n\(String(decoding: daemon.process.stdoutSoFar, as: UTF8.self))")
+    #expect(event["ask"] as? Int == 1, "\(event)")
+    #expect(event["peer_name"] as? String == "alice")
+    #expect(event["peer_id"] as? String == (try a.deviceID()))
+    let items = try #require(event["items"] as? [[String: Any]])
+    #expect(items.compactMap { $0["name"] as? String } == ["a.txt", "p.png"], "\(items)")
+    #expect(items.first?["size"] as? Int == 2, "\(items)")
+  }
+
+  @Test func sendJSONReportsAnErrorBeforeConnectingAsAnEvent() throws {
+    let a = try ShareHome(name: "alice")
+    let missing = try a.share("send", a.files.appendingPathComponent("missing.txt").path, "--to", "127.0.0.1:9", "--json")
+    #expect(missing.exited(with: 1), "\(missing)")
+    let event = try #require(try parseJSONLines(missing.stdoutText).first, "\(missing)")
+    #expect(event["event"] as? String == "error" && event["exit_code"] as? Int == 1, "\(event)")
+    #expect((event["message"] as? String)?.contains("missing.txt") == true, "\(event)")
+    #expect(missing.stderrText.hasPrefix("Error: "), "\(missing)")
+
+    let usage = try a.share("send", try a.file("x.txt", "x").path, "--to", "127.0.0.1:99999", "--json")
+    #expect(usage.exited(with: 64), "\(usage)")
+    #expect(try parseJSONLines(usage.stdoutText).first?["exit_code"] as? Int == 64, "\(usage)")
+  }
+
+  @Test func noSendEventHasAnEmptyTo() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let folder = a.files.appendingPathComponent("trip")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("x\n".utf8).write(to: folder.appendingPathComponent("x.txt"))
+    try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path, withDestinationPath: "/etc/hostname")
+    let sent = try a.share("send", folder.path, "--to", daemon.address, "--json")
+    #expect(sent.exited(with: 0), "\(sent)")
+    let events = try parseJSONLines(sent.stdoutText)
+    #expect(events.contains { $0["event"] as? String == "warning" && $0["to"] == nil }, "\(events)")
+    #expect(events.allSatisfy { ($0["to"] as? String).map { !$0.isEmpty } ?? ($0["event"] as? String == "warning") }, "\(events)")
+    #expect(events.contains { $0["event"] as? String == "sending" && $0["item"] as? String == "trip/x.txt" }, "\(events)")
+  }
+}
