@@ -132,7 +132,7 @@ import Testing
     let interrupted = sender.wait(timeout: .seconds(30))
     #expect(interrupted.exited(with: 130), "\(interrupted)")
     #expect(interrupted.stderrText.contains("Error: cancelled; bob keeps the "), "\(interrupted)")
-    #expect(interrupted.stderrText.contains(" of huge.bin it received (outside its Inbox)"), "\(interrupted)")
+    #expect(interrupted.stderrText.contains(" of huge.bin it received (not in its Inbox); to resume, run:"), "\(interrupted)")
     #expect(!interrupted.stderrText.contains("nothing partial is kept"), "\(interrupted)")
     // The command that resumes: the same send.
     let again = (["share", "--home", a.home.path, "send", huge.path, "--to", daemon.address]).joined(separator: " ")

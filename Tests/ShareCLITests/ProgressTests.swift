@@ -124,3 +124,23 @@ import Testing
     #expect(SendSummary.interrupted(peer: "bob", payload: nil, sentOfIt: 0, commandLine: []) == "cancelled; nothing partial is kept in bob's Inbox")
   }
 }
+
+extension ProgressLineTests {
+  @Test func theTitleTakesTheWidthItIsGivenSoBarsLineUp() {
+    let line = Self.sending(sent: 1 << 29)
+    let short = line.render(width: 120, at: Self.start, titleWidth: 14)
+    #expect(short.hasPrefix("lab-b huge.bin ["), "\(short)")
+    let wide = line.render(width: 120, at: Self.start, titleWidth: 30)
+    #expect(wide.hasPrefix("lab-b huge.bin" + String(repeating: " ", count: 16) + " ["), "\(wide)")
+    #expect(short.count == wide.count, "the bar takes what the title leaves")
+  }
+}
+
+extension ProgressLineTests {
+  @Test func theRateCountsOnlyBytesSentSinceStreamingStarted() {
+    var line = Self.sending(sent: 100 << 20)
+    line.sentAtStart = 50 << 20
+    let text = line.render(width: 120, at: Self.start + .seconds(2))
+    #expect(text.contains("25.0 MiB/s"), "\(text)")
+  }
+}

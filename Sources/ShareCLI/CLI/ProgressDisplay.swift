@@ -10,6 +10,9 @@ final class ProgressDisplay: Sendable {
   private struct State {
     var lines: [ProgressLine] = []
     var drawnLines = 0
+    /// The longest title drawn so far: every bar's title takes that much, so bars line up and
+    /// never move left.
+    var titleWidth = 0
     var lastDraw = ContinuousClock.now - .seconds(1)
   }
 
@@ -61,16 +64,18 @@ final class ProgressDisplay: Sendable {
     let width = terminal.columns
     let now = ContinuousClock.now
     var text = erase(state.drawnLines)
+    state.titleWidth = max(state.titleWidth, state.lines.map(\.fullTitle.count).max() ?? 0)
     for line in state.lines {
       let colour: Terminal.Colour = line.phase == .done ? .green : .bold
-      text += line.render(width: width, at: now) { terminal.paint($0, colour) } + "\n"
+      text += line.render(width: width, at: now, titleWidth: state.titleWidth) { terminal.paint($0, colour) } + "\n"
     }
     state.drawnLines = state.lines.count
     terminal.errRaw(text)
   }
 
-  /// Moves up over `count` drawn lines, erasing each.
+  /// Erases the current line (what the terminal echoed there, such as `^C`), then moves up
+  /// over `count` drawn lines erasing each, and leaves the cursor at the start of the line.
   private func erase(_ count: Int) -> String {
-    String(repeating: "\u{1b}[1A\u{1b}[2K", count: count)
+    "\r\u{1b}[2K" + String(repeating: "\u{1b}[1A\u{1b}[2K", count: count)
   }
 }

@@ -31,17 +31,26 @@ struct ProgressLine: Sendable {
   /// Bytes the receiver already held when the send began (resuming): counted as done, so a
   /// resumed file shows the progress of the whole file.
   var held: Int64 = 0
-  /// When the first byte went: rates and ETAs are measured from here, not from connecting or
-  /// waiting for an answer.
+  /// When bytes started to go (and `sent` then): rates and ETAs are measured from here, not
+  /// from connecting, waiting for an answer, or proving a resumed file's first bytes.
   var streamingSince: ContinuousClock.Instant?
+  var sentAtStart: Int64 = 0
 
   /// The rate and the ETA are shown once streaming has lasted this long: the first moments'
   /// figures say more about buffers than about the network.
   static let settling: Duration = .seconds(1)
   static let minimumBar = 10
 
-  /// The line for a terminal `width` columns wide; `paint` colours the bar's body.
-  func render(width: Int, at now: ContinuousClock.Instant, paint: (String) -> String = { $0 }) -> String {
+  /// The receiver and the item as one text, before it is cut to fit.
+  var fullTitle: String {
+    let receiver = peerName ?? label
+    return item.map { receiver + " " + $0 } ?? receiver
+  }
+
+  /// The line for a terminal `width` columns wide; `paint` colours the bar's body. The title
+  /// (receiver and item) takes `titleWidth` columns (the display passes the longest title so
+  /// far, so bars line up and do not move), at most two fifths of the line.
+  func render(width: Int, at now: ContinuousClock.Instant, titleWidth: Int? = nil, paint: (String) -> String = { $0 }) -> String {
     let budget = max(20, width) - 1
     switch phase {
     case .connecting:
@@ -49,14 +58,18 @@ struct ProgressLine: Sendable {
     case .waiting:
       return fit(title(budget / 2) + " waiting for \(peerName ?? label) to accept…", budget)
     case .sending, .done:
-      guard let total else { return fit(title(budget * 2 / 5) + streamFigures(now), budget) }
-      return barLine(total: total, budget: budget, now: now, paint: paint)
+      let most = min(40, max(12, budget * 2 / 5))
+      let columns = min(most, max(12, titleWidth ?? most))
+      guard let total else { return fit(title(columns) + streamFigures(now), budget) }
+      return barLine(total: total, titleWidth: columns, budget: budget, now: now, paint: paint)
     }
   }
 
   /// `title [###---] percent amounts rate ETA`, leaving out the amounts, then the rate, then the
   /// ETA, until the bar gets at least `minimumBar` columns.
-  private func barLine(total: Int64, budget: Int, now: ContinuousClock.Instant, paint: (String) -> String) -> String {
+  private func barLine(
+    total: Int64, titleWidth columns: Int, budget: Int, now: ContinuousClock.Instant, paint: (String) -> String
+  ) -> String {
     let whole = held + total
     let done = min(held + sent, whole)
     let fraction = whole > 0 ? Double(done) / Double(whole) : (phase == .done ? 1 : 0)
@@ -66,7 +79,7 @@ struct ProgressLine: Sendable {
       "amounts": pad(formatBytes(done), 9, left: true) + "/" + pad(formatBytes(whole), 9),
       "rate": rate(now), "eta": eta(remaining: whole - done, now: now),
     ]
-    var titleWidth = min(40, max(12, budget * 2 / 5))
+    var titleWidth = columns
     // title, " [", the bar, "] ", the percentage, and each figure after a blank.
     func rest() -> Int { budget - titleWidth - 4 - percent.count - figures.values.reduce(0) { $0 + 1 + $1.count } }
     for key in ["amounts", "rate", "eta"] where rest() < Self.minimumBar { figures[key] = nil }
@@ -87,20 +100,21 @@ struct ProgressLine: Sendable {
   /// `width` columns.
   private func title(_ width: Int) -> String {
     let receiver = peerName ?? label
-    guard let item else { return pad(cut(receiver, width), width) }
+    guard fullTitle.count > width else { return pad(fullTitle, width) }
+    guard let item else { return cut(receiver, width) }
     let name = cut(receiver, min(receiver.count, max(4, width / 2)))
     return pad(name + " " + cutFront(item, max(1, width - name.count - 1)), width)
   }
 
   private func rate(_ now: ContinuousClock.Instant) -> String {
     guard let seconds = settledSeconds(now) else { return pad("", 11) }
-    return pad(formatBytes(Int64(Double(sent) / seconds)) + "/s", 11, left: true)
+    return pad(formatBytes(Int64(Double(sent - sentAtStart) / seconds)) + "/s", 11, left: true)
   }
 
   private func eta(remaining: Int64, now: ContinuousClock.Instant) -> String {
     if phase == .done { return pad("done", 9) }
-    guard let seconds = settledSeconds(now), sent > 0 else { return pad("", 9) }
-    let left = Int((Double(remaining) / (Double(sent) / seconds)).rounded(.up))
+    guard let seconds = settledSeconds(now), sent > sentAtStart else { return pad("", 9) }
+    let left = Int((Double(remaining) / (Double(sent - sentAtStart) / seconds)).rounded(.up))
     let clock = left >= 3600
       ? "\(left / 3600):" + twoDigits((left / 60) % 60) + ":" + twoDigits(left % 60)
       : "\(left / 60):" + twoDigits(left % 60)

@@ -124,7 +124,8 @@ final class SendReporter: Sendable {
         emit(Event(event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
                    reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
-        line("\(escape(to)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
+        let peer = tallies.withLock { $0[recipient].peerName } ?? to
+        line("\(escape(peer)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
       } else if !quiet && !answer.accepted {
         line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(escape(name)): \(escape(answer.reason ?? "refused"))")
       }
@@ -140,7 +141,6 @@ final class SendReporter: Sendable {
     }
     progress?.update(recipient, now: true) { line in
       line.item = escape(payload.name)
-      if line.streamingSince == nil { line.streamingSince = now }
       if payload.size == nil { line.total = nil }
     }
     if json {
@@ -158,6 +158,7 @@ final class SendReporter: Sendable {
       return true
     }
     progress?.update(recipient) { line in
+      if line.streamingSince == nil { (line.streamingSince, line.sentAtStart) = (now, line.sent) }
       line.sent = sent
       if line.total != nil { line.total = total }
     }

@@ -59,8 +59,8 @@ enum SendSummary {
       return "cancelled; nothing partial is kept in \(peer)'s Inbox"
     }
     let kept = formatBytes(payload.resumeFrom + sentOfIt)
-    return "cancelled; \(peer) keeps the \(kept) of \(escape(payload.name)) it received (outside its Inbox), "
-      + "and sending it again resumes from there:\n  " + shellCommand(commandLine)
+    return "cancelled; \(peer) keeps the \(kept) of \(escape(payload.name)) it received (not in its Inbox); "
+      + "to resume, run:\n  " + shellCommand(commandLine)
   }
 
   /// `12 ms`, `3.4 s`, `2 min 5 s`, `1 h 2 min`.
