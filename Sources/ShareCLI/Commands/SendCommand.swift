@@ -24,7 +24,8 @@ enum SendCommand: Command {
       under, or why it was refused. Items: files; folders (sent whole with their structure;
       symbolic links are not followed and are reported, special files skipped); URLs (an
       argument such as https://example.com, or --url); text (--text); standard input ('-',
-      named with --name, streamed without knowing its size). The receiver's device ID is
+      named by its content, stdin.png or stdin.txt, or with --name; streamed without knowing its
+      size). The receiver's device ID is
       printed so you can compare it with what 'share id' prints there.
 
       PEER is a device name or an ID prefix, found nearby through Avahi (the receiver's
