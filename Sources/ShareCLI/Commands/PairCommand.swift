@@ -22,6 +22,11 @@ enum PairCommand: Command {
     arguments: 1...1, argumentKind: .peer, examples: ["share pair lab-b", "share pair 192.168.1.20:40123"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    // Asked before anything is sent: without a way to confirm the code here, pairing would
+    // leave the peer trusting this device and this device not trusting it.
+    guard arguments[Self.yes] || isatty(STDIN_FILENO) == 1 else {
+      throw UsageError("confirm the code on a terminal, or pass --yes after comparing it", spec: spec)
+    }
     let device = try context.device()
     let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
     guard let endpoint = try SendCommand.resolveTargets([arguments.positionals[0]], resolver: resolver, context: context).first else {
