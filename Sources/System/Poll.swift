@@ -20,6 +20,22 @@ package func pollUntil(_ fd: Int32, events: Int16, deadline: ContinuousClock.Ins
   }
 }
 
+/// Waits with `poll`, without a time limit, until `fd` is readable (which an end of the
+/// connection makes it) or hung up (true), or `wake`
+/// is readable (false): another thread ends the wait by writing to `wake`. Interruptions are
+/// retried; a failing `poll` counts as `fd`'s end. The corresponding C function is `poll`.
+package func pollReadable(_ fd: Int32, orWake wake: Int32) -> Bool {
+  var entries = [
+    pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+    pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+  ]
+  let ready = try? retryOnInterrupt { () throws(Errno) -> Int32 in
+    try valueOrErrno(retryOnInterrupt: false) { poll(&entries, 2, -1) }
+  }
+  guard ready != nil else { return true }
+  return entries[0].revents != 0 || entries[1].revents == 0
+}
+
 /// Whether `fd` has one of `events` right now (a `poll` with a zero timeout).
 package func pollNow(_ fd: Int32, events: Int16) -> Bool {
   var entry = pollfd(fd: fd, events: events, revents: 0)

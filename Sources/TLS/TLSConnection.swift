@@ -326,6 +326,14 @@ public final class TLSConnection: @unchecked Sendable {
     return readable ?? false
   }
 
+  /// Blocks until the peer sends something or hangs up (true), or `wake` — a descriptor another
+  /// thread makes readable — is readable (false). For watching a connection that is otherwise
+  /// idle from another thread while its owner waits on something else; what arrived stays for
+  /// the owning thread to read. A connection closed here counts as the peer's end. Any thread.
+  package func waitForPeer(orWake wake: Int32) -> Bool {
+    (try? socket.withDescriptor { fd in pollReadable(fd, orWake: wake) }) ?? true
+  }
+
   /// Sets how long one blocked read or write may wait for the peer (`SO_RCVTIMEO` and
   /// `SO_SNDTIMEO`); nil waits forever. Expiry throws `.timedOut`. Owning thread only.
   public func setIdleTimeout(_ duration: Duration?) throws(TLSError) {

@@ -89,6 +89,37 @@ import TLS
     #expect(gate.admit(Self.alice)?.code == "shutdown")
   }
 
+  @Test func anAskIsWithdrawnWhenEveryConnectionWaitingOnItGoesAway() throws {
+    let withdrawn = Mutex<[Int]>([])
+    let gate = Gatekeeper(
+      mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(30),
+      onWithdrawn: { ask in withdrawn.withLock { $0.append(ask.id) } })
+    let leaving = Mutex<[@Sendable () -> Void]>([])
+    let refusals = Mutex<[Refusal?]>([])
+    for _ in 0..<2 {  // two connections folded into one ask
+      Thread {
+        let refusal = gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items) { _, senderLeft in
+          leaving.withLock { $0.append(senderLeft) }
+        }
+        refusals.withLock { $0.append(refusal) }
+      }.start()
+    }
+    try waitUntil { leaving.withLock { $0.count } == 2 }
+    let id = try #require(gate.pending.first?.id)
+    leaving.withLock { $0[0] }()
+    try waitUntil { refusals.withLock { $0.count } == 1 }
+    // One sender of two left: the ask still waits, on one connection.
+    #expect(gate.pending.map(\.connections) == [1])
+    #expect(withdrawn.withLock { $0 }.isEmpty)
+    leaving.withLock { $0[1] }()
+    try waitUntil { refusals.withLock { $0.count } == 2 }
+    #expect(gate.pending.isEmpty)
+    #expect(refusals.withLock { $0 }.allSatisfy { $0?.message.contains("the sender went away") == true })
+    #expect(withdrawn.withLock { $0 } == [id])
+    #expect(gate.decide(id, accept: true) == nil)
+    #expect(gate.withdrawn(id)?.peerName == "m")
+  }
+
   @Test func durationsParse() {
     #expect(parseDuration("10m") == 600)
     #expect(parseDuration("1h30m") == 5400)

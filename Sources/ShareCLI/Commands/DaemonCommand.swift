@@ -216,6 +216,9 @@ struct DaemonLog: Sendable {
       emit(Event(event: "ask", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
                  pairingCode: ask.pairingCode),
            "\(escape(ask.peerName)) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
+    case .withdrawn(let ask):
+      emit(Event(event: "withdrawn", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id),
+           "ask \(ask.id) from \(escape(ask.peerName)) (\(String(ask.peerId.prefix(12)))) withdrawn: the sender went away")
     case .asked(let peer, let offered, let accepted):
       emit(Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: offered - accepted),
            "\(describe(peer)) offers \(offered) item(s); accepted \(accepted)")

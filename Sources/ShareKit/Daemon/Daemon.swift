@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import System
+import TextEscaping
 import InboxStore
 import Synchronization
 import TLS
@@ -85,7 +86,8 @@ public final class Daemon: @unchecked Sendable {
       onPending: { ask in
         events(.ask(ask))
         hooks.waiting(ask)
-      })
+      },
+      onWithdrawn: { ask in events(.withdrawn(ask)) })
     let store = self.store
     let inbox = paths.inbox
     var configuration = options.configuration
@@ -263,19 +265,26 @@ public final class Daemon: @unchecked Sendable {
     }
   }
 
-  /// Accepts or declines a waiting ask; with `trust`, its sender becomes a contact first.
+  /// Accepts or declines a waiting ask; with `trust`, its sender then becomes a contact. An ask
+  /// that is not waiting (decided, timed out, or withdrawn because its sender went away) is an
+  /// error, and nobody is trusted.
   private func decide(_ id: Int, accept: Bool, trust: Bool) -> ControlResponse {
-    if accept, trust, let ask = gatekeeper.pending.first(where: { $0.id == id }), let fingerprint = Fingerprint(hex: ask.peerId) {
-      do {
-        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: ask.peerName)))
-      } catch {
-        return ControlResponse(ok: false, error: "\(error)")
-      }
-    }
     guard let decided = gatekeeper.decide(id, accept: accept) else {
+      if let gone = gatekeeper.withdrawn(id) {
+        let trusted = trust ? "; nobody was trusted" : ""
+        return ControlResponse(
+          ok: false, error: "ask \(id) from \(Escaping.escaped(gone.peerName)) is gone: the sender went away before it was answered\(trusted)")
+      }
       return ControlResponse(ok: false, error: "no ask \(id) is waiting (see 'share requests')")
     }
-    note("\(accept ? "accepted" : "declined") ask \(id) from \(decided.peerName)")
+    note("\(accept ? "accepted" : "declined") ask \(id) from \(Escaping.escaped(decided.peerName))")
+    if accept, trust, let fingerprint = Fingerprint(hex: decided.peerId) {
+      do {
+        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: decided.peerName)))
+      } catch {
+        return ControlResponse(ok: false, error: "accepted ask \(id), but could not trust \(Escaping.escaped(decided.peerName)): \(error)")
+      }
+    }
     return ControlResponse(ok: true, decided: decided)
   }
 

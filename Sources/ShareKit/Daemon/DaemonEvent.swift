@@ -6,6 +6,9 @@ public enum DaemonEvent: Sendable {
   /// An ask from a stranger (or a pairing request) waits for the owner: `share accept` it by
   /// its number.
   case ask(PendingAsk)
+  /// A waiting ask was withdrawn: every connection that waited on it went away (the sender
+  /// pressed Ctrl-C); `share accept` of it now says it is gone.
+  case withdrawn(PendingAsk)
   /// An ask arrived: how many items it offers, and how many of them were accepted.
   case asked(PeerInfo, offered: Int, accepted: Int)
   case stored(PeerInfo, item: String, storedAs: String, size: Int64, type: String?)

@@ -52,13 +52,16 @@ public final class Gatekeeper: Sendable {
     var ask: PendingAsk
     var key: String
     var decision: Bool? = nil
-    var waiters: [DispatchSemaphore] = []
+    var waiters: [Waiter] = []
   }
 
   private struct State {
     var mode: ModeSetting
     var trust: TrustStore
     var entries: [Int: Entry] = [:]
+    /// Asks withdrawn because their senders went away, the latest few, so that accepting one
+    /// says it is gone rather than that it never was.
+    var withdrawn: [PendingAsk] = []
     var nextID = 1
     var closing = false
   }
@@ -69,16 +72,22 @@ public final class Gatekeeper: Sendable {
   public let maxPending: Int
   /// Called when a new ask starts waiting (for a notification).
   private let onPending: @Sendable (PendingAsk) -> Void
+  /// Called when an ask is withdrawn because every connection waiting on it went away.
+  private let onWithdrawn: @Sendable (PendingAsk) -> Void
+  /// How many withdrawn asks `withdrawn(_:)` remembers.
+  private static let withdrawnRemembered = 32
 
   public init(
     mode: ModeSetting, trust: TrustStore, askTimeout: Duration = .seconds(120), maxPendingPerPeer: Int = 2,
-    maxPending: Int = 16, onPending: @escaping @Sendable (PendingAsk) -> Void = { _ in }
+    maxPending: Int = 16, onPending: @escaping @Sendable (PendingAsk) -> Void = { _ in },
+    onWithdrawn: @escaping @Sendable (PendingAsk) -> Void = { _ in }
   ) {
     state = Mutex(State(mode: mode, trust: trust))
     self.askTimeout = askTimeout
     self.maxPendingPerPeer = maxPendingPerPeer
     self.maxPending = maxPending
     self.onPending = onPending
+    self.onWithdrawn = onWithdrawn
   }
 
   // MARK: Mode and contacts
@@ -93,16 +102,16 @@ public final class Gatekeeper: Sendable {
 
   /// Refuses every new ask and declines the waiting ones (shutdown).
   public func close() {
-    let waiting = state.withLock { state -> [DispatchSemaphore] in
+    let waiting = state.withLock { state -> [Waiter] in
       state.closing = true
-      var all: [DispatchSemaphore] = []
+      var all: [Waiter] = []
       for (id, entry) in state.entries where entry.decision == nil {
         state.entries[id]?.decision = false
         all += entry.waiters
       }
       return all
     }
-    waiting.forEach { $0.signal() }
+    waiting.forEach { $0.semaphore.signal() }
   }
 
   /// Whether a peer may ask at all, right after its Hello: nil, or the refusal.
@@ -122,18 +131,48 @@ public final class Gatekeeper: Sendable {
 
   /// Whether an ask from `peer` goes ahead. A contact that needs no asking goes ahead at once;
   /// otherwise the ask waits, folded with an identical one, until the person accepts or
-  /// declines it or it times out. Returns nil to proceed, or why it was declined.
+  /// declines it, it times out, or its sender goes away. Returns nil to proceed, or why not.
+  ///
+  /// `willWait` runs once the ask waits, with the ask and a function to call when the sender
+  /// goes away (it may be called from any thread): its connection stops waiting at once, and
+  /// an ask no connection waits on any more is withdrawn — gone from `pending`, and `decide`
+  /// finds nothing to accept.
   public func consent(
     peerName: String, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
-    willWait: (PendingAsk) -> Void = { _ in }
+    willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
   ) -> Refusal? {
-    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
+    let waiter = Waiter()
+    let id: Int
+    switch register(waiter, peerName: peerName, peer: peer, address: address, items: items, pairingCode: pairingCode) {
+    case .failure(let refusal): return refusal
+    case .success(let (entry, new)):
+      if entry == 0 { return nil }
+      id = entry
+      if let new { onPending(new) }
+      if let ask = state.withLock({ $0.entries[entry]?.ask }) { willWait(ask) { [weak self] in self?.leave(waiter, from: entry) } }
+    }
+    let timedOut = waiter.semaphore.wait(timeout: .now() + .nanoseconds(Int(askTimeout / .nanoseconds(1)))) == .timedOut
+    return outcome(of: id, for: waiter, timedOut: timedOut)
+  }
+
+  /// One connection waiting on an ask: woken by a decision, by `close()`, or by its sender
+  /// leaving (`left`, set under the state's lock); or it times out.
+  private final class Waiter: Sendable {
     let semaphore = DispatchSemaphore(value: 0)
-    let registered = state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
+    let left = Atomic<Bool>(false)
+  }
+
+  /// Adds `waiter` to an identical ask already waiting, or to a new one; returns its ID (0: a
+  /// contact that needs no asking) and the new ask, or why it is refused.
+  private func register(
+    _ waiter: Waiter, peerName: String, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String?
+  ) -> Result<(id: Int, new: PendingAsk?), Refusal> {
+    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
+    return state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
       if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }
       if pairingCode == nil, let contact = state.trust.peer(peer), !contact.ask { return .success((0, nil)) }
       if let (id, _) = state.entries.first(where: { $0.value.key == key && $0.value.decision == nil }) {
-        state.entries[id]?.waiters.append(semaphore)
+        state.entries[id]?.waiters.append(waiter)
         state.entries[id]?.ask.connections += 1
         return .success((id, nil))
       }
@@ -150,32 +189,57 @@ public final class Gatekeeper: Sendable {
       let ask = PendingAsk(
         id: id, peerName: peerName, peerId: peer.hex, address: address, items: items, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
-      state.entries[id] = Entry(ask: ask, key: key, waiters: [semaphore])
+      state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))
     }
-    let id: Int
-    switch registered {
-    case .failure(let refusal): return refusal
-    case .success(let (entry, new)):
-      if entry == 0 { return nil }
-      id = entry
-      if let new { onPending(new) }
-      if let ask = state.withLock({ $0.entries[entry]?.ask }) { willWait(ask) }
+  }
+
+  /// `waiter`'s sender went away: it stops waiting, and an ask no connection waits on any more
+  /// is withdrawn at once.
+  private func leave(_ waiter: Waiter, from id: Int) {
+    let withdrawn = state.withLock { state -> PendingAsk? in
+      waiter.left.store(true, ordering: .relaxed)
+      guard let entry = state.entries[id], entry.decision == nil else { return nil }
+      guard entry.waiters.allSatisfy({ $0.left.load(ordering: .relaxed) }) else {
+        state.entries[id]?.ask.connections -= 1
+        return nil
+      }
+      state.entries[id] = nil
+      state.withdrawn.append(entry.ask)
+      if state.withdrawn.count > Self.withdrawnRemembered { state.withdrawn.removeFirst() }
+      return entry.ask
     }
-    let timedOut = semaphore.wait(timeout: .now() + .nanoseconds(Int(askTimeout / .nanoseconds(1)))) == .timedOut
-    let decision = state.withLock { state -> Bool? in
-      guard let entry = state.entries[id] else { return nil }
-      if timedOut && entry.decision == nil { state.entries[id]?.decision = false }
-      let decision = state.entries[id]?.decision
-      state.entries[id]?.waiters.removeAll { $0 === semaphore }
-      if state.entries[id]?.waiters.isEmpty == true { state.entries[id] = nil }
-      return timedOut && entry.decision == nil ? nil : decision
+    waiter.semaphore.signal()
+    if let withdrawn { onWithdrawn(withdrawn) }
+  }
+
+  /// What became of an ask for one connection waiting on it.
+  private enum Outcome { case accepted, declined, withdrawn, unanswered }
+
+  /// What became of ask `id` for `waiter` once it woke (or timed out); `waiter` stops waiting
+  /// on it, and an ask nobody waits on any more goes.
+  private func outcome(of id: Int, for waiter: Waiter, timedOut: Bool) -> Refusal? {
+    let outcome = state.withLock { state -> Outcome in
+      defer {
+        state.entries[id]?.waiters.removeAll { $0 === waiter }
+        if state.entries[id]?.waiters.isEmpty == true { state.entries[id] = nil }
+      }
+      if waiter.left.load(ordering: .relaxed) { return .withdrawn }
+      switch state.entries[id]?.decision {
+      case true?: return .accepted
+      case false?: return .declined
+      case nil:
+        if timedOut { state.entries[id]?.decision = false }
+        return .unanswered
+      }
     }
-    switch decision {
-    case .some(true): return nil
-    case .some(false):
+    switch outcome {
+    case .accepted: return nil
+    case .declined:
       return Refusal(code: "declined", message: state.withLock { $0.closing } ? "the receiver is shutting down" : "declined by the receiver")
-    case .none:
+    case .withdrawn:
+      return Refusal(code: "declined", message: "withdrawn: the sender went away")
+    case .unanswered:
       return Refusal(code: "declined", message: "declined: nobody answered within \(Int(askTimeout / .seconds(1))) seconds")
     }
   }
@@ -185,14 +249,21 @@ public final class Gatekeeper: Sendable {
     state.withLock { $0.entries.values.filter { $0.decision == nil }.map(\.ask).sorted { $0.id < $1.id } }
   }
 
-  /// Accepts or declines a waiting ask; false when there is none with that ID.
+  /// The ask with ID `id` if it was withdrawn because its sender went away (one of the latest
+  /// few): what `share accept` of it is told.
+  public func withdrawn(_ id: Int) -> PendingAsk? {
+    state.withLock { $0.withdrawn.last { $0.id == id } }
+  }
+
+  /// Accepts or declines a waiting ask; nil when there is none with that ID (never was,
+  /// decided already, or withdrawn because its sender went away: see `withdrawn(_:)`).
   public func decide(_ id: Int, accept: Bool) -> PendingAsk? {
-    let (ask, waiters) = state.withLock { state -> (PendingAsk?, [DispatchSemaphore]) in
+    let (ask, waiters) = state.withLock { state -> (PendingAsk?, [Waiter]) in
       guard let entry = state.entries[id], entry.decision == nil else { return (nil, []) }
       state.entries[id]?.decision = accept
       return (entry.ask, entry.waiters)
     }
-    waiters.forEach { $0.signal() }
+    waiters.forEach { $0.semaphore.signal() }
     return ask
   }
 }

@@ -17,12 +17,15 @@ struct PairingRequest {
     }
     let code = verificationCode(context.device.fingerprint, peer.fingerprint)
     let connection = self.connection
+    var watch: PeerWatch? = nil
     let refusal = gatekeeper.consent(
       peerName: peer.name, peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
-    ) { ask in
+    ) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))
+      watch = PeerWatch(connection, departed: senderLeft)
     }
+    watch?.stop()
     if let refusal {
       try connection.sendNow(.pairResult(PairResult(accepted: false, reason: refusal.message)))
       return

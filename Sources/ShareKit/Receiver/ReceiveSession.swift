@@ -124,7 +124,8 @@ final class ReceiveSession {
     return decision
   }
 
-  /// The owner's consent through the gatekeeper (the sender is told it waits), or why not.
+  /// The owner's consent through the gatekeeper (the sender is told it waits, and its leaving
+  /// withdraws the ask), or why not.
   private func consent(to decision: AskDecision, from peer: PeerInfo) -> Refusal? {
     guard let gatekeeper = context.gatekeeper else { return nil }
     let items = zip(decision.items, decision.answer.items).map { item, answer in
@@ -134,9 +135,13 @@ final class ReceiveSession {
         acceptWith: answer.accepted ? nil : policy.types?.acceptCommand(name: item.offer.name, kind: item.offer.kind))
     }
     let connection = self.connection
-    return gatekeeper.consent(peerName: peer.name, peer: peer.fingerprint, address: address, items: items) { ask in
+    // While the ask waits, the connection is watched: a sender that goes away withdraws it.
+    var watch: PeerWatch? = nil
+    defer { watch?.stop() }
+    return gatekeeper.consent(peerName: peer.name, peer: peer.fingerprint, address: address, items: items) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to accept (ask \(ask.id))", timeout: seconds)))
+      watch = PeerWatch(connection, departed: senderLeft)
     }
   }
 
