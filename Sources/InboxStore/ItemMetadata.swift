@@ -26,10 +26,25 @@ public struct ItemMetadata: Codable, Sendable, Equatable {
   /// Whether `senderId` was proven by the sender's certificate; nil for share's own protocol,
   /// where it always is.
   public var senderVerified: Bool? = nil
+  /// A folder's entries that were offered but not stored, each with why (the first few, in
+  /// offer order); nil when every entry was stored.
+  public var refusedEntries: [RefusedEntry]?
+
+  /// One entry of a folder that is not in it, and why: the receiver's sentence.
+  public struct RefusedEntry: Codable, Sendable, Equatable {
+    /// Its path inside the folder, as offered (untrusted: escape before display).
+    public var path: String
+    public var reason: String
+    public init(path: String, reason: String) {
+      self.path = path
+      self.reason = reason
+    }
+  }
 
   public init(
     originalName: String, kind: ItemKind, senderName: String, senderId: String,
-    receivedAt: Date, size: Int64, sha256: String? = nil, type: TypeIdentifier? = nil, files: Int? = nil
+    receivedAt: Date, size: Int64, sha256: String? = nil, type: TypeIdentifier? = nil, files: Int? = nil,
+    refusedEntries: [RefusedEntry]? = nil
   ) {
     self.originalName = originalName
     self.kind = kind
@@ -40,6 +55,7 @@ public struct ItemMetadata: Codable, Sendable, Equatable {
     self.sha256 = sha256
     self.type = type
     self.files = files
+    self.refusedEntries = refusedEntries
   }
 }
 
@@ -69,6 +85,10 @@ extension MetadataRecord {
     if let type = self.meta.type { meta.append("\"type\":\(jsonString(type.rawValue))") }
     if let via = self.meta.protocol { meta.append("\"protocol\":\(jsonString(via))") }
     if let verified = self.meta.senderVerified { meta.append("\"sender_verified\":\(verified)") }
+    if let refused = self.meta.refusedEntries {
+      let entries = refused.map { "{\"path\":\(jsonString($0.path)),\"reason\":\(jsonString($0.reason))}" }
+      meta.append("\"refused_entries\":[" + entries.joined(separator: ",") + "]")
+    }
     fields.append("\"meta\":{" + meta.joined(separator: ",") + "}")
     return "{" + fields.joined(separator: ",") + "}\n"
   }

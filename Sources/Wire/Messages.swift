@@ -188,10 +188,25 @@ public struct ItemReceipt: Codable, Sendable, Equatable {
   /// For a folder: how many entries were stored and how many were not.
   public var entriesStored: Int?
   public var entriesRefused: Int?
+  /// For a folder: its entries that were not stored, each with why (the first few, in offer
+  /// order; `entriesRefused` counts them all). Absent from older receivers.
+  public var refusedEntries: [RefusedEntry]?
+
+  /// One entry of a folder that was not stored, and why.
+  public struct RefusedEntry: Codable, Sendable, Equatable {
+    /// Its path inside the folder, as offered.
+    public var path: String
+    public var reason: String
+    public init(path: String, reason: String) {
+      self.path = path
+      self.reason = reason
+    }
+  }
 
   public init(
     id: Int, status: Status, storedAs: String? = nil, reason: String? = nil, type: String? = nil,
-    size: Int64? = nil, sha256: Digest? = nil, entriesStored: Int? = nil, entriesRefused: Int? = nil
+    size: Int64? = nil, sha256: Digest? = nil, entriesStored: Int? = nil, entriesRefused: Int? = nil,
+    refusedEntries: [RefusedEntry]? = nil
   ) {
     self.id = id
     self.status = status
@@ -202,6 +217,7 @@ public struct ItemReceipt: Codable, Sendable, Equatable {
     self.sha256 = sha256
     self.entriesStored = entriesStored
     self.entriesRefused = entriesRefused
+    self.refusedEntries = refusedEntries
   }
 }
 

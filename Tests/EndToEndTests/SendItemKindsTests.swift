@@ -76,8 +76,10 @@ import Testing
     try Data("#!/bin/sh\nrm -rf ~\n".utf8).write(to: project.appendingPathComponent("install.sh"))
 
     let sent = try a.share("send", project.path, "--to", daemon.address)
-    #expect(sent.stdoutLines.count == 1 && sent.stdoutLines[0].hasPrefix("stored   project ("), "\(sent)")
+    #expect(sent.exited(with: 3), "\(sent)")
+    #expect(sent.stdoutLines.count == 2 && sent.stdoutLines[0].hasPrefix("stored   project ("), "\(sent)")
     #expect(sent.stdoutLines.first?.contains("1 of its entries were not stored") == true, "\(sent)")
+    #expect(sent.stdoutLines.last?.contains("not stored: install.sh: bob does not accept scripts") == true, "\(sent)")
     let stored = b.inbox.appendingPathComponent("project")
     #expect(Set(everything(under: stored).map(\.lastPathComponent)) == ["README.txt"])
     #expect(files(under: b.documents, containing: Data("rm -rf".utf8)).isEmpty)

@@ -76,6 +76,12 @@ import Wire
     #expect(receipt.items[0].status == .stored)
     #expect(receipt.items[0].entriesStored == 2)
     #expect(receipt.items[0].entriesRefused == 4)
+    // Each refused entry is named, in offer order, with why; and so in the Inbox's metadata.
+    let refused = try #require(receipt.items[0].refusedEntries)
+    #expect(refused.map(\.path) == ["../escape.txt", "/etc/abs.txt", "a//b.txt", "ok.txt"])
+    #expect(refused[3].reason == "another entry has the same path")
+    let stored = try InboxStore(documents: b.device.paths.documents).list().first { $0.name == "f" }
+    #expect(stored?.metadata?.refusedEntries?.map(\.path) == refused.map(\.path))
     #expect(FileManager.default.fileExists(atPath: b.inbox.appendingPathComponent("f/sub/_[2Jname.txt").path))
     #expect(!FileManager.default.fileExists(atPath: b.inbox.appendingPathComponent("escape.txt").path))
   }

@@ -65,11 +65,21 @@ final class SendReporter: Sendable {
     var stored: Int? = nil
     var refused: Int? = nil
     var failed: Int? = nil
+    /// For a stored folder: the entries the receiver did not store, each with why (the first
+    /// 100); for `done`, how many entries of stored folders were not stored in all.
+    var refusedEntries: [RefusedEntry]? = nil
+    var entriesRefused: Int? = nil
     /// For `done`: how long the bytes took to go.
     var seconds: Double? = nil
     var message: String? = nil
     /// For `waiting`: how long this side still waits for the receiver's owner.
     var secondsLeft: Int? = nil
+  }
+
+  /// One entry of a folder that was not stored, in `--json`.
+  struct RefusedEntry: Encodable {
+    var path: String
+    var reason: String
   }
 
   func warn(_ message: String) {
@@ -180,13 +190,17 @@ final class SendReporter: Sendable {
       guard json else { return }
       for item in report.items {
         let event = item.status == .stored ? "stored" : (item.status == .rejected ? "refused" : "failed")
+        let refusedEntries = item.refusedEntries.map { RefusedEntry(path: $0.path, reason: $0.reason) }
         emit(Event(
           event: event, to: to, item: item.name, status: item.status.rawValue, storedAs: item.storedAs,
-          reason: item.reason, type: item.type, size: item.size, sha256: item.sha256))
+          reason: item.reason, type: item.type, size: item.size, sha256: item.sha256,
+          refusedEntries: refusedEntries.isEmpty ? nil : refusedEntries))
       }
       let counts = report.counts
+      let entriesRefused = report.items.filter { $0.status == .stored }.reduce(0) { $0 + ($1.entriesRefused ?? 0) }
       emit(Event(event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex,
-                 sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed, seconds: tally.seconds))
+                 sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
+                 entriesRefused: entriesRefused > 0 ? entriesRefused : nil, seconds: tally.seconds))
     }
   }
 
@@ -224,6 +238,7 @@ final class SendReporter: Sendable {
         let renamed = item.storedAs.map { $0 == name ? "" : " as \(escape($0))" } ?? ""
         let note = reason.map { " (\(escape($0)))" } ?? ""
         terminal.out("\(indent)stored   \(escape(name))\(renamed)\(note)")
+        for line in SendSummary.refusedEntries(item) { terminal.out("\(indent)         \(line)") }
       case .rejected:
         terminal.out("\(indent)refused  \(escape(name)): \(escape(reason ?? "refused"))")
       case .failed:

@@ -5,7 +5,7 @@ import ShareKit
 enum ReceiverOutcome: Sendable, Equatable {
   /// Every item stored.
   case allStored
-  /// Some items stored, others refused or failed.
+  /// Some items stored, others (or some entries of a stored folder) refused or failed.
   case someStored
   /// The receiver took nothing: it refused every item, its owner declined or did not answer,
   /// or it refuses this sender outright (receive mode off or contacts only, too many asks).
@@ -22,8 +22,8 @@ enum ReceiverOutcome: Sendable, Equatable {
     case .failure(.peerFailure(let code, _)) where Self.refusalCodes.contains(code): self = .noneStored
     case .failure: self = .failed
     case .success(let report):
-      let stored = report.counts.stored
-      self = stored == report.items.count ? .allStored : stored == 0 ? .noneStored : .someStored
+      // A folder stored without some of its entries is partly stored, like loose files.
+      self = report.allStored ? .allStored : report.counts.stored == 0 ? .noneStored : .someStored
     }
   }
 }
@@ -50,6 +50,18 @@ enum SendSummary {
     guard sent > 0, let seconds, seconds > 0 else { return line }
     let rate = seconds >= 1 ? " (\(formatBytes(Int64(Double(sent) / seconds)))/s)" : ""
     return line + ": \(formatBytes(sent)) in \(duration(seconds))" + rate
+  }
+
+  /// A stored folder's entries that are not in it, one line each with the receiver's reason
+  /// (`not stored: src/run.sh: bob does not accept shell scripts`), and how many more there
+  /// were when the receiver named only the first few.
+  static func refusedEntries(_ item: ItemOutcome) -> [String] {
+    var lines = item.refusedEntries.map { "not stored: \(escape($0.path)): \(escape($0.reason))" }
+    let more = (item.entriesRefused ?? 0) - item.refusedEntries.count
+    if more > 0 {
+      lines.append(lines.isEmpty ? "\(more) of its entries not stored (the receiver did not say which)" : "… and \(more) more not stored")
+    }
+    return lines
   }
 
   /// What Ctrl-C left at a receiver, with the command that resumes when the receiver keeps the

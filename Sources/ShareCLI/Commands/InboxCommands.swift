@@ -16,6 +16,8 @@ struct InboxItemOutput: Encodable {
   /// `"localsend"` for an item that came by LocalSend; absent for share's own protocol.
   var `protocol`: String?
   var senderVerified: Bool?
+  /// A folder's entries that were offered but not stored, each with why.
+  var refusedEntries: [ItemMetadata.RefusedEntry]?
 
   init(_ item: InboxItem) {
     name = item.name
@@ -30,6 +32,7 @@ struct InboxItemOutput: Encodable {
     type = item.metadata?.type?.rawValue
     `protocol` = item.metadata?.protocol
     senderVerified = item.metadata?.senderVerified
+    refusedEntries = item.metadata?.refusedEntries
   }
 }
 
@@ -102,6 +105,10 @@ enum InboxShowCommand: Command {
     if let via = meta.protocol { terminal.out("Protocol:   \(escape(via))") }
     terminal.out("Received:   \(LocalTime.string(meta.receivedAt, seconds: true))")
     if let sha = meta.sha256 { terminal.out("SHA-256:    \(sha)") }
+    if let files = meta.files { terminal.out("Files:      \(files)") }
+    for (index, entry) in (meta.refusedEntries ?? []).enumerated() {
+      terminal.out("\(index == 0 ? "Not stored: " : "            ")\(escape(entry.path)): \(escape(entry.reason))")
+    }
     return .success
   }
 }

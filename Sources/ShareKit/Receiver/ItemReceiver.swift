@@ -98,19 +98,36 @@ final class ItemReceiver {
   /// How a folder's entries fared so far.
   private struct FolderTally {
     var stored = 0
-    var refused: Int
     var bytes: Int64 = 0
-    /// Each refused or failed entry, for the log (the first also for the sender when none is stored).
-    var problems: [String] = []
+    /// Each entry not stored, by its index in the offer, with why.
+    var refused: [Int: ItemReceipt.RefusedEntry] = [:]
+    /// Why the folder could not be staged at all.
+    var problem: String? = nil
+
+    /// Starts with the entries refused when they were offered.
+    init(_ plan: ItemPlan) {
+      for (index, (entry, fate)) in zip(plan.offer.entries ?? [], plan.entries).enumerated() {
+        if case .refused(let refusal) = fate { refuse(index, entry, refusal.reason) }
+      }
+    }
+
+    mutating func refuse(_ index: Int, _ entry: EntryOffer, _ reason: String) {
+      refused[index] = ItemReceipt.RefusedEntry(path: entry.path, reason: reason)
+    }
+
+    /// The outcome for the Receipt, refused entries in offer order.
+    var entries: ReceiptBook.FolderEntries {
+      ReceiptBook.FolderEntries(stored: stored, refused: refused.sorted { $0.key < $1.key }.map(\.value))
+    }
   }
 
   private func receiveFolder(_ plan: ItemPlan) throws {
-    var tally = FolderTally(refused: plan.refusedEntries)
+    var tally = FolderTally(plan)
     var folder: StagedFolder? = nil
     do {
       folder = try store.createStagedFolder()
     } catch {
-      tally.problems.append("not stored: \(error.peerDescription)")
+      tally.problem = "not stored: \(error.peerDescription)"
       emit(.failed(peer, item: plan.offer, reason: "cannot stage it: \(error)"))
     }
     var placed = false
@@ -123,7 +140,7 @@ final class ItemReceiver {
         do {
           try folder?.makeFolder(path)
         } catch {
-          tally.problems.append("\(entry.path): \(error.peerDescription)")
+          tally.refuse(index, entry, error.peerDescription)
         }
       case .refused, nil:
         continue
@@ -150,12 +167,10 @@ final class ItemReceiver {
         tally.bytes += size
       } catch {
         file.discard()
-        tally.refused += 1
-        tally.problems.append("\(entry.path): \(error.peerDescription)")
+        tally.refuse(index, entry, error.peerDescription)
       }
     case .refused(let reason, _), .failed(let reason, _, _):
-      tally.refused += 1
-      tally.problems.append("\(entry.path): \(reason)")
+      tally.refuse(index, entry, reason)
     }
   }
 
@@ -163,20 +178,34 @@ final class ItemReceiver {
   /// whether the batch now owns it.
   private func place(_ folder: StagedFolder?, _ plan: ItemPlan, _ tally: FolderTally) -> Bool {
     let offer = plan.offer
+    let entries = tally.entries
     guard let folder, tally.stored > 0 || plan.offeredFiles == 0 else {
-      book.failed(offer, tally.problems.first ?? "none of its files could be stored", type: plan.type, entries: (tally.stored, tally.refused))
+      let first = tally.problem ?? entries.refused.first.map { "\($0.path): \($0.reason)" }
+      book.failed(offer, first ?? "none of its files could be stored", type: plan.type, entries: entries)
       return false
     }
     let metadata = ItemMetadata(
       originalName: offer.name, kind: .folder, senderName: peer.name, senderId: peer.fingerprint.hex,
-      receivedAt: Date(), size: tally.bytes, type: plan.type ?? .folder, files: tally.stored)
+      receivedAt: Date(), size: tally.bytes, type: plan.type ?? .folder, files: tally.stored,
+      refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path, reason: $0.reason) })
     do {
-      try batch.add(folder, offer: offer, name: plan.storedName, metadata: metadata, entries: (tally.stored, tally.refused))
+      try batch.add(folder, offer: offer, name: plan.storedName, metadata: metadata, entries: entries)
     } catch {
-      book.failed(offer, "not stored: \(error.peerDescription)", type: plan.type, entries: (0, tally.refused + tally.stored), detail: "\(error)")
+      book.failed(offer, "not stored: \(error.peerDescription)", type: plan.type, entries: entries, detail: "\(error)")
       return false
     }
-    for problem in tally.problems { emit(.refused(peer, item: offer, reason: problem)) }
+    logRefusals(entries, of: offer)
     return true
+  }
+
+  /// Each refused entry for this machine's log, as the file it is (named by its path in the
+  /// folder, so the owner is told how to accept its type), the first few only.
+  private func logRefusals(_ entries: ReceiptBook.FolderEntries, of offer: ItemOffer) {
+    for refused in entries.refused.prefix(ReceiptBook.FolderEntries.named) {
+      let entry = ItemOffer(id: offer.id, kind: .file, name: "\(offer.name)/\(refused.path)", size: nil)
+      emit(.refused(peer, item: entry, reason: refused.reason))
+    }
+    let more = entries.refused.count - ReceiptBook.FolderEntries.named
+    if more > 0 { emit(.refused(peer, item: offer, reason: "\(more) more of its entries were not stored")) }
   }
 }

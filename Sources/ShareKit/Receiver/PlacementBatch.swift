@@ -18,7 +18,7 @@ final class PlacementBatch {
   private struct Pending {
     var offer: ItemOffer
     var placement: InboxStore.Placement
-    var entries: ReceiptBook.EntryCounts?
+    var entries: ReceiptBook.FolderEntries?
   }
 
   private let store: InboxStore
@@ -70,14 +70,14 @@ final class PlacementBatch {
 
   /// Seals a received folder read-only and adds it.
   func add(
-    _ folder: StagedFolder, offer: ItemOffer, name: String, metadata: ItemMetadata, entries: ReceiptBook.EntryCounts
+    _ folder: StagedFolder, offer: ItemOffer, name: String, metadata: ItemMetadata, entries: ReceiptBook.FolderEntries
   ) throws(InboxError) {
     let identity = try store.seal(folder: folder.url)
     needsSync = true
     append(offer, InboxStore.Placement(staged: folder.url, name: name, identity: identity, metadata: metadata), entries: entries)
   }
 
-  private func append(_ offer: ItemOffer, _ placement: InboxStore.Placement, entries: ReceiptBook.EntryCounts?) {
+  private func append(_ offer: ItemOffer, _ placement: InboxStore.Placement, entries: ReceiptBook.FolderEntries?) {
     pending.append(Pending(offer: offer, placement: placement, entries: entries))
     bytes += placement.metadata.size
   }

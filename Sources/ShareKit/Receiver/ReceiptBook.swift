@@ -12,8 +12,17 @@ final class ReceiptBook {
   private var receipts: [Int: ItemReceipt] = [:]
   private(set) var counts = (stored: 0, refused: 0, failed: 0)
 
-  /// A folder's entries: how many were stored and how many were not.
-  typealias EntryCounts = (stored: Int, refused: Int)
+  /// A folder's entries: how many were stored, and each one that was not, with why.
+  struct FolderEntries {
+    var stored: Int
+    var refused: [ItemReceipt.RefusedEntry]
+
+    /// At most this many refused entries are named (in the Receipt, the Inbox's metadata and
+    /// the log); the count says how many there were in all.
+    static let named = 100
+
+    var namedRefusals: [ItemReceipt.RefusedEntry]? { refused.isEmpty ? nil : Array(refused.prefix(Self.named)) }
+  }
 
   init(peer: PeerInfo, emit: @escaping @Sendable (ReceiverEvent) -> Void) {
     self.peer = peer
@@ -30,23 +39,24 @@ final class ReceiptBook {
   /// Accepted but not stored. `reason` is for the sender (never a local path); `detail`, when
   /// given, is for this machine's log and may name paths.
   func failed(
-    _ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: EntryCounts? = nil, detail: String? = nil
+    _ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: FolderEntries? = nil, detail: String? = nil
   ) {
     receipts[offer.id] = ItemReceipt(
-      id: offer.id, status: .failed, reason: reason, type: type?.rawValue, entriesStored: entries?.stored,
-      entriesRefused: entries?.refused)
+      id: offer.id, status: .failed, reason: reason, type: type?.rawValue, entriesStored: entries.map { _ in 0 },
+      entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
     counts.failed += 1
     emit(.failed(peer, item: offer, reason: detail ?? reason))
   }
 
   /// Durably in the Inbox under `name`.
-  func stored(_ offer: ItemOffer, as name: String, metadata: ItemMetadata, entries: EntryCounts?) {
-    let refusedEntries = entries?.refused ?? 0
+  func stored(_ offer: ItemOffer, as name: String, metadata: ItemMetadata, entries: FolderEntries?) {
+    let refused = entries?.refused.count ?? 0
     receipts[offer.id] = ItemReceipt(
       id: offer.id, status: .stored, storedAs: name,
-      reason: refusedEntries > 0 ? "\(refusedEntries) of its entries were not stored" : nil,
+      reason: refused > 0 ? "\(refused) of its entries were not stored" : nil,
       type: metadata.type?.rawValue, size: metadata.size, sha256: metadata.sha256.flatMap(Digest.init(hex:)),
-      entriesStored: entries?.stored, entriesRefused: entries?.refused)
+      entriesStored: entries?.stored, entriesRefused: entries.map { $0.refused.count },
+      refusedEntries: entries?.namedRefusals)
     counts.stored += 1
     emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type))
   }

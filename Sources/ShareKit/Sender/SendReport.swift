@@ -15,8 +15,8 @@ public struct SendReport: Sendable {
   /// What became of each item, in the receiver's order.
   public var items: [ItemOutcome]
 
-  /// Every item stored.
-  public var allStored: Bool { items.allSatisfy { $0.status == .stored } }
+  /// Every item stored, each folder with all its entries.
+  public var allStored: Bool { items.allSatisfy { $0.status == .stored && ($0.entriesRefused ?? 0) == 0 } }
   public var storedCount: Int { items.filter { $0.status == .stored }.count }
 
   /// How many items were stored, refused and failed.
@@ -60,6 +60,15 @@ public struct ItemOutcome: Sendable, Equatable {
   /// For a folder: how many entries were stored and how many were not.
   public var entriesStored: Int?
   public var entriesRefused: Int?
+  /// For a folder: the entries not stored, each with the receiver's reason (the first few;
+  /// `entriesRefused` counts them all). Untrusted: escape before display.
+  public var refusedEntries: [RefusedEntry]
+
+  /// One entry of a folder that the receiver did not store, and why.
+  public struct RefusedEntry: Sendable, Equatable {
+    public var path: String
+    public var reason: String
+  }
 
   init(_ receipt: ItemReceipt, name: String, abandoned: String?) {
     id = receipt.id
@@ -76,5 +85,6 @@ public struct ItemOutcome: Sendable, Equatable {
     sha256 = receipt.sha256?.hex
     entriesStored = receipt.entriesStored
     entriesRefused = receipt.entriesRefused
+    refusedEntries = (receipt.refusedEntries ?? []).map { RefusedEntry(path: $0.path, reason: $0.reason) }
   }
 }
