@@ -164,7 +164,7 @@ import Testing
     _ = try home.waitToSee([home.name])
     let sent = try home.share("send", try home.file("me.txt", "me\n").path, "--to", home.name)
     #expect(sent.exited(with: 1), "\(sent)")
-    #expect(sent.stderrText.contains("\(home.name) is this home's own daemon"), "\(sent)")
+    #expect(sent.stderrText.contains("'\(home.name)' is this device (\(home.name)"), "\(sent)")
     #expect(!sent.stderrText.contains("no nearby peer is called"), "\(sent)")
   }
 

@@ -82,4 +82,20 @@ import Testing
     #expect(sent.stderrText.contains("named more than once; it is sent once"), "\(sent)")
     #expect(b.inboxNames() == ["once.txt"])
   }
+
+  @Test func sendingToThisDevicesOwnNameOrIDSaysItIsThisDevice() throws {
+    // A name no other helper's peer has, so nothing nearby answers to it.
+    let me = try ShareHome(name: "self-\(UUID().uuidString.prefix(8).lowercased())")
+    let daemon = try me.startDaemon()
+    defer { _ = daemon.stop() }
+    let file = try me.file("x.txt", "x\n")
+    let id = try me.deviceID()
+    for target in [me.name, String(id.prefix(12))] {
+      let sent = try me.share("send", file.path, "--to", target)
+      #expect(sent.exited(with: 1), "\(sent)")
+      #expect(sent.stderrText.contains("'\(target)' is this device (\(me.name)"), "\(sent)")
+      #expect(!sent.stderrText.contains("no nearby peer"), "\(sent)")
+    }
+    #expect(me.inboxNames().isEmpty)
+  }
 }

@@ -70,7 +70,7 @@ import TLS
     #expect {
       try R.endpoint(for: "me", among: peers, book: book)
     } throws: { error in
-      "\(error)".contains("me is this home's own daemon") && !"\(error)".contains("no nearby peer")
+      "\(error)".contains("'me' is this device (me") && !"\(error)".contains("no nearby peer")
     }
   }
 

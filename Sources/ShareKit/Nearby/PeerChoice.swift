@@ -46,7 +46,7 @@ extension PeerResolver {
       matches(peer, prefix: query) && !byName.contains { $0.key == peer.key }
     }
     switch (byName.count, byID.isEmpty) {
-    case (0, true): throw notNearby(query, peers: peers)
+    case (0, true): throw notNearby(query, peers: peers, own: book.own)
     case (0, false): return Set(byID.compactMap(\.id)).count == 1 ? .chosen(.byID(byID)) : .ambiguous(byID)
     case (1, true): return .chosen(.byName(byName[0]))
     default: return .ambiguous(byName + byID)
@@ -59,12 +59,19 @@ extension PeerResolver {
     return peer.id?.matches(prefix: prefix) == true
   }
 
-  /// Nothing else nearby fits `query`: this home's own daemon, or nobody.
-  private static func notNearby(_ query: String, peers: [Peer]) -> ShareError {
+  /// Nothing else nearby fits `query`: this device (seen nearby or not: its own name or ID), a
+  /// record that advertises this device's ID, or nobody.
+  private static func notNearby(_ query: String, peers: [Peer], own: (name: String, id: Fingerprint)?) -> ShareError {
     let shown = Escaping.escaped(query)
-    if let own = peers.first(where: { $0.isSelf && ($0.isCalled(query, caseInsensitive: true) || matches($0, prefix: query)) }) {
-      let what = own.standing == .known ? "is this home's own daemon" : "advertises this home's own device ID"
-      return .configuration("\(Escaping.escaped(own.name)) \(what): share does not send to itself; name another device (see 'share peers')")
+    let ownRecord = peers.first { $0.isSelf && ($0.isCalled(query, caseInsensitive: true) || matches($0, prefix: query)) }
+    if let ownRecord, ownRecord.standing != .known {
+      return .configuration(
+        "\(Escaping.escaped(ownRecord.name)) advertises this home's own device ID: share does not send to itself; name another device (see 'share peers')")
+    }
+    if let own, ownRecord != nil || query.caseInsensitiveCompare(own.name) == .orderedSame || own.id.matches(prefix: query) {
+      return .configuration(
+        "'\(shown)' is this device (\(Escaping.escaped(own.name)), \(own.id.short)): its own daemon receives what other devices send; "
+          + "send to another peer, or to this daemon's HOST:PORT to try it out")
     }
     let seen = peers.filter { !$0.isSelf }.map { "\(Escaping.escaped($0.name)) (\($0.id?.short ?? "no ID"))" }
     return .configuration(
@@ -90,7 +97,7 @@ extension PeerResolver {
       let name = query.flatMap { peer.isCalled($0) ? $0 : nil } ?? peer.name
       let shown = Escaping.escaped(name)
       guard let id = peer.id else { throw .configuration("\(shown) advertises no device ID; send to it with --to HOST:PORT") }
-      if peer.isSelf { throw notNearby(name, peers: [peer]) }
+      if peer.isSelf { throw notNearby(name, peers: [peer], own: book.own) }
       switch peer.standing {
       case .known, .new: break
       case .nameKnownWith(let expected):
