@@ -18,6 +18,7 @@ public enum MessageCodec {
       case .wait(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       case .pair(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       case .pairResult(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
+      case .pairConfirm(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       case .skip(let m): data = try encoder.encode(Typed(type: message.typeName, body: m))
       }
       return Array(data)
@@ -54,6 +55,7 @@ public enum MessageCodec {
       case "wait": return .wait(try decoder.decode(Typed<Wait>.self, from: data).body)
       case "pair": return .pair(try decoder.decode(Typed<Pair>.self, from: data).body)
       case "pair_result": return .pairResult(try decoder.decode(Typed<PairResult>.self, from: data).body)
+      case "pair_confirm": return .pairConfirm(try decoder.decode(Typed<PairConfirm>.self, from: data).body)
       case "skip": return .skip(try decoder.decode(Typed<Skip>.self, from: data).body)
       default: throw WireError.unknownMessage(String(type.prefix(40)))
       }

@@ -249,7 +249,9 @@ public struct Pair: Codable, Sendable, Equatable {
   public init() {}
 }
 
-/// `PairResult`: whether the receiver now trusts the sender.
+/// `PairResult`: the receiver's answer to a `Pair`. The first says whether its owner accepted
+/// (nobody is trusted yet); after the sender's `PairConfirm`, a second says whether the receiver
+/// now trusts the sender.
 public struct PairResult: Codable, Sendable, Equatable {
   public var accepted: Bool
   public var reason: String?
@@ -257,6 +259,14 @@ public struct PairResult: Codable, Sendable, Equatable {
     self.accepted = accepted
     self.reason = reason
   }
+}
+
+/// `PairConfirm`: the sender's person says whether the codes matched, once the receiver's owner
+/// accepted. Only a confirmed pairing makes either side trust the other, so a "no" on either
+/// side leaves no one-sided trust behind.
+public struct PairConfirm: Codable, Sendable, Equatable {
+  public var confirmed: Bool
+  public init(confirmed: Bool) { self.confirmed = confirmed }
 }
 
 /// `Skip`: the receiver refuses an item (or folder entry) on its first bytes, or can keep no more
@@ -283,6 +293,7 @@ public enum Message: Sendable, Equatable {
   case wait(Wait)
   case pair(Pair)
   case pairResult(PairResult)
+  case pairConfirm(PairConfirm)
   case skip(Skip)
 
   /// The `type` field on the wire.
@@ -296,6 +307,7 @@ public enum Message: Sendable, Equatable {
     case .wait: return "wait"
     case .pair: return "pair"
     case .pairResult: return "pair_result"
+    case .pairConfirm: return "pair_confirm"
     case .skip: return "skip"
     }
   }

@@ -20,7 +20,7 @@ import TLS
     let outcome = Mutex<Sender.PairOutcome?>(nil)
     let sender = try Sender(device: a.device)
     Thread {
-      let result = try? sender.pair(with: receiver.endpoint, showCode: { code, _, _ in shown.withLock { $0 = code } })
+      let result = try? sender.pair(with: receiver.endpoint, showCode: { code, _, _ in shown.withLock { $0 = code } }, confirm: { true })
       outcome.withLock { $0 = result }
     }.start()
     try waitUntil { gate.pending.count == 1 }
@@ -43,12 +43,39 @@ import TLS
     let (receiver, gate) = try daemonLike(b)
     let outcome = Mutex<Sender.PairOutcome?>(nil)
     let sender = try Sender(device: a.device)
-    Thread { outcome.withLock { $0 = try? sender.pair(with: receiver.endpoint, showCode: { _, _, _ in }) } }.start()
+    Thread { outcome.withLock { $0 = try? sender.pair(with: receiver.endpoint, showCode: { _, _, _ in }, confirm: { true }) } }.start()
     try waitUntil { gate.pending.count == 1 }
     _ = gate.decide(gate.pending[0].id, accept: false)
     try waitUntil { outcome.withLock { $0 } != nil }
     #expect(outcome.withLock { $0?.accepted } == false)
     #expect(!(try Contacts(paths: b.device.paths).trusted().trusts(a.device.fingerprint)))
+  }
+
+  @Test func aPairingAcceptedThereButAnsweredNoHereTrustsNobody() throws {
+    let (a, b) = (try TestHome(name: "alice"), try TestHome(name: "bob"))
+    let (receiver, gate) = try daemonLike(b)
+    let outcome = Mutex<Sender.PairOutcome?>(nil)
+    let asked = Atomic<Bool>(false)
+    let sender = try Sender(device: a.device)
+    Thread {
+      let result = try? sender.pair(with: receiver.endpoint, showCode: { _, _, _ in }, confirm: {
+        asked.store(true, ordering: .sequentiallyConsistent)
+        return false
+      })
+      outcome.withLock { $0 = result }
+    }.start()
+    try waitUntil { gate.pending.count == 1 }
+    _ = gate.decide(gate.pending[0].id, accept: true)
+    try waitUntil { outcome.withLock { $0 } != nil }
+    let wasAsked = asked.load(ordering: .sequentiallyConsistent)
+    #expect(wasAsked)
+    #expect(outcome.withLock { $0?.accepted } == false)
+    #expect(outcome.withLock { $0?.declinedHere } == true)
+    // Before the fix the receiver trusted the sender before it even answered; give it a moment
+    // to act on the "no", then check it trusted nobody.
+    usleep(300_000)
+    #expect(!(try Contacts(paths: b.device.paths).trusted().trusts(a.device.fingerprint)))
+    #expect(!gate.trust.trusts(a.device.fingerprint))
   }
 
   @Test func contactsModeRefusesAStrangerWithoutAsking() throws {

@@ -21,6 +21,7 @@ import Testing
     .pair(Pair()),
     .skip(Skip(item: 3, entry: 7, reason: "executable content")),
     .pairResult(PairResult(accepted: false, reason: "declined")),
+    .pairConfirm(PairConfirm(confirmed: true)),
   ]
 
   @Test(arguments: samples)

@@ -12,9 +12,10 @@ enum PairCommand: Command {
     discussion: """
       Numeric comparison, as Bluetooth and KDE Connect pair: both devices derive a six-digit code
       from both certificates. This command shows it; the peer's owner sees it in 'share requests'
-      and accepts with 'share accept N' (then the peer trusts this device). Here, confirm that the
-      codes match (or pass --yes after comparing) and this home trusts the peer too. A
-      man in the middle would present other certificates, and the codes would differ.
+      and accepts with 'share accept N'. Here, confirm that the codes match (or pass --yes after
+      comparing): only then do both devices trust each other; a "no" on either side leaves
+      neither trusting the other. A man in the middle would present other certificates, and the
+      codes would differ.
       The peer must be receiving from everyone ('share receive everyone --for 5m' there).
       PEER is a device name, an ID prefix, or HOST:PORT.
       """,
@@ -22,8 +23,8 @@ enum PairCommand: Command {
     arguments: 1...1, argumentKind: .peer, examples: ["share pair lab-b", "share pair 192.168.1.20:40123"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    // Asked before anything is sent: without a way to confirm the code here, pairing would
-    // leave the peer trusting this device and this device not trusting it.
+    // Checked before anything is sent: the code must be confirmed here (or --yes given) for
+    // either device to trust the other.
     guard arguments[Self.yes] || isatty(STDIN_FILENO) == 1 else {
       throw UsageError("confirm the code on a terminal, or pass --yes after comparing it", spec: spec)
     }
@@ -34,6 +35,7 @@ enum PairCommand: Command {
     }
     let terminal = context.terminal
     let sender = try Sender(device: device)
+    let yes = arguments[Self.yes]
     let outcome = try sender.pair(
       with: endpoint,
       showCode: { code, name, id in
@@ -41,22 +43,21 @@ enum PairCommand: Command {
         terminal.err("Verification code: \(terminal.paint(code, .bold))")
         terminal.err("Check that \(escape(name))'s owner sees the same code in 'share requests', and accepts it there.")
       },
+      confirm: {
+        // Asked once the peer's owner accepted; the peer trusts this device only after a yes.
+        if yes { return true }
+        terminal.errRaw("\(escape(endpoint.description))'s owner accepted. Does it show the same code? [y/N] ")
+        return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
+      },
       observer: { event in
         if case .waiting = event { terminal.err("Waiting for \(escape(endpoint.description))'s owner to accept…") }
       })
     guard outcome.accepted else {
-      throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
-    }
-    terminal.err("\(escape(outcome.peerName)) accepted: it now trusts this device.")
-    if !arguments[Self.yes] {
-      guard isatty(STDIN_FILENO) == 1 else {
-        throw ShareError.configuration("not trusting \(escape(outcome.peerName)) here: confirm the code on a terminal, or pass --yes after comparing")
-      }
-      terminal.errRaw("Does \(escape(outcome.peerName)) show the code \(outcome.code)? [y/N] ")
-      guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
-        terminal.err("Not trusted here. (Remove this device there with 'share trust remove'.)")
+      if outcome.declinedHere {
+        terminal.err("Not paired: neither device trusts the other.")
         return .failure
       }
+      throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
     }
     try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
     _ = try? ControlClient.send(.reload, paths: context.paths)

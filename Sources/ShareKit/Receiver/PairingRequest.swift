@@ -2,8 +2,9 @@ import TLS
 import Wire
 
 /// A peer's request to become a contact, in place of an Ask: the owner compares the code both
-/// sides derive from both certificates and accepts or declines it; accepted, the peer joins the
-/// trust store.
+/// sides derive from both certificates and accepts or declines it; accepted, and confirmed by the
+/// sender's person (`PairConfirm`), the peer joins the trust store. A "no" on either side, or a
+/// sender that goes away, trusts nobody.
 struct PairingRequest {
   let connection: FramedConnection
   let context: SessionContext
@@ -28,6 +29,14 @@ struct PairingRequest {
     watch?.stop()
     if let refusal {
       try connection.sendNow(.pairResult(PairResult(accepted: false, reason: refusal.message)))
+      return
+    }
+    // Accepted here; the sender's person confirms the code too before anyone is trusted.
+    try connection.sendNow(.pairResult(PairResult(accepted: true, reason: "accepted by the receiver's owner")))
+    try connection.tls.setIdleTimeout(gatekeeper.askTimeout)
+    guard case .pairConfirm(let confirm) = try connection.receiveMessage(expecting: "PairConfirm"), confirm.confirmed else {
+      let why = ShareError.cancelled("the pairing was not confirmed on the sender's side; nobody was trusted")
+      context.emit(.connectionFailed(address: peer.address, peer: peer, error: why))
       return
     }
     do {

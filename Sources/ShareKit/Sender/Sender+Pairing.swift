@@ -10,12 +10,17 @@ extension Sender {
     public var code: String
     public var accepted: Bool
     public var reason: String?
+    /// This side's person said the codes do not match (so nobody trusts anybody).
+    public var declinedHere = false
   }
 
   /// Asks the receiver to make this device a contact. `showCode` is called as soon as the code
-  /// is known (both sides derive it from both certificates), before the receiver's owner answers.
+  /// is known (both sides derive it from both certificates), before the receiver's owner answers;
+  /// `confirm`, once the owner accepted, asks this side's person whether the codes match. Only
+  /// a confirmed pairing is trusted by the receiver (`accepted`); then the caller trusts it here.
   public func pair(
-    with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, observer: @escaping (SendEvent) -> Void = { _ in }
+    with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, confirm: () -> Bool,
+    observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> PairOutcome {
     do {
       let session = try openSession(endpoint)
@@ -26,14 +31,34 @@ extension Sender {
       showCode(code, hello.name, fingerprint)
       try connection.sendNow(.pair(Pair()))
       let receiver = ReceiverClaims(peerName: hello.name, address: session.candidate.address, offers: [])
-      let result = try awaitReply("PairResult", on: connection, from: receiver, observer: observer) { message -> PairResult? in
-        if case .pairResult(let result) = message { return result }
-        return nil
+      var outcome = PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: false)
+      let answer = try pairResult(on: connection, from: receiver, observer: observer)
+      guard answer.accepted else {
+        outcome.reason = answer.reason
+        return outcome
       }
-      return PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: result.accepted, reason: result.reason)
+      let confirmed = confirm()
+      try connection.sendNow(.pairConfirm(PairConfirm(confirmed: confirmed)))
+      guard confirmed else {
+        (outcome.reason, outcome.declinedHere) = ("the codes were not confirmed here", true)
+        return outcome
+      }
+      let result = try pairResult(on: connection, from: receiver, observer: observer)
+      (outcome.accepted, outcome.reason) = (result.accepted, result.reason)
+      return outcome
     } catch {
       if isCancelled { throw .cancelled("cancelled") }
       throw ShareError.wrap(error)
+    }
+  }
+
+  /// The receiver's PairResult, within the bounded wait every answer gets (`awaitReply`).
+  private func pairResult(
+    on connection: FramedConnection, from receiver: ReceiverClaims, observer: @escaping (SendEvent) -> Void
+  ) throws -> PairResult {
+    try awaitReply("PairResult", on: connection, from: receiver, observer: observer) { message -> PairResult? in
+      if case .pairResult(let result) = message { return result }
+      return nil
     }
   }
 }
