@@ -67,7 +67,7 @@ enum ReceiveCommand: Command {
     let mode = try choice(arguments.positionals[0], as: ReceiveMode.self, what: "the mode is", spec: spec)
     let seconds = try arguments.duration(Self.duration, bare: .minutes, in: 1...(366 * 86400))
     if seconds != nil, mode != .everyone { throw UsageError("--for goes with everyone", spec: spec) }
-    guard RunningDaemon.status(context.paths) != nil else {
+    guard try RunningDaemon.isRunning(context.paths) else {
       // No daemon: the mode waits in the settings for the next start.
       let setting = ModeSetting(mode: mode, until: seconds.map { Date().addingTimeInterval($0) })
       try Settings.update(at: context.paths.settings) { settings in

@@ -101,4 +101,10 @@ enum RunningDaemon {
   static func status(_ paths: SharePaths) -> DaemonStatus? {
     (try? ControlClient.send(.status, paths: paths))?.status
   }
+
+  /// Whether one listens for this home; a control socket that another user serves, or a daemon
+  /// that does not answer, is an error rather than "none" (nothing is sent to it).
+  static func isRunning(_ paths: SharePaths) throws -> Bool {
+    try ControlClient.sendIfRunning(.status, paths: paths) != nil
+  }
 }
