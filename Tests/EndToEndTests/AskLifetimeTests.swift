@@ -27,7 +27,7 @@ import Testing
 
     sender.signal(SIGINT)
     let cancelled = sender.wait(timeout: .seconds(20))
-    #expect(!cancelled.timedOut, "\(cancelled)")
+    #expect(cancelled.exited(with: 130), "\(cancelled)")
     let left = try requests(b) { $0.isEmpty }
     #expect(left.isEmpty, "the ask outlived its sender: \(left)")
     #expect(daemon.waitForLog("ask \(ask) from alice"), "\(daemon.log)")
