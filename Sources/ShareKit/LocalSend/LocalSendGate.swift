@@ -71,9 +71,10 @@ final class LocalSendGate: LocalSendDelegate {
       return refuse(reasons.joined(separator: "; "), sender)
     }
     let items = decision.askedItems(types: policy.types)
-    let refusal = gatekeeper.consent(peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: items) { ask in
-      // The sender cancelling, or the server stopping, withdraws the ask.
-      cancellation.onCancel { _ = gatekeeper.decide(ask.id, accept: false) }
+    let refusal = gatekeeper.consent(peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: items) { _, senderLeft in
+      // The sender cancelling, or the server stopping, is its sender going away: the ask is
+      // withdrawn (as a share sender's that hangs up), not declined.
+      cancellation.onCancel(senderLeft)
     }
     if let refusal { return refuse(refusal.message, sender) }
     var plans: [String: ItemPlan] = [:]
