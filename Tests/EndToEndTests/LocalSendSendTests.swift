@@ -41,6 +41,12 @@ import Testing
     // Its fingerprint is pinned under localsend:ALIAS.
     let known = try String(contentsOf: a.home.appendingPathComponent("known_peers.json"), encoding: .utf8)
     #expect(known.contains("localsend:\(alias)"), "\(known)")
+    // Its owner answers on the device: the waiting line offers none of share's commands.
+    let again = try a.file("again.txt", "once more\n")
+    let plain = try a.share("send", again.path, "--to", alias)
+    #expect(plain.exited(with: 0), "\(plain)")
+    #expect(plain.stderrText.contains("waiting for its owner to accept on the LocalSend device"), "\(plain)")
+    #expect(!plain.stderrText.contains("share requests"), "\(plain)")
 
     // Another device under the same alias (another certificate) is refused, naming both, and
     // gets nothing.
@@ -50,8 +56,8 @@ import Testing
     defer { impostor.signal(SIGKILL) }
     receiver.signal(SIGKILL)
     var other: [String: Any]? = nil
-    let again = ContinuousClock.now + .seconds(20)
-    while other == nil && ContinuousClock.now < again {
+    let later = ContinuousClock.now + .seconds(20)
+    while other == nil && ContinuousClock.now < later {
       other = try parseJSONLines(try a.share("peers", "--json", "--timeout", "1").stdoutText)
         .first { $0["protocol"] as? String == "localsend" && $0["fingerprint"] as? String != peer["fingerprint"] as? String }
     }
