@@ -74,6 +74,18 @@ import TLS
     }
   }
 
+  @Test func sendingToThisDevicesOwnNameOrIDWhenItsDaemonIsNotSeenSaysItIsThisDevice() {
+    let book = R.book()
+    let peers = R.peers([R.record("lab-b", R.labB, port: 2)], book: book)
+    for query in ["me", "ME", String(R.me.hex.prefix(12))] {
+      #expect {
+        try R.endpoint(for: query, among: peers, book: book)
+      } throws: { error in
+        "\(error)".contains("'\(query)' is this device (me") && !"\(error)".contains("no nearby peer")
+      }
+    }
+  }
+
   // MARK: A record that copies a known device's ID (issue 11.5)
 
   @Test func aRecordCopyingAContactsIDIsListedApartAndNeverAsTheContact() throws {
