@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "TextEscaping"),
     .target(name: "UniformTypes", dependencies: ["CMagic", "System", "TextEscaping"]),
     .target(name: "InboxStore", dependencies: ["System", "UniformTypes"]),
-    .target(name: "Wire"),
+    .target(name: "Wire", dependencies: ["TextEscaping"]),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
     .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),
     // LocalSend protocol v2: strict HTTP/1.1, messages, HTTPS server and client, multicast.
