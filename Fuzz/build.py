@@ -77,8 +77,33 @@ def package_targets():
             "exclude": [os.path.join(ROOT, path, e) for e in target.get("exclude", [])],
             "pkgConfig": target.get("pkgConfig"),
             "dependencies": dependencies,
+            "swiftSettings": settings(target, "swift"),
+            "cSettings": settings(target, "c"),
         }
     return manifest["name"], targets
+
+
+def settings(target, tool_name):
+    """Compiler flags for a target's `swiftSettings` or `cSettings` (unconditional ones)."""
+    flags = []
+    for setting in target.get("settings", []):
+        if setting.get("tool") != tool_name or setting.get("condition"):
+            continue
+        (kind, value), = setting["kind"].items()
+        value = value.get("_0") if isinstance(value, dict) else value
+        if kind == "define":
+            flags.append(f"-D{value}")
+        elif kind == "headerSearchPath":
+            flags.append("-I" + os.path.join(ROOT, target.get("path") or os.path.join("Sources", target["name"]), value))
+        elif kind == "enableUpcomingFeature":
+            flags += ["-enable-upcoming-feature", value]
+        elif kind == "enableExperimentalFeature":
+            flags += ["-enable-experimental-feature", value]
+        elif kind == "unsafeFlags":
+            flags += value
+        else:
+            log(f"{target['name']}: ignoring the setting {kind} {value}")
+    return flags
 
 
 def sources(target, extensions):
@@ -186,7 +211,7 @@ class Builder:
         include = os.path.join(target["path"], "include")
         files = sources(target, (".c",))
         headers = sources(target, (".h", ".modulemap"))
-        stamp = digest(files + headers, C_FLAGS, [self.built[d]["stamp"] for d in needed])
+        stamp = digest(files + headers, C_FLAGS, target["cSettings"], [self.built[d]["stamp"] for d in needed])
         objects = [os.path.join(OUT, "objects", f"{name}-{os.path.basename(f)}.o") for f in files]
         mapdir = os.path.join(OUT, "modulemaps", name)
         if os.path.exists(os.path.join(include, "module.modulemap")):
@@ -201,7 +226,7 @@ class Builder:
         if not self.fresh(name, stamp):
             log(f"compiling {name} (C)")
             for source, obj in zip(files, objects):
-                run([tool("clang"), "-c", *C_FLAGS, "-I", include, source, "-o", obj])
+                run([tool("clang"), "-c", *C_FLAGS, *target["cSettings"], "-I", include, source, "-o", obj])
             self.stamp(name, stamp)
         self.built[name] = {"stamp": stamp, "objects": objects, "include": [mapdir], "cc": ["-I" + include], "link": []}
 
@@ -209,12 +234,13 @@ class Builder:
         name = target["name"]
         files = sources(target, (".swift",))
         search, _ = self.search_flags(needed)
-        stamp = digest(files, self.swift_flags, SANITIZE, search, [self.built[d]["stamp"] for d in needed])
+        flags = self.swift_flags + target["swiftSettings"]
+        stamp = digest(files, flags, SANITIZE, search, [self.built[d]["stamp"] for d in needed])
         obj = os.path.join(OUT, "objects", f"{name}.o")
         if not self.fresh(name, stamp):
             log(f"compiling {name} ({len(files)} files)")
             run([
-                tool("swiftc"), "-c", "-wmo", "-num-threads", "0", *self.swift_flags, f"-sanitize={SANITIZE}",
+                tool("swiftc"), "-c", "-wmo", "-num-threads", "0", *flags, f"-sanitize={SANITIZE}",
                 "-module-name", name, "-emit-module", "-emit-module-path", os.path.join(OUT, "modules", f"{name}.swiftmodule"),
                 "-I", os.path.join(OUT, "modules"), *search, *files, "-o", obj,
             ])
