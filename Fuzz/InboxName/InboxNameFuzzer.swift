@@ -38,27 +38,20 @@ public func fuzzInboxName(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   return 0
 }
 
-/// Reported, owned by the receive path's helpers: `InboxName.shorten` cuts a name over 240 bytes
-/// at a Character boundary and never re-checks the result, so a name whose second or third
-/// Character is one huge grapheme cluster (`..` + `a` + 130 × U+0301) becomes `..`, `.` or empty,
-/// and a cut can end a name with white space.
-private let shortening = "Fuzz/README.md finding F2: InboxName.shorten can return \"\", \".\", \"..\" or a name ending in white space"
-
 private func checkStoredName(_ name: String, from raw: String) {
   let shown = "\(raw.debugDescription) → \(name.debugDescription)"
-  require(!name.isEmpty, "empty name from \(shown)", knownIssue: shortening)
-  require(name != "." && name != "..", "dot name from \(shown)", knownIssue: shortening)
+  require(!name.isEmpty, "empty name from \(shown)")
+  require(name != "." && name != "..", "dot name from \(shown)")
   require(!name.contains("/"), "/ in the name from \(shown)")
   require(!name.unicodeScalars.contains("\0"), "NUL in the name from \(shown)")
   require(!hasTerminalControls(name), "control character in the name from \(shown)")
   require(name.utf8.count <= InboxName.maxBytes, "\(name.utf8.count) bytes from \(shown)")
   if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last {
     require(
-      !first.properties.isWhitespace && !last.properties.isWhitespace, "white space at an end from \(shown)",
-      knownIssue: shortening)
+      !first.properties.isWhitespace && !last.properties.isWhitespace, "white space at an end from \(shown)")
   }
   let again = try? InboxName.sanitize(name)
-  require(again == name, "not stable: \(shown) → \(again.debugDescription)", knownIssue: shortening)
+  require(again == name, "not stable: \(shown) → \(again.debugDescription)")
   let variant = InboxName.variant(of: name, number: 99_999)
   require(variant.utf8.count <= 255 && !variant.contains("/"), "variant \(variant.debugDescription) of \(shown)")
 }
