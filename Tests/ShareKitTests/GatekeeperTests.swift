@@ -53,6 +53,22 @@ import TLS
     #expect(result.withLock { $0 } == .some(nil))
   }
 
+  /// Found by the adversarial suite: every item of a 20,000-item ask went into the control
+  /// socket's answer, past what the command would read.
+  @Test func aHugeAskListsItsFirstItemsAndCountsThemAll() throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
+    let items = (0..<20_000).map { AskedItem(name: "spam-\($0).txt", kind: "file", size: 1, type: nil, accepted: true, reason: nil) }
+    let thread = Thread { _ = gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: items) }
+    thread.start()
+    try waitUntil { gate.pending.count == 1 }
+    let ask = gate.pending[0]
+    #expect(ask.itemCount == 20_000)
+    #expect(ask.items == Array(items.prefix(PendingAsk.listedItems)))
+    let line = try ControlCoding.encoder.encode(ControlResponse(ok: true, requests: gate.pending))
+    #expect(line.count < 64 << 10, "\(line.count) bytes")
+    #expect(gate.decide(ask.id, accept: false) != nil)
+  }
+
   @Test func aDeclinedOrUnansweredAskIsRefused() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .milliseconds(300))
     #expect(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)?.message.contains("nobody answered") == true)

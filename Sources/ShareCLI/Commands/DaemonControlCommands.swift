@@ -109,6 +109,7 @@ enum RequestsCommand: Command {
         terminal.out("    \(item.kind) \(escape(item.name)), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")
         if let command = item.acceptWith { terminal.out("      to accept it: \(command)") }
       }
+      if ask.itemCount > ask.items.count { terminal.out("    … and \(ask.itemCount - ask.items.count) more item(s)") }
     }
     terminal.err("Accept with 'share accept ID' (add --trust to trust the sender), decline with 'share decline ID'.")
     return .success

@@ -83,7 +83,7 @@ public final class Daemon: @unchecked Sendable {
     gatekeeper = Gatekeeper(
       mode: mode, trust: try Contacts(paths: paths).trusted(), askTimeout: options.askTimeout,
       onPending: { ask in
-        note("\(ask.peerName) (\(String(ask.peerId.prefix(12)))) asks to send \(ask.items.count) item(s): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
+        note("\(ask.peerName) (\(String(ask.peerId.prefix(12)))) asks to send \(ask.itemCount) item(s): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
         hooks.waiting(ask)
       })
     let store = self.store

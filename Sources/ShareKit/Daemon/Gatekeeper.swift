@@ -21,11 +21,19 @@ public struct AskedItem: Codable, Sendable, Equatable {
 
 /// An ask waiting for the person, as `share requests` lists it.
 public struct PendingAsk: Codable, Sendable, Equatable {
+  /// The most items a waiting ask lists. An ask may offer 100,000 (Wire's limit); the owner needs
+  /// the first ones and the count to decide, and the control socket's answer, which lists every
+  /// waiting ask, stays a few hundred KiB whatever strangers ask.
+  public static let listedItems = 100
+
   public var id: Int
   public var peerName: String
   public var peerId: String
   public var address: String
+  /// The first `listedItems` items, in offer order.
   public var items: [AskedItem]
+  /// How many items the ask offers in all.
+  public var itemCount: Int
   public var askedAt: Date
   public var expiresAt: Date
   /// How many connections wait on this ask (duplicates are folded into one).
@@ -148,7 +156,8 @@ public final class Gatekeeper: Sendable {
       state.nextID += 1
       let now = Date()
       let ask = PendingAsk(
-        id: id, peerName: peerName, peerId: peer.hex, address: address, items: items, askedAt: now,
+        id: id, peerName: peerName, peerId: peer.hex, address: address, items: Array(items.prefix(PendingAsk.listedItems)),
+        itemCount: items.count, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
       state.entries[id] = Entry(ask: ask, key: key, waiters: [semaphore])
       return .success((id, ask))
