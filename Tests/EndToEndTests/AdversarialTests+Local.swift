@@ -6,7 +6,7 @@ import Testing
 /// Attacks from the same machine or that exhaust the daemon: its control socket, its log, its
 /// connection slots, its disk, its files.
 extension AdversarialTests {
-  // MARK: Control socket takeover (issue 11.1)
+  // MARK: Control socket takeover (issue 11.1, fixed)
 
   /// Run in a private mount namespace with a tmpfs of its own on /tmp, so the hostile
   /// `/tmp/share-UID` is seen by this daemon only. The home is deep enough that the control
@@ -29,12 +29,10 @@ extension AdversarialTests {
     let result = try MountNamespace.run(script, arguments: [try ShareBinary.require().path], environment: ProcessInfo.processInfo.environment)
     #expect(result.exited(with: 0), "\(result)")
     let lines = result.stdoutLines
-    withKnownIssue("issue 11.1: the daemon follows a symlinked /tmp/share-UID, chmods its target and serves its socket there") {
-      #expect(lines.contains("mode=755"), "the daemon changed the mode of another user's folder:\n\(result.stdoutText)")
-      #expect(lines.contains("contents="), "the daemon put its socket in another user's folder:\n\(result.stdoutText)")
-      #expect(!lines.contains("status=124"), "the daemon started (and ran until killed):\n\(result.stdoutText)")
-      #expect(result.stdoutText.contains("/tmp/share-"), "the refusal does not name the folder:\n\(result.stdoutText)")
-    }
+    #expect(lines.contains("mode=755"), "the daemon changed the mode of another user's folder:\n\(result.stdoutText)")
+    #expect(lines.contains("contents="), "the daemon put its socket in another user's folder:\n\(result.stdoutText)")
+    #expect(!lines.contains("status=124"), "the daemon started (and ran until killed):\n\(result.stdoutText)")
+    #expect(result.stdoutText.contains("/tmp/share-"), "the refusal does not name the folder:\n\(result.stdoutText)")
   }
 
   /// The fallback folder is a real directory, but another user's (they made it first), and their
@@ -62,10 +60,8 @@ extension AdversarialTests {
     let result = try MountNamespace.run(
       script, arguments: [try ShareBinary.require().path, home, socket], environment: ProcessInfo.processInfo.environment)
     #expect(result.stdoutText.contains("status="), "\(result)")
-    withKnownIssue("issue 11.1: share's commands talk to whoever serves the control socket") {
-      #expect(!result.stderrText.contains("ANSWERED-BY-ANOTHER-USER"), "another user's process answered share requests:\n\(result)")
-      #expect(!result.stdoutLines.contains("status=0"), "\(result)")
-    }
+    #expect(!result.stderrText.contains("ANSWERED-BY-ANOTHER-USER"), "another user's process answered share requests:\n\(result)")
+    #expect(!result.stdoutLines.contains("status=0"), "\(result)")
   }
 
   // MARK: Terminal injection in the daemon's log (issue 11.2)
@@ -90,7 +86,7 @@ extension AdversarialTests {
     arena.expectIntact()
   }
 
-  // MARK: Receiving blocked without authenticating (issue 11.3)
+  // MARK: Receiving blocked without authenticating (issue 11.3, fixed)
 
   @Test func sixtyFourSilentTLSConnectionsDoNotStopAContactsSend() throws {
     let arena = try Arena(malloryIsContact: false)
@@ -102,12 +98,10 @@ extension AdversarialTests {
     }
     #expect(flood.count == 64, "only \(flood.count) of 64 connections finished TLS")
     let sent = try arena.contact.share("send", try arena.contact.file("during-flood.txt", "hi\n").path, "--to", arena.daemon.address)
-    withKnownIssue("issue 11.3: silent connections that finished TLS hold every slot; the daemon logs nothing") {
-      #expect(sent.exited(with: 0), "a contact's send failed during the flood:\n\(sent)")
-      for source in sources {
-        let mentions = arena.daemon.log.split(separator: "\n").filter { $0.contains(source) }.count
-        #expect((1..<8).contains(mentions), "\(source) is logged \(mentions) times for 8 connections:\n\(arena.daemon.log)")
-      }
+    #expect(sent.exited(with: 0), "a contact's send failed during the flood:\n\(sent)")
+    for source in sources {
+      let mentions = arena.daemon.log.split(separator: "\n").filter { $0.contains(source) }.count
+      #expect((1..<8).contains(mentions), "\(source) is logged \(mentions) times for 8 connections:\n\(arena.daemon.log)")
     }
     flood.removeAll()
     arena.expectIntact()
