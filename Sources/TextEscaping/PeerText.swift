@@ -58,21 +58,6 @@ public struct PeerText: Sendable, Hashable, Codable, CustomStringConvertible, Cu
   /// Writes the value, cut to `maximumEncodedBytes` on a character boundary (then `…`).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(PeerText.cut(value, toBytes: PeerText.maximumEncodedBytes))
-  }
-
-  /// `value` when it has at most `limit` UTF-8 bytes, else its longest prefix of whole
-  /// characters under `limit` bytes followed by `…`.
-  static func cut(_ value: String, toBytes limit: Int) -> String {
-    guard value.utf8.count > limit else { return value }
-    var bytes = 0
-    var end = value.startIndex
-    for index in value.indices {
-      let next = value.index(after: index)
-      bytes += value.utf8.distance(from: index, to: next)
-      if bytes > limit { break }
-      end = next
-    }
-    return String(value[..<end]) + "…"
+    try container.encode(Escaping.cut(value, toBytes: PeerText.maximumEncodedBytes))
   }
 }
