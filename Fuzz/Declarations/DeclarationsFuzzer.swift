@@ -46,9 +46,7 @@ public func fuzzDeclarations(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     return 0
   }
   let names = probes(declared.flatMap(\.filenameExtensions))
-  // Known (F3): a declared type's own description reaches reasons as written.
-  let rawDescriptions = declared.contains { hasTerminalControls($0.description) }
-  checkVerdicts(policy, probes: names, knownIssue: rawDescriptions ? rawDescription : nil)
+  checkVerdicts(policy, probes: names)
   // What the receiver says in its Hello, as a sender decodes it.
   guard let json = try? JSONEncoder().encode(policy.summary),
     let received = try? JSONDecoder().decode(AcceptSummary.self, from: json)
@@ -80,14 +78,10 @@ private func probes(_ extensions: [String]) -> [(String, ItemKind)] {
   return names
 }
 
-/// Reported, owned by the type layer's helpers: `TypeRegistry.describe` returns a declared type's
-/// `UTTypeDescription` as the declarations file wrote it, and verdict reasons embed it unescaped.
-private let rawDescription = "Fuzz/README.md finding F3: a UTTypeDescription with control characters reaches verdict reasons raw"
-
-private func checkVerdicts(_ policy: TypePolicy, probes: [(String, ItemKind)], knownIssue: String? = nil) {
+private func checkVerdicts(_ policy: TypePolicy, probes: [(String, ItemKind)]) {
   for (name, kind) in probes {
     let verdict = policy.judge(name: name, kind: kind)
-    require(!hasTerminalControls(verdict.reason), "raw control character in \(verdict.reason.debugDescription)", knownIssue: knownIssue)
+    require(!hasTerminalControls(verdict.reason), "raw control character in \(verdict.reason.debugDescription)")
     require(verdict.reason.hasPrefix(verdict.accepted ? "accepted" : "rejected"), "reason \(verdict.reason.debugDescription) disagrees")
   }
   _ = policy.summary
