@@ -1,6 +1,7 @@
 import Discovery
 import InboxStore
 import System
+import TextEscaping
 import TLS
 import Wire
 
@@ -13,8 +14,8 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
   case transport(String, detail: String)
   /// The peer broke the protocol.
   case wire(WireError)
-  /// The peer gave up and said why.
-  case peerFailure(code: String, message: String)
+  /// The peer gave up and said why (in its words: shown escaped and cut).
+  case peerFailure(code: String, message: PeerText)
   /// The peer's certificate is not the one expected.
   case identityMismatch(expected: String, actual: String, peer: String)
   /// The Inbox or staging area failed.

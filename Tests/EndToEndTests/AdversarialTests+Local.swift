@@ -64,7 +64,7 @@ extension AdversarialTests {
     #expect(!result.stdoutLines.contains("status=0"), "\(result)")
   }
 
-  // MARK: Terminal injection in the daemon's log (issue 11.2)
+  // MARK: Terminal injection in the daemon's log (issue 11.2, fixed)
 
   @Test func aStrangersDeviceNameReachesTheDaemonsLogEscaped() throws {
     let arena = try Arena(malloryIsContact: false, daemonArguments: ["--mode", "everyone"])
@@ -80,9 +80,7 @@ extension AdversarialTests {
     #expect(asking.wait(timeout: .seconds(20)).status == 4)
     #expect(arena.daemon.waitForLog("declined ask"), "\(arena.daemon.log)")
     let raw = HostileNameTests.rawControls(in: Data(arena.daemon.log.utf8))
-    withKnownIssue("issue 11.2: a stranger's device name reaches the daemon's log raw ('asks to send', 'declined ask')") {
-      #expect(raw.isEmpty, "raw \(raw) in the daemon's log:\n\(arena.daemon.log.debugDescription)")
-    }
+    #expect(raw.isEmpty, "raw \(raw) in the daemon's log:\n\(arena.daemon.log.debugDescription)")
     arena.expectIntact()
   }
 

@@ -40,7 +40,7 @@ enum PairCommand: Command {
         if case .waiting = event { terminal.err("Waiting for \(escape(endpoint.description))'s owner to accept…") }
       })
     guard outcome.accepted else {
-      throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
+      throw ShareError.peerFailure(code: "declined", message: PeerText(outcome.reason ?? "the pairing was declined"))
     }
     terminal.err("\(escape(outcome.peerName)) accepted: it now trusts this device.")
     if !arguments[Self.yes] {

@@ -267,7 +267,7 @@ public final class Daemon: @unchecked Sendable {
   private func decide(_ id: Int, accept: Bool, trust: Bool) -> ControlResponse {
     if accept, trust, let ask = gatekeeper.pending.first(where: { $0.id == id }), let fingerprint = Fingerprint(hex: ask.peerId) {
       do {
-        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: ask.peerName)))
+        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: ask.peerName.unescaped)))
       } catch {
         return ControlResponse(ok: false, error: "\(error)")
       }

@@ -1,18 +1,21 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TextEscaping
 import TLS
 import Wire
 
 /// One item of an ask, as `share requests` shows it.
 public struct AskedItem: Codable, Sendable, Equatable {
-  public var name: String
+  /// The name the sender offered.
+  public var name: PeerText
   public var kind: String
   public var size: Int64?
   public var type: String?
   /// The type rules' verdict (an ask only decides about items the rules accept).
   public var accepted: Bool
-  public var reason: String?
+  /// The type rules' reason, which may quote what the sender offered.
+  public var reason: PeerText?
   /// The type's description ("ISO disk image"), for people; `type` is its identifier.
   public var typeDescription: String? = nil
   /// For a refused item, the command that would accept it (`share types accept .iso`).
@@ -27,7 +30,8 @@ public struct PendingAsk: Codable, Sendable, Equatable {
   public static let listedItems = 100
 
   public var id: Int
-  public var peerName: String
+  /// The name from the sender's Hello.
+  public var peerName: PeerText
   public var peerId: String
   public var address: String
   /// The first `listedItems` items, in offer order.
@@ -132,10 +136,10 @@ public final class Gatekeeper: Sendable {
   /// otherwise the ask waits, folded with an identical one, until the person accepts or
   /// declines it or it times out. Returns nil to proceed, or why it was declined.
   public func consent(
-    peerName: String, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
+    peerName: PeerText, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
     willWait: (PendingAsk) -> Void = { _ in }
   ) -> Refusal? {
-    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
+    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name.unescaped)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
     let semaphore = DispatchSemaphore(value: 0)
     let registered = state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
       if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }

@@ -1,3 +1,4 @@
+import TextEscaping
 import TLS
 import Wire
 
@@ -18,7 +19,7 @@ struct PairingRequest {
     let code = verificationCode(context.device.fingerprint, peer.fingerprint)
     let connection = self.connection
     let refusal = gatekeeper.consent(
-      peerName: peer.name, peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
+      peerName: PeerText(peer.name), peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
     ) { ask in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))

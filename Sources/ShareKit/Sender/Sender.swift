@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import System
+import TextEscaping
 import TLS
 import Wire
 
@@ -191,7 +192,7 @@ public final class Sender: @unchecked Sendable {
       switch message {
       case .wait(let wait) where waits: observer(.waiting(wait.message))
       case .skip where lateSkips: continue
-      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
+      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: PeerText(f.message))
       default: throw WireError.unexpected(expected: expected, got: "a \(message.typeName) message")
       }
     }
