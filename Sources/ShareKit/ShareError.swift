@@ -34,6 +34,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     case .wire(let error): return error.description
     case .peerFailure(_, let message): return "the peer refused: \(message)"
     case .identityMismatch(let expected, let actual, let peer):
+      let peer = PeerText(peer)
       return "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
     case .inbox(let error): return error.description
     case .source(let path, let reason): return "cannot send \(path): \(reason)"

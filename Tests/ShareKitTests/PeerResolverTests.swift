@@ -11,7 +11,7 @@ import TLS
 
   static func peer(_ name: String, _ id: Fingerprint?, port: UInt16 = 40123, isSelf: Bool = false) -> Peer {
     Peer(
-      name: name, id: id, version: "1", addresses: [Peer.Address(address: "192.0.2.\(port % 200)", port: port, interface: "lo")],
+      name: PeerText(name), id: id, version: "1", addresses: [Peer.Address(address: "192.0.2.\(port % 200)", port: port, interface: "lo")],
       isSelf: isSelf, trusted: false)
   }
 

@@ -25,8 +25,8 @@ enum PeersCommand: Command {
   /// A peer as `--json` prints it.
   struct Output: Encodable {
     var event: String?
-    var name: String
-    var aliases: [String]
+    var name: PeerText
+    var aliases: [PeerText]
     var id: String?
     var shortId: String?
     var addresses: [Peer.Address]
@@ -116,7 +116,7 @@ enum PeersCommand: Command {
     }
     let marks = [peer.isSelf ? "this home" : nil, peer.trusted ? "contact" : nil].compactMap { $0 }
     let addresses = peer.preferredAddresses.map { "\($0.address.contains(":") ? "[\($0.address)]" : $0.address):\($0.port)" }
-    let line = "\(escape(peer.name))\t\(peer.id?.short ?? "(no ID)")\t\(addresses.map(escape).joined(separator: " "))\(marks.isEmpty ? "" : "\t(" + marks.joined(separator: ", ") + ")")"
+    let line = "\(peer.name)\t\(peer.id?.short ?? "(no ID)")\t\(addresses.map(escape).joined(separator: " "))\(marks.isEmpty ? "" : "\t(" + marks.joined(separator: ", ") + ")")"
     terminal.out(event.map { "\($0): " } .map { $0 + line } ?? line)
   }
 }

@@ -120,7 +120,7 @@ enum SendCommand: Command {
 
   /// Several peers fit: a numbered choice on a terminal, else an error that lists them.
   static func pick(among peers: [Peer], query: String?, context: CommandContext) throws -> Peer {
-    let listing = peers.enumerated().map { "  \($0.offset + 1). \(escape($0.element.name)) (\($0.element.id?.short ?? "no ID"))" }
+    let listing = peers.enumerated().map { "  \($0.offset + 1). \($0.element.name) (\($0.element.id?.short ?? "no ID"))" }
     let what = query.map { "several peers match '\(escape($0))'" } ?? "several peers are nearby"
     guard isatty(STDIN_FILENO) == 1, context.terminal.stderrIsTerminal else {
       throw ShareError.configuration("\(what); choose one with --to NAME or an ID prefix:\n" + listing.joined(separator: "\n"))

@@ -1,5 +1,6 @@
 import Discovery
 import Foundation
+import TextEscaping
 import TLS
 
 /// A nearby device as discovery sees it: one entry per device ID, however many interfaces and
@@ -14,11 +15,11 @@ public struct Peer: Sendable, Equatable, Codable {
     public var interface: String
   }
 
-  /// The advertised instance name: the device name (untrusted: escape before display).
-  public var name: String
+  /// The advertised instance name: the device name, as anyone on the network may write it.
+  public var name: PeerText
   /// Other instance names seen with the same device ID (after a name collision, or a record
   /// that copies the ID): a send by any of them reaches this ID, and only this ID.
-  public var aliases: [String] = []
+  public var aliases: [PeerText] = []
   /// The device ID from the TXT record; nil when the record has none or a malformed one.
   public var id: Fingerprint?
   /// The protocol version it advertises.
@@ -30,12 +31,13 @@ public struct Peer: Sendable, Equatable, Codable {
   public var trusted: Bool
 
   /// A stable key: the device ID, else the name (a record without an ID).
-  var key: String { id?.hex ?? "name:\(name)" }
+  var key: String { id?.hex ?? "name:\(name.unescaped)" }
 
   /// Whether it is advertised as `name` (its own name or an alias).
   public func isCalled(_ name: String, caseInsensitive: Bool = false) -> Bool {
-    if caseInsensitive { return ([self.name] + aliases).contains { $0.lowercased() == name.lowercased() } }
-    return self.name == name || aliases.contains(name)
+    let names = ([self.name] + aliases).map(\.unescaped)
+    if caseInsensitive { return names.contains { $0.lowercased() == name.lowercased() } }
+    return names.contains(name)
   }
 
   /// Addresses in the order to try: IPv4, then global IPv6, then link-local IPv6.
@@ -52,7 +54,7 @@ public struct Peer: Sendable, Equatable, Codable {
   public var endpoint: Endpoint? {
     let ordered = preferredAddresses
     guard let first = ordered.first else { return nil }
-    var endpoint = Endpoint(host: first.address, port: first.port, label: name, expectedFingerprint: id)
+    var endpoint = Endpoint(host: first.address, port: first.port, label: name.unescaped, expectedFingerprint: id)
     endpoint.alternatives = ordered.dropFirst().map { ($0.address, $0.port) }
     return endpoint
   }

@@ -45,7 +45,7 @@ public struct PeerDirectory: Sendable {
               let address = Peer.Address(address: service.address, port: service.port, interface: service.instance.interfaceName)
               owners[service.instance] = (peer.key, address)
               if var existing = peers[peer.key] {
-                let newName = !existing.isCalled(peer.name)
+                let newName = !existing.isCalled(peer.name.unescaped)
                 if newName { existing.aliases.append(peer.name) }
                 guard newName || !existing.addresses.contains(address) else { continue }
                 if !existing.addresses.contains(address) { existing.addresses.append(address) }
@@ -109,13 +109,13 @@ public struct PeerDirectory: Sendable {
   }
 
   static func sorted(_ peers: [Peer]) -> [Peer] {
-    peers.sorted { ($0.name.lowercased(), $0.id?.hex ?? "") < ($1.name.lowercased(), $1.id?.hex ?? "") }
+    peers.sorted { ($0.name.unescaped.lowercased(), $0.id?.hex ?? "") < ($1.name.unescaped.lowercased(), $1.id?.hex ?? "") }
   }
 
   private func peer(from service: ResolvedService) -> Peer {
     let id = service.txt[AdvertisedKeys.id].flatMap(Fingerprint.init(hex:))
     return Peer(
-      name: service.instance.name, id: id, version: service.txt[AdvertisedKeys.version], addresses: [],
+      name: PeerText(service.instance.name), id: id, version: service.txt[AdvertisedKeys.version], addresses: [],
       isSelf: id != nil && id == own, trusted: id.map { trust?.trusts($0) ?? false } ?? false)
   }
 }

@@ -120,7 +120,7 @@ public struct PeerResolver: Sendable {
     guard let id = peer.id else {
       throw .configuration("\(peer.name) advertises no device ID; send to it with --to HOST:PORT")
     }
-    let name = query ?? peer.name
+    let name = query ?? peer.name.unescaped
     if let remembered = known.id(for: name), remembered != id {
       throw .identityMismatch(expected: remembered.hex, actual: id.hex, peer: name)
     }
