@@ -44,10 +44,7 @@ public final class StagedFolder {
   /// `/` or NUL), whatever produced it: here components become a path, so here a sanitiser's bug
   /// (fuzz finding F2) stops.
   static func requirePlainNames(_ components: [String]) throws(InboxError) {
-    for component in components
-    where component.isEmpty || component == "." || component == ".." || component.contains("/")
-      || component.unicodeScalars.contains("\0")
-    {
+    for component in components where !InboxStore.isPlainName(component) {
       throw InboxError.unexpected("a folder entry's path has a component that is not a plain name (empty, ., .., or holding / or NUL)")
     }
   }
@@ -67,12 +64,14 @@ extension InboxName {
   /// Splits a folder entry's relative path (components joined by `/`) and sanitizes each
   /// component; refuses absolute paths, empty components, `.` and `..`.
   public static func sanitize(relativePath path: String) throws(Problem) -> [String] {
-    if path.hasPrefix("/") { throw .pathSeparator }
-    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    // On scalars, not Characters: `/` followed by a combining mark is one Character (fuzz
+    // finding F4), and a split on Characters would leave it inside a component.
+    if path.unicodeScalars.first == "/" { throw .pathSeparator }
+    let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false)
     guard !parts.isEmpty else { throw .empty }
     var components: [String] = []
     for part in parts {
-      components.append(try sanitize(String(part)))
+      components.append(try sanitize(String(Substring(part))))
     }
     return components
   }

@@ -74,6 +74,19 @@ import Testing
     #expect(!components.contains { $0 == ".." || $0 == "." || $0.isEmpty }, "\(components)")
   }
 
+  /// Fuzz finding F4: `/` followed by a combining mark is one Character, which a Character
+  /// comparison does not see as "/": `../\u{301}x` was a name, written one folder up.
+  @Test(arguments: ["../\u{301}x", "a/\u{301}b", "/\u{301}", "x\u{0}\u{301}"])
+  func aSlashOrNULUnderACombiningMarkIsStillOne(_ name: String) {
+    #expect(throws: InboxName.Problem.self) { try InboxName.sanitize(name) }
+    #expect(!InboxStore.isPlainName(name))
+  }
+
+  @Test func aRelativePathSplitsAtASlashUnderACombiningMark() throws {
+    #expect(try InboxName.sanitize(relativePath: "a/\u{301}b/c.txt") == ["a", "\u{301}b", "c.txt"])
+    #expect(throws: InboxName.Problem.pathSeparator) { try InboxName.sanitize(relativePath: "/\u{301}etc/x") }
+  }
+
   @Test func variantsNumberBeforeTheExtension() {
     #expect(InboxName.variant(of: "notes.txt", number: 1) == "notes-1.txt")
     #expect(InboxName.variant(of: "notes.txt", number: 0) == "notes.txt")
