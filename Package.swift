@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "TextEscaping"),
     .target(name: "UniformTypes", dependencies: ["CMagic", "System", "TextEscaping"]),
     .target(name: "InboxStore", dependencies: ["System", "UniformTypes"]),
-    .target(name: "Wire"),
+    .target(name: "Wire", dependencies: ["TextEscaping"]),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
     .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),
     // LocalSend protocol v2: strict HTTP/1.1, messages, HTTPS server and client, multicast.
@@ -56,7 +56,7 @@ let package = Package(
     .testTarget(name: "TLSTests", dependencies: ["TLS", "System"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System", "UniformTypes", "LocalSend"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["ShareKit", "TLS", "System", "LocalsendCLIHarness"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["ShareKit", "TLS", "Wire", "System", "LocalsendCLIHarness"]),
     .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI"]),
     .testTarget(name: "LocalSendTests", dependencies: ["LocalSend", "TLS", "System", "LocalsendCLIHarness"]),
     // Installs and runs localsend-cli (PyPI) for the tests that talk to it.

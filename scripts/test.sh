@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up everything the tests need (packages, build, Avahi restricted to loopback) and runs the
 # whole test suite: unit tests, in-process two-peer tests, end-to-end tests of the built binary,
-# the multi-host test across two network namespaces, then the packaging: the systemd unit, the
-# desktop integration, the user install, and the Debian package installed, used and purged in a
-# bare Debian 12 (skipped, saying why, when debootstrap cannot run here or reach the archive).
+# the fuzz targets (briefly; scripts/fuzz.sh runs them longer), the multi-host test across two
+# network namespaces, then the packaging: the systemd unit, the desktop integration, the user
+# install, and the Debian package installed, used and purged in a bare Debian 12 (skipped, saying
+# why, when debootstrap cannot run here or reach the archive).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The code's shape: no file in Sources/ over 400 lines, no function over 60.
@@ -22,6 +23,8 @@ scripts/localsend/setup-venv.sh
 SHARE_CORPUS=$(scripts/corpus.sh)
 export SHARE_CORPUS
 swift test --skip-build --skip DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
+# Every fuzz target briefly (its seed corpus, then fresh mutations): about a minute in all.
+scripts/fuzz.sh 12
 share="$(swift build --show-bin-path)/share"
 scripts/multihost-test.sh "$share"
 # The packaging checks, on the debug binary just built (named: else they would take an older

@@ -5,7 +5,8 @@
 /// - control characters (C0, DEL, C1) and invisible bidirectional controls become `_`;
 /// - white space at either end is dropped;
 /// - a name longer than 240 UTF-8 bytes is shortened, keeping its extension, so a collision
-///   suffix still fits in the 255-byte limit of Linux file systems;
+///   suffix still fits in the 255-byte limit of Linux file systems; the refusals above apply to
+///   the shortened name too;
 /// - a URL item ends in `.url`, a text item in `.txt` (`withExtension`);
 /// - on collision: `name-1.ext`, `name-2.ext`, ... (compound extensions such as `.tar.gz` stay whole).
 public enum InboxName {
@@ -31,16 +32,19 @@ public enum InboxName {
 
   /// The name to store an offered name under, or the problem that refuses it.
   public static func sanitize(_ raw: String) throws(Problem) -> String {
-    if raw.contains("/") { throw .pathSeparator }
+    // On scalars: `contains` on a String compares Characters, and `/` followed by a combining
+    // mark is one Character that is not "/" (fuzz finding F4).
+    if raw.unicodeScalars.contains("/") { throw .pathSeparator }
     if raw.unicodeScalars.contains("\0") { throw .nul }
     var scalars = String.UnicodeScalarView()
     for scalar in raw.trimmingWhitespace().unicodeScalars {
       scalars.append(isUnsafe(scalar) ? "_" : scalar)
     }
-    let cleaned = String(scalars)
-    if cleaned.isEmpty { throw .empty }
-    if cleaned == "." || cleaned == ".." { throw .dotName }
-    return shorten(cleaned, to: maxBytes)
+    // The checks apply to the name as it will be stored, after any shortening (fuzz finding F2).
+    let name = shorten(String(scalars), to: maxBytes)
+    if name.isEmpty { throw .empty }
+    if name == "." || name == ".." { throw .dotName }
+    return name
   }
 
   /// `name` ending in `.ext` (compared case-insensitively), adding it when missing: a URL is
@@ -83,17 +87,22 @@ public enum InboxName {
     }
   }
 
-  /// Shortens to at most `limit` UTF-8 bytes on a character boundary, keeping the extension.
+  /// Shortens to at most `limit` UTF-8 bytes, keeping the extension, and drops the white space a
+  /// cut leaves at the end. The cut falls between Unicode scalars, not `Character`s: one Character
+  /// can be any length (a letter and 130 combining marks), so cutting before it could leave
+  /// nothing, `.` or `..` of a long name (fuzz finding F2).
   private static func shorten(_ name: String, to limit: Int) -> String {
     guard name.utf8.count > limit else { return name }
     let (stem, ext) = split(name)
     let keep = ext.utf8.count <= 32 ? ext : ""
-    var out = ""
-    for character in (keep.isEmpty ? name : stem) {
-      if out.utf8.count + character.utf8.count + keep.utf8.count > limit { break }
-      out.append(character)
+    var out = String.UnicodeScalarView()
+    var bytes = keep.utf8.count
+    for scalar in (keep.isEmpty ? name : stem).unicodeScalars {
+      bytes += UTF8.width(scalar)
+      if bytes > limit { break }
+      out.append(scalar)
     }
-    return out + keep
+    return String(out).trimmingWhitespace() + keep
   }
 }
 

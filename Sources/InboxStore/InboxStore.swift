@@ -198,7 +198,7 @@ public final class InboxStore: Sendable {
 
   /// True for a single path component that is not `.` or `..`.
   static func isPlainName(_ name: String) -> Bool {
-    !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+    !name.isEmpty && name != "." && name != ".." && !name.unicodeScalars.contains("/") && !name.unicodeScalars.contains("\0")
   }
 
   // MARK: File system helpers

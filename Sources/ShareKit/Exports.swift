@@ -7,6 +7,8 @@
 
 // Escaping of untrusted text for a terminal or a log.
 @_exported import enum TextEscaping.Escaping
+// Text a peer wrote: shown only escaped and cut.
+@_exported import struct TextEscaping.PeerText
 
 // "Did you mean": the nearest of some words.
 @_exported import enum UniformTypes.Suggestions

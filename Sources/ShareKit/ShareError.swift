@@ -1,6 +1,7 @@
 import Discovery
 import InboxStore
 import System
+import TextEscaping
 import TLS
 import Wire
 
@@ -13,8 +14,8 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
   case transport(String, detail: String)
   /// The peer broke the protocol.
   case wire(WireError)
-  /// The peer gave up and said why.
-  case peerFailure(code: String, message: String)
+  /// The peer gave up and said why (in its words: shown escaped and cut).
+  case peerFailure(code: String, message: PeerText)
   /// A receiver said something that cannot be true (an answer about an item never offered, a
   /// resume offset past the end of a file): `peer` is its name (escaped), `address` where it
   /// was reached.
@@ -45,6 +46,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     case .busy(let peer, let address, let reason):
       return "\(peer) at \(address) is busy (\(reason)); try again in a moment"
     case .identityMismatch(let expected, let actual, let peer):
+      let peer = PeerText(peer)
       return "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
     case .inbox(let error): return error.description
     case .source(let path, let reason): return "cannot send \(path): \(reason)"

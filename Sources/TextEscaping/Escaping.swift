@@ -17,6 +17,22 @@ public enum Escaping {
     "\"" + escaped(value, maximumLength: maximumLength, quote: true) + "\""
   }
 
+  /// `value` when it has at most `limit` UTF-8 bytes, else its longest prefix of whole
+  /// characters within `limit` bytes followed by `…` (which adds 3 bytes): for text that is kept
+  /// or sent on rather than shown, so nothing is escaped.
+  public static func cut(_ value: String, toBytes limit: Int) -> String {
+    guard value.utf8.count > limit else { return value }
+    var bytes = 0
+    var end = value.startIndex
+    for index in value.indices {
+      let next = value.index(after: index)
+      bytes += value.utf8.distance(from: index, to: next)
+      if bytes > limit { break }
+      end = next
+    }
+    return String(value[..<end]) + "…"
+  }
+
   private static func escaped(_ value: String, maximumLength: Int, quote: Bool) -> String {
     var result = ""
     var count = 0

@@ -266,9 +266,11 @@ public final class TypeRegistry: Sendable {
     return Array(queue.dropFirst())
   }
 
-  /// The human description of a type, or its identifier when it has none.
+  /// The human description of a type, or its identifier when it has none; escaped and cut to 80
+  /// characters, since it goes into verdict reasons and a declarations file may hold anything
+  /// (fuzz finding F3: a description with escape sequences reached reasons raw).
   public func describe(_ identifier: TypeIdentifier) -> String {
-    declaration(for: identifier)?.description ?? identifier.rawValue
+    Escaping.escaped(declaration(for: identifier)?.description ?? identifier.rawValue, maximumLength: 80)
   }
 
   /// Whether content sniffing positively recognises `identifier` (see `TypeDeclaration.recognizedByContent`).

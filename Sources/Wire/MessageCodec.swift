@@ -34,8 +34,12 @@ public enum MessageCodec {
     return FrameHeader(kind: .control, length: body.count).encoded + body
   }
 
-  /// Decodes a control frame payload.
+  /// Decodes a control frame payload, with the peer's text within `TextBounds`.
   public static func decode(_ bytes: [UInt8]) throws(WireError) -> Message {
+    try decodeFields(bytes).bounded()
+  }
+
+  private static func decodeFields(_ bytes: [UInt8]) throws(WireError) -> Message {
     let data = Data(bytes)
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase

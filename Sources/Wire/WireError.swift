@@ -1,3 +1,5 @@
+import TextEscaping
+
 /// What can be wrong with bytes a peer sent. Each case reads as one sentence for a person.
 public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
   case truncated
@@ -22,7 +24,7 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
     case .malformedEnd(let n): return "the peer sent a malformed end frame (\(n) bytes)"
     case .malformedBegin(let why): return "the peer sent a malformed begin frame (\(why))"
     case .malformedMessage(let why): return "the peer sent a malformed message: \(why)"
-    case .unknownMessage(let type): return "the peer sent an unknown message type \"\(type)\""
+    case .unknownMessage(let type): return "the peer sent an unknown message type \(Escaping.quoted(type))"
     case .unexpected(let expected, let got): return "expected \(expected) from the peer but got \(got)"
     case .invalidAsk(let why): return "the peer's offer is invalid: \(why)"
     case .oversize(let declared):

@@ -47,6 +47,46 @@ import Testing
     #expect(variant.utf8.count <= 255)
   }
 
+  /// Fuzz finding F2: the cut fell before one huge grapheme cluster (a letter and 130 combining
+  /// marks), leaving `..`, `.` or nothing of a long name, and could end a name with white space.
+  @Test(arguments: ["..", ".", ""])
+  func shorteningBeforeOneHugeCharacterKeepsWhatPrecedesIt(_ prefix: String) throws {
+    let name = try InboxName.sanitize(prefix + "a" + String(repeating: "\u{301}", count: 130))
+    #expect(name.unicodeScalars.starts(with: (prefix + "a").unicodeScalars), "\(name.debugDescription)")
+    #expect(name.utf8.count <= InboxName.maxBytes)
+    #expect(try InboxName.sanitize(name) == name)
+  }
+
+  @Test func shorteningLeavesNoWhiteSpaceAtTheEnd() throws {
+    let name = try InboxName.sanitize(String(repeating: "a", count: 239) + " b" + String(repeating: "\u{301}", count: 130))
+    #expect(name == String(repeating: "a", count: 239))
+  }
+
+  @Test func aNameThatShortensToADotNameIsRefused() {
+    #expect(throws: InboxName.Problem.dotName) { try InboxName.sanitize("." + String(repeating: " ", count: 300) + "b") }
+  }
+
+  /// F2 in a folder entry: four components that shortened to `..` led from staging to the home.
+  @Test func folderEntryComponentsNeverBecomeDotDot() throws {
+    let dotdot = "..a" + String(repeating: "\u{301}", count: 130)
+    let components = try InboxName.sanitize(relativePath: String(repeating: dotdot + "/", count: 4) + "x.txt")
+    #expect(components.count == 5)
+    #expect(!components.contains { $0 == ".." || $0 == "." || $0.isEmpty }, "\(components)")
+  }
+
+  /// Fuzz finding F4: `/` followed by a combining mark is one Character, which a Character
+  /// comparison does not see as "/": `../\u{301}x` was a name, written one folder up.
+  @Test(arguments: ["../\u{301}x", "a/\u{301}b", "/\u{301}", "x\u{0}\u{301}"])
+  func aSlashOrNULUnderACombiningMarkIsStillOne(_ name: String) {
+    #expect(throws: InboxName.Problem.self) { try InboxName.sanitize(name) }
+    #expect(!InboxStore.isPlainName(name))
+  }
+
+  @Test func aRelativePathSplitsAtASlashUnderACombiningMark() throws {
+    #expect(try InboxName.sanitize(relativePath: "a/\u{301}b/c.txt") == ["a", "\u{301}b", "c.txt"])
+    #expect(throws: InboxName.Problem.pathSeparator) { try InboxName.sanitize(relativePath: "/\u{301}etc/x") }
+  }
+
   @Test func variantsNumberBeforeTheExtension() {
     #expect(InboxName.variant(of: "notes.txt", number: 1) == "notes-1.txt")
     #expect(InboxName.variant(of: "notes.txt", number: 0) == "notes.txt")

@@ -132,6 +132,21 @@ final class TempDocuments: Sendable {
     }
   }
 
+  /// Where components become a path, one that is not a plain name is refused whatever checked
+  /// it before (fuzz finding F2 passed `..` from the sanitiser to here).
+  @Test func aStagedFolderRefusesComponentsThatLeaveIt() throws {
+    let t = try TempDocuments()
+    let folder = try t.store.createStagedFolder()
+    defer { folder.discard() }
+    for path in [["..", "x.txt"], ["a", "..", "..", "x.txt"], [".", "x.txt"], ["", "x.txt"], ["a/../../x.txt"], ["x\0.txt"]] {
+      #expect(throws: InboxError.self) { _ = try folder.createFile(path) }
+      #expect(throws: InboxError.self) { try folder.makeFolder(path) }
+    }
+    #expect(!FileManager.default.fileExists(atPath: t.store.staging.appendingPathComponent("x.txt").path))
+    #expect(!FileManager.default.fileExists(atPath: t.root.appendingPathComponent("Documents/x.txt").path))
+    _ = try folder.createFile(["a", "x.txt"])
+  }
+
   @Test func deleteRemovesAReadOnlyFolderTree() throws {
     let t = try TempDocuments()
     let folder = try t.store.createStagingFolder()

@@ -99,9 +99,9 @@ import Testing
     #expect(ExitCode.of(send: [.allStored], interrupted: true) == .interrupted)
     // A receiver that refuses the sender outright (mode off, contacts only), declines or is too busy: nothing stored.
     for code in ["refused", "declined", "busy"] {
-      #expect(ReceiverOutcome(.failure(.peerFailure(code: code, message: "no"))) == .noneStored, "\(code)")
+      #expect(ReceiverOutcome(.failure(.peerFailure(code: code, message: PeerText("no")))) == .noneStored, "\(code)")
     }
-    #expect(ReceiverOutcome(.failure(.peerFailure(code: "protocol", message: "bad"))) == .failed)
+    #expect(ReceiverOutcome(.failure(.peerFailure(code: "protocol", message: PeerText("bad")))) == .failed)
     #expect(ReceiverOutcome(.failure(.transport("refused", detail: ""))) == .failed)
   }
 

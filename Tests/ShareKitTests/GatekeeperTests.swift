@@ -9,7 +9,7 @@ import TLS
 @Suite struct GatekeeperTests {
   static let alice = Fingerprint(bytes: Array(repeating: 0xa1, count: 32))!
   static let mallory = Fingerprint(bytes: Array(repeating: 0x66, count: 32))!
-  static let items = [AskedItem(name: "a.txt", kind: "file", size: 1, type: "public.plain-text", accepted: true, reason: nil)]
+  static let items = [AskedItem(name: PeerText("a.txt"), kind: "file", size: 1, type: "public.plain-text", accepted: true, reason: nil)]
 
   func trust(_ peers: Fingerprint...) -> TrustStore {
     var store = TrustStore()
@@ -37,14 +37,14 @@ import TLS
 
   @Test func aContactIsAcceptedWithoutAsking() {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(Self.alice))
-    #expect(gate.consent(peerName: "alice", peer: Self.alice, address: "::1", items: Self.items) == nil)
+    #expect(gate.consent(peerName: PeerText("alice"), peer: Self.alice, address: "::1", items: Self.items) == nil)
     #expect(gate.pending.isEmpty)
   }
 
   @Test func aStrangersAskWaitsUntilAccepted() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
     let result = Mutex<Refusal??>(nil)
-    let thread = Thread { result.withLock { $0 = .some(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)) } }
+    let thread = Thread { result.withLock { $0 = .some(gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)) } }
     thread.start()
     try waitUntil { gate.pending.count == 1 }
     #expect(gate.pending.first?.items == Self.items)
@@ -53,12 +53,28 @@ import TLS
     #expect(result.withLock { $0 } == .some(nil))
   }
 
+  /// Found by the adversarial suite: every item of a 20,000-item ask went into the control
+  /// socket's answer, past what the command would read.
+  @Test func aHugeAskListsItsFirstItemsAndCountsThemAll() throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
+    let items = (0..<20_000).map { AskedItem(name: PeerText("spam-\($0).txt"), kind: "file", size: 1, type: nil, accepted: true, reason: nil) }
+    let thread = Thread { _ = gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: items) }
+    thread.start()
+    try waitUntil { gate.pending.count == 1 }
+    let ask = gate.pending[0]
+    #expect(ask.itemCount == 20_000)
+    #expect(ask.items == Array(items.prefix(PendingAsk.listedItems)))
+    let line = try ControlCoding.encoder.encode(ControlResponse(ok: true, requests: gate.pending))
+    #expect(line.count < 64 << 10, "\(line.count) bytes")
+    #expect(gate.decide(ask.id, accept: false) != nil)
+  }
+
   @Test func aDeclinedOrUnansweredAskIsRefused() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .milliseconds(300))
-    #expect(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)?.message.contains("nobody answered") == true)
+    #expect(gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)?.message.contains("nobody answered") == true)
     let result = Mutex<Refusal??>(nil)
     let longer = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
-    Thread { result.withLock { $0 = .some(longer.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)) } }.start()
+    Thread { result.withLock { $0 = .some(longer.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)) } }.start()
     try waitUntil { longer.pending.count == 1 }
     _ = longer.decide(longer.pending[0].id, accept: false)
     try waitUntil { result.withLock { $0 != nil } }
@@ -69,8 +85,8 @@ import TLS
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10), maxPendingPerPeer: 2, maxPending: 3)
     let refusals = Mutex<[Refusal?]>([])
     func ask(_ peer: Fingerprint, _ name: String) {
-      let items = [AskedItem(name: name, kind: "file", size: 1, type: nil, accepted: true, reason: nil)]
-      Thread { let r = gate.consent(peerName: "x", peer: peer, address: "::1", items: items); refusals.withLock { $0.append(r) } }.start()
+      let items = [AskedItem(name: PeerText(name), kind: "file", size: 1, type: nil, accepted: true, reason: nil)]
+      Thread { let r = gate.consent(peerName: PeerText("x"), peer: peer, address: "::1", items: items); refusals.withLock { $0.append(r) } }.start()
     }
     ask(Self.mallory, "1")
     ask(Self.mallory, "1")  // the same ask again: folded
@@ -98,7 +114,7 @@ import TLS
     let refusals = Mutex<[Refusal?]>([])
     for _ in 0..<2 {  // two connections folded into one ask
       Thread {
-        let refusal = gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items) { _, senderLeft in
+        let refusal = gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items) { _, senderLeft in
           leaving.withLock { $0.append(senderLeft) }
         }
         refusals.withLock { $0.append(refusal) }
@@ -117,7 +133,7 @@ import TLS
     #expect(refusals.withLock { $0 }.allSatisfy { $0?.message.contains("the sender went away") == true })
     #expect(withdrawn.withLock { $0 } == [id])
     #expect(gate.decide(id, accept: true) == nil)
-    #expect(gate.withdrawn(id)?.peerName == "m")
+    #expect(gate.withdrawn(id)?.peerName.unescaped == "m")
   }
 
   @Test func durationsParse() {

@@ -91,7 +91,7 @@ import TLS
     let deadline = ContinuousClock.now + .seconds(5)
     while b.gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
     let ask = try #require(b.gatekeeper.pending.first, "a claim is not proof: the offer waits for the owner")
-    #expect(ask.peerName == "phone (LocalSend, unverified)")
+    #expect(ask.peerName.unescaped == "phone (LocalSend, unverified)")
     #expect(ask.peerId != Fingerprint(bytes: fingerprint.bytes)?.hex, "the gatekeeper never sees the claimed ID")
     #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
     while answer.withLock({ $0 }) == nil && ContinuousClock.now < deadline + .seconds(5) { usleep(10_000) }

@@ -36,7 +36,7 @@ enum PeerRecords {
   static func peers(_ records: [ResolvedService], book: KnownIdentities) -> [Peer] {
     var table = PeerTable(book: book)
     for record in records { _ = table.add(record) }
-    return table.peers.values.sorted { $0.name < $1.name }
+    return table.peers.values.sorted { $0.name.unescaped < $1.name.unescaped }
   }
 
   /// Choose and check as `PeerResolver.resolve` does after browsing, with no person to ask.

@@ -60,7 +60,7 @@ import TLS
     #expect {
       try R.endpoint(for: nil, among: R.peers(records, book: book), book: book)
     } throws: { error in
-      (error as? R.Ambiguous)?.peers.map(\.name).sorted() == ["a", "b", "c"]
+      (error as? R.Ambiguous)?.peers.map(\.name.unescaped).sorted() == ["a", "b", "c"]
     }
   }
 
@@ -92,8 +92,8 @@ import TLS
     let book = R.book(contacts: ["lab-b": R.labB])
     let peers = R.peers([R.record("aaa-spoof", R.labB, port: 1), R.record("lab-b", R.labB, port: 2)], book: book)
     #expect(peers.count == 2)
-    let spoof = try #require(peers.first { $0.name == "aaa-spoof" })
-    let contact = try #require(peers.first { $0.name == "lab-b" })
+    let spoof = try #require(peers.first { $0.name.unescaped == "aaa-spoof" })
+    let contact = try #require(peers.first { $0.name.unescaped == "lab-b" })
     #expect(!spoof.trusted && spoof.standing == .claimsIDOf(["lab-b"]) && spoof.aliases.isEmpty)
     #expect(contact.trusted && contact.standing == .known && contact.aliases.isEmpty)
     #expect(contact.addresses.map(\.port) == [2])
@@ -131,7 +131,7 @@ import TLS
     let book = R.book(contacts: ["lab-b": R.labB], sentTo: ["lab-b2": R.labB])
     let peers = R.peers([R.record("lab-b", R.labB, port: 1), R.record("lab-b2", R.labB, port: 2)], book: book)
     let peer = try #require(peers.first)
-    #expect(peers.count == 1 && peer.name == "lab-b" && peer.aliases == ["lab-b2"] && peer.trusted)
+    #expect(peers.count == 1 && peer.name.unescaped == "lab-b" && peer.aliases.map(\.unescaped) == ["lab-b2"] && peer.trusted)
     let endpoint = try R.endpoint(for: "lab-b2", among: peers, book: book)
     #expect(Set(endpoint.candidates.map(\.port)) == [1, 2] && endpoint.rememberAs == "lab-b2")
   }

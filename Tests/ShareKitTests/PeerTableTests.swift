@@ -65,6 +65,6 @@ import TLS
     let events = table.add(R.record("aaa-spoof", R.labB, port: 1))
     #expect(Self.kinds(events) == ["appeared aaa-spoof"])
     #expect(events.first?.peer?.trusted == false)
-    #expect(table.peers.values.first { $0.name == "lab-b" }?.addresses.map(\.port) == [2])
+    #expect(table.peers.values.first { $0.name.unescaped == "lab-b" }?.addresses.map(\.port) == [2])
   }
 }

@@ -59,7 +59,9 @@ struct Terminal: Sendable {
 
 /// Makes an untrusted string safe to print: control characters (C0, DEL, C1), escape sequences,
 /// invisible format characters (bidi overrides) are shown as `\u{…}` escapes, a backslash is
-/// doubled so an escape cannot be forged. Nothing is cut.
+/// doubled so an escape cannot be forged, and the result is cut as `PeerText` cuts (at
+/// `PeerText.displayLength` characters, then `…`), so a peer's 256 escape characters cannot
+/// fill a screen.
 func escape(_ text: String) -> String {
-  Escaping.escaped(text, maximumLength: Int.max)
+  Escaping.escaped(text, maximumLength: PeerText.displayLength)
 }

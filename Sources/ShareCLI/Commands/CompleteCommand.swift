@@ -58,7 +58,9 @@ enum CompleteCommand: Command {
     let ownID = own.withLock { $0 }
     let others = nearby.withLock { $0 }.filter { $0.id == nil || $0.id != ownID }
     let remembered = Contacts(paths: paths).remembered().0.entries.map(\.name)
-    return others.flatMap { [$0.name] + $0.aliases } + contactNames(paths: paths) + remembered
+    // Advertised names are anyone's text: only those that print as they are become completions.
+    let advertised = others.flatMap { [$0.name] + $0.aliases }.map(\.unescaped).filter { Escaping.escaped($0) == $0 }
+    return advertised + contactNames(paths: paths) + remembered
   }
 
   static func contactNames(paths: SharePaths) -> [String] {

@@ -186,9 +186,11 @@ struct DaemonLog: Sendable {
     var message: String? = nil
     /// For a refused item, the command that would accept it (for the receiver's owner).
     var acceptWith: String? = nil
-    /// For `ask`: its number (for 'share accept N'), what it offers, and a pairing's code.
+    /// For `ask`: its number (for 'share accept N'), what it offers (the first 100 items, and
+    /// how many in all), and a pairing's code.
     var ask: Int? = nil
     var items: [AskedItem]? = nil
+    var itemCount: Int? = nil
     var pairingCode: String? = nil
   }
 
@@ -212,13 +214,13 @@ struct DaemonLog: Sendable {
       emit(Event(event: "connected", peerName: peer.name, peerId: peer.fingerprint.hex, address: peer.address),
            "\(describe(peer)) connected from \(peer.address)")
     case .ask(let ask):
-      let what = ask.pairingCode.map { "asks to pair (code \($0))" } ?? "asks to send \(ask.items.count) item(s)"
-      emit(Event(event: "ask", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
-                 pairingCode: ask.pairingCode),
-           "\(escape(ask.peerName)) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
+      let what = ask.pairingCode.map { "asks to pair (code \($0))" } ?? "asks to send \(ask.itemCount) item(s)"
+      emit(Event(event: "ask", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
+                 itemCount: ask.itemCount, pairingCode: ask.pairingCode),
+           "\(ask.peerName) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
     case .withdrawn(let ask):
-      emit(Event(event: "withdrawn", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id),
-           "ask \(ask.id) from \(escape(ask.peerName)) (\(String(ask.peerId.prefix(12)))) withdrawn: the sender went away")
+      emit(Event(event: "withdrawn", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id),
+           "ask \(ask.id) from \(ask.peerName) (\(String(ask.peerId.prefix(12)))) withdrawn: the sender went away")
     case .asked(let peer, let offered, let accepted):
       emit(Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: offered - accepted),
            "\(describe(peer)) offers \(offered) item(s); accepted \(accepted)")

@@ -110,14 +110,15 @@ enum RequestsCommand: Command {
     }
     for ask in asks {
       let seconds = max(0, Int(ask.expiresAt.timeIntervalSinceNow))
-      terminal.out("[\(ask.id)] \(escape(ask.peerName)) (\(ask.peerId)) from \(ask.address), \(seconds)s left")
+      terminal.out("[\(ask.id)] \(ask.peerName) (\(ask.peerId)) from \(ask.address), \(seconds)s left")
       if let code = ask.pairingCode { terminal.out("    pairing, code \(code)") }
       for item in ask.items {
         let size = item.size.map(formatBytes) ?? "unknown size"
-        let verdict = item.accepted ? "" : " — will be refused: \(escape(item.reason ?? ""))"
-        terminal.out("    \(item.kind) \(escape(item.name)), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")
+        let verdict = item.accepted ? "" : " — will be refused: \(item.reason.map { "\($0)" } ?? "")"
+        terminal.out("    \(item.kind) \(item.name), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")
         if let command = item.acceptWith { terminal.out("      to accept it: \(command)") }
       }
+      if ask.itemCount > ask.items.count { terminal.out("    … and \(ask.itemCount - ask.items.count) more item(s)") }
     }
     for ask in asks { terminal.err(hint(for: ask)) }
     return .success
@@ -134,9 +135,9 @@ enum RequestsCommand: Command {
   /// a send may also trust its sender.
   static func hint(for ask: PendingAsk) -> String {
     if ask.pairingCode != nil {
-      return "[\(ask.id)] If \(escape(ask.peerName)) shows the same code: 'share accept \(ask.id)'; else 'share decline \(ask.id)'."
+      return "[\(ask.id)] If \(ask.peerName) shows the same code: 'share accept \(ask.id)'; else 'share decline \(ask.id)'."
     }
-    return "[\(ask.id)] Accept with 'share accept \(ask.id)' (add --trust to trust \(escape(ask.peerName)) from now on), "
+    return "[\(ask.id)] Accept with 'share accept \(ask.id)' (add --trust to trust \(ask.peerName) from now on), "
       + "decline with 'share decline \(ask.id)'."
   }
 }
@@ -182,7 +183,7 @@ private func decide(_ arguments: ParsedArguments, _ context: CommandContext, acc
   }
   let request: ControlRequest = accept ? .accept(id: id, trust: trust) : .decline(id: id)
   let decided = try ControlClient.send(request, paths: context.paths).decided
-  let who = decided.map { "\(escape($0.peerName)) (\($0.peerId.prefix(12)))" } ?? "the sender"
+  let who = decided.map { "\($0.peerName) (\($0.peerId.prefix(12)))" } ?? "the sender"
   context.terminal.err("\(accept ? "Accepted" : "Declined") ask \(id) from \(who)")
   return .success
 }

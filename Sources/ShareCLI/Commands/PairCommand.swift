@@ -57,7 +57,7 @@ enum PairCommand: Command {
         terminal.err("Not paired: neither device trusts the other.")
         return .failure
       }
-      throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
+      throw ShareError.peerFailure(code: "declined", message: PeerText(outcome.reason ?? "the pairing was declined"))
     }
     try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
     _ = try? ControlClient.send(.reload, paths: context.paths)

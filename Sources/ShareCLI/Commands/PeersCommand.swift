@@ -31,8 +31,8 @@ enum PeersCommand: Command {
   /// A peer as `--json` prints it.
   struct Output: Encodable {
     var event: String?
-    var name: String
-    var aliases: [String]
+    var name: PeerText
+    var aliases: [PeerText]
     var id: String?
     var shortId: String?
     var addresses: [Peer.Address]
@@ -144,7 +144,7 @@ enum PeersCommand: Command {
       let whose = peer.isSelf ? "this home's" : names.map(escape).joined(separator: " or ") + "'s"
       return "unverified: advertises \(whose) device ID under another name"
     case .nameKnownWith(let id):
-      return "unverified: this home knows \(escape(peer.name)) with ID \(id.short)"
+      return "unverified: this home knows \(peer.name) with ID \(id.short)"
     }
   }
 
@@ -161,7 +161,7 @@ enum PeersCommand: Command {
     }
     let marks = marks(peer)
     let addresses = peer.preferredAddresses.map { "\($0.address.contains(":") ? "[\($0.address)]" : $0.address):\($0.port)" }
-    let names = ([peer.name] + peer.aliases).map(escape).joined(separator: ", ")
+    let names = ([peer.name] + peer.aliases).map(\.description).joined(separator: ", ")
     let line = "\(names)\t\(peer.id?.short ?? "(no ID)")\t\(addresses.map(escape).joined(separator: " "))\(marks.isEmpty ? "" : "\t(" + marks.joined(separator: ", ") + ")")"
     terminal.out(event.map { "\($0): " + line } ?? line)
   }

@@ -10,7 +10,7 @@ extension PeersCommand {
       let marks = marks(peer)
       let addresses = peer.preferredAddresses.map { "\($0.address.contains(":") ? "[\($0.address)]" : $0.address):\($0.port)" }
       table.add(
-        ([peer.name] + peer.aliases).map(escape).joined(separator: ", "), peer.id?.short ?? "(no ID)",
+        ([peer.name] + peer.aliases).map(\.description).joined(separator: ", "), peer.id?.short ?? "(no ID)",
         addresses.map(escape).joined(separator: " "), marks.isEmpty ? "" : "(" + marks.joined(separator: ", ") + ")")
     }
     for peer in localSend {

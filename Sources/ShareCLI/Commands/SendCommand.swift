@@ -124,7 +124,7 @@ enum SendCommand: Command {
   static func pick(among peers: [Peer], query: String?, context: CommandContext) throws -> Peer {
     let listing = peers.enumerated().map { index, peer in
       let marks = [peer.id?.short ?? "no ID"] + PeersCommand.marks(peer)
-      return "  \(index + 1). \(escape(peer.name)) (\(marks.joined(separator: ", ")))"
+      return "  \(index + 1). \(peer.name) (\(marks.joined(separator: ", ")))"
     }
     let what = query.map { "several peers match '\(escape($0))'" } ?? "several peers are nearby"
     guard isatty(STDIN_FILENO) == 1, context.terminal.stderrIsTerminal else {

@@ -61,7 +61,7 @@ public final class ArrivalHooks: Sendable {
   public func waiting(_ ask: PendingAsk) {
     if let runner { return runner.send(.waiting(ask)) }
     guard let notifySend else { return }
-    let title = "\(ask.peerName) wants to send \(ask.items.count) item(s)"
+    let title = "\(ask.peerName) wants to send \(ask.itemCount) item(s)"
     let body = "Run 'share accept \(ask.id)' or 'share decline \(ask.id)'"
     queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
   }

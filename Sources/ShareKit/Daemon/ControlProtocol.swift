@@ -3,6 +3,9 @@ import Foundation
 /// A request on the daemon's control socket: one JSON object per line, one request per
 /// connection, e.g. `{"command":"accept","id":3,"trust":true}`.
 public enum ControlRequest: Sendable, Equatable {
+  /// The longest request line the daemon reads (a request is a command and a few fields).
+  static let maxBytes = 64 << 10
+
   /// What the daemon is doing (`share status`).
   case status
   /// The asks waiting for the person (`share requests`).
@@ -68,6 +71,10 @@ extension ControlRequest: Codable {
 
 /// The daemon's answer.
 public struct ControlResponse: Codable, Sendable, Equatable {
+  /// The longest answer a command reads: every waiting ask (16 at most) lists at most
+  /// `PendingAsk.listedItems` items, each with a name of at most 4 KiB.
+  static let maxBytes = 16 << 20
+
   public var ok: Bool
   public var error: String?
   public var status: DaemonStatus?

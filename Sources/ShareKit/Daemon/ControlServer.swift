@@ -63,7 +63,7 @@ public final class ControlServer: @unchecked Sendable {
     let response: ControlResponse
     if UnixSocket.peerUID(client) != getuid() {
       response = ControlResponse(ok: false, error: "this daemon belongs to another user")
-    } else if let line = UnixSocket.readLine(client) {
+    } else if let line = UnixSocket.readLine(client, limit: ControlRequest.maxBytes) {
       do {
         response = handle(try ControlCoding.decoder.decode(ControlRequest.self, from: line))
       } catch let invalid as ControlRequest.Invalid {
@@ -108,7 +108,7 @@ public enum ControlClient {
     }
     data.append(0x0A)
     UnixSocket.writeAll(fd, data)
-    guard let line = UnixSocket.readLine(fd),
+    guard let line = UnixSocket.readLine(fd, limit: ControlResponse.maxBytes),
       let response = try? ControlCoding.decoder.decode(ControlResponse.self, from: line)
     else {
       throw .configuration("the daemon gave no answer")

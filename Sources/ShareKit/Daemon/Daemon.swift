@@ -273,16 +273,16 @@ public final class Daemon: @unchecked Sendable {
       if let gone = gatekeeper.withdrawn(id) {
         let trusted = trust ? "; nobody was trusted" : ""
         return ControlResponse(
-          ok: false, error: "ask \(id) from \(Escaping.escaped(gone.peerName)) is gone: the sender went away before it was answered\(trusted)")
+          ok: false, error: "ask \(id) from \(gone.peerName) is gone: the sender went away before it was answered\(trusted)")
       }
       return ControlResponse(ok: false, error: "no ask \(id) is waiting (see 'share requests')")
     }
-    note("\(accept ? "accepted" : "declined") ask \(id) from \(Escaping.escaped(decided.peerName))")
+    note("\(accept ? "accepted" : "declined") ask \(id) from \(decided.peerName)")
     if accept, trust, let fingerprint = Fingerprint(hex: decided.peerId) {
       do {
-        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: decided.peerName)))
+        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: decided.peerName.unescaped)))
       } catch {
-        return ControlResponse(ok: false, error: "accepted ask \(id), but could not trust \(Escaping.escaped(decided.peerName)): \(error)")
+        return ControlResponse(ok: false, error: "accepted ask \(id), but could not trust \(decided.peerName): \(error)")
       }
     }
     return ControlResponse(ok: true, decided: decided)

@@ -1,18 +1,21 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TextEscaping
 import TLS
 import Wire
 
 /// One item of an ask, as `share requests` shows it.
 public struct AskedItem: Codable, Sendable, Equatable {
-  public var name: String
+  /// The name the sender offered.
+  public var name: PeerText
   public var kind: String
   public var size: Int64?
   public var type: String?
   /// The type rules' verdict (an ask only decides about items the rules accept).
   public var accepted: Bool
-  public var reason: String?
+  /// The type rules' reason, which may quote what the sender offered.
+  public var reason: PeerText?
   /// The type's description ("ISO disk image"), for people; `type` is its identifier.
   public var typeDescription: String? = nil
   /// For a refused item, the command that would accept it (`share types accept .iso`).
@@ -21,11 +24,20 @@ public struct AskedItem: Codable, Sendable, Equatable {
 
 /// An ask waiting for the person, as `share requests` lists it.
 public struct PendingAsk: Codable, Sendable, Equatable {
+  /// The most items a waiting ask lists. An ask may offer 100,000 (Wire's limit); the owner needs
+  /// the first ones and the count to decide, and the control socket's answer, which lists every
+  /// waiting ask, stays a few hundred KiB whatever strangers ask.
+  public static let listedItems = 100
+
   public var id: Int
-  public var peerName: String
+  /// The name from the sender's Hello.
+  public var peerName: PeerText
   public var peerId: String
   public var address: String
+  /// The first `listedItems` items, in offer order.
   public var items: [AskedItem]
+  /// How many items the ask offers in all.
+  public var itemCount: Int
   public var askedAt: Date
   public var expiresAt: Date
   /// How many connections wait on this ask (duplicates are folded into one).
@@ -138,7 +150,7 @@ public final class Gatekeeper: Sendable {
   /// an ask no connection waits on any more is withdrawn — gone from `pending`, and `decide`
   /// finds nothing to accept.
   public func consent(
-    peerName: String, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
+    peerName: PeerText, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
     willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
   ) -> Refusal? {
     let waiter = Waiter()
@@ -165,9 +177,9 @@ public final class Gatekeeper: Sendable {
   /// Adds `waiter` to an identical ask already waiting, or to a new one; returns its ID (0: a
   /// contact that needs no asking) and the new ask, or why it is refused.
   private func register(
-    _ waiter: Waiter, peerName: String, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String?
+    _ waiter: Waiter, peerName: PeerText, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String?
   ) -> Result<(id: Int, new: PendingAsk?), Refusal> {
-    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
+    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name.unescaped)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
     return state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
       if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }
       if pairingCode == nil, let contact = state.trust.peer(peer), !contact.ask { return .success((0, nil)) }
@@ -187,7 +199,8 @@ public final class Gatekeeper: Sendable {
       state.nextID += 1
       let now = Date()
       let ask = PendingAsk(
-        id: id, peerName: peerName, peerId: peer.hex, address: address, items: items, askedAt: now,
+        id: id, peerName: peerName, peerId: peer.hex, address: address, items: Array(items.prefix(PendingAsk.listedItems)),
+        itemCount: items.count, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))

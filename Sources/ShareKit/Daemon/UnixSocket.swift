@@ -70,16 +70,20 @@ enum UnixSocket {
     try? FileDescriptor(rawValue: fd).peerUserID()
   }
 
-  /// Reads one line (up to `limit` bytes); nil on EOF before a newline or over the limit.
-  static func readLine(_ fd: Int32, limit: Int = 1 << 20) -> Data? {
+  /// Reads one line (up to `limit` bytes); nil on EOF before a newline or over the limit. Each
+  /// chunk is searched for the newline once, so a long line costs its length, not its square.
+  static func readLine(_ fd: Int32, limit: Int) -> Data? {
     let socket = FileDescriptor(rawValue: fd)
     var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 4096)
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while data.count < limit {
       let count = chunk.withUnsafeMutableBytes { try? socket.read(into: $0) } ?? 0
       if count == 0 { return data.isEmpty ? nil : data }
+      if let newline = chunk[0..<count].firstIndex(of: 0x0A) {
+        data.append(contentsOf: chunk[0..<newline])
+        return data.count <= limit ? data : nil
+      }
       data.append(contentsOf: chunk[0..<count])
-      if let newline = data.firstIndex(of: 0x0A) { return data[..<newline] }
     }
     return nil
   }

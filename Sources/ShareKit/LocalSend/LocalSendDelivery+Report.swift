@@ -2,6 +2,7 @@ import Foundation
 import LocalSend
 import Synchronization
 import System
+import TextEscaping
 import TLS
 import Wire
 
@@ -80,9 +81,9 @@ extension LocalSendDelivery {
       return .identityMismatch(
         expected: pinned.map { "\($0), remembered for it" } ?? "\(peer.fingerprint), the fingerprint it announced",
         actual: actual.hex, peer: pinName(peer))
-    case .pinRequired: return .peerFailure(code: "refused", message: "the LocalSend device wants a PIN, which share cannot send yet")
-    case .blocked: return .peerFailure(code: "busy", message: "the LocalSend device is receiving from someone else")
-    case .tooManyAttempts: return .peerFailure(code: "busy", message: "the LocalSend device says too many requests")
+    case .pinRequired: return .peerFailure(code: "refused", message: PeerText("the LocalSend device wants a PIN, which share cannot send yet"))
+    case .blocked: return .peerFailure(code: "busy", message: PeerText("the LocalSend device is receiving from someone else"))
+    case .tooManyAttempts: return .peerFailure(code: "busy", message: PeerText("the LocalSend device says too many requests"))
     default: return .transport("LocalSend to \(peer.alias) at \(endpoint.address) failed: \(error)", detail: "\(error)")
     }
   }

@@ -2,6 +2,7 @@ import Foundation
 import InboxStore
 import LocalSend
 import Synchronization
+import TextEscaping
 import TLS
 import Wire
 
@@ -71,7 +72,7 @@ final class LocalSendGate: LocalSendDelegate {
       return refuse(reasons.joined(separator: "; "), sender)
     }
     let items = decision.askedItems(types: policy.types)
-    let refusal = gatekeeper.consent(peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: items) { _, senderLeft in
+    let refusal = gatekeeper.consent(peerName: PeerText(sender.displayName), peer: sender.gateID, address: sender.address, items: items) { _, senderLeft in
       // The sender cancelling, or the server stopping, is its sender going away: the ask is
       // withdrawn (as a share sender's that hangs up), not declined.
       cancellation.onCancel(senderLeft)
@@ -115,7 +116,7 @@ final class LocalSendGate: LocalSendDelegate {
 
   private func refuse(_ reason: String, _ sender: LocalSendSender) -> OfferDecision {
     context.emit(.connectionFailed(
-      address: sender.address, peer: sender.peer, error: .peerFailure(code: "refused", message: reason)))
+      address: sender.address, peer: sender.peer, error: .peerFailure(code: "refused", message: PeerText(reason))))
     return .refuse(reason)
   }
 }
@@ -143,8 +144,8 @@ extension AskDecision {
   func askedItems(types: TypeGate?) -> [AskedItem] {
     zip(items, answer.items).map { item, answer in
       AskedItem(
-        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
-        accepted: answer.accepted, reason: answer.reason, typeDescription: types?.describe(answer.type),
+        name: PeerText(item.offer.name), kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
+        accepted: answer.accepted, reason: answer.reason.map(PeerText.init), typeDescription: types?.describe(answer.type),
         acceptWith: answer.accepted ? nil : types?.acceptCommand(name: item.offer.name, kind: item.offer.kind))
     }
   }

@@ -1,5 +1,6 @@
 import Discovery
 import Foundation
+import TextEscaping
 import TLS
 
 /// A nearby device as discovery sees it: the records of one advertised name with one device
@@ -43,11 +44,11 @@ public struct Peer: Sendable, Equatable {
     }
   }
 
-  /// The advertised instance name: the device name (untrusted: escape before display).
-  public var name: String
+  /// The advertised instance name: the device name, as anyone on the network may write it.
+  public var name: PeerText
   /// Other names this home knows the same device by, advertised at the same time (after a
   /// rename, say). Only names whose pairing with the ID was proved before are merged here.
-  public var aliases: [String]
+  public var aliases: [PeerText]
   /// The device ID from the TXT record; nil when the record has none or a malformed one.
   public var id: Fingerprint?
   /// The protocol version it advertises.
@@ -60,7 +61,7 @@ public struct Peer: Sendable, Equatable {
   public var standing: Standing
 
   public init(
-    name: String, aliases: [String] = [], id: Fingerprint?, version: String?, addresses: [Address], isSelf: Bool,
+    name: PeerText, aliases: [PeerText] = [], id: Fingerprint?, version: String?, addresses: [Address], isSelf: Bool,
     trusted: Bool, standing: Standing = .new
   ) {
     self.name = name
@@ -75,7 +76,7 @@ public struct Peer: Sendable, Equatable {
 
   /// A stable key: the device ID for a device known by its name(s), else the name with the ID
   /// it claims, so an unverified record never joins another's entry.
-  var key: String { Peer.key(name: name, id: id, standing: standing) }
+  var key: String { Peer.key(name: name.unescaped, id: id, standing: standing) }
 
   static func key(name: String, id: Fingerprint?, standing: Standing) -> String {
     if standing == .known, let id { return "id:\(id.hex)" }
@@ -84,8 +85,9 @@ public struct Peer: Sendable, Equatable {
 
   /// Whether it is advertised as `name` (its own name or an alias).
   public func isCalled(_ name: String, caseInsensitive: Bool = false) -> Bool {
-    if caseInsensitive { return ([self.name] + aliases).contains { KnownIdentities.sameName($0, name) } }
-    return self.name == name || aliases.contains(name)
+    let names = ([self.name] + aliases).map(\.unescaped)
+    if caseInsensitive { return names.contains { KnownIdentities.sameName($0, name) } }
+    return names.contains(name)
   }
 
   /// Addresses in the order to list them: IPv4, then global IPv6, then link-local IPv6.
@@ -103,11 +105,11 @@ public struct Peer: Sendable, Equatable {
   public func endpoint(label: String? = nil, rememberAs: String? = nil) -> Endpoint? {
     var seen = Set<String>()
     let candidates = preferredAddresses.compactMap { address -> Endpoint.Candidate? in
-      let candidate = Endpoint.Candidate(host: address.address, port: address.port, advertisedAs: address.advertisedAs ?? name)
+      let candidate = Endpoint.Candidate(host: address.address, port: address.port, advertisedAs: address.advertisedAs ?? name.unescaped)
       return seen.insert(candidate.address).inserted ? candidate : nil
     }
     guard !candidates.isEmpty else { return nil }
-    return Endpoint(candidates: candidates, label: label ?? name, expectedFingerprint: id, rememberAs: rememberAs)
+    return Endpoint(candidates: candidates, label: label ?? name.unescaped, expectedFingerprint: id, rememberAs: rememberAs)
   }
 }
 

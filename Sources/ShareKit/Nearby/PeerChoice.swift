@@ -30,7 +30,7 @@ extension PeerResolver {
       guard !candidates.isEmpty else {
         if let own = peers.first(where: \.isSelf) {
           throw .configuration(
-            "no other peer is nearby (only this home's own daemon, \(Escaping.escaped(own.name))); start 'share daemon' on the other device, or use --to HOST:PORT")
+            "no other peer is nearby (only this home's own daemon, \(own.name)); start 'share daemon' on the other device, or use --to HOST:PORT")
         }
         throw .configuration("no peer is nearby; start 'share daemon' on the other device, or use --to HOST:PORT")
       }
@@ -66,14 +66,14 @@ extension PeerResolver {
     let ownRecord = peers.first { $0.isSelf && ($0.isCalled(query, caseInsensitive: true) || matches($0, prefix: query)) }
     if let ownRecord, ownRecord.standing != .known {
       return .configuration(
-        "\(Escaping.escaped(ownRecord.name)) advertises this home's own device ID: share does not send to itself; name another device (see 'share peers')")
+        "\(ownRecord.name) advertises this home's own device ID: share does not send to itself; name another device (see 'share peers')")
     }
     if let own, ownRecord != nil || query.caseInsensitiveCompare(own.name) == .orderedSame || own.id.matches(prefix: query) {
       return .configuration(
         "'\(shown)' is this device (\(Escaping.escaped(own.name)), \(own.id.short)): its own daemon receives what other devices send; "
           + "send to another peer, or to this daemon's HOST:PORT to try it out")
     }
-    let seen = peers.filter { !$0.isSelf }.map { "\(Escaping.escaped($0.name)) (\($0.id?.short ?? "no ID"))" }
+    let seen = peers.filter { !$0.isSelf }.map { "\($0.name) (\($0.id?.short ?? "no ID"))" }
     return .configuration(
       "no nearby peer is called \(shown)" + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
   }
@@ -87,21 +87,21 @@ extension PeerResolver {
   static func endpoint(for match: Match, query: String?, book: KnownIdentities) throws(ShareError) -> Endpoint {
     switch match {
     case .byID(let peers):
-      let label = peers.count == 1 ? peers[0].name : (query ?? peers[0].name)
+      let label = peers.count == 1 ? peers[0].name.unescaped : (query ?? peers[0].name.unescaped)
       let merged = Peer(
-        name: label, id: peers[0].id, version: peers[0].version, addresses: peers.flatMap(\.addresses), isSelf: false,
+        name: PeerText(label), id: peers[0].id, version: peers[0].version, addresses: peers.flatMap(\.addresses), isSelf: false,
         trusted: false, standing: .new)
-      guard let endpoint = merged.endpoint(label: label) else { throw .configuration("\(Escaping.escaped(label)) has no address") }
+      guard let endpoint = merged.endpoint(label: label) else { throw .configuration("\(PeerText(label)) has no address") }
       return endpoint
     case .byName(let peer):
-      let name = query.flatMap { peer.isCalled($0) ? $0 : nil } ?? peer.name
-      let shown = Escaping.escaped(name)
+      let name = query.flatMap { peer.isCalled($0) ? $0 : nil } ?? peer.name.unescaped
+      let shown = PeerText(name)
       guard let id = peer.id else { throw .configuration("\(shown) advertises no device ID; send to it with --to HOST:PORT") }
       if peer.isSelf { throw notNearby(name, peers: [peer], own: book.own) }
       switch peer.standing {
       case .known, .new: break
       case .nameKnownWith(let expected):
-        throw .identityMismatch(expected: expected.hex, actual: id.hex, peer: shown)
+        throw .identityMismatch(expected: expected.hex, actual: id.hex, peer: name)
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
         throw .configuration(

@@ -111,7 +111,7 @@ public struct PeerDirectory: Sendable {
   }
 
   static func sorted(_ peers: [Peer]) -> [Peer] {
-    peers.sorted { ($0.name.lowercased(), $0.id?.hex ?? "") < ($1.name.lowercased(), $1.id?.hex ?? "") }
+    peers.sorted { ($0.name.unescaped.lowercased(), $0.id?.hex ?? "") < ($1.name.unescaped.lowercased(), $1.id?.hex ?? "") }
   }
 }
 

@@ -1,3 +1,4 @@
+import TextEscaping
 import TLS
 import Wire
 
@@ -20,7 +21,7 @@ struct PairingRequest {
     let connection = self.connection
     var watch: PeerWatch? = nil
     let refusal = gatekeeper.consent(
-      peerName: peer.name, peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
+      peerName: PeerText(peer.name), peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
     ) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))

@@ -1,5 +1,6 @@
 import Foundation
 import InboxStore
+import TextEscaping
 import TLS
 import UniformTypes
 import Wire
@@ -174,7 +175,7 @@ final class PayloadReceiver {
       case .control:
         let message = try MessageCodec.decode(try connection.receivePayload(frame.length))
         if case .failure(let failure) = message {
-          throw ShareError.peerFailure(code: failure.code, message: failure.message)
+          throw ShareError.peerFailure(code: failure.code, message: PeerText(failure.message))
         }
         throw WireError.unexpected(expected: "the bytes of item \(payload.item)", got: "a \(message.typeName) message")
       case .begin:

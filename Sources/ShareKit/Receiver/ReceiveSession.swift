@@ -1,5 +1,6 @@
 import Foundation
 import InboxStore
+import TextEscaping
 import TLS
 import Wire
 
@@ -47,7 +48,7 @@ final class ReceiveSession {
       try exchange()
       connection.close()
     } catch let refusal as Refusal {
-      emit(.connectionFailed(address: address, peer: peer, error: .peerFailure(code: refusal.code, message: refusal.message)))
+      emit(.connectionFailed(address: address, peer: peer, error: .peerFailure(code: refusal.code, message: PeerText(refusal.message))))
       connection.fail(code: refusal.code, message: refusal.message)
     } catch {
       items?.commit()
@@ -130,15 +131,15 @@ final class ReceiveSession {
     guard let gatekeeper = context.gatekeeper else { return nil }
     let items = zip(decision.items, decision.answer.items).map { item, answer in
       AskedItem(
-        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
-        accepted: answer.accepted, reason: answer.reason, typeDescription: policy.types?.describe(answer.type),
+        name: PeerText(item.offer.name), kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
+        accepted: answer.accepted, reason: answer.reason.map(PeerText.init), typeDescription: policy.types?.describe(answer.type),
         acceptWith: answer.accepted ? nil : policy.types?.acceptCommand(name: item.offer.name, kind: item.offer.kind))
     }
     let connection = self.connection
     // While the ask waits, the connection is watched: a sender that goes away withdraws it.
     var watch: PeerWatch? = nil
     defer { watch?.stop() }
-    return gatekeeper.consent(peerName: peer.name, peer: peer.fingerprint, address: address, items: items) { ask, senderLeft in
+    return gatekeeper.consent(peerName: PeerText(peer.name), peer: peer.fingerprint, address: address, items: items) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to accept (ask \(ask.id))", timeout: seconds)))
       watch = PeerWatch(connection, departed: senderLeft)

@@ -1,5 +1,6 @@
 import Foundation
 import System
+import TextEscaping
 import TLS
 import Wire
 
@@ -93,7 +94,7 @@ extension Sender {
       return try TLSConnection.connect(tcp, context: context, timeout: connectTimeout, expectedPeer: expected)
     } catch {
       guard case .peerMismatch(let expected, let actual) = error else { throw error }
-      throw ShareError.identityMismatch(expected: expected.hex, actual: actual.hex, peer: Escaping.escaped(name))
+      throw ShareError.identityMismatch(expected: expected.hex, actual: actual.hex, peer: name)
     }
   }
 
@@ -119,11 +120,12 @@ extension Sender {
     return .transport(summary, detail: ordered.map { "\($0.candidate.address): \($0.error.detail)" }.joined(separator: "; "))
   }
 
-  /// What a busy receiver said, escaped, without the "busy: " and "try again" it wraps it in.
-  static func busyReason(_ message: String) -> String {
-    var reason = Substring(message)
+  /// What a busy receiver said, escaped and cut, without the "busy: " and "try again" it wraps
+  /// it in.
+  static func busyReason(_ message: PeerText) -> String {
+    var reason = Substring(message.unescaped)
     if reason.hasPrefix("busy: ") { reason = reason.dropFirst("busy: ".count) }
     if reason.hasSuffix("; try again in a moment") { reason = reason.dropLast("; try again in a moment".count) }
-    return Escaping.escaped(reason.isEmpty ? "it gave no reason" : String(reason))
+    return reason.isEmpty ? "it gave no reason" : PeerText(String(reason)).description
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TextEscaping
 import TLS
 import Wire
 
@@ -38,7 +39,7 @@ extension Sender {
         deadline = min(cap, now + announced) + replyGrace
         observer(.waiting(wait.message, timeLeft: deadline - now))
       case .failure(let f):
-        throw ShareError.peerFailure(code: f.code, message: f.message)
+        throw ShareError.peerFailure(code: f.code, message: PeerText(f.message))
       default:
         throw WireError.unexpected(expected: expected, got: "a \(message.typeName) message")
       }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import System
+import TextEscaping
 import TLS
 import Wire
 
@@ -157,7 +158,7 @@ public final class Sender: @unchecked Sendable {
       if let value = pick(message) { return value }
       switch message {
       case .skip where lateSkips: continue
-      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
+      case .failure(let f): throw ShareError.peerFailure(code: f.code, message: PeerText(f.message))
       default: throw WireError.unexpected(expected: expected, got: "a \(message.typeName) message")
       }
     }

@@ -72,7 +72,9 @@ func sha256sum(_ url: URL) throws -> String {
   guard result.exited(with: 0), let hex = result.stdoutText.split(separator: " ").first else {
     throw HarnessError("sha256sum failed:\n\(result)")
   }
-  return String(hex)
+  // For a name with a backslash or newline, sha256sum escapes the name and marks the line with a
+  // leading backslash.
+  return String(hex.drop { $0 == "\\" })
 }
 
 /// Parses every non-empty line of `text` as one JSON object; throws naming the first line that
