@@ -45,15 +45,13 @@ extension AdversarialTests {
   @Test func aRecordCopyingAContactsIDIsNeverShownAsThatContact() throws {
     let spoof = try Spoof()
     let listed = try spoof.peers()
-    withKnownIssue("issue 11.5: share peers merges records by the unverified TXT id") {
-      for peer in listed {
-        let names = [peer["name"] as? String ?? ""] + (peer["aliases"] as? [String] ?? [])
-        if names.contains(spoof.fake.name) {
-          #expect(peer["trusted"] as? Bool == false, "the impostor is shown as a contact: \(peer)")
-        }
-        if names.contains(spoof.alice.name) {
-          #expect(!names.contains(spoof.fake.name), "the contact is shown under the impostor's name: \(peer)")
-        }
+    for peer in listed {
+      let names = [peer["name"] as? String ?? ""] + (peer["aliases"] as? [String] ?? [])
+      if names.contains(spoof.fake.name) {
+        #expect(peer["trusted"] as? Bool == false, "the impostor is shown as a contact: \(peer)")
+      }
+      if names.contains(spoof.alice.name) {
+        #expect(!names.contains(spoof.fake.name), "the contact is shown under the impostor's name: \(peer)")
       }
     }
   }
@@ -62,9 +60,7 @@ extension AdversarialTests {
     let spoof = try Spoof()
     let sent = try spoof.bob.share(
       "send", try spoof.bob.file("for-spoof.txt", "hi\n").path, "--to", spoof.fake.name, timeout: .seconds(60))
-    withKnownIssue("issue 11.5: --to a record that copies a contact's ID goes to the contact") {
-      #expect(!spoof.alice.inboxNames().contains("for-spoof.txt"), "sent to the contact by the impostor's name:\n\(sent)")
-    }
+    #expect(!spoof.alice.inboxNames().contains("for-spoof.txt"), "sent to the contact by the impostor's name:\n\(sent)")
   }
 
   @Test func aSendToTheContactDoesNotWaitForTheImpostorsAddress() throws {
@@ -77,8 +73,6 @@ extension AdversarialTests {
     #expect(spoof.alice.inboxNames().contains("for-alice.txt"))
     // Not a speed test: a send that tries the bogus address first waits out its 10 s handshake
     // limit; one that races the addresses does not wait for it at all.
-    withKnownIssue("issue 11.5: addresses merged from a record with a contact's ID are tried one after another", isIntermittent: true) {
-      #expect(elapsed < .seconds(8), "the send waited \(elapsed) for an address that never answers (\(spoof.hole.connections) connection(s) to it)")
-    }
+    #expect(elapsed < .seconds(8), "the send waited \(elapsed) for an address that never answers (\(spoof.hole.connections) connection(s) to it)")
   }
 }

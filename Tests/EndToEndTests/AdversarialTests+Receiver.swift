@@ -105,10 +105,8 @@ extension AdversarialTests {
     }
     let alice = try ShareHome(name: "adv-alice")
     let sent = try alice.share("send", try alice.randomFile("a.bin", size: 4096).path, "--to", receiver.address)
-    withKnownIssue("issue 11.7: share send accepts a resume offset past the end of the file") {
-      #expect(!sent.exited(with: 0), "a send whose receiver claimed bytes that do not exist reported success:\n\(sent)")
-      #expect(sent.stderrText.contains("offset"), "\(sent)")
-    }
+    #expect(!sent.exited(with: 0), "a send whose receiver claimed bytes that do not exist reported success:\n\(sent)")
+    #expect(sent.stderrText.contains("offset"), "\(sent)")
   }
 
   @Test func aVerdictForAnItemNeverOfferedIsNotBelieved() throws {
@@ -125,9 +123,7 @@ extension AdversarialTests {
     }
     let alice = try ShareHome(name: "adv-alice")
     let sent = try alice.share("send", try alice.file("a.txt", "a\n").path, "--to", receiver.address)
-    withKnownIssue("issue 11.7: share send accepts a verdict for an item it never offered") {
-      #expect(!sent.exited(with: 0), "an answer about an item never offered was accepted:\n\(sent)")
-    }
+    #expect(!sent.exited(with: 0), "an answer about an item never offered was accepted:\n\(sent)")
   }
 
   @Test func aWaitFollowedBySilenceDoesNotHoldTheSenderForMinutes() throws {
@@ -139,9 +135,7 @@ extension AdversarialTests {
     }
     let alice = try ShareHome(name: "adv-alice")
     let sent = try alice.share("send", try alice.file("a.txt", "a\n").path, "--to", receiver.address, timeout: .seconds(30))
-    withKnownIssue("issue 11.7: after a Wait and then silence, share send waits 300 s per read") {
-      #expect(!sent.timedOut, "share send was still waiting after 30 s for a receiver that promised an answer within 2 s")
-      #expect(!sent.exited(with: 0), "\(sent)")
-    }
+    #expect(!sent.timedOut, "share send was still waiting after 30 s for a receiver that promised an answer within 2 s")
+    #expect(!sent.exited(with: 0), "\(sent)")
   }
 }
