@@ -65,14 +65,13 @@ extension AdversarialTests {
 
   @Test func aSendToTheContactDoesNotWaitForTheImpostorsAddress() throws {
     let spoof = try Spoof()
-    let started = ContinuousClock.now
     let sent = try spoof.bob.share(
       "send", try spoof.bob.file("for-alice.txt", "hi\n").path, "--to", spoof.alice.name, timeout: .seconds(60))
-    let elapsed = ContinuousClock.now - started
     #expect(sent.exited(with: 0), "\(sent)")
     #expect(spoof.alice.inboxNames().contains("for-alice.txt"))
-    // Not a speed test: a send that tries the bogus address first waits out its 10 s handshake
-    // limit; one that races the addresses does not wait for it at all.
-    #expect(elapsed < .seconds(8), "the send waited \(elapsed) for an address that never answers (\(spoof.hole.connections) connection(s) to it)")
+    // Not a speed test (the delay is measured in the benchmark): a send by name resolves the name
+    // itself and never connects to the copy's address, which accepts and then says nothing, so
+    // a sender that tried it would wait out its handshake limit there.
+    #expect(spoof.hole.connections == 0, "the send connected \(spoof.hole.connections) time(s) to the copy's address")
   }
 }
