@@ -103,7 +103,7 @@ final class PlacementBatch {
       case .success(let name):
         book.stored(item.offer, as: name, metadata: item.placement.metadata, entries: item.entries)
       case .failure(let error):
-        try? FileManager.default.removeItem(at: item.placement.staged)
+        store.discardStaged(item.placement.staged)
         book.failed(
           item.offer, "not stored: \(error.peerDescription)", type: item.placement.metadata.type, entries: item.entries,
           detail: "\(error)")
