@@ -39,7 +39,9 @@ struct MetadataJournal {
       guard let data = FileManager.default.contents(atPath: file.path) else { continue }
       for line in data.split(separator: 0x0A) where !line.isEmpty {
         // A torn or foreign line is skipped: metadata is a convenience, never a reason to fail.
-        if let record = try? MetadataJournal.decoder.decode(MetadataRecord.self, from: Data(line)) {
+        if let record = line.withUnsafeBytes(MetadataLineParser.parse)
+          ?? (try? MetadataJournal.decoder.decode(MetadataRecord.self, from: Data(line)))
+        {
           records.append(record)
         }
       }
