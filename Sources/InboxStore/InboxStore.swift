@@ -160,11 +160,10 @@ public final class InboxStore: Sendable {
           name: name, url: url, kind: kind, size: metadata?.size ?? identity.size, metadata: metadata,
           identity: identity))
     }
-    return items.sorted {
-      let a = $0.metadata?.receivedAt ?? .distantPast
-      let b = $1.metadata?.receivedAt ?? .distantPast
-      return a != b ? a < b : $0.name < $1.name
-    }
+    // Sorted through an index of keys: moving the items themselves would copy every field.
+    let keys = items.map { $0.metadata?.receivedAt ?? .distantPast }
+    let order = items.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : items[$0].name < items[$1].name }
+    return order.map { items[$0] }
   }
 
   /// The item stored under exactly `name`.
