@@ -143,16 +143,17 @@ for line in sys.stdin:
     if peer["name"].startswith("lab-a") and any(a["port"] == int(sys.argv[1]) for a in peer["addresses"]):
         print(peer["name"]); break' "$mport")
 # Either the spoofed record was renamed ('lab-a #2', only mallory's address: refused on the
-# certificate) or it merged into lab-a's entry (same ID, two addresses: mallory's address fails
-# the certificate check and the real lab-a gets the file). Never mallory.
+# certificate, or refused before connecting as a copy of lab-a's record) or it merged into
+# lab-a's entry (same ID, two addresses: mallory's address fails the certificate check and the
+# real lab-a gets the file). Never mallory.
 if [ -n "$spoofed" ]; then
   printf 'only for lab-a\n' >"$work/files/spoofed.txt"
   on share-b "$share" --home "$work/b" send "$work/files/spoofed.txt" --to "$spoofed" >"$work/spoof1.out" 2>&1 && rc=0 || rc=$?
   spoof_ok() {
     if [ "$rc" -eq 0 ]; then cmp -s "$work/files/spoofed.txt" "$work/a/Documents/Inbox/spoofed.txt"
-    else grep -qi "certificate\|presented" "$work/spoof1.out"; fi
+    else grep -qi "certificate\|presented\|impersonate" "$work/spoof1.out"; fi
   }
-  check "sending to '$spoofed' (a record claiming lab-a's ID at mallory's address) reaches the real lab-a or is refused on the certificate" spoof_ok || true
+  check "sending to '$spoofed' (a record claiming lab-a's ID at mallory's address) reaches the real lab-a or is refused" spoof_ok || true
   spoof_ok || sed 's/^/#   /' "$work/spoof1.out"
 else
   echo "# (the spoofed record was not seen; nothing to send to)"

@@ -68,11 +68,18 @@ public final class InboxStore: Sendable {
     }
   }
 
-  /// Makes a staged folder tree read-only (folders 0555, files already 0444) and returns the
-  /// identity of its top folder.
+  /// Makes a staged folder tree read-only (inner folders 0555, files already 0444) except its
+  /// top folder, which must stay writable to move into the Inbox: `place` seals it on the way
+  /// (see `FolderPassage`). Returns the identity of the top folder.
   public func seal(folder url: URL) throws(InboxError) -> FileIdentity {
     try setModes(under: url, file: InboxStore.fileMode, folder: InboxStore.folderMode)
+    try chmod(url, .ownerReadWriteExecute)
     return FileIdentity(try lstatus(url))
+  }
+
+  /// Removes a staged item that will not be placed (a read-only folder tree included).
+  public func discardStaged(_ url: URL) {
+    try? removeTree(url)
   }
 
   /// An item ready to enter the Inbox: finished, read-only and synced in staging.
@@ -92,19 +99,29 @@ public final class InboxStore: Sendable {
   }
 
   /// Places a batch of staged items into the Inbox: their metadata is journalled and synced,
-  /// each is renamed in under a free name, then the Inbox directory is synced once.
-  /// Returns, per placement, the name it was stored under or why it was not.
+  /// each is renamed in under a free name (a folder through a transient name, sealed on the way:
+  /// see `FolderPassage`), then the Inbox directory is synced once. Returns, per placement, the
+  /// name it was stored under or why it was not.
   public func place(_ batch: [Placement]) -> [Result<String, InboxError>] {
     guard !batch.isEmpty else { return [] }
+    let folders = batch.filter { $0.metadata.kind == .folder }.map(\.name)
+    let passage: FolderPassage?
     do {
       try journal.append(batch.map { MetadataRecord(file: $0.identity, meta: $0.metadata) })
+      passage = folders.isEmpty ? nil : try FolderPassage.record(folders, in: staging)
     } catch {
       return batch.map { _ in .failure(error) }
     }
+    var crossings = passage?.crossings[...] ?? []
     var results: [Result<String, InboxError>] = []
     for placement in batch {
-      results.append(Result { () throws(InboxError) in try rename(placement.staged, intoFreeNameIn: inbox, from: placement.name) })
+      if placement.metadata.kind == .folder, let crossing = crossings.popFirst() {
+        results.append(Result { () throws(InboxError) in try enter(placement, via: crossing.transient) })
+      } else {
+        results.append(Result { () throws(InboxError) in try rename(placement.staged, intoFreeNameIn: inbox, from: placement.name) })
+      }
     }
+    defer { passage?.done(inbox: inbox) }
     do {
       try syncDirectory(inbox)
     } catch {
@@ -118,7 +135,12 @@ public final class InboxStore: Sendable {
 
   /// Everything in the Inbox, oldest first, with metadata where it is known.
   public func list() -> [InboxItem] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: inbox.path)) ?? []
+    var names = (try? FileManager.default.contentsOfDirectory(atPath: inbox.path)) ?? []
+    if names.contains(where: FolderPassage.isTransient) {
+      // A folder crossing the threshold (or left there by a crash) is not an item yet.
+      let crossing = FolderPassage.transientNames(in: staging)
+      names.removeAll { crossing.contains($0) }
+    }
     var byIdentity: [FileIdentity: ItemMetadata] = [:]
     for record in journal.readAll().records { byIdentity[record.file] = record.meta }
     var items: [InboxItem] = []
@@ -138,11 +160,10 @@ public final class InboxStore: Sendable {
           name: name, url: url, kind: kind, size: metadata?.size ?? identity.size, metadata: metadata,
           identity: identity))
     }
-    return items.sorted {
-      let a = $0.metadata?.receivedAt ?? .distantPast
-      let b = $1.metadata?.receivedAt ?? .distantPast
-      return a != b ? a < b : $0.name < $1.name
-    }
+    // Sorted through an index of keys: moving the items themselves would copy every field.
+    let keys = items.map { $0.metadata?.receivedAt ?? .distantPast }
+    let order = items.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : items[$0].name < items[$1].name }
+    return order.map { items[$0] }
   }
 
   /// The item stored under exactly `name`.
@@ -153,44 +174,6 @@ public final class InboxStore: Sendable {
     return item
   }
 
-  /// Moves an item out of the Inbox, writable again, never overwriting anything.
-  ///
-  /// With no destination, or a destination folder, the item keeps its name (or takes the first
-  /// free `name-N` variant); a destination that is not an existing folder is the new path and
-  /// must not exist. Works across file systems (copy, sync, then remove the original).
-  /// Returns where the item now is.
-  @discardableResult
-  public func move(_ name: String, to destination: URL? = nil) throws(InboxError) -> URL {
-    let item = try item(named: name)
-    let target = destination ?? documents
-    var isFolder: ObjCBool = false
-    let moved: URL
-    if FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
-      let finalName = try rename(item.url, intoFreeNameIn: target, from: name, acrossFileSystems: true)
-      moved = target.appendingPathComponent(finalName)
-    } else {
-      do {
-        try renameNoReplace(item.url, to: target, acrossFileSystems: true)
-      } catch .system(_, _, .fileExists) {
-        throw .destinationExists(target.path)
-      }
-      moved = target
-    }
-    let mask = FilePermissions.creationMask
-    try setModes(under: moved, file: FilePermissions(rawValue: 0o666).subtracting(mask), folder: FilePermissions(rawValue: 0o777).subtracting(mask))
-    try? syncDirectory(inbox)
-    try? compactMetadata()
-    return moved
-  }
-
-  /// Deletes an item (a folder with everything in it).
-  public func delete(_ name: String) throws(InboxError) {
-    let item = try item(named: name)
-    try removeTree(item.url)
-    try syncDirectory(inbox)
-    try? compactMetadata()
-  }
-
   /// Drops metadata records whose item has left the Inbox (when enough have piled up).
   public func compactMetadata(force: Bool = false) throws(InboxError) {
     try journal.compact(keeping: Set(list().map(\.identity)), force: force)
@@ -199,57 +182,6 @@ public final class InboxStore: Sendable {
   /// True for a single path component that is not `.` or `..`.
   static func isPlainName(_ name: String) -> Bool {
     !name.isEmpty && name != "." && name != ".." && !name.unicodeScalars.contains("/") && !name.unicodeScalars.contains("\0")
-  }
-
-  // MARK: File system helpers
-
-  /// Renames `source` into `folder` under `name` or its first free variant; returns the name.
-  private func rename(
-    _ source: URL, intoFreeNameIn folder: URL, from name: String, acrossFileSystems: Bool = false
-  ) throws(InboxError) -> String {
-    for number in 0..<100_000 {
-      let candidate = InboxName.variant(of: name, number: number)
-      do {
-        try renameNoReplace(source, to: folder.appendingPathComponent(candidate), acrossFileSystems: acrossFileSystems)
-        return candidate
-      } catch .system(_, _, .fileExists) {
-        continue
-      }
-    }
-    throw InboxError.unexpected("no free name for \(name) in \(folder.path)")
-  }
-
-  /// renameat2(RENAME_NOREPLACE); across file systems, a synced copy then removal.
-  private func renameNoReplace(_ source: URL, to target: URL, acrossFileSystems: Bool) throws(InboxError) {
-    do {
-      try FileSystem.renameNoReplace(source.path, to: target.path)
-    } catch .improperLink where acrossFileSystems {
-      try copyAcross(source, to: target)
-    } catch {
-      throw InboxError.from("rename", target.path, error)
-    }
-  }
-
-  /// Copies to a temporary name beside `target`, syncs, renames in without replacing, then
-  /// removes the source: a crash leaves both copies, never neither.
-  private func copyAcross(_ source: URL, to target: URL) throws(InboxError) {
-    let folder = target.deletingLastPathComponent()
-    let temp = folder.appendingPathComponent(".\(target.lastPathComponent).\(randomHex(6)).share-tmp")
-    do {
-      try FileManager.default.copyItem(at: source, to: temp)
-    } catch {
-      try? removeTree(temp)
-      throw InboxError.unexpected("cannot copy \(source.path) to \(folder.path): \(error.localizedDescription)")
-    }
-    try? FileSystem.syncFileSystem(holding: folder.path)
-    do {
-      try FileSystem.renameNoReplace(temp.path, to: target.path)
-    } catch {
-      try? removeTree(temp)
-      throw InboxError.from("rename", target.path, error)
-    }
-    try syncDirectory(folder)
-    try removeTree(source)
   }
 }
 
@@ -274,7 +206,7 @@ func lstatus(_ url: URL) throws(InboxError) -> FileStatus {
 }
 
 /// Sets the mode of `url`.
-private func chmod(_ url: URL, _ permissions: FilePermissions) throws(InboxError) {
+func chmod(_ url: URL, _ permissions: FilePermissions) throws(InboxError) {
   try InboxError.attempt("chmod", url.path) { () throws(Errno) in
     try FileSystem.setPermissions(url.path, permissions)
   }

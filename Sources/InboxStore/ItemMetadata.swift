@@ -60,6 +60,11 @@ public struct ItemMetadata: Codable, Sendable, Equatable {
 }
 
 /// One line of the metadata journal: the record for one file identity.
+extension ItemMetadata {
+  /// When it was received, as `2026-12-01T09:30:00Z` (UTC, whole seconds).
+  public var receivedAtText: String { iso8601(receivedAt) }
+}
+
 struct MetadataRecord: Codable {
   var file: FileIdentity
   var meta: ItemMetadata

@@ -37,10 +37,19 @@ struct MetadataJournal {
     var records: [MetadataRecord] = []
     for file in files {
       guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-      for line in data.split(separator: 0x0A) where !line.isEmpty {
-        // A torn or foreign line is skipped: metadata is a convenience, never a reason to fail.
-        if let record = try? MetadataJournal.decoder.decode(MetadataRecord.self, from: Data(line)) {
-          records.append(record)
+      data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        var start = 0
+        while start < bytes.count {
+          let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+          let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+          start = end + 1
+          guard !line.isEmpty else { continue }
+          // A torn or foreign line is skipped: metadata is a convenience, never a reason to fail.
+          if let record = MetadataLineParser.parse(line)
+            ?? (try? MetadataJournal.decoder.decode(MetadataRecord.self, from: Data(line)))
+          {
+            records.append(record)
+          }
         }
       }
     }

@@ -110,15 +110,19 @@ extension InboxStore {
     try? FileSystem.remove(recordURL(record).path)
   }
 
-  /// Cleans staging when a daemon starts: keeps resumable parts younger than `expiry` with a
-  /// readable record; removes everything else (parts of transfers that cannot resume, folders,
-  /// records without parts, expired parts). Returns how many resumable parts were kept.
+  /// Cleans staging when a daemon starts: first repairs any folder a crash left crossing into
+  /// or out of the Inbox (`repairPassages`), then keeps resumable parts younger than `expiry` with a readable
+  /// record and removes everything else (parts of transfers that cannot resume, folders, items
+  /// being deleted, records without parts, expired parts). Returns how many resumable parts
+  /// were kept.
   @discardableResult
   public func cleanStaging(expiry: TimeInterval) -> Int {
+    repairPassages()
     let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
     let cutoff = Date().timeIntervalSince1970 - expiry
     var kept = 0
-    for name in names {
+    // A passage that could not be repaired stays for the next start.
+    for name in names where !name.hasSuffix(FolderPassage.suffix) {
       let url = staging.appendingPathComponent(name)
       let modified = try? FileSystem.status(url.path, followSymlinks: false).modificationNanoseconds
       let fresh = modified.map { Double($0) / 1e9 >= cutoff } ?? false

@@ -34,6 +34,13 @@ public enum Escaping {
   }
 
   private static func escaped(_ value: String, maximumLength: Int, quote: Bool) -> String {
+    // Printable ASCII without a backslash or quote is its own escape (and what most names are).
+    let utf8 = value.utf8
+    if utf8.count <= maximumLength,
+      utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") && !(quote && $0 == UInt8(ascii: "\"")) })
+    {
+      return value
+    }
     var result = ""
     var count = 0
     for scalar in value.unicodeScalars {

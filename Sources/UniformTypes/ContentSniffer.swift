@@ -38,12 +38,12 @@ public struct ContentSnifferError: Error, Sendable, Equatable, CustomStringConve
 
 /// Content sniffing with libmagic (the library behind file(1)), on a file's first bytes.
 ///
-/// Owns one `magic_t` (from `magic_open`, loaded with `magic_load(NULL)`: the system's
-/// compiled database, `/usr/lib/file/magic.mgc` on Debian), closed with `magic_close` in deinit.
-/// A `magic_t` keeps per-call state and result buffers, so it is not thread-safe: every use
-/// happens inside a `Mutex`, which makes a sniffer safe to share between threads and tasks
-/// (calls from several threads serialise; make one sniffer per thread if that ever shows up
-/// in a profile).
+/// Owns one or more `magic_t` (from `magic_open`, all reading one mapping of the system's
+/// compiled database, `/usr/share/misc/magic.mgc` on Debian, through `magic_load_buffers`),
+/// closed with `magic_close` in deinit. A `magic_t` keeps per-call state and result buffers, so
+/// it is not thread-safe: every use happens inside its own `Mutex`. A call takes the first
+/// handle that is free (or waits for one), so as many threads as there are handles sniff at
+/// once: a receiver judges small files on as many workers as the machine has cores.
 public final class ContentSniffer: Sendable {
   /// How many leading bytes of an item are sniffed: 64 KiB.
   ///
@@ -58,33 +58,73 @@ public final class ContentSniffer: Sendable {
   public static let headLength = 64 * 1024
 
   /// The `magic_t`. `@unchecked Sendable` because the pointer moves into the Mutex once and is
-  /// only ever dereferenced (by libmagic) inside `cookie.withLock`, one thread at a time.
+  /// only ever dereferenced (by libmagic) inside its `Cookie`'s lock, one thread at a time.
   private struct Handle: @unchecked Sendable {
     let pointer: OpaquePointer
   }
 
-  private let cookie: Mutex<Handle>
+  /// One handle and its lock.
+  private final class Cookie: Sendable {
+    let mutex: Mutex<Handle>
+    init(_ handle: OpaquePointer) { mutex = Mutex(Handle(pointer: handle)) }
+  }
+
+  private let cookies: [Cookie]
+  /// Which handle a call waits for when all are busy (round robin).
+  private let nextWait = Atomic<Int>(0)
   /// The compiled database, mapped by us and handed to libmagic (`magic_load_buffers`), so its
   /// pages can be given back between uses; nil when libmagic loaded it itself.
   private let database: (address: Int, length: Int)?
 
   /// Opens libmagic and loads its database.
-  /// - Parameter databasePath: a compiled magic file, or nil for the system default.
+  /// - Parameters:
+  ///   - databasePath: a compiled magic file, or nil for the system default.
+  ///   - handles: how many `magic_t` to open (threads that can sniff at once), at least 1.
   /// - Throws: `ContentSnifferError` from `magic_open` or `magic_load`.
-  public init(databasePath: String? = nil) throws(ContentSnifferError) {
+  public convenience init(databasePath: String? = nil, handles: Int = 1) throws(ContentSnifferError) {
+    let (opened, mapped) = try Self.openAll(databasePath, count: max(1, handles))
+    self.init(opened, database: mapped)
+  }
+
+  private init(_ handles: [OpaquePointer], database: (address: Int, length: Int)?) {
+    cookies = handles.map(Cookie.init)
+    self.database = database
+  }
+
+  /// `count` handles all reading one mapping of the database (`magic_load_buffers`); if that
+  /// cannot be, each loading the database itself (`magic_load`).
+  private static func openAll(
+    _ databasePath: String?, count: Int
+  ) throws(ContentSnifferError) -> ([OpaquePointer], (address: Int, length: Int)?) {
+    if let mapped = mapDatabase(databasePath ?? "/usr/share/misc/magic.mgc") {
+      var opened: [OpaquePointer] = []
+      var loaded = 0
+      while loaded < count, let handle = magic_open(MAGIC_MIME_TYPE) {
+        var buffers: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(bitPattern: mapped.address)]
+        var sizes: [Int] = [mapped.length]
+        opened.append(handle)
+        guard magic_load_buffers(handle, &buffers, &sizes, 1) == 0 else { break }
+        loaded += 1
+      }
+      if loaded == count { return (opened, mapped) }
+      for handle in opened { magic_close(handle) }
+      munmap(UnsafeMutableRawPointer(bitPattern: mapped.address), mapped.length)
+    }
+    var opened: [OpaquePointer] = []
+    do {
+      for _ in 0..<count { opened.append(try openLoading(databasePath)) }
+    } catch {
+      for handle in opened { magic_close(handle) }
+      throw error
+    }
+    return (opened, nil)
+  }
+
+  /// One `magic_t` that loads the database itself.
+  private static func openLoading(_ databasePath: String?) throws(ContentSnifferError) -> OpaquePointer {
     guard let handle = magic_open(MAGIC_MIME_TYPE) else {
       let code = Errno.current
       throw ContentSnifferError(function: "magic_open", message: code.description, errno: code.rawValue)
-    }
-    if let mapped = Self.mapDatabase(databasePath ?? "/usr/share/misc/magic.mgc") {
-      var buffers: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(bitPattern: mapped.address)]
-      var sizes: [Int] = [mapped.length]
-      if magic_load_buffers(handle, &buffers, &sizes, 1) == 0 {
-        cookie = Mutex(Handle(pointer: handle))
-        database = mapped
-        return
-      }
-      munmap(UnsafeMutableRawPointer(bitPattern: mapped.address), mapped.length)
     }
     let loaded = databasePath.map { magic_load(handle, $0) } ?? magic_load(handle, nil)
     if loaded != 0 {
@@ -92,13 +132,22 @@ public final class ContentSniffer: Sendable {
       magic_close(handle)
       throw error
     }
-    cookie = Mutex(Handle(pointer: handle))
-    database = nil
+    return handle
   }
 
   deinit {
-    cookie.withLock { magic_close($0.pointer) }
+    for cookie in cookies { cookie.mutex.withLock { magic_close($0.pointer) } }
     if let database { munmap(UnsafeMutableRawPointer(bitPattern: database.address), database.length) }
+  }
+
+  /// Runs `body` with a handle no other thread is using: the first free one, else (all busy)
+  /// the next in turn, once it is free.
+  private func withHandle<Value: Sendable>(_ body: (OpaquePointer) -> Value) -> Value {
+    for cookie in cookies {
+      if let value = cookie.mutex.withLockIfAvailable({ body($0.pointer) }) { return value }
+    }
+    let turn = nextWait.add(1, ordering: .relaxed).newValue % cookies.count
+    return cookies[turn].mutex.withLock { body($0.pointer) }
   }
 
   /// Maps a compiled magic file read-only; nil when it cannot (libmagic then loads it itself).
@@ -117,24 +166,30 @@ public final class ContentSniffer: Sendable {
   /// judging a large item, so the ~6 MiB database does not stay resident for the whole transfer.
   public func releaseDatabasePages() {
     guard let database else { return }
-    cookie.withLock { _ in
-      _ = madvise(UnsafeMutableRawPointer(bitPattern: database.address), database.length, MADV_DONTNEED)
+    // Under every handle's lock, so that no sniff is reading the pages meanwhile.
+    func release(from index: Int) {
+      guard index < cookies.count else {
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: database.address), database.length, MADV_DONTNEED)
+        return
+      }
+      cookies[index].mutex.withLock { _ in release(from: index + 1) }
     }
+    release(from: 0)
   }
 
-  /// libmagic's MIME type and description of `head` (two `magic_buffer` calls under the lock).
+  /// libmagic's MIME type and description of `head` (up to three `magic_buffer` calls on one handle).
   /// Any thread may call.
   public func sniff(_ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> MagicResult {
-    let result: Result<MagicResult, ContentSnifferError> = cookie.withLock { handle in
+    let result: Result<MagicResult, ContentSnifferError> = withHandle { pointer in
       do {
         // The same two passes as `mimeType(ofHead:)`, so `share types check` says what the
         // receiver decides.
         if ContentSniffer.isTinyText(head) { return .success(MagicResult(mimeType: "text/plain", description: "very short text")) }
         if ContentSniffer.isPlainUTF8Text(head) { return .success(MagicResult(mimeType: "text/plain", description: "UTF-8 text")) }
-        var mime = MIMEType.normalized(try Self.buffer(handle.pointer, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
+        var mime = MIMEType.normalized(try Self.buffer(pointer, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
         let text = ContentSniffer.isPlainText(mime, head)
-        if !text { mime = MIMEType.normalized(try Self.buffer(handle.pointer, head, flags: MAGIC_MIME_TYPE)) }
-        let description = try Self.buffer(handle.pointer, head, flags: text ? MAGIC_NO_CHECK_SOFT : MAGIC_NONE)
+        if !text { mime = MIMEType.normalized(try Self.buffer(pointer, head, flags: MAGIC_MIME_TYPE)) }
+        let description = try Self.buffer(pointer, head, flags: text ? MAGIC_NO_CHECK_SOFT : MAGIC_NONE)
         return .success(MagicResult(mimeType: mime, description: description))
       } catch let error as ContentSnifferError {
         return .failure(error)
@@ -163,12 +218,12 @@ public final class ContentSniffer: Sendable {
   /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
   /// like a signature — gets the full database.
   public func mimeType(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
-    let result: Result<String, ContentSnifferError> = cookie.withLock { handle in
+    let result: Result<String, ContentSnifferError> = withHandle { pointer in
       do throws(ContentSnifferError) {
         if ContentSniffer.isTinyText(head) || ContentSniffer.isPlainUTF8Text(head) { return .success("text/plain") }
-        let quick = MIMEType.normalized(try Self.buffer(handle.pointer, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
+        let quick = MIMEType.normalized(try Self.buffer(pointer, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
         if ContentSniffer.isPlainText(quick, head) { return .success(quick) }
-        return .success(MIMEType.normalized(try Self.buffer(handle.pointer, head, flags: MAGIC_MIME_TYPE)))
+        return .success(MIMEType.normalized(try Self.buffer(pointer, head, flags: MAGIC_MIME_TYPE)))
       } catch { return .failure(error) }
     }
     return try result.get()
@@ -228,9 +283,9 @@ public final class ContentSniffer: Sendable {
 
   /// libmagic's human description of `head` only (one `magic_buffer` call). Any thread may call.
   public func description(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
-    let result: Result<String, ContentSnifferError> = cookie.withLock { handle in
+    let result: Result<String, ContentSnifferError> = withHandle { pointer in
       do throws(ContentSnifferError) {
-        return .success(try Self.buffer(handle.pointer, head, flags: MAGIC_NONE))
+        return .success(try Self.buffer(pointer, head, flags: MAGIC_NONE))
       } catch { return .failure(error) }
     }
     return try result.get()

@@ -11,10 +11,15 @@ import Testing
     let port: UInt16
     let cli: LocalsendCLI
 
-    init(mode: String = "everyone") throws {
+    /// `settings`: entries added to the home's settings.json before the daemon starts.
+    init(mode: String = "everyone", arguments extra: [String] = [], settings: [String: String] = [:]) throws {
       home = try ShareHome(name: "lab-b")
+      if !settings.isEmpty {
+        let json = try JSONSerialization.data(withJSONObject: settings.merging(["name": "lab-b"]) { mine, _ in mine })
+        try json.write(to: home.home.appendingPathComponent("settings.json"))
+      }
       port = try freeLoopbackPort()
-      daemon = try home.startDaemon(arguments: ["--mode", mode, "--localsend", "--localsend-port", String(port)])
+      daemon = try home.startDaemon(arguments: ["--mode", mode, "--localsend", "--localsend-port", String(port)] + extra)
       guard daemon.waitForLog("LocalSend: receiving on port \(port)") else {
         throw HarnessError("the daemon did not start LocalSend:\n\(daemon.log)")
       }

@@ -80,6 +80,12 @@ import Testing
     (["--verbose"], "Error: missing command"),
     (["receive", "sometimes"], "Error: the mode is off, contacts or everyone, not 'sometimes'"),
     (["daemon", "--for", "10m"], "Error: --for goes with --mode everyone"),
+    (["daemon", "--localsend-pin", "2718"], "Error: --localsend-port, --localsend-multicast(-port) and --localsend-pin go with --localsend"),
+    (["daemon", "--localsend", "--localsend-pin", ""], "Error: --localsend-pin is empty"),
+    (["daemon", "--localsend", "--localsend-pin", "27 18"],
+     "Error: --localsend-pin may hold only letters, digits, punctuation and symbols (no spaces or control characters)"),
+    (["daemon", "--localsend", "--localsend-pin", String(repeating: "7", count: 65)],
+     "Error: --localsend-pin is 65 bytes long; at most 64 are allowed"),
   ])
   func usageErrorsExit64WithTheErrorThenTheUsage(words: [String], error: String) {
     let run = share(words)

@@ -112,6 +112,24 @@ import TLS
     #expect(options.multicastPort == LocalSendProtocol.defaultPort, "port 0 is the kernel's: multicast stays on 53317")
   }
 
+  @Test func aPinIsPrintableBoundedAndNeverDescribed() throws {
+    #expect(try LocalSendPin("271828").value == "271828")
+    #expect(try LocalSendPin("Åb-42!").value == "Åb-42!")
+    #expect(try LocalSendPin(String(repeating: "9", count: LocalSendPin.maxBytes)).value.count == 64)
+    #expect(throws: LocalSendPin.Problem.empty) { try LocalSendPin("") }
+    #expect(throws: LocalSendPin.Problem.tooLong(bytes: 65)) { try LocalSendPin(String(repeating: "9", count: 65)) }
+    #expect(throws: LocalSendPin.Problem.tooLong(bytes: 66)) { try LocalSendPin(String(repeating: "é", count: 33)) }
+    for bad in ["12 34", " 1234", "1234\n", "12\u{7}", "12\u{200B}34", "12\u{A0}34", "\u{E000}"] {
+      #expect(throws: LocalSendPin.Problem.notPrintable) { try LocalSendPin(bad) }
+    }
+    let pin = try LocalSendPin("271828")
+    #expect(!"\(pin)".contains("2718") && !String(reflecting: pin).contains("2718"))
+    #expect(try LocalSendPin(settings: Settings()) == nil)
+    var settings = Settings()
+    settings.localsendPin = "x y"
+    #expect(throws: ShareError.self) { try LocalSendPin(settings: settings) }
+  }
+
   @Test func aTargetNamesOneHeardDeviceByAliasOrFingerprintPrefixAndShareDaemonsAreMarked() {
     let nearby = LocalSendNearby()
     let device = { (alias: String, fingerprint: String, model: String?) in

@@ -11,6 +11,9 @@ enum JSONOutput {
   /// network cannot reach a terminal raw even through JSON; the value decodes the same.
   static func line(_ value: some Encodable) -> String {
     guard let data = try? encoder.encode(value) else { return "{}" }
+    // Printable ASCII (JSONEncoder already escaped what is below U+0020) needs nothing more;
+    // checking the bytes first keeps `share inbox list --json` fast for many items.
+    if data.allSatisfy({ $0 < 0x7F }) { return String(decoding: data, as: UTF8.self) }
     var out = String.UnicodeScalarView()
     for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
       if needsEscape(scalar) {

@@ -37,6 +37,10 @@ enum DaemonCommand: Command {
   static let localSendMulticast = Option(
     "--localsend-multicast", "WHERE", kind: .address,
     "With --localsend: multicast discovery on auto (the --host address, else the first LAN interface), off, or an IPv4 address")
+  static let localSendPin = Option(
+    "--localsend-pin", "PIN",
+    "With --localsend: senders must give this PIN (1-\(LocalSendPin.maxBytes) bytes, printable, no spaces); "
+      + "better as localsend_pin in settings.json, as 'ps' shows command lines to every user")
 
   static let spec = CommandSpec(
     path: ["daemon"], summary: "Receive items into Documents/Inbox until stopped",
@@ -61,11 +65,13 @@ enum DaemonCommand: Command {
       Where the kernel has no Landlock, it says so and runs unconfined.
       --localsend also speaks LocalSend protocol v2 (HTTPS, same certificate; its fingerprint is
       in 'share status'): every file goes through the same modes, asks, type rules and Inbox.
+      A PIN (localsend_pin in settings.json, or --localsend-pin) is asked of every LocalSend
+      sender before that; 'share status' says whether one is required, never the PIN.
       One daemon per home. Under systemd, readiness is reported through $NOTIFY_SOCKET.
       """,
     options: [
       port, host, name, mode, duration, grace, askTimeout, onReceive, hooksUnconfined, notify, json, localSend,
-      localSendPort, localSendMulticast, localSendMulticastPort,
+      localSendPort, localSendMulticast, localSendMulticastPort, localSendPin,
     ],
     examples: [
       "share daemon --port 0", "share --home /tmp/peer-b daemon --name lab-b --json",
@@ -133,9 +139,10 @@ enum DaemonCommand: Command {
     let port = try arguments.integer(Self.localSendPort, in: 0...65535)
     let multicastText = arguments[Self.localSendMulticast]
     let multicastPort = try arguments.integer(Self.localSendMulticastPort, in: 1...65535)
+    let pinText = arguments[Self.localSendPin]
     guard arguments[Self.localSend] else {
-      if port != nil || multicastText != nil || multicastPort != nil {
-        throw UsageError("--localsend-port and --localsend-multicast(-port) go with --localsend", spec: spec)
+      if port != nil || multicastText != nil || multicastPort != nil || pinText != nil {
+        throw UsageError("--localsend-port, --localsend-multicast(-port) and --localsend-pin go with --localsend", spec: spec)
       }
       return nil
     }
@@ -144,6 +151,12 @@ enum DaemonCommand: Command {
     }
     var options = LocalSendOptions(port: UInt16(port ?? 53317), multicast: multicast, host: host)
     if let multicastPort { options.multicastPort = UInt16(multicastPort) }
+    do {
+      // The message never repeats the PIN: it is a secret.
+      options.pin = try pinText.map { text throws(LocalSendPin.Problem) in try LocalSendPin(text) }
+    } catch {
+      throw UsageError("--localsend-pin \(error)", spec: spec)
+    }
     return options
   }
 

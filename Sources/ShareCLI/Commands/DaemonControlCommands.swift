@@ -26,7 +26,8 @@ enum StatusCommand: Command {
     terminal.out("Types:       \(escape(status.declarations))")
     if let localsend = status.localsend {
       let multicast = localsend.multicast.map { "multicast on \($0)" } ?? "no multicast"
-      terminal.out("LocalSend:   port \(localsend.port), \(multicast), fingerprint \(localsend.fingerprint)")
+      let pin = localsend.pinRequired ? ", PIN required" : ""
+      terminal.out("LocalSend:   port \(localsend.port), \(multicast)\(pin), fingerprint \(localsend.fingerprint)")
     } else {
       terminal.out("LocalSend:   off (share daemon --localsend)")
     }

@@ -51,25 +51,53 @@ enum InboxListCommand: Command {
     let items = try Inbox(paths: context.paths).list()
     let terminal = context.terminal
     if arguments[Self.json] {
-      for item in items { terminal.out(JSONOutput.line(InboxItemOutput(item))) }
+      printInChunks(items.lazy.map { JSONOutput.line(InboxItemOutput($0)) }, to: terminal)
       return .success
     }
     if items.isEmpty {
       terminal.err("The Inbox is empty (\(context.paths.inbox.path)).")
       return .success
     }
-    // For people: local times and type names; for scripts (a pipe), as it has always been.
-    let people = terminal.stdoutIsTerminal
-    let formatter = ISO8601DateFormatter()
+    // For scripts (a pipe), tab-separated lines as they have always been.
+    guard terminal.stdoutIsTerminal else {
+      printInChunks(items.lazy.map(line), to: terminal)
+      return .success
+    }
+    // For people: aligned columns, local times and type names.
     var table = Table("NAME", "SIZE", "TYPE", "RECEIVED", "FROM")
     for item in items {
-      let when = item.metadata.map { people ? LocalTime.string($0.receivedAt) : formatter.string(from: $0.receivedAt) } ?? "-"
-      let from = item.metadata.map { "\(escape($0.senderName)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
-      let type = item.metadata?.type.map { people ? TypeNames.describe($0.rawValue) : $0.rawValue } ?? item.kind.rawValue
-      table.add(escape(item.name), formatBytes(item.size), type, when, from)
+      let when = item.metadata.map { LocalTime.string($0.receivedAt) } ?? "-"
+      let type = item.metadata?.type.map { TypeNames.describe($0.rawValue) } ?? item.kind.rawValue
+      table.add(escape(item.name), formatBytes(item.size), type, when, sender(item))
     }
     table.print(to: terminal)
     return .success
+  }
+
+  /// Prints `lines` in chunks of about 64 KiB, not one write each: an Inbox may hold 100,000 items.
+  static func printInChunks(_ lines: some Sequence<String>, to terminal: Terminal) {
+    var chunk = ""
+    for line in lines {
+      if !chunk.isEmpty { chunk += "\n" }
+      chunk += line
+      if chunk.utf8.count >= 65536 {
+        terminal.out(chunk)
+        chunk = ""
+      }
+    }
+    if !chunk.isEmpty { terminal.out(chunk) }
+  }
+
+  /// Who sent an item: name and the start of its ID, escaped.
+  static func sender(_ item: InboxItem) -> String {
+    item.metadata.map { "\(escape($0.senderName)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
+  }
+
+  /// One item as a line of the table: name, size, type, when, from whom.
+  static func line(_ item: InboxItem) -> String {
+    let when = item.metadata?.receivedAtText ?? "-"
+    let type = item.metadata?.type?.rawValue ?? item.kind.rawValue
+    return "\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(sender(item))"
   }
 }
 

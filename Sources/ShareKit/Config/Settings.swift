@@ -19,6 +19,9 @@ public struct Settings: Codable, Sendable, Equatable {
   public var localsend: Bool?
   public var localsendPort: UInt16?
   public var localsendMulticast: String?
+  /// The PIN LocalSend senders must give (`localsend_pin`), however LocalSend is turned on; a
+  /// secret, better here (share writes this file owner-only) than on the command line, which `ps` shows. See `LocalSendPin`.
+  public var localsendPin: String?
 
   public init(name: String? = nil, receiveMode: ReceiveMode? = nil, receiveUntil: Date? = nil, reserveBytes: Int64? = nil) {
     self.name = name

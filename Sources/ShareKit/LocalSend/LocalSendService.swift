@@ -13,12 +13,15 @@ public struct LocalSendOptions: Sendable, Equatable {
   public var multicastInterface: String?
   /// The multicast port (the protocol's 53317 unless a test moves it).
   public var multicastPort: UInt16 = LocalSendProtocol.defaultPort
+  /// The PIN every offer must carry (`--localsend-pin`); nil: the settings' `localsend_pin`, if any.
+  public var pin: LocalSendPin?
 
   public init(port: UInt16 = LocalSendProtocol.defaultPort, multicastInterface: String? = nil,
-              multicastPort: UInt16 = LocalSendProtocol.defaultPort) {
+              multicastPort: UInt16 = LocalSendProtocol.defaultPort, pin: LocalSendPin? = nil) {
     self.port = port
     self.multicastInterface = multicastInterface
     self.multicastPort = multicastPort
+    self.pin = pin
   }
 }
 
@@ -29,6 +32,8 @@ public struct LocalSendStatus: Codable, Sendable, Equatable {
   public var fingerprint: String
   /// The interface address multicast discovery runs on, if it does.
   public var multicast: String?
+  /// Whether offers need the PIN (`?pin=`); the PIN itself is never shown.
+  public var pinRequired: Bool
 }
 
 /// The daemon's LocalSend side: the HTTPS receiver with `LocalSendGate` as its delegate, and,
@@ -61,7 +66,7 @@ final class LocalSendService: @unchecked Sendable {
     do {
       server = try LocalSendServer(
         identity: identity, configuration: LocalSendServerConfiguration(
-          host: host, port: options.port, alias: alias, deviceModel: LocalSendPeer.shareModel),
+          host: host, port: options.port, alias: alias, deviceModel: LocalSendPeer.shareModel, pin: options.pin?.value),
         delegate: gate, door: door)
       if let interface = options.multicastInterface {
         let channel = try MulticastChannel(port: options.multicastPort, interfaceAddress: interface)
@@ -78,12 +83,15 @@ final class LocalSendService: @unchecked Sendable {
   }
 
   var status: LocalSendStatus {
-    LocalSendStatus(port: server.port, fingerprint: server.fingerprint.hex, multicast: discovery?.channel.interfaceAddress)
+    LocalSendStatus(
+      port: server.port, fingerprint: server.fingerprint.hex, multicast: discovery?.channel.interfaceAddress,
+      pinRequired: options.pin != nil)
   }
 
   func start() {
     server.start()
-    note("LocalSend: receiving on port \(server.port) (fingerprint \(server.fingerprint.hex))")
+    let pin = options.pin == nil ? "" : ", PIN required"
+    note("LocalSend: receiving on port \(server.port) (fingerprint \(server.fingerprint.hex)\(pin))")
     guard let discovery else { return }
     discovery.start()
     do {
@@ -110,13 +118,16 @@ final class LocalSendService: @unchecked Sendable {
 
 extension LocalSendService {
   /// The daemon's LocalSend receiver, if the options (`--localsend`) or the settings turn it on;
-  /// it listens where share's receiver does (`--host`).
+  /// it listens where share's receiver does (`--host`). Its PIN is `--localsend-pin`, else the
+  /// settings' `localsend_pin` (however LocalSend was turned on: the file is the better place for
+  /// a secret, since a command line is visible in `ps`).
   static func make(
     options: DaemonOptions, settings: Settings, device: Device, context: LocalSendContext,
     note: @escaping @Sendable (String) -> Void
   ) throws(ShareError) -> LocalSendService? {
     let fromSettings = try LocalSendOptions(settings: settings, host: options.host)
-    guard let chosen = options.localSend ?? fromSettings else { return nil }
+    guard var chosen = options.localSend ?? fromSettings else { return nil }
+    if chosen.pin == nil { chosen.pin = try LocalSendPin(settings: settings) }
     return try LocalSendService(
       identity: device.identity, alias: device.name, host: options.host, options: chosen,
       admission: options.configuration, context: context, note: note)
@@ -171,5 +182,17 @@ extension LocalSendOptions {
       throw .configuration("localsend_multicast is '\(text)' in the settings; it must be auto, off or an IPv4 address")
     }
     self.init(port: settings.localsendPort ?? LocalSendProtocol.defaultPort, multicast: multicast, host: host)
+  }
+}
+
+extension LocalSendPin {
+  /// The settings' `localsend_pin`, checked; nil when there is none.
+  init?(settings: Settings) throws(ShareError) {
+    guard let text = settings.localsendPin else { return nil }
+    do {
+      try self.init(text)
+    } catch {
+      throw .configuration("localsend_pin in the settings \(error)")
+    }
   }
 }

@@ -6,8 +6,8 @@ import UniformTypes
 import Wire
 
 /// Items whose bytes are complete and verified, waiting to be made durable and placed in the
-/// Inbox together; and the content verdicts of small files, computed on a queue of their own
-/// while the next items arrive (libmagic is most of a small item's cost).
+/// Inbox together; and the content verdicts of small files, computed on queues of their own (one
+/// per core) while the next items arrive (libmagic is most of a small item's cost).
 ///
 /// Durability is batched: a large item is flushed alone as it finishes; a few items each get
 /// their own fdatasync (well under a millisecond, whereas one syncfs would also wait for whatever
@@ -29,9 +29,14 @@ final class PlacementBatch {
   /// Few items in the Ask: each is flushed as it finishes.
   private let syncEachItem: Bool
 
-  private let sniffQueue = DispatchQueue(label: "share.sniff")
+  /// One serial queue per core (items go round robin), each sniff taking a free libmagic
+  /// handle of the receiver's `ContentSniffer`, which has one per core.
+  private let sniffQueues = (0..<min(8, ProcessInfo.processInfo.activeProcessorCount)).map {
+    DispatchQueue(label: "share.sniff.\($0)")
+  }
   private let sniffGroup = DispatchGroup()
   private let sniffed = SniffResults()
+  private var sniffsStarted = 0
 
   /// Asks of at most this many items flush each item on its own.
   static let syncEachUpTo = 16
@@ -54,7 +59,9 @@ final class PlacementBatch {
   func judgeLater(_ id: Int, _ judge: @escaping @Sendable () -> Verdict?) {
     let sniffed = self.sniffed
     sniffGroup.enter()
-    sniffQueue.async { [sniffGroup] in
+    let queue = sniffQueues[sniffsStarted % sniffQueues.count]
+    sniffsStarted += 1
+    queue.async { [sniffGroup] in
       sniffed.set(id, judge())
       sniffGroup.leave()
     }
@@ -103,7 +110,7 @@ final class PlacementBatch {
       case .success(let name):
         book.stored(item.offer, as: name, metadata: item.placement.metadata, entries: item.entries)
       case .failure(let error):
-        try? FileManager.default.removeItem(at: item.placement.staged)
+        store.discardStaged(item.placement.staged)
         book.failed(
           item.offer, "not stored: \(error.peerDescription)", type: item.placement.metadata.type, entries: item.entries,
           detail: "\(error)")

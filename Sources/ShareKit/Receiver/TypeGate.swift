@@ -6,7 +6,7 @@ import Wire
 /// for content. Gives the `Verdict` on a name (for `AskDecision`) and on the first bytes (for the
 /// payload receiver), in the wire's item kinds.
 ///
-/// Immutable; `ContentSniffer` guards its libmagic handle with a mutex, so any thread may judge.
+/// Immutable; `ContentSniffer` guards each of its libmagic handles with a mutex, so any thread may judge.
 public struct TypeGate: Sendable {
   public let policy: TypePolicy
   public let registry: TypeRegistry
@@ -22,7 +22,8 @@ public struct TypeGate: Sendable {
     var policy = try HomeDeclarations.policy(HomeDeclarations.read(paths.declarations), registry: registry)
     policy.receiverName = receiverName
     do {
-      let sniffer = try ContentSniffer()
+      // One libmagic handle per core, so that small files are judged on every core at once.
+      let sniffer = try ContentSniffer(handles: min(8, ProcessInfo.processInfo.activeProcessorCount))
       return TypeGate(policy: policy, registry: registry, sniffer: sniffer, source: policy.declarations.source)
     } catch {
       throw .configuration("cannot load libmagic for content sniffing: \(error)")

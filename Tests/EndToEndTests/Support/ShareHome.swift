@@ -13,9 +13,13 @@ final class ShareHome: Sendable {
   let files: URL
   /// The device name, written to the home's settings so that it does not depend on the host.
   let name: String
+  /// The unprivileged user that owns this home and runs its `share` commands; nil: this
+  /// process's user (root, on the project's machines).
+  let user: TestUser?
 
-  init(name: String) throws {
+  init(name: String, user: TestUser? = nil) throws {
     self.name = name
+    self.user = user
     root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-e2e-\(UUID().uuidString)")
     home = root.appendingPathComponent("home")
     files = root.appendingPathComponent("files")
@@ -25,6 +29,7 @@ final class ShareHome: Sendable {
     }
     let settings = try JSONSerialization.data(withJSONObject: ["name": name])
     try settings.write(to: home.appendingPathComponent("settings.json"))
+    try user?.own(root)
   }
 
   deinit { try? FileManager.default.removeItem(at: root) }
@@ -49,9 +54,10 @@ final class ShareHome: Sendable {
   func start(
     _ arguments: [String], environment overrides: [String: String?] = [:], stdin: Data? = nil, stderr: FileHandle? = nil
   ) throws -> ChildProcess {
-    try ChildProcess(
-      executable: try ShareBinary.require(), arguments: arguments, environment: environment(overrides), stdin: stdin,
-      stderr: stderr)
+    let binary = try ShareBinary.require()
+    let (executable, arguments) = user?.wrap(binary, arguments) ?? (binary, arguments)
+    return try ChildProcess(
+      executable: executable, arguments: arguments, environment: environment(overrides), stdin: stdin, stderr: stderr)
   }
 
   /// Runs `share` with exactly `arguments` (no `--home` added) and waits for it.

@@ -1,0 +1,136 @@
+import Foundation
+import System
+
+/// Items leaving the Inbox: moved out (writable again) or deleted, never overwriting anything
+/// and never leaving part of an item behind in the Inbox.
+extension InboxStore {
+  /// Moves an item out of the Inbox, writable again, never overwriting anything.
+  ///
+  /// With no destination, or a destination folder, the item keeps its name (or takes the first
+  /// free `name-N` variant); a destination that is not an existing folder is the new path and
+  /// must not exist. Works across file systems (copy, sync, then remove the original).
+  /// Returns where the item now is.
+  @discardableResult
+  public func move(_ name: String, to destination: URL? = nil) throws(InboxError) -> URL {
+    let item = try item(named: name)
+    let target = destination ?? documents
+    var isFolder: ObjCBool = false
+    let moved = try leaving(item) { (source) throws(InboxError) -> URL in
+      if FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
+        let finalName = try rename(source, intoFreeNameIn: target, from: name, acrossFileSystems: true)
+        return target.appendingPathComponent(finalName)
+      }
+      do throws(InboxError) {
+        try renameNoReplace(source, to: target, acrossFileSystems: true)
+      } catch .system(_, _, .fileExists) {
+        throw .destinationExists(target.path)
+      }
+      return target
+    }
+    let mask = FilePermissions.creationMask
+    try setModes(under: moved, file: FilePermissions(rawValue: 0o666).subtracting(mask), folder: FilePermissions(rawValue: 0o777).subtracting(mask))
+    try? syncDirectory(inbox)
+    try? compactMetadata()
+    return moved
+  }
+
+  /// Deletes an item (a folder with everything in it).
+  public func delete(_ name: String) throws(InboxError) {
+    let item = try item(named: name)
+    try leaving(item) { (source) throws(InboxError) in try discard(fromInbox: source) }
+    try? compactMetadata()
+  }
+
+  /// Runs `body`, which takes the item at the URL it is given out of the Inbox. A file goes as
+  /// it is; a folder first crosses to a transient name and is made writable there (it can move
+  /// under another parent only then; see `FolderPassage`). If `body` fails, the folder is
+  /// sealed again and renamed back.
+  private func leaving<Value>(_ item: InboxItem, _ body: (URL) throws(InboxError) -> Value) throws(InboxError) -> Value {
+    guard item.kind == .folder else { return try body(item.url) }
+    let passage = try FolderPassage.record([item.name], in: staging)
+    defer { passage.done(inbox: inbox) }
+    let transient = inbox.appendingPathComponent(passage.crossings[0].transient)
+    do {
+      try FileSystem.renameNoReplace(item.url.path, to: transient.path)
+    } catch {
+      throw InboxError.from("rename", item.url.path, error)
+    }
+    do {
+      try chmod(transient, .ownerReadWriteExecute)
+      return try body(transient)
+    } catch {
+      if (try? TopFolder.open(transient.path).seal()) != nil {
+        _ = try? rename(transient, intoFreeNameIn: inbox, from: item.name)
+      }
+      throw error
+    }
+  }
+
+  /// Takes `url` out of the Inbox in one rename, into staging, and removes it there: a crash
+  /// never leaves part of an item in the Inbox (what is left in staging goes when the daemon
+  /// starts). A folder's top folder must be writable (`leaving`).
+  func discard(fromInbox url: URL) throws(InboxError) {
+    let trash = staging.appendingPathComponent("\(randomHex(12)).trash")
+    do {
+      try FileSystem.renameNoReplace(url.path, to: trash.path)
+    } catch .improperLink {
+      // Staging on another file system than the Inbox (something mounted over it): in place.
+      try removeTree(url)
+      try syncDirectory(inbox)
+      return
+    } catch {
+      throw InboxError.from("rename", url.path, error)
+    }
+    try syncDirectory(inbox)
+    try removeTree(trash)
+  }
+
+  /// Renames `source` into `folder` under `name` or its first free variant; returns the name.
+  func rename(
+    _ source: URL, intoFreeNameIn folder: URL, from name: String, acrossFileSystems: Bool = false
+  ) throws(InboxError) -> String {
+    for number in 0..<100_000 {
+      let candidate = InboxName.variant(of: name, number: number)
+      do {
+        try renameNoReplace(source, to: folder.appendingPathComponent(candidate), acrossFileSystems: acrossFileSystems)
+        return candidate
+      } catch .system(_, _, .fileExists) {
+        continue
+      }
+    }
+    throw InboxError.unexpected("no free name for \(name) in \(folder.path)")
+  }
+
+  /// renameat2(RENAME_NOREPLACE); across file systems, a synced copy then removal.
+  private func renameNoReplace(_ source: URL, to target: URL, acrossFileSystems: Bool) throws(InboxError) {
+    do {
+      try FileSystem.renameNoReplace(source.path, to: target.path)
+    } catch .improperLink where acrossFileSystems {
+      try copyAcross(source, to: target)
+    } catch {
+      throw InboxError.from("rename", target.path, error)
+    }
+  }
+
+  /// Copies to a temporary name beside `target`, syncs, renames in without replacing, then
+  /// removes the source: a crash leaves both copies, never neither.
+  private func copyAcross(_ source: URL, to target: URL) throws(InboxError) {
+    let folder = target.deletingLastPathComponent()
+    let temp = folder.appendingPathComponent(".\(target.lastPathComponent).\(randomHex(6)).share-tmp")
+    do {
+      try FileManager.default.copyItem(at: source, to: temp)
+    } catch {
+      try? removeTree(temp)
+      throw InboxError.unexpected("cannot copy \(source.path) to \(folder.path): \(error.localizedDescription)")
+    }
+    try? FileSystem.syncFileSystem(holding: folder.path)
+    do {
+      try FileSystem.renameNoReplace(temp.path, to: target.path)
+    } catch {
+      try? removeTree(temp)
+      throw InboxError.from("rename", target.path, error)
+    }
+    try syncDirectory(folder)
+    try discard(fromInbox: source)
+  }
+}
