@@ -42,7 +42,6 @@ let package = Package(
     // The man page's prose is the README's, embedded at build time by the EmbedDocuments plugin.
     .target(
       name: "ShareCLI", dependencies: ["ShareKit"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
       plugins: ["EmbedDocuments"]),
     .executableTarget(name: "EmbedDocumentsTool"),
     .plugin(name: "EmbedDocuments", capability: .buildTool(), dependencies: ["EmbedDocumentsTool"]),
@@ -64,3 +63,12 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Every Swift target is built with the same upcoming language features: existentials spelled
+// `any`, and a file sees only the members of the modules it imports itself.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) && target.name != "CLinux" {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+  ]
+}

@@ -1,5 +1,6 @@
 import Foundation
 import System
+import UniformTypes
 
 /// The receiver's `Documents/Inbox` and the staging area beside it.
 ///

@@ -1,4 +1,5 @@
 import COpenSSL
+import Foundation
 
 /// Immutable TLS configuration for one role; owns an `SSL_CTX`, freed in `deinit`.
 ///

@@ -233,7 +233,7 @@ private enum Reader {
     return "another kind of value"
   }
 
-  static func kind(_ array: UnkeyedDecodingContainer) -> String {
+  static func kind(_ array: any UnkeyedDecodingContainer) -> String {
     var probe = array
     if (try? probe.decode(String.self)) != nil { return "a string" }
     probe = array

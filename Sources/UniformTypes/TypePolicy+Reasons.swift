@@ -1,3 +1,4 @@
+import Foundation
 import TextEscaping
 
 /// The words of verdicts: what a person reads on the sender's line and in the receiver's log.

@@ -30,7 +30,7 @@ public struct Digest: Hashable, Sendable, Codable, CustomStringConvertible {
   public var hex: String { hexString(bytes) }
   public var description: String { hex }
 
-  public init(from decoder: Decoder) throws {
+  public init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     guard let digest = Digest(hex: text) else {
       throw DecodingError.dataCorrupted(
@@ -39,7 +39,7 @@ public struct Digest: Hashable, Sendable, Codable, CustomStringConvertible {
     self = digest
   }
 
-  public func encode(to encoder: Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(hex)
   }

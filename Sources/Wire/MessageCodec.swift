@@ -85,12 +85,12 @@ private struct Typed<Body: Codable>: Codable {
     self.body = body
   }
 
-  init(from decoder: Decoder) throws {
+  init(from decoder: any Decoder) throws {
     type = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .type)
     body = try Body(from: decoder)
   }
 
-  func encode(to encoder: Encoder) throws {
+  func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Keys.self)
     try container.encode(type, forKey: .type)
     try body.encode(to: encoder)

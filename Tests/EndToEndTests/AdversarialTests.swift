@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TLS
 import Testing
 import Wire
 

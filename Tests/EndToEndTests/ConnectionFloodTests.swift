@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// Connections that never authenticate cannot block receiving (issue 11.3).

@@ -1,4 +1,5 @@
 import Foundation
+import TLS
 import Testing
 
 @testable import LocalSend

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import ShareKit
 import UniformTypes
+import Wire
 
 /// The one writer of a home's `Declarations.plist`: edits start from the declarations in force,
 /// are validated as the daemon reads them, replace the file atomically and durably under a lock,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// `GET /info`, `POST /register` and `POST /cancel`.
 extension ServerConnection {
   /// This device's description (§6.1); the v1 path answers the same, for old clients.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `POST /prepare-upload` (§4.1): PIN, validation, the one session slot, the delegate's
 /// decision, tokens for what it accepted.

@@ -1,3 +1,4 @@
+import Synchronization
 import TLS
 
 /// `POST /upload` (§4.2): checks session, file, token and sender address, then streams the

@@ -7,6 +7,7 @@ import TextEscaping
 import InboxStore
 import Synchronization
 import TLS
+import Wire
 
 /// How a daemon is started.
 public struct DaemonOptions: Sendable {

@@ -1,3 +1,5 @@
+import Wire
+
 /// What a running daemon reports, for its log and `--json` events: the receiver's events, with
 /// items named by the names they were offered under rather than by the wire's offers.
 public enum DaemonEvent: Sendable {

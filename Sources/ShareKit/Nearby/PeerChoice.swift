@@ -1,3 +1,4 @@
+import Foundation
 import TLS
 
 /// Choosing among the peers nearby, and what may be sent to: pure, the peers are values.

@@ -1,4 +1,5 @@
 import Foundation
+import Wire
 
 /// One item as a send would offer it, with the type this home detects for it: what
 /// `share send --dry-run` shows. Nothing is sent.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import System
 import TextEscaping
 import TLS
