@@ -67,8 +67,9 @@ let package = Package(
 // Every Swift target is built with the same upcoming language features: existentials spelled
 // `any`, and a file sees only the members of the modules it imports itself.
 for target in package.targets where [.regular, .executable, .test].contains(target.type) && target.name != "CLinux" {
-  target.swiftSettings = (target.swiftSettings ?? []) + [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-  ]
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+    ]
 }

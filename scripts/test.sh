@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 scripts/code-shape.py
 scripts/setup.sh debug >/dev/null
 . scripts/env.sh
+# The code's format: what swift-format (in the toolchain) would change, with .swift-format's rules.
+swift-format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 scripts/avahi-up.sh
 swift build --build-tests 2>&1 | { grep -v 'prohibited flag' || true; }
 # Discovery's live tests stop and restart Avahi and the bus: they run on their own, first.

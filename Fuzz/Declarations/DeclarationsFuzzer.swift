@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import UniformTypes
 
 /// Fuzzes the declarations plist reader (`Declarations.parse`, XML or binary property lists, with
@@ -32,7 +33,8 @@ public func fuzzDeclarations(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
   require(Set(declared.map(\.identifier)).count == declared.count, "a type is declared twice")
   for declaration in declared {
     require(declaration.identifier.isReverseDNS, "identifier \(declaration.identifier) accepted")
-    require(declaration.filenameExtensions.allSatisfy(TypeRegistry.isValidExtension), "extension accepted: \(declaration.filenameExtensions)")
+    require(
+      declaration.filenameExtensions.allSatisfy(TypeRegistry.isValidExtension), "extension accepted: \(declaration.filenameExtensions)")
     require(declaration.mimeTypes.allSatisfy(MIMEType.isValid), "MIME type accepted: \(declaration.mimeTypes)")
   }
   for id in declarations.acceptedTypes + declarations.excludedTypes {

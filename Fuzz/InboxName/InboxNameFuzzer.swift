@@ -21,7 +21,8 @@ public func fuzzInboxName(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   do {
     let name = try InboxName.sanitize(raw)
     checkStoredName(name, from: raw)
-    require(!raw.unicodeScalars.contains("/") && !raw.unicodeScalars.contains("\0"), "accepted a name with / or NUL: \(raw.debugDescription)")
+    require(
+      !raw.unicodeScalars.contains("/") && !raw.unicodeScalars.contains("\0"), "accepted a name with / or NUL: \(raw.debugDescription)")
   } catch {
     switch error {
     case .pathSeparator: require(raw.unicodeScalars.contains("/"), "refused as a path without a /: \(raw.debugDescription)")
@@ -32,7 +33,8 @@ public func fuzzInboxName(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   do {
     let components = try InboxName.sanitize(relativePath: raw)
     require(raw.unicodeScalars.first != "/", "accepted an absolute path: \(raw.debugDescription)")
-    require(components.count == raw.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).count, "components lost or added")
+    require(
+      components.count == raw.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).count, "components lost or added")
     for component in components { checkStoredName(component, from: raw) }
   } catch {}
   return 0

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+
 @testable import UniformTypes
 
 /// Fuzzes the shared-mime-info reader (`SharedMimeInfo`): `globs2`, `subclasses` and `aliases`

@@ -1,4 +1,5 @@
 import TextEscaping
+
 /// Why discovery failed. `description` is one sentence for a user, saying what
 /// failed and what to do; `detail` holds the C-level detail (Avahi's error
 /// code and `avahi_strerror` text) for `--verbose`.

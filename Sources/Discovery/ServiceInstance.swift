@@ -1,4 +1,5 @@
 import TextEscaping
+
 /// One DNS-SD service instance as seen on one interface over one IP version.
 ///
 /// The same advertised service seen on two interfaces, or over IPv4 and IPv6,

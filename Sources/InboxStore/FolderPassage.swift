@@ -56,7 +56,9 @@ struct FolderPassage {
   /// start repairs it). Not synced: a record whose removal is lost names nothing at the next
   /// start and is removed then.
   func done(inbox: URL) {
-    let pending = crossings.contains { (try? FileSystem.status(inbox.appendingPathComponent($0.transient).path, followSymlinks: false)) != nil }
+    let pending = crossings.contains {
+      (try? FileSystem.status(inbox.appendingPathComponent($0.transient).path, followSymlinks: false)) != nil
+    }
     if !pending { try? FileSystem.remove(url.path) }
   }
 

@@ -28,7 +28,8 @@ extension InboxStore {
       return target
     }
     let mask = FilePermissions.creationMask
-    try setModes(under: moved, file: FilePermissions(rawValue: 0o666).subtracting(mask), folder: FilePermissions(rawValue: 0o777).subtracting(mask))
+    try setModes(
+      under: moved, file: FilePermissions(rawValue: 0o666).subtracting(mask), folder: FilePermissions(rawValue: 0o777).subtracting(mask))
     try? syncDirectory(inbox)
     try? compactMetadata()
     return moved

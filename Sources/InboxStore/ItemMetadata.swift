@@ -75,7 +75,7 @@ extension MetadataRecord {
   /// reads), written directly: JSONEncoder costs more than the rest of placing a small item.
   var jsonLine: String {
     var fields: [String] = [
-      "\"file\":{\"inode\":\(file.inode),\"mtime_nanoseconds\":\(file.mtimeNanoseconds),\"size\":\(file.size)}",
+      "\"file\":{\"inode\":\(file.inode),\"mtime_nanoseconds\":\(file.mtimeNanoseconds),\"size\":\(file.size)}"
     ]
     var meta: [String] = [
       "\"kind\":\(jsonString(self.meta.kind.rawValue))",
@@ -127,5 +127,6 @@ func iso8601(_ date: Date) -> String {
   var parts = tm()
   gmtime_r(&seconds, &parts)
   func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-  return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  return
+    "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
 }

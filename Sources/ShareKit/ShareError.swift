@@ -1,8 +1,8 @@
 import Discovery
 import InboxStore
 import System
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// A failure at the ShareKit level. `description` is one sentence for a person; `detail` adds
@@ -47,7 +47,8 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
       return "\(peer) at \(address) is busy (\(reason)); try again in a moment"
     case .identityMismatch(let expected, let actual, let peer):
       let peer = PeerText(peer)
-      return "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
+      return
+        "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
     case .inbox(let error): return error.description
     case .source(let path, let reason): return "cannot send \(path): \(reason)"
     case .cancelled(let why): return why

@@ -9,7 +9,7 @@ package func retryOnInterrupt<Value>(_ body: () throws(Errno) -> Value) throws(E
   while true {
     do {
       return try body()
-    } catch where error == .interrupted {
+    } catch  where error == .interrupted {
       continue
     }
   }

@@ -103,7 +103,7 @@ public final class TCPListener: @unchecked Sendable {
       let client: Int32
       do {
         client = try valueOrErrno { clinux_accept_cloexec(fd) }
-      } catch where Self.transientAcceptErrors.contains(error.rawValue) {
+      } catch  where Self.transientAcceptErrors.contains(error.rawValue) {
         continue
       } catch {
         throw .accept(errno: error)

@@ -71,7 +71,7 @@ extension FileDescriptor {
     while true {
       do {
         return FileDescriptor(rawValue: try valueOrErrno { clinux_accept_cloexec(rawValue) })
-      } catch where error == Errno(rawValue: ECONNABORTED) {
+      } catch  where error == Errno(rawValue: ECONNABORTED) {
         continue
       }
     }

@@ -94,8 +94,7 @@ public struct DeviceIdentity: Sendable {
         return try PrivateKey.parse(pem: contents.bytes, path: path)
       }
       let key = try PrivateKey.generateEd25519()
-      if try IdentityFile.write(key.pem(), to: path, permissions: .ownerReadWrite, replace: false)
-      {
+      if try IdentityFile.write(key.pem(), to: path, permissions: .ownerReadWrite, replace: false) {
         return key
       }
     }

@@ -27,7 +27,9 @@ enum BuiltinTypes {
   /// All built-in declarations, parents before children where it reads naturally.
   static let all: [TypeDeclaration] = {
     var list = BuiltinTypeList()
-    for family in [roots, text, code, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models, executables, installers] {
+    for family in [
+      roots, text, code, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models, executables, installers,
+    ] {
       family(&list)
     }
     return list.declarations
@@ -135,23 +137,32 @@ enum BuiltinTypes {
   /// Images.
   static func images(_ list: inout BuiltinTypeList) {
     list.type("public.image", "image", ["public.data", "public.content"])
-    list.type("public.jpeg", "JPEG image", ["public.image"], ext: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg", "image/pjpeg"], sig: true)
+    list.type(
+      "public.jpeg", "JPEG image", ["public.image"], ext: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg", "image/pjpeg"], sig: true)
     list.type("public.png", "PNG image", ["public.image"], ext: ["png"], mime: ["image/png", "image/x-png"], sig: true)
     list.type("com.compuserve.gif", "GIF image", ["public.image"], ext: ["gif"], mime: ["image/gif"], sig: true)
     list.type("public.tiff", "TIFF image", ["public.image"], ext: ["tif", "tiff"], mime: ["image/tiff"], sig: true)
-    list.type("public.heif-standard", "HEIF image", ["public.image"], ext: ["heif", "hif"], mime: ["image/heif", "image/heif-sequence"], sig: true)
+    list.type(
+      "public.heif-standard", "HEIF image", ["public.image"], ext: ["heif", "hif"], mime: ["image/heif", "image/heif-sequence"], sig: true)
     list.type("public.heic", "HEIC image", ["public.heif-standard"], ext: ["heic"], mime: ["image/heic", "image/heic-sequence"], sig: true)
     list.type("org.webmproject.webp", "WebP image", ["public.image"], ext: ["webp"], mime: ["image/webp"], sig: true)
-    list.type("com.microsoft.bmp", "BMP image", ["public.image"], ext: ["bmp", "dib"], mime: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"], sig: true)
-    list.type("com.microsoft.ico", "Windows icon", ["public.image"], ext: ["ico"], mime: ["image/vnd.microsoft.icon", "image/x-icon"], sig: true)
+    list.type(
+      "com.microsoft.bmp", "BMP image", ["public.image"], ext: ["bmp", "dib"], mime: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"],
+      sig: true)
+    list.type(
+      "com.microsoft.ico", "Windows icon", ["public.image"], ext: ["ico"], mime: ["image/vnd.microsoft.icon", "image/x-icon"], sig: true)
     list.type("public.svg-image", "SVG image", ["public.image", "public.xml"], ext: ["svg"], mime: ["image/svg+xml"])
     list.type("public.xbitmap-image", "X bitmap image", ["public.image", "public.plain-text"], ext: ["xbm"], mime: ["image/x-xbitmap"])
-    list.type("public.xpixmap-image", "X pixmap image", ["public.image", "public.plain-text"], ext: ["xpm"], mime: ["image/x-xpixmap", "image/x-xpm"])
+    list.type(
+      "public.xpixmap-image", "X pixmap image", ["public.image", "public.plain-text"], ext: ["xpm"],
+      mime: ["image/x-xpixmap", "image/x-xpm"])
   }
 
   /// Documents.
   static func documents(_ list: inout BuiltinTypeList) {
-    list.type("com.adobe.pdf", "PDF document", ["public.data", "public.composite-content"], ext: ["pdf"], mime: ["application/pdf", "application/x-pdf", "application/acrobat"], sig: true)
+    list.type(
+      "com.adobe.pdf", "PDF document", ["public.data", "public.composite-content"], ext: ["pdf"],
+      mime: ["application/pdf", "application/x-pdf", "application/acrobat"], sig: true)
     list.type("public.spreadsheet", "spreadsheet", ["public.content"])
     list.type("public.presentation", "presentation", ["public.composite-content"])
     list.type("org.openxmlformats.openxml", "Office Open XML document", ["public.zip-archive", "public.composite-content"], sig: true)
@@ -165,7 +176,9 @@ enum BuiltinTypes {
       "org.openxmlformats.presentationml.presentation", "PowerPoint presentation (pptx)",
       ["org.openxmlformats.openxml", "public.presentation"],
       ext: ["pptx"], mime: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"])
-    list.type("com.adobe.postscript", "PostScript document", ["public.data", "public.composite-content"], ext: ["ps", "eps"], mime: ["application/postscript"], sig: true)
+    list.type(
+      "com.adobe.postscript", "PostScript document", ["public.data", "public.composite-content"], ext: ["ps", "eps"],
+      mime: ["application/postscript"], sig: true)
     list.type("org.oasis-open.opendocument", "OpenDocument file", ["public.zip-archive", "public.composite-content"], sig: true)
     list.type(
       "org.oasis-open.opendocument.text", "OpenDocument text (odt)", ["org.oasis-open.opendocument"],
@@ -221,19 +234,35 @@ enum BuiltinTypes {
     list.type("public.audiovisual-content", "audiovisual content", ["public.data", "public.content"])
     list.type("public.movie", "movie", ["public.audiovisual-content"])
     list.type("public.audio", "audio", ["public.audiovisual-content"])
-    list.type("public.mpeg-4", "MPEG-4 movie", ["public.movie"], ext: ["mp4", "m4v"], mime: ["video/mp4", "application/mp4", "video/x-m4v"], sig: true)
-    list.type("public.mpeg-4-audio", "MPEG-4 audio", ["public.mpeg-4", "public.audio"], ext: ["m4a", "m4b"], mime: ["audio/mp4", "audio/x-m4a", "audio/m4a"])
+    list.type(
+      "public.mpeg-4", "MPEG-4 movie", ["public.movie"], ext: ["mp4", "m4v"], mime: ["video/mp4", "application/mp4", "video/x-m4v"],
+      sig: true)
+    list.type(
+      "public.mpeg-4-audio", "MPEG-4 audio", ["public.mpeg-4", "public.audio"], ext: ["m4a", "m4b"],
+      mime: ["audio/mp4", "audio/x-m4a", "audio/m4a"])
     list.type("com.apple.quicktime-movie", "QuickTime movie", ["public.movie"], ext: ["mov", "qt"], mime: ["video/quicktime"], sig: true)
-    list.type("public.avi", "AVI movie", ["public.movie"], ext: ["avi"], mime: ["video/x-msvideo", "video/avi", "video/msvideo"], sig: true)
+    list.type(
+      "public.avi", "AVI movie", ["public.movie"], ext: ["avi"], mime: ["video/x-msvideo", "video/avi", "video/msvideo"], sig: true)
     list.type("org.webmproject.webm", "WebM movie", ["public.movie"], ext: ["webm"], mime: ["video/webm"], sig: true)
     list.type("org.matroska.mkv", "Matroska movie", ["public.movie"], ext: ["mkv"], mime: ["video/x-matroska"], sig: true)
-    list.type("public.mp3", "MP3 audio", ["public.audio"], ext: ["mp3"], mime: ["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg"], sig: true)
-    list.type("com.microsoft.waveform-audio", "WAVE audio", ["public.audio"], ext: ["wav", "wave"], mime: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], sig: true)
+    list.type(
+      "public.mp3", "MP3 audio", ["public.audio"], ext: ["mp3"], mime: ["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg"], sig: true
+    )
+    list.type(
+      "com.microsoft.waveform-audio", "WAVE audio", ["public.audio"], ext: ["wav", "wave"],
+      mime: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], sig: true)
     list.type("org.xiph.flac", "FLAC audio", ["public.audio"], ext: ["flac"], mime: ["audio/flac", "audio/x-flac"], sig: true)
-    list.type("com.microsoft.advanced-systems-format", "Windows Media (ASF) movie", ["public.movie"], ext: ["asf", "wmv"], mime: ["application/vnd.ms-asf", "video/x-ms-wmv", "video/x-ms-asf"], sig: true)
+    list.type(
+      "com.microsoft.advanced-systems-format", "Windows Media (ASF) movie", ["public.movie"], ext: ["asf", "wmv"],
+      mime: ["application/vnd.ms-asf", "video/x-ms-wmv", "video/x-ms-asf"], sig: true)
     list.type("com.microsoft.windows-media-wma", "Windows Media audio", ["public.audio"], ext: ["wma"], mime: ["audio/x-ms-wma"])
-    list.type("com.real.realmedia", "RealMedia movie", ["public.movie"], ext: ["rm", "rmvb"], mime: ["application/vnd.rn-realmedia", "application/vnd.rn-realmedia-vbr"], sig: true)
-    list.type("org.xiph.ogg-audio", "Ogg audio", ["public.audio"], ext: ["oga", "ogg", "opus", "spx"], mime: ["audio/ogg", "audio/x-vorbis+ogg", "audio/x-opus+ogg", "audio/x-flac+ogg", "audio/x-speex+ogg", "audio/vorbis", "audio/opus"], sig: true)
+    list.type(
+      "com.real.realmedia", "RealMedia movie", ["public.movie"], ext: ["rm", "rmvb"],
+      mime: ["application/vnd.rn-realmedia", "application/vnd.rn-realmedia-vbr"], sig: true)
+    list.type(
+      "org.xiph.ogg-audio", "Ogg audio", ["public.audio"], ext: ["oga", "ogg", "opus", "spx"],
+      mime: ["audio/ogg", "audio/x-vorbis+ogg", "audio/x-opus+ogg", "audio/x-flac+ogg", "audio/x-speex+ogg", "audio/vorbis", "audio/opus"],
+      sig: true)
     list.type("org.xiph.ogg-video", "Ogg video", ["public.movie"], ext: ["ogv"], mime: ["video/ogg", "video/x-theora+ogg"], sig: true)
   }
 
@@ -250,44 +279,91 @@ enum BuiltinTypes {
     list.type(
       "public.truetype-collection-font", "TrueType font collection", ["public.truetype-ttf-font"], ext: ["ttc", "otc"],
       mime: ["font/collection"])
-    list.type("org.w3.woff", "WOFF web font", ["public.font"], ext: ["woff"], mime: ["font/woff", "application/font-woff", "application/x-font-woff"], sig: true)
+    list.type(
+      "org.w3.woff", "WOFF web font", ["public.font"], ext: ["woff"],
+      mime: ["font/woff", "application/font-woff", "application/x-font-woff"], sig: true)
     list.type("org.w3.woff2", "WOFF2 web font", ["public.font"], ext: ["woff2"], mime: ["font/woff2", "application/font-woff2"], sig: true)
-    list.type("com.microsoft.embedded-opentype", "Embedded OpenType font", ["public.font"], ext: ["eot"], mime: ["application/vnd.ms-fontobject"], sig: true)
-    list.type("com.adobe.postscript-font", "PostScript Type 1 font", ["public.font"], ext: ["pfb", "pfa", "t1"], mime: ["application/x-font-type1", "font/type1"])
-    list.type("org.kernel.console-font", "Linux console font", ["public.font"], ext: ["psf", "psfu"], mime: ["application/x-font-linux-psf"])
+    list.type(
+      "com.microsoft.embedded-opentype", "Embedded OpenType font", ["public.font"], ext: ["eot"], mime: ["application/vnd.ms-fontobject"],
+      sig: true)
+    list.type(
+      "com.adobe.postscript-font", "PostScript Type 1 font", ["public.font"], ext: ["pfb", "pfa", "t1"],
+      mime: ["application/x-font-type1", "font/type1"])
+    list.type(
+      "org.kernel.console-font", "Linux console font", ["public.font"], ext: ["psf", "psfu"], mime: ["application/x-font-linux-psf"])
   }
 
   /// Archives.
   static func archives(_ list: inout BuiltinTypeList) {
     list.type("public.archive", "archive", ["public.data"])
-    list.type("public.zip-archive", "ZIP archive", ["public.archive"], ext: ["zip"], mime: ["application/zip", "application/x-zip-compressed", "application/x-zip"], sig: true)
-    list.type("org.gnu.gnu-zip-archive", "gzip archive", ["public.archive"], ext: ["gz", "gzip"], mime: ["application/gzip", "application/x-gzip"], sig: true)
-    list.type("org.gnu.gnu-zip-tar-archive", "gzip-compressed tar archive", ["org.gnu.gnu-zip-archive"], ext: ["tgz", "tar.gz"], mime: ["application/x-compressed-tar", "application/x-gtar-compressed"])
-    list.type("public.tar-archive", "tar archive", ["public.archive"], ext: ["tar"], mime: ["application/x-tar", "application/x-gtar", "application/x-ustar"], sig: true)
-    list.type("public.bzip2-archive", "bzip2 archive", ["public.archive"], ext: ["bz2", "bzip2", "bz"], mime: ["application/x-bzip2", "application/x-bzip"], sig: true)
+    list.type(
+      "public.zip-archive", "ZIP archive", ["public.archive"], ext: ["zip"],
+      mime: ["application/zip", "application/x-zip-compressed", "application/x-zip"], sig: true)
+    list.type(
+      "org.gnu.gnu-zip-archive", "gzip archive", ["public.archive"], ext: ["gz", "gzip"], mime: ["application/gzip", "application/x-gzip"],
+      sig: true)
+    list.type(
+      "org.gnu.gnu-zip-tar-archive", "gzip-compressed tar archive", ["org.gnu.gnu-zip-archive"], ext: ["tgz", "tar.gz"],
+      mime: ["application/x-compressed-tar", "application/x-gtar-compressed"])
+    list.type(
+      "public.tar-archive", "tar archive", ["public.archive"], ext: ["tar"],
+      mime: ["application/x-tar", "application/x-gtar", "application/x-ustar"], sig: true)
+    list.type(
+      "public.bzip2-archive", "bzip2 archive", ["public.archive"], ext: ["bz2", "bzip2", "bz"],
+      mime: ["application/x-bzip2", "application/x-bzip"], sig: true)
     list.type("org.tukaani.xz-archive", "xz archive", ["public.archive"], ext: ["xz"], mime: ["application/x-xz"], sig: true)
     list.type("org.7-zip.7-zip-archive", "7-Zip archive", ["public.archive"], ext: ["7z"], mime: ["application/x-7z-compressed"], sig: true)
-    list.type("com.rarlab.rar-archive", "RAR archive", ["public.archive"], ext: ["rar"], mime: ["application/vnd.rar", "application/x-rar", "application/x-rar-compressed"], sig: true)
+    list.type(
+      "com.rarlab.rar-archive", "RAR archive", ["public.archive"], ext: ["rar"],
+      mime: ["application/vnd.rar", "application/x-rar", "application/x-rar-compressed"], sig: true)
     list.type("public.cpio-archive", "cpio archive", ["public.archive"], ext: ["cpio"], mime: ["application/x-cpio"], sig: true)
-    list.type("com.facebook.zstandard-archive", "Zstandard archive", ["public.archive"], ext: ["zst", "zstd"], mime: ["application/zstd", "application/x-zstd"], sig: true)
-    list.type("com.facebook.zstandard-tar-archive", "Zstandard-compressed tar archive", ["com.facebook.zstandard-archive"], ext: ["tar.zst", "tzst"], mime: ["application/x-zstd-compressed-tar"])
+    list.type(
+      "com.facebook.zstandard-archive", "Zstandard archive", ["public.archive"], ext: ["zst", "zstd"],
+      mime: ["application/zstd", "application/x-zstd"], sig: true)
+    list.type(
+      "com.facebook.zstandard-tar-archive", "Zstandard-compressed tar archive", ["com.facebook.zstandard-archive"],
+      ext: ["tar.zst", "tzst"], mime: ["application/x-zstd-compressed-tar"])
     list.type("org.lzip.lzip-archive", "lzip archive", ["public.archive"], ext: ["lz"], mime: ["application/x-lzip"], sig: true)
-    list.type("com.microsoft.cab-archive", "Microsoft cabinet archive", ["public.archive"], ext: ["cab"], mime: ["application/vnd.ms-cab-compressed", "application/x-cab"], sig: true)
-    list.type("com.installshield.cab-archive", "InstallShield cabinet archive", ["public.archive"], mime: ["application/x-installshield"], sig: true)
-    list.type("org.idpf.epub-container", "EPUB e-book", ["public.zip-archive", "public.composite-content"], ext: ["epub"], mime: ["application/epub+zip"], sig: true)
-    list.type("com.amazon.mobi-ebook", "Mobipocket e-book", ["public.data", "public.composite-content"], ext: ["mobi", "azw", "azw3"], mime: ["application/x-mobipocket-ebook", "application/vnd.amazon.mobi8-ebook"])
-    list.type("org.djvu.djvu-document", "DjVu document", ["public.image", "public.composite-content"], ext: ["djvu", "djv"], mime: ["image/vnd.djvu", "image/vnd.djvu+multipage", "image/x-djvu"], sig: true)
-    list.type("public.comic-book-archive", "comic book archive", ["public.zip-archive", "public.composite-content"], ext: ["cbz"], mime: ["application/vnd.comicbook+zip", "application/x-cbz"])
+    list.type(
+      "com.microsoft.cab-archive", "Microsoft cabinet archive", ["public.archive"], ext: ["cab"],
+      mime: ["application/vnd.ms-cab-compressed", "application/x-cab"], sig: true)
+    list.type(
+      "com.installshield.cab-archive", "InstallShield cabinet archive", ["public.archive"], mime: ["application/x-installshield"], sig: true
+    )
+    list.type(
+      "org.idpf.epub-container", "EPUB e-book", ["public.zip-archive", "public.composite-content"], ext: ["epub"],
+      mime: ["application/epub+zip"], sig: true)
+    list.type(
+      "com.amazon.mobi-ebook", "Mobipocket e-book", ["public.data", "public.composite-content"], ext: ["mobi", "azw", "azw3"],
+      mime: ["application/x-mobipocket-ebook", "application/vnd.amazon.mobi8-ebook"])
+    list.type(
+      "org.djvu.djvu-document", "DjVu document", ["public.image", "public.composite-content"], ext: ["djvu", "djv"],
+      mime: ["image/vnd.djvu", "image/vnd.djvu+multipage", "image/x-djvu"], sig: true)
+    list.type(
+      "public.comic-book-archive", "comic book archive", ["public.zip-archive", "public.composite-content"], ext: ["cbz"],
+      mime: ["application/vnd.comicbook+zip", "application/x-cbz"])
   }
 
   /// Disk images. An ISO 9660 image is also a raw disk image (as in shared-mime-info).
   static func diskImages(_ list: inout BuiltinTypeList) {
     list.type("public.disk-image", "disk image", ["public.data"])
-    list.type("public.raw-disk-image", "raw disk image", ["public.disk-image"], ext: ["img", "raw"], mime: ["application/x-raw-disk-image", "application/x-raw-floppy-disk-image"])
-    list.type("public.iso-image", "ISO disk image", ["public.raw-disk-image"], ext: ["iso"], mime: ["application/x-cd-image", "application/x-iso9660-image"], sig: true)
-    list.type("public.squashfs-image", "squashfs image", ["public.disk-image"], ext: ["squashfs", "sqfs", "sqsh"], mime: ["application/vnd.squashfs", "application/x-squashfs"])
+    list.type(
+      "public.raw-disk-image", "raw disk image", ["public.disk-image"], ext: ["img", "raw"],
+      mime: ["application/x-raw-disk-image", "application/x-raw-floppy-disk-image"])
+    list.type(
+      "public.iso-image", "ISO disk image", ["public.raw-disk-image"], ext: ["iso"],
+      mime: ["application/x-cd-image", "application/x-iso9660-image"], sig: true)
+    list.type(
+      "public.squashfs-image", "squashfs image", ["public.disk-image"], ext: ["squashfs", "sqfs", "sqsh"],
+      mime: ["application/vnd.squashfs", "application/x-squashfs"])
     list.type("com.apple.disk-image-udif", "Apple disk image", ["public.disk-image"], ext: ["dmg"], mime: ["application/x-apple-diskimage"])
-    list.type("public.virtual-disk-image", "virtual machine disk image", ["public.disk-image"], ext: ["qcow2", "qcow", "vmdk", "vdi", "vhd", "vhdx"], mime: ["application/x-qemu-disk", "application/x-vmdk-disk", "application/x-virtualbox-vdi", "application/x-vhd-disk", "application/x-vhdx-disk"])
+    list.type(
+      "public.virtual-disk-image", "virtual machine disk image", ["public.disk-image"],
+      ext: ["qcow2", "qcow", "vmdk", "vdi", "vhd", "vhdx"],
+      mime: [
+        "application/x-qemu-disk", "application/x-vmdk-disk", "application/x-virtualbox-vdi", "application/x-vhd-disk",
+        "application/x-vhdx-disk",
+      ])
   }
 
   /// Certificates and keys: public data, never executed.
@@ -295,86 +371,21 @@ enum BuiltinTypes {
     list.type(
       "public.x509-certificate", "X.509 certificate", ["public.data", "public.content"], ext: ["crt", "cer", "der", "pem"],
       mime: ["application/x-x509-ca-cert", "application/pkix-cert", "application/x-x509-user-cert", "application/x-pem-file"])
-    list.type("com.rsa.pkcs-12", "PKCS #12 key bundle", ["public.data", "public.content"], ext: ["p12", "pfx"], mime: ["application/pkcs12", "application/x-pkcs12"])
-    list.type("public.certificate-request", "certificate signing request", ["public.data", "public.content"], ext: ["csr"], mime: ["application/pkcs10"])
-    list.type("public.private-key", "key (PEM)", ["public.data", "public.content"], ext: ["key"], mime: ["application/x-pem-key", "application/pkcs8"])
-    list.type("org.sqlite.sqlite3", "SQLite database", ["public.data"], ext: ["sqlite", "sqlite3"], mime: ["application/vnd.sqlite3", "application/x-sqlite3"], sig: true)
+    list.type(
+      "com.rsa.pkcs-12", "PKCS #12 key bundle", ["public.data", "public.content"], ext: ["p12", "pfx"],
+      mime: ["application/pkcs12", "application/x-pkcs12"])
+    list.type(
+      "public.certificate-request", "certificate signing request", ["public.data", "public.content"], ext: ["csr"],
+      mime: ["application/pkcs10"])
+    list.type(
+      "public.private-key", "key (PEM)", ["public.data", "public.content"], ext: ["key"],
+      mime: ["application/x-pem-key", "application/pkcs8"])
+    list.type(
+      "org.sqlite.sqlite3", "SQLite database", ["public.data"], ext: ["sqlite", "sqlite3"],
+      mime: ["application/vnd.sqlite3", "application/x-sqlite3"], sig: true)
     list.type("org.openpgp.key", "OpenPGP key", ["public.data", "public.content"], mime: ["application/pgp-keys"], sig: true)
-    list.type("org.openpgp.signature", "OpenPGP signature", ["public.data", "public.content"], ext: ["sig"], mime: ["application/pgp-signature"])
+    list.type(
+      "org.openpgp.signature", "OpenPGP signature", ["public.data", "public.content"], ext: ["sig"], mime: ["application/pgp-signature"])
     list.type("org.openpgp.encrypted", "OpenPGP encrypted data", ["public.data", "public.content"], mime: ["application/pgp-encrypted"])
-  }
-
-  /// 3D models and CAD drawings.
-  static func models(_ list: inout BuiltinTypeList) {
-    list.type("public.3d-content", "3D model", ["public.data", "public.content"])
-    list.type("public.standard-tesselated-geometry-format", "STL 3D model", ["public.3d-content"], ext: ["stl"], mime: ["model/stl", "application/sla", "model/x.stl-ascii", "model/x.stl-binary"])
-    list.type("public.geometry-definition-format", "OBJ 3D model", ["public.3d-content"], ext: ["obj"], mime: ["model/obj"])
-    list.type("public.polygon-file-format", "PLY 3D model", ["public.3d-content"], ext: ["ply"], mime: ["model/ply"])
-    list.type("org.khronos.gltf", "glTF 3D model", ["public.3d-content"], ext: ["gltf"], mime: ["model/gltf+json"])
-    list.type("org.khronos.glb", "glTF binary 3D model", ["public.3d-content"], ext: ["glb"], mime: ["model/gltf-binary"])
-    list.type("com.microsoft.3mf", "3MF 3D model", ["public.3d-content", "public.zip-archive"], ext: ["3mf"], mime: ["model/3mf", "application/vnd.ms-package.3dmanufacturing-3dmodel+xml"])
-    list.type("public.step-model", "STEP CAD model", ["public.3d-content"], ext: ["step", "stp"], mime: ["model/step", "application/step"])
-    list.type("com.autodesk.dwg", "DWG drawing", ["public.3d-content"], ext: ["dwg"], mime: ["image/vnd.dwg", "application/acad", "image/x-dwg"])
-    list.type("com.autodesk.dxf", "DXF drawing", ["public.3d-content"], ext: ["dxf"], mime: ["image/vnd.dxf", "application/dxf", "image/x-dxf"])
-    list.type("org.blender.blend", "Blender scene", ["public.3d-content"], ext: ["blend"], mime: ["application/x-blender"])
-  }
-
-  /// Executables and installers.
-  static func executables(_ list: inout BuiltinTypeList) {
-    list.type("public.executable", "executable", ["public.item"])
-    list.type(
-      "public.unix-executable", "Unix executable (ELF)", ["public.data", "public.executable"], ext: ["elf"],
-      mime: [
-        "application/x-executable", "application/x-pie-executable", "application/x-sharedlib",
-        "application/x-elf", "application/x-object",
-      ], sig: true)
-    list.type(
-      "com.microsoft.windows-executable", "Windows executable", ["public.data", "public.executable"],
-      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi", "ocx", "xll", "drv", "mui"],
-      mime: [
-        "application/vnd.microsoft.portable-executable", "application/x-msdownload",
-        "application/x-ms-dos-executable", "application/x-dosexec", "application/x-msdos-program",
-        "application/x-ms-ne-executable",
-      ], sig: true)
-    list.type(
-      "com.sun.java-archive", "Java archive", ["public.zip-archive", "public.executable"], ext: ["jar", "war", "ear"],
-      mime: ["application/java-archive", "application/x-java-archive"])
-    list.type("com.sun.java-class", "Java class file", ["public.data", "public.executable"], ext: ["class"], mime: ["application/x-java", "application/x-java-applet", "application/x-java-vm", "application/java-vm"], sig: true)
-    list.type("org.python.bytecode", "Python bytecode", ["public.data", "public.executable"], ext: ["pyc", "pyo"], mime: ["application/x-python-bytecode", "application/x-bytecode.python"], sig: true)
-    list.type("com.microsoft.windows-shortcut", "Windows shortcut", ["public.data", "public.executable"], ext: ["lnk", "pif", "scf", "url-ms"], mime: ["application/x-ms-shortcut"], sig: true)
-    list.type("com.microsoft.html-application", "HTML application (HTA)", ["public.html", "public.executable"], ext: ["hta"], mime: ["application/hta"])
-    list.type("com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"], mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
-  }
-
-  /// Installers: whatever installs software.
-  static func installers(_ list: inout BuiltinTypeList) {
-    list.type("public.installer-package", "installer package", ["public.data"])
-    list.type(
-      "org.debian.deb-archive", "Debian package", ["public.archive", "public.installer-package"], ext: ["deb", "udeb"],
-      mime: ["application/vnd.debian.binary-package", "application/x-deb", "application/x-debian-package"], sig: true)
-    list.type(
-      "com.redhat.rpm-archive", "RPM package", ["public.archive", "public.installer-package"], ext: ["rpm"],
-      mime: ["application/x-rpm", "application/x-redhat-package-manager", "application/x-source-rpm"], sig: true)
-    list.type(
-      "org.appimage.appimage", "AppImage", ["public.unix-executable", "public.installer-package"], ext: ["appimage"],
-      mime: ["application/vnd.appimage", "application/x-iso9660-appimage"])
-    list.type(
-      "com.android.package-archive", "Android package", ["com.sun.java-archive", "public.installer-package"],
-      ext: ["apk", "aab", "xapk"], mime: ["application/vnd.android.package-archive"])
-    list.type(
-      "com.microsoft.windows-installer", "Windows installer package",
-      ["com.microsoft.compound-document", "public.installer-package", "public.executable"], ext: ["msi", "msp", "msix", "appx"],
-      mime: ["application/x-msi", "application/x-ms-installer", "application/x-ole-storage-msi"])
-    list.type(
-      "org.flatpak.flatpakref", "Flatpak reference", ["public.plain-text", "public.installer-package"], ext: ["flatpakref"],
-      mime: ["application/vnd.flatpak.ref"])
-    list.type(
-      "org.flatpak.flatpakrepo", "Flatpak repository", ["public.plain-text", "public.installer-package"], ext: ["flatpakrepo"],
-      mime: ["application/vnd.flatpak.repo"])
-    list.type("org.flatpak.flatpak", "Flatpak bundle", ["public.installer-package"], ext: ["flatpak"], mime: ["application/vnd.flatpak"])
-    list.type("io.snapcraft.snap", "Snap package", ["public.installer-package"], ext: ["snap"], mime: ["application/vnd.snap"])
-    list.type("public.run-installer", "self-extracting installer (.run)", ["public.shell-script", "public.installer-package"], ext: ["run"])
-    list.type("com.apple.installer-package-archive", "macOS installer package", ["public.installer-package"], ext: ["pkg", "mpkg"], mime: ["application/x-newton-compatible-pkg", "application/vnd.apple.installer+xml"])
-    list.type("com.microsoft.clickonce-application", "ClickOnce application", ["public.installer-package"], ext: ["application", "appref-ms", "vsto"], mime: ["application/x-ms-application"])
   }
 }

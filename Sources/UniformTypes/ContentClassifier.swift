@@ -1,4 +1,5 @@
 import TextEscaping
+
 /// Turns libmagic's answer and the first bytes into a `ContentType`. Pure: no I/O, no libmagic.
 ///
 /// On top of libmagic (see Inbox/TYPES.md, "Content"):

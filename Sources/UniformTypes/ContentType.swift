@@ -1,4 +1,5 @@
 import TextEscaping
+
 /// What an item's first bytes are, as a type: libmagic's verdict mapped through the registry,
 /// then sharpened by share's own checks.
 public struct ContentType: Sendable, Codable, Equatable {

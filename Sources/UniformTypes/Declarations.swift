@@ -348,7 +348,9 @@ private enum Reader {
     guard id.isReverseDNS else {
       throw DeclarationsError(
         kind: .invalidIdentifier, source: "", keyPath: join(path, "UTTypeIdentifier"),
-        message: "\(Escaping.quoted(rawID)) is not a reverse-DNS identifier (labels of letters, digits and hyphens separated by dots, e.g. com.example.note)")
+        message:
+          "\(Escaping.quoted(rawID)) is not a reverse-DNS identifier (labels of letters, digits and hyphens separated by dots, e.g. com.example.note)"
+      )
     }
     let description: String
     if entry.contains(PlistKey("UTTypeDescription")) {
@@ -376,7 +378,8 @@ private enum Reader {
         guard TypeRegistry.isValidExtension(ext) else {
           throw DeclarationsError(
             kind: .invalidValue, source: "", keyPath: valuePath,
-            message: "\(Escaping.quoted(raw)) is not a filename extension (no dot at either end, no slash, wildcard, blank or control character)")
+            message:
+              "\(Escaping.quoted(raw)) is not a filename extension (no dot at either end, no slash, wildcard, blank or control character)")
         }
         extensions.append(ext)
       }

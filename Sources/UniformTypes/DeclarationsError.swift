@@ -1,4 +1,5 @@
 import TextEscaping
+
 /// A declarations file that cannot be used, saying where and what is wrong.
 ///
 /// `description` reads `<source>: <key path>: <message>`, for example

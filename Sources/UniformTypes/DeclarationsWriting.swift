@@ -51,7 +51,11 @@ extension Declarations {
   /// The same accepted, excluded and declared types (where they came from aside).
   public func sameContent(as other: Declarations) -> Bool {
     func plain(_ types: [TypeDeclaration]) -> [TypeDeclaration] {
-      types.map { var type = $0; type.origin = .builtin; return type }
+      types.map {
+        var type = $0
+        type.origin = .builtin
+        return type
+      }
     }
     return documentTypes == other.documentTypes && excludedTypes == other.excludedTypes
       && plain(exportedTypes) == plain(other.exportedTypes) && plain(importedTypes) == plain(other.importedTypes)

@@ -98,8 +98,10 @@ public enum TypeBenchmark {
   /// Heads of typical items, built in memory (and /bin/true for an ELF).
   private static func samples() -> [String: (String, [UInt8])] {
     var result: [String: (String, [UInt8])] = [:]
-    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
-      0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE]
+    let png: [UInt8] = [
+      0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+      0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE,
+    ]
     result["PNG header"] = ("photo.png", png)
     let text = Array(String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 1500).utf8)
     result["64 KiB of English text"] = ("notes.txt", Array(text.prefix(ContentSniffer.headLength)))

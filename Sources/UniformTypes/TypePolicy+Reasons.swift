@@ -28,7 +28,8 @@ extension TypePolicy {
   }
 
   func excludedContentReason(name: String, nameType: TypeIdentifier, content: ContentType, excluded: TypeIdentifier) -> String {
-    var reason = "does not accept \(Wording.plural(registry.describe(excluded))): "
+    var reason =
+      "does not accept \(Wording.plural(registry.describe(excluded))): "
       + "\(subject(name, .file)) is \(Wording.withArticle(registry.describe(content.type)))"
     if nameType != .data, !registry.conforms(content.type, to: nameType) {
       reason += ", not \(Wording.withArticle(registry.describe(nameType)))"

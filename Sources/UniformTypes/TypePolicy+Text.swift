@@ -13,7 +13,9 @@ extension TypePolicy {
       let trimmed = text.trimmingBlanks()
       guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
         let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex,
-        trimmed[..<colon].unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789+.-".unicodeScalars.contains($0)) })
+        trimmed[..<colon].unicodeScalars.allSatisfy({
+          $0.isASCII && ($0.properties.isAlphabetic || "0123456789+.-".unicodeScalars.contains($0))
+        })
       else { return invalid("is not a single URL with a scheme") }
     }
     var verdict = judge(name: name, kind: kind)

@@ -1,4 +1,5 @@
 import TextEscaping
+
 /// Decides what a receiver accepts: declarations applied to a registry.
 ///
 /// Pure and immutable: every `judge` is a function of its arguments, safe from any thread.
@@ -79,9 +80,9 @@ public struct TypePolicy: Sendable {
     do {
       effective = try registry.adding(additions)
     } catch {
-      throw Self.declarationsError(error, declaration: additions[error.index], path: paths[error.index], source: declarations.source, registry: registry)
+      throw Self.declarationsError(
+        error, declaration: additions[error.index], path: paths[error.index], source: declarations.source, registry: registry)
     }
-
     func resolve(_ id: TypeIdentifier, at path: String, role: String) throws(DeclarationsError) -> TypeIdentifier {
       if let canonical = effective.canonicalIdentifier(id) { return canonical }
       var message = "unknown type identifier \(Escaping.quoted(id.rawValue))"

@@ -1,7 +1,7 @@
-import TextEscaping
 import Discovery
 import Foundation
 import Testing
+import TextEscaping
 
 /// Tests against a real avahi-daemon, started on loopback by
 /// scripts/avahi-up.sh when none is running. Serialized because some of them

@@ -43,8 +43,9 @@ import Testing
     // Every line is one JSON object; each names its receiver.
     let events = try parseJSONLines(sent.stdoutText)
     #expect(!events.isEmpty && events.allSatisfy { $0["event"] is String })
-    #expect(events.contains { $0["event"] as? String == "warning" && ($0["message"] as? String)?.contains("secrets") == true },
-            "the symlink is reported: \(sent.stdoutText.prefix(2000))")
+    #expect(
+      events.contains { $0["event"] as? String == "warning" && ($0["message"] as? String)?.contains("secrets") == true },
+      "the symlink is reported: \(sent.stdoutText.prefix(2000))")
     for daemon in [bob, carol] {
       let done = events.first { $0["event"] as? String == "done" && $0["to"] as? String == daemon.address }
       #expect((done?["stored"] as? NSNumber)?.intValue == 4, "\(String(describing: done))")
@@ -59,10 +60,13 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: stored.appendingPathComponent("secrets").path))
       #expect(filesAreIdentical(big, home.inbox.appendingPathComponent("big.txt")))
       #expect((try? String(contentsOf: home.inbox.appendingPathComponent("plan.txt"), encoding: .utf8)) == "see you at 6")
-      #expect((try? String(contentsOf: home.inbox.appendingPathComponent("example.com-agenda.url"), encoding: .utf8)) == "https://example.com/agenda?day=1\n")
-      let types = Dictionary(uniqueKeysWithValues: try home.listedItems().compactMap { item in
-        (item["name"] as? String).map { ($0, item["type"] as? String ?? "") }
-      })
+      #expect(
+        (try? String(contentsOf: home.inbox.appendingPathComponent("example.com-agenda.url"), encoding: .utf8))
+          == "https://example.com/agenda?day=1\n")
+      let types = Dictionary(
+        uniqueKeysWithValues: try home.listedItems().compactMap { item in
+          (item["name"] as? String).map { ($0, item["type"] as? String ?? "") }
+        })
       #expect(types["project"] == "public.folder")
       #expect(types["example.com-agenda.url"] == "public.url")
       #expect(types["plan.txt"] == "public.utf8-plain-text")

@@ -26,7 +26,8 @@ extension AdversarialTests {
       echo "contents=$(ls -A /tmp/attacker | tr '\n' ' ')"
       echo "--- daemon's stderr"; cat /tmp/err
       """#
-    let result = try MountNamespace.run(script, arguments: [try ShareBinary.require().path], environment: ProcessInfo.processInfo.environment)
+    let result = try MountNamespace.run(
+      script, arguments: [try ShareBinary.require().path], environment: ProcessInfo.processInfo.environment)
     #expect(result.exited(with: 0), "\(result)")
     let lines = result.stdoutLines
     #expect(lines.contains("mode=755"), "the daemon changed the mode of another user's folder:\n\(result.stdoutText)")
@@ -92,7 +93,9 @@ extension AdversarialTests {
     var flood: [RawPeer] = []
     for source in sources {
       let identity = try ThrowawayIdentity(name: "flood-\(source)")
-      for _ in 0..<8 { if let peer = try? RawPeer(port: arena.daemon.port, identity: identity.identity, from: source) { flood.append(peer) } }
+      for _ in 0..<8 {
+        if let peer = try? RawPeer(port: arena.daemon.port, identity: identity.identity, from: source) { flood.append(peer) }
+      }
     }
     #expect(flood.count == 64, "only \(flood.count) of 64 connections finished TLS")
     let sent = try arena.contact.share("send", try arena.contact.file("during-flood.txt", "hi\n").path, "--to", arena.daemon.address)

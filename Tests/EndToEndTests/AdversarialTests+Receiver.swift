@@ -7,7 +7,8 @@ import Wire
 extension AdversarialTests {
   /// Escape sequences a terminal acts on: OSC 52 (write the clipboard), OSC 8 (a hyperlink that
   /// shows other text than it opens), clear screen, colour, and a CSI without ESC (U+009B).
-  static let terminalAttack = "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}click\u{1B}]8;;\u{07}\u{1B}[2J\u{1B}[31mred\u{9B}0m\u{202E}"
+  static let terminalAttack =
+    "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}click\u{1B}]8;;\u{07}\u{1B}[2J\u{1B}[31mred\u{9B}0m\u{202E}"
 
   /// What `share send` printed that a terminal would act on.
   func rawControls(_ result: CommandResult) -> [String] {
@@ -36,28 +37,35 @@ extension AdversarialTests {
     let receiver = try FakeReceiver { session, fake in
       try session.send(fake.hello(name: "bob"))
       let ask = try session.ask()
-      try session.send(.answer(Answer(items: [
-        ItemAnswer(id: ask.items[0].id, accepted: false, reason: "rejected: \(evil)"),
-        ItemAnswer(id: ask.items[1].id, accepted: true),
-      ])))
+      try session.send(
+        .answer(
+          Answer(items: [
+            ItemAnswer(id: ask.items[0].id, accepted: false, reason: "rejected: \(evil)"),
+            ItemAnswer(id: ask.items[1].id, accepted: true),
+          ])))
       let bytes = try session.items(1)
-      try session.send(.receipt(Receipt(items: [
-        ItemReceipt(id: ask.items[0].id, status: .rejected, reason: evil),
-        ItemReceipt(id: ask.items[1].id, status: .stored, storedAs: "b\(evil).txt", reason: evil, size: Int64(bytes.values.first?.count ?? 0)),
-      ])))
+      try session.send(
+        .receipt(
+          Receipt(items: [
+            ItemReceipt(id: ask.items[0].id, status: .rejected, reason: evil),
+            ItemReceipt(
+              id: ask.items[1].id, status: .stored, storedAs: "b\(evil).txt", reason: evil, size: Int64(bytes.values.first?.count ?? 0)),
+          ])))
     }
     let alice = try ShareHome(name: "adv-alice")
     let sent = try alice.share("send", try alice.file("a.txt", "a\n").path, try alice.file("b.txt", "b\n").path, "--to", receiver.address)
     #expect(sent.status == 3, "\(sent)")
     #expect(rawControls(sent).isEmpty, "raw \(rawControls(sent)) in:\n\(sent)")
-    let json = try alice.share("send", try alice.file("c.txt", "c\n").path, alice.files.appendingPathComponent("b.txt").path, "--to", receiver.address, "--json")
+    let json = try alice.share(
+      "send", try alice.file("c.txt", "c\n").path, alice.files.appendingPathComponent("b.txt").path, "--to", receiver.address, "--json")
     #expect(!json.stdout.contains(escapeByte) && rawControls(json).isEmpty, "raw \(rawControls(json)) in:\n\(json)")
 
     // Fuzz/README.md F1: a message type the sender does not know, made of escape sequences.
     let unknown = try FakeReceiver { session, fake in
       try session.send(fake.hello(name: "bob"))
       _ = try session.ask()
-      try session.sendFrame(.control, Array(#"{"type":"\#(evil.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined())"}"#.utf8))
+      try session.sendFrame(
+        .control, Array(#"{"type":"\#(evil.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined())"}"#.utf8))
     }
     let confused = try alice.share("send", alice.files.appendingPathComponent("a.txt").path, "--to", unknown.address)
     #expect(confused.exited(with: 1), "\(confused)")
@@ -116,10 +124,12 @@ extension AdversarialTests {
       let item = ask.items[0]
       try session.send(.answer(Answer(items: [ItemAnswer(id: item.id, accepted: true), ItemAnswer(id: 4242, accepted: true)])))
       _ = try session.items(1)
-      try session.send(.receipt(Receipt(items: [
-        ItemReceipt(id: item.id, status: .stored, storedAs: "a.txt", size: item.size),
-        ItemReceipt(id: 4242, status: .stored, storedAs: "ghost.txt", size: 1),
-      ])))
+      try session.send(
+        .receipt(
+          Receipt(items: [
+            ItemReceipt(id: item.id, status: .stored, storedAs: "a.txt", size: item.size),
+            ItemReceipt(id: 4242, status: .stored, storedAs: "ghost.txt", size: 1),
+          ])))
     }
     let alice = try ShareHome(name: "adv-alice")
     let sent = try alice.share("send", try alice.file("a.txt", "a\n").path, "--to", receiver.address)

@@ -32,7 +32,10 @@ import Wire
     var offers = hostile.enumerated().map { ItemOffer(id: $0.offset, kind: .file, name: $0.element, size: 3) }
     offers.append(ItemOffer(id: 99, kind: .file, name: "ok.txt", size: 3))
     let answer = try mallory.ask(offers)
-    for (index, name) in hostile.enumerated() where name.unicodeScalars.contains("/") || name.unicodeScalars.contains("\u{0}") || name.trimmingCharacters(in: .whitespaces).allSatisfy({ $0 == "." }) {
+    for (index, name) in hostile.enumerated()
+    where name.unicodeScalars.contains("/") || name.unicodeScalars.contains("\u{0}")
+      || name.trimmingCharacters(in: .whitespaces).allSatisfy({ $0 == "." })
+    {
       #expect(answer.items.first { $0.id == index }?.accepted == false, "\(name.debugDescription) was accepted")
     }
     for item in answer.items where item.accepted { try mallory.sendItem(item.id, bytes: Array("hi\n".utf8)) }
@@ -101,8 +104,10 @@ import Wire
     let inbox = arena.receiver.inbox
     let mode = permissions(inbox) ?? 0o700
     chmod(inbox.path, 0o700)
-    try FileManager.default.createSymbolicLink(at: inbox.appendingPathComponent("report.txt"), withDestinationURL: outside.appendingPathComponent("report.txt"))
-    try FileManager.default.createSymbolicLink(at: inbox.appendingPathComponent("photos"), withDestinationURL: outside.appendingPathComponent("photos"))
+    try FileManager.default.createSymbolicLink(
+      at: inbox.appendingPathComponent("report.txt"), withDestinationURL: outside.appendingPathComponent("report.txt"))
+    try FileManager.default.createSymbolicLink(
+      at: inbox.appendingPathComponent("photos"), withDestinationURL: outside.appendingPathComponent("photos"))
     chmod(inbox.path, mode)
     arena.planted = ["report.txt", "photos"]
     arena.ignored = [outside]
@@ -114,7 +119,9 @@ import Wire
     let sent = try sender.share("send", try sender.file("report.txt", "secret\n").path, folder.path, "--to", arena.daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
     #expect(!FileManager.default.fileExists(atPath: outside.appendingPathComponent("report.txt").path), "written through the file symlink")
-    #expect((try? FileManager.default.contentsOfDirectory(atPath: outside.appendingPathComponent("photos").path)) == [], "written through the folder symlink")
+    #expect(
+      (try? FileManager.default.contentsOfDirectory(atPath: outside.appendingPathComponent("photos").path)) == [],
+      "written through the folder symlink")
     #expect(arena.receiver.inboxNames().isSuperset(of: ["report-1.txt", "photos-1"]), "\(arena.receiver.inboxNames())")
     arena.expectIntact()
   }

@@ -8,7 +8,8 @@ import Testing
 @Suite struct CommandOutputTests {
   /// Runs `share ARGUMENTS` for `home` in a tmux window (stdout a terminal); returns the screen.
   func onATerminal(_ home: ShareHome, _ arguments: [String]) throws -> [String] {
-    let shell = ([try ShareBinary.require().path, "--home", home.home.path] + arguments).map(shellQuoted)
+    let shell =
+      ([try ShareBinary.require().path, "--home", home.home.path] + arguments).map(shellQuoted)
       .joined(separator: " ") + "; echo share-exit=$?; exec sleep 600"
     var environment = home.environment()
     environment["TMUX"] = nil
@@ -21,7 +22,8 @@ import Testing
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
-    let sent = try a.share("send", try a.pngFile("photo.png").path, try a.file("a-much-longer-name.txt", "x\n").path, "--to", daemon.address)
+    let sent = try a.share(
+      "send", try a.pngFile("photo.png").path, try a.file("a-much-longer-name.txt", "x\n").path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
 
     let inbox = try onATerminal(b, ["inbox"])
@@ -37,7 +39,9 @@ import Testing
     // Local time to the minute, not UTC in ISO 8601.
     let local = DateFormatter()
     local.dateFormat = "yyyy-MM-dd HH:"
-    #expect(rows.allSatisfy { $0.contains(local.string(from: Date())) || $0.contains(local.string(from: Date().addingTimeInterval(-3600))) }, "\(rows)")
+    #expect(
+      rows.allSatisfy { $0.contains(local.string(from: Date())) || $0.contains(local.string(from: Date().addingTimeInterval(-3600))) },
+      "\(rows)")
 
     // On a pipe: tab-separated as before, for scripts.
     let piped = try b.share("inbox")

@@ -20,7 +20,9 @@ import Testing
   /// `NoNewPrivs` of a process, which the daemon sets as it confines itself.
   func noNewPrivileges(_ pid: Int32) -> String? {
     let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    return status.split(separator: "\n").first { $0.hasPrefix("NoNewPrivs:") }.map { String($0.dropFirst(11)).trimmingCharacters(in: .whitespaces) }
+    return status.split(separator: "\n").first { $0.hasPrefix("NoNewPrivs:") }.map {
+      String($0.dropFirst(11)).trimmingCharacters(in: .whitespaces)
+    }
   }
 
   @Test func theConfinedDaemonReceivesFilesAndFoldersButItsHookCannotWriteOutsideTheHome() throws {

@@ -61,9 +61,10 @@ import Testing
       server.signal(SIGKILL)
       _ = server.wait(timeout: .seconds(5))
     }
-    #expect(server.waitFor(timeout: .seconds(10)) { stdout, _, exited in
-      exited || String(decoding: stdout, as: UTF8.self).contains("ready")
-    }, "the fake server did not start")
+    #expect(
+      server.waitFor(timeout: .seconds(10)) { stdout, _, exited in
+        exited || String(decoding: stdout, as: UTF8.self).contains("ready")
+      }, "the fake server did not start")
 
     let result = try b.share("receive", "off")
     #expect(result.exited(with: 1), "\(result)")

@@ -62,9 +62,10 @@ import Testing
     let aliceID = try a.deviceID()
     let sent = try a.share("send", try a.file("j.txt", "json").path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
-    #expect(daemon.process.waitFor(timeout: .seconds(20)) { stdout, _, _ in
-      String(decoding: stdout, as: UTF8.self).contains("\"finished\"")
-    })
+    #expect(
+      daemon.process.waitFor(timeout: .seconds(20)) { stdout, _, _ in
+        String(decoding: stdout, as: UTF8.self).contains("\"finished\"")
+      })
     let stopped = daemon.stop()
     let events = try parseJSONLines(stopped.stdoutText)
     let kinds = events.compactMap { $0["event"] as? String }
@@ -91,7 +92,8 @@ import Testing
     let canaryName = "share-pwned-\(UUID().uuidString.prefix(8))"
     let canary = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(canaryName)
     defer { try? FileManager.default.removeItem(at: canary) }
-    let command = "printf '%s|%s|%s|%s\\n' \"$SHARE_ITEM_NAME\" \"$SHARE_SENDER_NAME\" \"$SHARE_ITEM_TYPE\" \"$SHARE_ITEM_PATH\" >> '\(log.path)'"
+    let command =
+      "printf '%s|%s|%s|%s\\n' \"$SHARE_ITEM_NAME\" \"$SHARE_SENDER_NAME\" \"$SHARE_ITEM_TYPE\" \"$SHARE_ITEM_PATH\" >> '\(log.path)'"
     // Unconfined, so that the hook could create the canary if the name were run.
     let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command, "--hooks-unconfined"])
     defer { _ = daemon.stop() }

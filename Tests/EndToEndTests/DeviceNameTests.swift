@@ -46,7 +46,8 @@ import Testing
     #expect(renamed.exited(with: 0), "\(renamed)")
     #expect(renamed.stderrText.contains("still advertises bob"), "\(renamed)")
     #expect(renamed.stderrText.contains("restart"), "\(renamed)")
-    let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: b.home.appendingPathComponent("settings.json"))) as? [String: Any]
+    let settings =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: b.home.appendingPathComponent("settings.json"))) as? [String: Any]
     #expect(settings?["name"] as? String == "lab-d")
   }
 

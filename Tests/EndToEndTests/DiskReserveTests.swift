@@ -22,7 +22,8 @@ import Testing
     let stream = (0..<((4 << 20) / line.count)).reduce(into: Data()) { data, _ in data += line }
     let sent = try a.run(["--home", a.home.path, "send", "-", "--name", "big.log.txt", "--to", daemon.address], stdin: stream)
     #expect(sent.exited(with: 4), "\(sent)")
-    #expect(sent.stdoutLines == ["failed   big.log.txt: not stored: not enough free space on the receiver (it keeps 6.0 MiB free)"], "\(sent)")
+    #expect(
+      sent.stdoutLines == ["failed   big.log.txt: not stored: not enough free space on the receiver (it keeps 6.0 MiB free)"], "\(sent)")
     #expect(b.inboxNames().isEmpty)
     #expect(b.stagingEntries().isEmpty, "\(b.stagingEntries())")
     // The daemon's log names the disk.

@@ -42,11 +42,12 @@ import Testing
     expectNothingRaw(sent.stdout, "send stdout")
     expectNothingRaw(sent.stderr, "send stderr")
     // Shown as visible escapes (Escaping.escaped: `\u{…}`, uppercase hex), not silently dropped.
-    #expect(sent.stdoutLines == [
-      #"stored   evil\u{1B}[2Jname\u{A}.txt as evil_[2Jname_.txt"#,
-      #"stored   exe\u{202E}gnp.txt as exe_gnp.txt"#,
-      #"stored   csi\u{9B}31mred.txt as csi_31mred.txt"#,
-    ], "\(sent)")
+    #expect(
+      sent.stdoutLines == [
+        #"stored   evil\u{1B}[2Jname\u{A}.txt as evil_[2Jname_.txt"#,
+        #"stored   exe\u{202E}gnp.txt as exe_gnp.txt"#,
+        #"stored   csi\u{9B}31mred.txt as csi_31mred.txt"#,
+      ], "\(sent)")
 
     let json = try a.share("send", evil.path, "--to", daemon.address, "--json")
     #expect(json.exited(with: 0), "\(json)")

@@ -58,7 +58,8 @@ import Testing
     let shm = URL(fileURLWithPath: "/dev/shm").appendingPathComponent("share-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: shm, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: shm) }
-    var here = stat(), there = stat()
+    var here = stat()
+    var there = stat()
     try #require(stat(b.inbox.path, &here) == 0 && stat(shm.path, &there) == 0)
     try #require(here.st_dev != there.st_dev, "this test needs /dev/shm on another file system than \(NSTemporaryDirectory())")
 
@@ -84,7 +85,9 @@ import Testing
     let b = try receiverHolding(["a.txt"])
     let outside = b.documents.appendingPathComponent("outside.txt")
     try Data("outside\n".utf8).write(to: outside)
-    for command in [["show", "../outside.txt"], ["delete", "../outside.txt"], ["move", "../outside.txt"], ["show", "."], ["delete", ".."]] {
+    for command in [
+      ["show", "../outside.txt"], ["delete", "../outside.txt"], ["move", "../outside.txt"], ["show", "."], ["delete", ".."],
+    ] {
       let result = try b.run(["--home", b.home.path, "inbox"] + command)
       #expect(result.exited(with: 1), "\(result)")
     }

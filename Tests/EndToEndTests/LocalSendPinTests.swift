@@ -92,7 +92,8 @@ enum Curl {
   /// `POST /prepare-upload[?pin=PIN]` offering `file` as file `f` (`pin` as it goes in the URL).
   static func prepareUpload(port: UInt16, file: URL, pin: String?) throws -> ChildProcess {
     let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
-    let offer = #"{"info":{"alias":"curl","version":"2.1","deviceType":"headless","fingerprint":"x","port":1,"protocol":"https"},"#
+    let offer =
+      #"{"info":{"alias":"curl","version":"2.1","deviceType":"headless","fingerprint":"x","port":1,"protocol":"https"},"#
       + #""files":{"f":{"id":"f","fileName":"\#(file.lastPathComponent)","size":\#(size),"fileType":"text/plain"}}}"#
     let query = pin.map { "?pin=\($0)" } ?? ""
     return try run(["-H", "Content-Type: application/json", "--data", offer, url(port, "prepare-upload\(query)")])

@@ -137,7 +137,8 @@ import Testing
     #expect(refused.stdoutText.contains("Transfer rejected by receiver"), "\(refused)")
     #expect(b.daemon.log.contains("accepts only its contacts"), "\(b.daemon.log)")
     // The reason is in the 403's body, as the LocalSend app reads it.
-    let offer = #"{"info":{"alias":"curl","version":"2.1","deviceType":"headless","fingerprint":"x","port":1,"protocol":"https"},"#
+    let offer =
+      #"{"info":{"alias":"curl","version":"2.1","deviceType":"headless","fingerprint":"x","port":1,"protocol":"https"},"#
       + #""files":{"f":{"id":"f","fileName":"a.txt","size":3,"fileType":"text/plain"}}}"#
     let answer = try ChildProcess(
       executable: URL(fileURLWithPath: "/usr/bin/curl"),

@@ -86,7 +86,8 @@ import Testing
     #expect(sent.exited(with: 1), "\(sent)")
     #expect(
       sent.stderrText.contains(
-        "Error: liar at 127.0.0.1:\(port) broke the share protocol: it sent a resume offset of 1005000 for \"f.bin\", past its end (5000 bytes)"),
+        "Error: liar at 127.0.0.1:\(port) broke the share protocol: it sent a resume offset of 1005000 for \"f.bin\", past its end (5000 bytes)"
+      ),
       "\(sent)")
     #expect(!sent.stderrText.contains("resuming"), "the lie was believed: \(sent)")
     #expect(after == "after: closed", "the sender went on after the lie: \(after)")

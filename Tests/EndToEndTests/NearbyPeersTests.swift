@@ -141,13 +141,17 @@ import Testing
     defer { daemons.forEach { _ = $0.stop() } }
     _ = try sender.waitToSee(homes.map(\.name))
     let file = try sender.file("chosen.txt", "me\n")
-    let shell = ([try ShareBinary.require().path, "--home", sender.home.path, "send", file.path]).map(shellQuoted).joined(separator: " ")
+    let shell =
+      ([try ShareBinary.require().path, "--home", sender.home.path, "send", file.path]).map(shellQuoted).joined(separator: " ")
       + "; echo share-exit=$?; exec sleep 600"
     var environment = sender.environment()
     environment["TMUX"] = nil
     let session = try TmuxSession(command: shell, width: 160, height: 40, environment: environment)
-    let asked = try session.waitForScreen { $0.contains { $0.contains("Send to which one?") } || $0.contains { $0.hasPrefix("share-exit=") } }
-    let line = try #require(asked.screen.first { $0.contains(homes[1].name) }, "no choice offered:\n\(asked.screen.joined(separator: "\n"))")
+    let asked = try session.waitForScreen {
+      $0.contains { $0.contains("Send to which one?") } || $0.contains { $0.hasPrefix("share-exit=") }
+    }
+    let line = try #require(
+      asked.screen.first { $0.contains(homes[1].name) }, "no choice offered:\n\(asked.screen.joined(separator: "\n"))")
     let number = try #require(line.split(separator: ".").first.map { $0.trimmingCharacters(in: .whitespaces) })
     try session.type(number, "Enter")
     let after = try session.waitForScreen { $0.contains { $0.hasPrefix("share-exit=") } }

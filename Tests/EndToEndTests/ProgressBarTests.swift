@@ -19,7 +19,8 @@ import Testing
     let huge = try a.sparseFile("huge.bin", size: 512 << 20)
 
     let command = ["--home", a.home.path, "send", huge.path, "--to", daemon.address]
-    let shell = ([try ShareBinary.require().path] + command).map(shellQuoted).joined(separator: " ")
+    let shell =
+      ([try ShareBinary.require().path] + command).map(shellQuoted).joined(separator: " ")
       + "; echo share-exit=$?; exec sleep 600"
     var environment = a.environment()
     environment["TMUX"] = nil
@@ -54,7 +55,8 @@ import Testing
     defer { _ = daemon.stop() }
     let huge = try a.sparseFile("huge.bin", size: 1 << 30)
     let command = ["--home", a.home.path, "send", huge.path, "--to", daemon.address]
-    let shell = ([try ShareBinary.require().path] + command).map(shellQuoted).joined(separator: " ")
+    let shell =
+      ([try ShareBinary.require().path] + command).map(shellQuoted).joined(separator: " ")
       + "; echo share-exit=$?; exec sleep 600"
     var environment = a.environment()
     environment["TMUX"] = nil
@@ -122,8 +124,9 @@ import Testing
     #expect(shown.contains("\u{1b}[1A\u{1b}[2K"), "\(shown.debugDescription)")
     let summary = try #require(shown.range(of: "1 of 1 stored in bob's Inbox: 6 bytes in "), "\(shown.debugDescription)")
     let after = shown[summary.upperBound...]
-    #expect(!after.contains("\u{1b}") && after.filter { $0 == "\r\n" }.count == 1 && shown.hasSuffix("\r\n"),
-            "the summary comes after the bar is cleared: \(shown.debugDescription)")
+    #expect(
+      !after.contains("\u{1b}") && after.filter { $0 == "\r\n" }.count == 1 && shown.hasSuffix("\r\n"),
+      "the summary comes after the bar is cleared: \(shown.debugDescription)")
   }
 
   @Test func termDumbDrawsNoBarEvenOnATerminal() throws {

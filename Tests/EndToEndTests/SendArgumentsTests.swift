@@ -39,12 +39,15 @@ import Testing
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
-    let shell = ([try ShareBinary.require().path, "--home", a.home.path, "send", "-", "--to", daemon.address]).map(shellQuoted)
+    let shell =
+      ([try ShareBinary.require().path, "--home", a.home.path, "send", "-", "--to", daemon.address]).map(shellQuoted)
       .joined(separator: " ") + "; echo share-exit=$?; exec sleep 600"
     var environment = a.environment()
     environment["TMUX"] = nil
     let session = try TmuxSession(command: shell, width: 100, height: 20, environment: environment)
-    let prompt = try session.waitForScreen(timeout: .seconds(20)) { $0.contains { $0.contains("Reading standard input; end it with Ctrl-D.") } }
+    let prompt = try session.waitForScreen(timeout: .seconds(20)) {
+      $0.contains { $0.contains("Reading standard input; end it with Ctrl-D.") }
+    }
     #expect(prompt.matched, "no hint that standard input is read:\n\(prompt.screen.joined(separator: "\n"))")
     try session.type("typed by hand", "Enter", "C-d")
     let done = try session.waitForScreen { $0.contains { $0.hasPrefix("share-exit=") } }

@@ -31,7 +31,9 @@ import Testing
     #expect(sent.exited(with: 0), "\(sent)")
     #expect(sent.stdoutLines == ["stored   trip"], "\(sent)")
     // The link is a warning on stderr, before anything is sent.
-    #expect(sent.stderrLines.first == "Warning: skipped symbolic link days/secret-link -> \(a.files.path)/secret.txt (links are not followed)", "\(sent)")
+    #expect(
+      sent.stderrLines.first == "Warning: skipped symbolic link days/secret-link -> \(a.files.path)/secret.txt (links are not followed)",
+      "\(sent)")
     #expect(sent.stderrLines.last?.hasPrefix("1 of 1 stored in bob's Inbox: ") == true, "\(sent)")
 
     // The same tree: files identical, the empty folder there, the link nowhere.
@@ -97,15 +99,19 @@ import Testing
     #expect(sent.stdoutLines == ["stored   example.com-intro.html.url", "stored   example.org.url", "stored   text.txt"], "\(sent)")
     let inbox = b.inbox
     #expect(b.inboxNames() == ["example.com-intro.html.url", "example.org.url", "text.txt"])
-    #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("example.com-intro.html.url").path) == Data("https://example.com/guide/intro.html\n".utf8))
-    #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("example.org.url").path) == Data("https://example.org\n".utf8))
+    #expect(
+      FileManager.default.contents(atPath: inbox.appendingPathComponent("example.com-intro.html.url").path)
+        == Data("https://example.com/guide/intro.html\n".utf8))
+    #expect(
+      FileManager.default.contents(atPath: inbox.appendingPathComponent("example.org.url").path) == Data("https://example.org\n".utf8))
     // Exactly the text, nothing added.
     #expect(FileManager.default.contents(atPath: inbox.appendingPathComponent("text.txt").path) == Data("see you at 6".utf8))
 
     let listed = try b.listedItems()
-    let kinds = Dictionary(uniqueKeysWithValues: listed.compactMap { item in
-      (item["name"] as? String).map { ($0, item["kind"] as? String ?? "?") }
-    })
+    let kinds = Dictionary(
+      uniqueKeysWithValues: listed.compactMap { item in
+        (item["name"] as? String).map { ($0, item["kind"] as? String ?? "?") }
+      })
     #expect(kinds == ["example.com-intro.html.url": "url", "example.org.url": "url", "text.txt": "text"], "\(listed)")
 
     // --name names a text item.

@@ -17,10 +17,11 @@ import Testing
     #expect(result.exited(with: 0), "\(result)")
     #expect(result.stdoutLines == ["stored   one.txt", "stored   two.txt"], "\(result)")
     // On a pipe: no progress bar, just the connection, the receiver's ID and the summary.
-    #expect(result.stderrLines.dropLast() == [
-      "Connected to bob at \(daemon.address)",
-      "  receiver ID: \(grouped)",
-    ], "\(result)")
+    #expect(
+      result.stderrLines.dropLast() == [
+        "Connected to bob at \(daemon.address)",
+        "  receiver ID: \(grouped)",
+      ], "\(result)")
     // The summary: items, bytes and time (and the average rate, when it took a second or more).
     let summary = try #require(result.stderrLines.last)
     #expect(summary.hasPrefix("2 of 2 stored in bob's Inbox: 8 bytes in "), "\(result)")

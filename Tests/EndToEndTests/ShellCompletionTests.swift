@@ -103,7 +103,8 @@ import Testing
     try printed.stdout.write(to: script)
     func fish(_ line: String) throws -> [String] {
       let result = try fixture.run(
-        "/usr/bin/fish", ["--no-config", "-c", "cd $argv[1]; source $argv[2]; complete -C$argv[3]", fixture.home.files.path, script.path, line])
+        "/usr/bin/fish",
+        ["--no-config", "-c", "cd $argv[1]; source $argv[2]; complete -C$argv[3]", fixture.home.files.path, script.path, line])
       guard result.exited(with: 0), result.stderr.isEmpty else { throw HarnessError("fish failed: \(result)") }
       return result.stdoutLines.map { String($0.prefix { $0 != "\t" }) }
     }
@@ -146,7 +147,8 @@ import Testing
     #expect(try zsh("share", "daemon", "--mode=") == ["compadd off|contacts|everyone"])
     // Nearby peers (Avahi, shared with other tests) come first; the contact is among them.
     let peers = try zsh("share", "--home", fixture.home.home.path, "send", "--to", "")
-    #expect(peers.count == 1 && peers[0].hasPrefix("compadd ") && peers[0].hasSuffix("|my laptop") || peers == ["compadd my laptop"], "\(peers)")
+    #expect(
+      peers.count == 1 && peers[0].hasPrefix("compadd ") && peers[0].hasSuffix("|my laptop") || peers == ["compadd my laptop"], "\(peers)")
     #expect(try zsh("share", "--home", fixture.home.home.path, "inbox", "move", "") == ["compadd hello.txt"])
     #expect(try zsh("share", "inbox", "move", "hello.txt", "") == ["_files "])
     #expect(try zsh("share", "help", "trust", "") == ["_describe command list|add|remove|forget"])

@@ -41,7 +41,9 @@ import Testing
     #expect(screen.last == completed, "\(screen.joined(separator: "\n"))")
 
     try session.type("C-u", "share receive ", "Tab", "Tab")
-    let modes = try session.waitForScreen(timeout: .seconds(10)) { $0.contains { $0.contains("contacts") && $0.contains("everyone") && $0.contains("off") } }
+    let modes = try session.waitForScreen(timeout: .seconds(10)) {
+      $0.contains { $0.contains("contacts") && $0.contains("everyone") && $0.contains("off") }
+    }
     #expect(modes.matched, "\(modes.screen.joined(separator: "\n"))")
   }
 

@@ -9,7 +9,8 @@ import Wire
 @Suite struct TerminalInjectionTests {
   /// OSC 52 (write the clipboard), OSC 8 (a hyperlink that opens something other than it shows),
   /// clear screen, colour, a CSI without ESC (U+009B), a right-to-left override.
-  static let attack = "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}click\u{1B}]8;;\u{07}\u{1B}[2J\u{1B}[31mred\u{9B}0m\u{202E}"
+  static let attack =
+    "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}click\u{1B}]8;;\u{07}\u{1B}[2J\u{1B}[31mred\u{9B}0m\u{202E}"
   /// 256 escape characters: a name Wire lets through (at most 256 bytes) that escapes to 1,536
   /// characters.
   static let longName = String(repeating: "\u{1B}", count: 256)
@@ -58,10 +59,12 @@ import Wire
     let identity = try ThrowawayIdentity(name: "mallory")
     let raw = try RawPeer(port: daemon.port, identity: identity.identity)
     try raw.hello(name: Self.longName)
-    try raw.send(.ask(Ask(items: [
-      ItemOffer(id: 0, kind: .file, name: "hi.txt", size: 1),
-      ItemOffer(id: 1, kind: .file, name: "x\(Self.attack).txt", size: 1),
-    ])))
+    try raw.send(
+      .ask(
+        Ask(items: [
+          ItemOffer(id: 0, kind: .file, name: "hi.txt", size: 1),
+          ItemOffer(id: 1, kind: .file, name: "x\(Self.attack).txt", size: 1),
+        ])))
     let asks: [Int]
     do {
       asks = try pendingAsks(bob, count: 2)
@@ -98,7 +101,8 @@ import Wire
     let alice = try ShareHome(name: "inj-alice")
     let file = try alice.file("a.txt", "a\n").path
     for json in [false, true] {
-      let sent = try alice.run(["--home", alice.home.path, "send", file, "--to", receiver.address] + (json ? ["--json"] : []), timeout: .seconds(300))
+      let sent = try alice.run(
+        ["--home", alice.home.path, "send", file, "--to", receiver.address] + (json ? ["--json"] : []), timeout: .seconds(300))
       #expect(sent.exited(with: 4), "\(sent)")  // a receiver that refuses: none stored
       expectSafe(sent.stdoutText, "share send\(json ? " --json" : "")'s stdout", json: json)
       expectSafe(sent.stderrText, "share send\(json ? " --json" : "")'s stderr")
@@ -111,16 +115,21 @@ import Wire
     let receiver = try FakeReceiver { session, fake in
       try session.send(fake.hello(name: "bob\(Self.attack)"))
       let ask = try session.ask()
-      try session.send(.answer(Answer(items: [
-        ItemAnswer(id: ask.items[0].id, accepted: false, reason: reason, type: "public.\(Self.attack)"),
-        ItemAnswer(id: ask.items[1].id, accepted: true),
-      ])))
+      try session.send(
+        .answer(
+          Answer(items: [
+            ItemAnswer(id: ask.items[0].id, accepted: false, reason: reason, type: "public.\(Self.attack)"),
+            ItemAnswer(id: ask.items[1].id, accepted: true),
+          ])))
       let bytes = try session.items(1)
-      try session.send(.receipt(Receipt(items: [
-        ItemReceipt(id: ask.items[0].id, status: .rejected, reason: reason),
-        ItemReceipt(id: ask.items[1].id, status: .stored, storedAs: "b\(Self.attack).txt\(Self.longName)",
-                    type: "public.\(Self.attack)", size: Int64(bytes.values.first?.count ?? 0)),
-      ])))
+      try session.send(
+        .receipt(
+          Receipt(items: [
+            ItemReceipt(id: ask.items[0].id, status: .rejected, reason: reason),
+            ItemReceipt(
+              id: ask.items[1].id, status: .stored, storedAs: "b\(Self.attack).txt\(Self.longName)",
+              type: "public.\(Self.attack)", size: Int64(bytes.values.first?.count ?? 0)),
+          ])))
     }
     let alice = try ShareHome(name: "inj-alice")
     let files = [try alice.file("a.txt", "a\n").path, try alice.file("b.txt", "b\n").path]

@@ -181,20 +181,25 @@ import Testing
 
     let good = try b.share("types", "check", photo.path)
     #expect(good.exited(with: 0), "\(good)")
-    #expect(good.stdoutLines == [
-      photo.path, "  name:    PNG image", "  content: PNG image (image/png)",
-      "  verdict: accepted: PNG image (\"Images\") [rule: accepted]",
-    ], "\(good)")
+    #expect(
+      good.stdoutLines == [
+        photo.path, "  name:    PNG image", "  content: PNG image (image/png)",
+        "  verdict: accepted: PNG image (\"Images\") [rule: accepted]",
+      ], "\(good)")
     let verbose = try b.share("types", "check", photo.path, "--verbose")
     #expect(verbose.stdoutLines.contains("  content: PNG image (public.png, image/png)"), "\(verbose)")
 
     let mixed = try b.share("types", "check", photo.path, evil.path, run.path)
     #expect(mixed.exited(with: 3), "\(mixed)")
-    #expect(mixed.stdoutLines.contains { $0.hasPrefix("  verdict: rejected: does not accept executables") && $0.hasSuffix("[rule: excluded-content]") }, "\(mixed)")
+    #expect(
+      mixed.stdoutLines.contains {
+        $0.hasPrefix("  verdict: rejected: does not accept executables") && $0.hasSuffix("[rule: excluded-content]")
+      }, "\(mixed)")
     #expect(mixed.stdoutLines.contains("  content: shell script (text/x-shellscript)"), "\(mixed)")
     // A script would get in only if scripts did: the command says so. (The ELF named .png gets
     // no command: no edit of the declarations would take a disguise.)
-    #expect(mixed.stdoutLines.filter { $0.hasPrefix("  to accept it: ") } == ["  to accept it: share types forget public.script"], "\(mixed)")
+    #expect(
+      mixed.stdoutLines.filter { $0.hasPrefix("  to accept it: ") } == ["  to accept it: share types forget public.script"], "\(mixed)")
 
     let json = try b.share("types", "check", "--json", photo.path, evil.path, run.path)
     #expect(json.exited(with: 3), "\(json)")
@@ -204,7 +209,8 @@ import Testing
     #expect(verdicts.map(\.0) == [photo.path, evil.path, run.path], "\(json)")
     #expect(verdicts.map(\.1) == [true, false, false], "\(json)")
     let evilVerdict = try #require(reports[1]["verdict"] as? [String: Any])
-    #expect(evilVerdict["rule"] as? String == "excluded-content" && evilVerdict["type"] as? String == "public.unix-executable", "\(evilVerdict)")
+    #expect(
+      evilVerdict["rule"] as? String == "excluded-content" && evilVerdict["type"] as? String == "public.unix-executable", "\(evilVerdict)")
     #expect(evilVerdict["remedy"] == nil, "\(evilVerdict)")
     let runRemedy = try #require((reports[2]["verdict"] as? [String: Any])?["remedy"] as? [String: Any])
     #expect(runRemedy["action"] as? String == "forget" && runRemedy["types"] as? [String] == ["public.script"], "\(runRemedy)")
@@ -246,11 +252,14 @@ import Testing
     }
 
     // An identifier that does not exist is named with its place in the file.
-    try b.writeDeclarations(Self.misspelt.replacingOccurrences(of: "ExcludedActivityType<", with: "ExcludedActivityTypes<")
-      .replacingOccurrences(of: "public.image", with: "public.imag"))
+    try b.writeDeclarations(
+      Self.misspelt.replacingOccurrences(of: "ExcludedActivityType<", with: "ExcludedActivityTypes<")
+        .replacingOccurrences(of: "public.image", with: "public.imag"))
     let typo = try b.share("types")
     #expect(typo.exited(with: 1), "\(typo)")
-    #expect(typo.stderrText.contains(#"CFBundleDocumentTypes[0].LSItemContentTypes[0]: unknown type identifier "public.imag" (did you mean public.image?)"#), "\(typo)")
+    #expect(
+      typo.stderrText.contains(
+        #"CFBundleDocumentTypes[0].LSItemContentTypes[0]: unknown type identifier "public.imag" (did you mean public.image?)"#), "\(typo)")
   }
 
   @Test func aOneByteTextFileIsAcceptedAsText() throws {

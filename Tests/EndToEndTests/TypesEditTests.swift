@@ -23,7 +23,8 @@ import Testing
       if process.terminationStatus == 0 { return image }
     }
     let environment = ProcessInfo.processInfo.environment
-    let corpus = environment["SHARE_CORPUS"].map { URL(fileURLWithPath: $0) }
+    let corpus =
+      environment["SHARE_CORPUS"].map { URL(fileURLWithPath: $0) }
       ?? URL(fileURLWithPath: environment["HOME"] ?? "/root").appendingPathComponent(".cache/share-corpus/files")
     let cached = corpus.appendingPathComponent("big.iso")
     guard FileManager.default.fileExists(atPath: cached.path) else {
@@ -72,7 +73,8 @@ import Testing
 
     // forget: the default's "Disk images" decides again.
     let forget = try b.share("types", "forget", ".iso")
-    #expect(forget.exited(with: 0) && forget.stdoutLines == ["ISO disk images (.iso): forgotten; now accepted by \"Disk images\""], "\(forget)")
+    #expect(
+      forget.exited(with: 0) && forget.stdoutLines == ["ISO disk images (.iso): forgotten; now accepted by \"Disk images\""], "\(forget)")
     #expect(try a.share("send", iso.path, "--to", daemon.address).exited(with: 0))
     #expect(b.inboxNames() == ["big.iso", "big-1.iso"], "\(b.inboxNames())")
 
@@ -81,7 +83,9 @@ import Testing
     #expect(try a.share("send", iso.path, "--to", daemon.address).exited(with: 4))
     let reset = try b.share("types", "reset")
     #expect(reset.exited(with: 0), "\(reset)")
-    #expect(reset.stderrLines.last?.hasPrefix("Removed \(b.declarations.path): the built-in default declarations are in force") == true, "\(reset)")
+    #expect(
+      reset.stderrLines.last?.hasPrefix("Removed \(b.declarations.path): the built-in default declarations are in force") == true,
+      "\(reset)")
     #expect(!FileManager.default.fileExists(atPath: b.declarations.path))
     #expect(daemon.waitForLog("reloaded type declarations (built-in default)"), "\(daemon.log)")
     #expect(try a.share("send", iso.path, "--to", daemon.address).exited(with: 0))
@@ -131,10 +135,13 @@ import Testing
     let b = try ShareHome(name: "bob")
     let exe = try b.share("types", "accept", ".iso", ".exe")
     #expect(exe.exited(with: 1) && exe.stdout.isEmpty, "\(exe)")
-    #expect(exe.stderrLines.first?.hasPrefix("Error: cannot accept Windows executables (.exe): they are executables (public.executable), which are excluded") == true, "\(exe)")
+    #expect(
+      exe.stderrLines.first?.hasPrefix(
+        "Error: cannot accept Windows executables (.exe): they are executables (public.executable), which are excluded") == true, "\(exe)")
     #expect(exe.stderrText.contains("'share types forget public.executable'"), "\(exe)")
     let unknown = try b.share("types", "exclude", ".nobody-knows-this")
-    #expect(unknown.exited(with: 1) && unknown.stderrLines == ["Error: no type is known for the extension .nobody-knows-this"], "\(unknown)")
+    #expect(
+      unknown.exited(with: 1) && unknown.stderrLines == ["Error: no type is known for the extension .nobody-knows-this"], "\(unknown)")
     #expect(!FileManager.default.fileExists(atPath: b.declarations.path))
     let usage = try b.share("types", "forget")
     #expect(usage.exited(with: 64) && usage.stderrLines.contains { $0.hasPrefix("Usage: share types forget TYPE...") }, "\(usage)")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import UniformTypes
+
 @testable import InboxStore
 
 /// A folder item's top folder stays writable in staging (it could not move into the Inbox

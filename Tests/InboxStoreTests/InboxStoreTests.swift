@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import UniformTypes
+
 @testable import InboxStore
 
 /// A fresh Documents folder in a temporary directory, removed at the end.
@@ -21,8 +22,9 @@ final class TempDocuments: Sendable {
     let file = try store.createStagingFile()
     try bytes.withUnsafeBytes { try file.write($0) }
     let identity = try file.finish(sync: sync)
-    let meta = ItemMetadata(originalName: name, kind: .file, senderName: "peer", senderId: String(repeating: "a", count: 64),
-                            receivedAt: Date(), size: Int64(bytes.count), sha256: nil, type: "public.data")
+    let meta = ItemMetadata(
+      originalName: name, kind: .file, senderName: "peer", senderId: String(repeating: "a", count: 64),
+      receivedAt: Date(), size: Int64(bytes.count), sha256: nil, type: "public.data")
     return InboxStore.Placement(staged: file.url, name: name, identity: identity, metadata: meta)
   }
 
@@ -176,7 +178,8 @@ final class TempDocuments: Sendable {
   @Test func aTornJournalLineIsSkipped() throws {
     let t = try TempDocuments()
     _ = t.store.place([try t.stage([1], name: "ok")])
-    _ = FileManager.default.createFile(atPath: t.store.metadataDirectory.appendingPathComponent("zz.jsonl").path, contents: Data("{\"file\":{\"ino".utf8))
+    _ = FileManager.default.createFile(
+      atPath: t.store.metadataDirectory.appendingPathComponent("zz.jsonl").path, contents: Data("{\"file\":{\"ino".utf8))
     #expect(t.store.list().first?.metadata?.originalName == "ok")
   }
 }

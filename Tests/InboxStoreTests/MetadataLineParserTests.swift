@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UniformTypes
+
 @testable import InboxStore
 
 /// The journal's fast reader gives exactly what `JSONDecoder` gives for every line the journal

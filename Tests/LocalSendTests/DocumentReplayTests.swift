@@ -30,7 +30,9 @@ import Testing
     """
 
   func post(_ harness: ServerHarness, _ path: String, _ body: String) throws -> String {
-    try harness.raw("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+    try harness.raw(
+      "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+    )
   }
 
   func object(_ answer: String) throws -> [String: Any] {
@@ -56,7 +58,11 @@ import Testing
     #expect(registered.contains("Content-Type: application/json\r\n"))
     checkDeviceAnswer(try object(registered), harness)
     let sender = try #require(harness.delegate.registered.first)
-    #expect(sender.device == LocalSendDevice(alias: "Secret Banana", version: "2.0", deviceModel: "Windows", deviceType: .desktop, fingerprint: "random string", port: 53317, scheme: .https, download: true))
+    #expect(
+      sender.device
+        == LocalSendDevice(
+          alias: "Secret Banana", version: "2.0", deviceModel: "Windows", deviceType: .desktop, fingerprint: "random string", port: 53317,
+          scheme: .https, download: true))
     #expect(!sender.claimIsProven, "\"random string\" is not the certificate's fingerprint")
     let info = try harness.raw("GET /api/localsend/v2/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     #expect(status(info) == 200)
@@ -69,7 +75,8 @@ import Testing
     #expect(message.device.alias == "Nice Orange" && message.device.deviceType == .mobile && message.device.port == 53317)
     let answer = MulticastMessage(device: message.device, announce: false)
     let fields = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(answer)) as? [String: Any])
-    #expect(Set(fields.keys) == ["alias", "version", "deviceModel", "deviceType", "fingerprint", "port", "protocol", "download", "announce"])
+    #expect(
+      Set(fields.keys) == ["alias", "version", "deviceModel", "deviceType", "fingerprint", "port", "protocol", "download", "announce"])
     #expect(fields["announce"] as? Bool == false)
   }
 
@@ -109,7 +116,8 @@ import Testing
     #expect(status(reused) == 403, "a token serves one upload")
 
     // §4.3
-    let cancelled = try harness.raw("POST /api/localsend/v2/cancel?sessionId=\(sessionId) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    let cancelled = try harness.raw(
+      "POST /api/localsend/v2/cancel?sessionId=\(sessionId) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
     #expect(status(cancelled) == 200)
     #expect(body(cancelled).isEmpty)
     #expect(harness.delegate.sessionEnds.first?.1 == .cancelledBySender)

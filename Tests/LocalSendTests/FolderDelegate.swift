@@ -19,9 +19,10 @@ final class FolderDelegate: LocalSendDelegate, Sendable {
 
   init(folder: URL, decision: (@Sendable (IncomingOffer) -> OfferDecision)? = nil) {
     self.folder = folder
-    self.decision = decision ?? { offer in
-      .accept(Set(offer.files.filter { !$0.fileName.hasSuffix(".exe") }.map(\.id)))
-    }
+    self.decision =
+      decision ?? { offer in
+        .accept(Set(offer.files.filter { !$0.fileName.hasSuffix(".exe") }.map(\.id)))
+      }
   }
 
   var receivedOffers: [IncomingOffer] { offers.withLock { $0 } }

@@ -40,9 +40,12 @@ import Testing
     #expect(refused("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\n") == .invalidContentLength)
     #expect(refused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n") == .conflictingFraming)
     #expect(refused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n") == .unsupportedTransferEncoding)
-    #expect(refused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n") == .unsupportedTransferEncoding)
+    #expect(
+      refused("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n")
+        == .unsupportedTransferEncoding)
     #expect(refused("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n") != nil)
-    #expect(refused("POST / HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\n") == .malformedHeader("invalid character or whitespace in name"))
+    #expect(
+      refused("POST / HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\n") == .malformedHeader("invalid character or whitespace in name"))
     #expect(refused("POST / HTTP/1.1\r\nHost: x\r\nX: a\r\n b\r\n\r\n") == .obsoleteLineFolding)
     #expect(refused("POST / HTTP/1.1\r\nHost: x\rX: y\r\n\r\n") == .malformedLine("bare CR"))
     #expect(refused("POST / HTTP/1.1\nHost: x\n\n") == .malformedLine("bare LF"))
@@ -69,7 +72,8 @@ import Testing
 
   @Test func limitsAreEnforcedBeforeTheHeadEnds() {
     let limits = HTTPLimits(maxHeadBytes: 256, maxHeaderCount: 4, maxTargetBytes: 32)
-    #expect(refused("GET /" + String(repeating: "a", count: 40) + " HTTP/1.1\r\nHost: x\r\n\r\n", limits: limits) == .targetTooLong(limit: 32))
+    #expect(
+      refused("GET /" + String(repeating: "a", count: 40) + " HTTP/1.1\r\nHost: x\r\n\r\n", limits: limits) == .targetTooLong(limit: 32))
     let many = (0..<5).map { "X\($0): y\r\n" }.joined()
     #expect(refused("GET / HTTP/1.1\r\nHost: x\r\n" + many + "\r\n", limits: limits) == .tooManyHeaders(limit: 4))
     #expect(refused("GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 300), limits: limits) == .headTooLarge(limit: 256))
@@ -101,7 +105,9 @@ import Testing
     var headers = HTTPHeaders()
     headers.add("Content-Type", "application/json")
     let bytes = HTTPResponse(status: .ok, headers: headers, body: Array("{}".utf8)).serialized(closing: true)
-    #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+    #expect(
+      String(decoding: bytes, as: UTF8.self)
+        == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
     let none = HTTPResponse(status: .noContent, body: [1]).serialized(closing: false)
     #expect(String(decoding: none, as: UTF8.self) == "HTTP/1.1 204 No Content\r\n\r\n")
   }

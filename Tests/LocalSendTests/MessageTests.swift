@@ -35,13 +35,18 @@ import Testing
 
   @Test func missingOrMistypedFieldsAreNamed() {
     #expect(throws: InvalidField("protocol", "missing")) {
-      try Validation.decode(LocalSendDevice.self, from: Array(#"{"alias":"A","version":"2.0","fingerprint":"x","port":1}"#.utf8), limit: 1000)
+      try Validation.decode(
+        LocalSendDevice.self, from: Array(#"{"alias":"A","version":"2.0","fingerprint":"x","port":1}"#.utf8), limit: 1000)
     }
     #expect(throws: InvalidField("port", "wrong type")) {
-      try Validation.decode(LocalSendDevice.self, from: Array(#"{"alias":"A","version":"2.0","fingerprint":"x","port":"1","protocol":"https"}"#.utf8), limit: 1000)
+      try Validation.decode(
+        LocalSendDevice.self, from: Array(#"{"alias":"A","version":"2.0","fingerprint":"x","port":"1","protocol":"https"}"#.utf8),
+        limit: 1000)
     }
     #expect(throws: InvalidField("body", "not JSON")) { try Validation.decode(LocalSendDevice.self, from: Array("{".utf8), limit: 1000) }
-    #expect(throws: InvalidField("body", "longer than 3 bytes")) { try Validation.decode(LocalSendDevice.self, from: Array("{  }".utf8), limit: 3) }
+    #expect(throws: InvalidField("body", "longer than 3 bytes")) {
+      try Validation.decode(LocalSendDevice.self, from: Array("{  }".utf8), limit: 3)
+    }
   }
 
   func offer(_ file: FileOffer, key: String? = nil) -> PrepareUploadRequest {
@@ -89,7 +94,8 @@ import Testing
   }
 
   @Test func tooManyFilesAreRefused() {
-    let files = Dictionary(uniqueKeysWithValues: (0..<5).map { ("f\($0)", FileOffer(id: "f\($0)", fileName: "x\($0)", size: 1, fileType: "")) })
+    let files = Dictionary(
+      uniqueKeysWithValues: (0..<5).map { ("f\($0)", FileOffer(id: "f\($0)", fileName: "x\($0)", size: 1, fileType: "")) })
     #expect(throws: InvalidField("files", "more than 4")) {
       try Validation.check(PrepareUploadRequest(info: device, files: files), limits: LocalSendLimits(maxFiles: 4))
     }
@@ -105,7 +111,9 @@ import Testing
     #expect(fingerprint.matches(sha256Hex(certificate)), "lowercase, as localsend-cli sends it, matches too")
     #expect(fingerprint.bytes != identity.fingerprint.bytes, "not share's device ID, which hashes only the public key")
     let openssl = try run("/usr/bin/openssl", ["x509", "-in", identity.certificateURL.path, "-noout", "-fingerprint", "-sha256"])
-    let colons = openssl.stdout.split(separator: "=").last.map { $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines) }
+    let colons = openssl.stdout.split(separator: "=").last.map {
+      $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
     #expect(colons == fingerprint.hex)
   }
 
@@ -137,13 +145,17 @@ import Testing
 }
 
 @Suite struct SessionTableTests {
-  let sender = RemoteSender(address: "10.0.0.1", device: LocalSendDevice(alias: "a", deviceModel: nil, deviceType: nil, fingerprint: "f", port: 1), certificate: nil)
+  let sender = RemoteSender(
+    address: "10.0.0.1", device: LocalSendDevice(alias: "a", deviceModel: nil, deviceType: nil, fingerprint: "f", port: 1), certificate: nil
+  )
   let offer = FileOffer(id: "x", fileName: "x", size: 1, fileType: "")
 
   func active(_ files: [String] = ["x", "y"]) -> SessionTable {
     var table = SessionTable(sessionTimeout: .seconds(60))
     _ = table.claim(.init(id: "s", sender: "10.0.0.1", cancellation: OfferCancellation()), now: .now)
-    table.activate("s", sender: sender, files: Dictionary(uniqueKeysWithValues: files.map { ($0, SessionTable.SessionFile(offer: offer, token: "t-\($0)")) }), now: .now)
+    table.activate(
+      "s", sender: sender,
+      files: Dictionary(uniqueKeysWithValues: files.map { ($0, SessionTable.SessionFile(offer: offer, token: "t-\($0)")) }), now: .now)
     return table
   }
 
@@ -161,7 +173,9 @@ import Testing
     #expect(table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.9", now: .now).failureValue == .invalidToken)
     #expect(table.beginUpload(session: "other", file: "x", token: "t-x", address: "10.0.0.1", now: .now).failureValue == .blocked)
     #expect(table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.1", now: .now).failureValue == nil)
-    #expect(table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.1", now: .now).failureValue == .invalidToken, "not twice at once")
+    #expect(
+      table.beginUpload(session: "s", file: "x", token: "t-x", address: "10.0.0.1", now: .now).failureValue == .invalidToken,
+      "not twice at once")
   }
 
   @Test func theSessionEndsWithItsLastFileAndAChecksumMismatchMayBeRetried() {

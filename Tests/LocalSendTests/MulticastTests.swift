@@ -32,7 +32,8 @@ import Testing
   @Test func datagramsThatAreNotLocalSendAreDropped() {
     #expect(MulticastDiscovery.parse(Array("hello".utf8)) == nil)
     #expect(MulticastDiscovery.parse(Array(#"{"alias":"x","version":"2.0","fingerprint":"f","port":0,"protocol":"https"}"#.utf8)) == nil)
-    #expect(MulticastDiscovery.parse(Array(#"{"alias":"x\u0007","version":"2.0","fingerprint":"f","port":1,"protocol":"https"}"#.utf8)) == nil)
+    #expect(
+      MulticastDiscovery.parse(Array(#"{"alias":"x\u0007","version":"2.0","fingerprint":"f","port":1,"protocol":"https"}"#.utf8)) == nil)
     #expect(MulticastDiscovery.parse(Array(#"{"alias":"x","version":"2.0","fingerprint":"f","port":1,"protocol":"https"}"#.utf8)) != nil)
   }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LocalSend
+import Synchronization
 import TLS
 import Testing
 
@@ -157,18 +157,25 @@ import Testing
     #expect(Set(session.files.keys) == ["a", "b"])
     var progress: [Int64] = []
     try client.upload(files[0], from: BytesSource(Samples.photo), session: session.sessionId, token: session.files["a"]!, to: target)
-    try client.upload(files[1], from: BytesSource(data), session: session.sessionId, token: session.files["b"]!, to: target) { progress.append($0) }
+    try client.upload(files[1], from: BytesSource(data), session: session.sessionId, token: session.files["b"]!, to: target) {
+      progress.append($0)
+    }
     #expect(progress.last == Int64(data.count))
     #expect(progress.count > 1)
     _ = try receiver.wait { $0["event"] as? String == "saved" && $0["name"] as? String == "data.bin" }
-    #expect(FileManager.default.contents(atPath: output.appendingPathComponent("photo.jpg").path).map { sha256Hex([UInt8]($0)) } == sha256Hex(Samples.photo))
-    #expect(FileManager.default.contents(atPath: output.appendingPathComponent("data.bin").path).map { sha256Hex([UInt8]($0)) } == sha256Hex(data))
+    #expect(
+      FileManager.default.contents(atPath: output.appendingPathComponent("photo.jpg").path).map { sha256Hex([UInt8]($0)) }
+        == sha256Hex(Samples.photo))
+    #expect(
+      FileManager.default.contents(atPath: output.appendingPathComponent("data.bin").path).map { sha256Hex([UInt8]($0)) } == sha256Hex(data)
+    )
 
     // A text message: one text/plain file whose preview is the text.
     let text = "Hello from share ✓"
     let message = FileOffer(id: "t", fileName: "message.txt", size: Int64(text.utf8.count), fileType: "text/plain", preview: text)
     guard case .session(let textSession) = try client.prepareUpload([message], to: target) else { throw TestFailure("no session") }
-    try client.upload(message, from: BytesSource(Array(text.utf8)), session: textSession.sessionId, token: textSession.files["t"]!, to: target)
+    try client.upload(
+      message, from: BytesSource(Array(text.utf8)), session: textSession.sessionId, token: textSession.files["t"]!, to: target)
     let shown = try receiver.wait { $0["event"] as? String == "text" }
     #expect(shown["text"] as? String == text)
     #expect(shown["sender"] as? String == "share sender")

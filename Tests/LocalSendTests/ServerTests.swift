@@ -12,7 +12,11 @@ import Testing
     defer { harness.stop() }
     let (info, proven) = try harness.client.info(harness.target)
     #expect(proven == harness.server.fingerprint)
-    #expect(info == DeviceInfo(alias: "Secret Banana", version: "2.1", deviceModel: "Linux", deviceType: .desktop, fingerprint: harness.server.fingerprint.hex, download: false))
+    #expect(
+      info
+        == DeviceInfo(
+          alias: "Secret Banana", version: "2.1", deviceModel: "Linux", deviceType: .desktop, fingerprint: harness.server.fingerprint.hex,
+          download: false))
     let (answer, _) = try harness.client.register(harness.target)
     #expect(answer == info)
     let sender = try #require(harness.delegate.registered.first)
@@ -46,7 +50,8 @@ import Testing
     let session = try harness.session([file])
     let tampered = Array("the fake content".utf8)
     #expect(throws: LocalSendError.self) {
-      try harness.client.upload(file, from: BytesSource(tampered), session: session.sessionId, token: session.files["f"]!, to: harness.target)
+      try harness.client.upload(
+        file, from: BytesSource(tampered), session: session.sessionId, token: session.files["f"]!, to: harness.target)
     }
     #expect(harness.names.isEmpty)
     try harness.client.upload(file, from: BytesSource(data), session: session.sessionId, token: session.files["f"]!, to: harness.target)
@@ -60,7 +65,8 @@ import Testing
     let file = FileOffer(id: "c", fileName: "chunked.bin", size: Int64(data.count), fileType: "application/octet-stream")
     let session = try harness.session([file])
     let query = QueryString.build([("sessionId", session.sessionId), ("fileId", "c"), ("token", session.files["c"]!)])
-    let text = "POST /api/localsend/v2/upload?\(query) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    let text =
+      "POST /api/localsend/v2/upload?\(query) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
       + "7\r\n0123456\r\nd\r\n789abcdefghij\r\n0\r\n\r\n"
     let answer = try harness.raw(text)
     #expect(status(answer) == 200, "\(answer)")
@@ -73,7 +79,8 @@ import Testing
     let file = FileOffer(id: "e", fileName: "e.bin", size: 3, fileType: "")
     let session = try harness.session([file])
     let query = QueryString.build([("sessionId", session.sessionId), ("fileId", "e"), ("token", session.files["e"]!)])
-    let head = "POST /api/localsend/v2/upload?\(query) HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+    let head =
+      "POST /api/localsend/v2/upload?\(query) HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
     let answer = try harness.raw(Array((head + "abc").utf8), pauseAfter: head.utf8.count, pause: .milliseconds(200))
     #expect(statuses(answer) == [100, 200], "\(answer)")
     #expect(harness.stored("e.bin") == Array("abc".utf8))
@@ -108,8 +115,15 @@ import Testing
     let wrongMethod = try harness.raw("GET /api/localsend/v2/upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     #expect(status(wrongMethod) == 405)
     #expect(wrongMethod.contains("Allow: POST\r\n"))
-    #expect(status(try harness.raw("POST /api/localsend/v2/upload?sessionId=a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")) == 400)
-    #expect(status(try harness.raw("POST /api/localsend/v2/upload?sessionId=a&fileId=b&token=c HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")) == 403)
+    #expect(
+      status(
+        try harness.raw("POST /api/localsend/v2/upload?sessionId=a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+        == 400)
+    #expect(
+      status(
+        try harness.raw(
+          "POST /api/localsend/v2/upload?sessionId=a&fileId=b&token=c HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )) == 403)
     #expect(status(try harness.raw("GET /api/localsend/v2/info?a=1&a=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 400)
   }
 
@@ -159,7 +173,8 @@ import Testing
     try harness.client.cancel(session: session.sessionId, at: harness.target)
     #expect(harness.delegate.sessionEnds.first?.1 == .cancelledBySender)
     #expect(throws: LocalSendError.self) {
-      try harness.client.upload(file, from: BytesSource([1, 2, 3, 4]), session: session.sessionId, token: session.files["z"]!, to: harness.target)
+      try harness.client.upload(
+        file, from: BytesSource([1, 2, 3, 4]), session: session.sessionId, token: session.files["z"]!, to: harness.target)
     }
     #expect(harness.names.isEmpty)
   }
@@ -170,7 +185,9 @@ import Testing
     let file = FileOffer(id: "k", fileName: "k.bin", size: 1, fileType: "")
     #expect(throws: LocalSendError.self) { try harness.client.prepareUpload([file], to: harness.target) }
     #expect(throws: LocalSendError.self) { try harness.client.prepareUpload([file], to: harness.target, pin: "000000") }
-    guard case .session = try harness.client.prepareUpload([file], to: harness.target, pin: "123456") else { throw TestFailure("no session") }
+    guard case .session = try harness.client.prepareUpload([file], to: harness.target, pin: "123456") else {
+      throw TestFailure("no session")
+    }
   }
 
   @Test func aClientRefusesAReceiverWithAnotherCertificate() throws {
@@ -178,7 +195,9 @@ import Testing
     defer { harness.stop() }
     let other = LocalSendFingerprint(certificateDER: [1, 2, 3])
     let wrong = LocalSendTarget(host: "127.0.0.1", port: harness.server.port, check: .expect(other))
-    #expect(throws: LocalSendError.self) { try harness.client.prepareUpload([FileOffer(id: "a", fileName: "a", size: 1, fileType: "")], to: wrong) }
+    #expect(throws: LocalSendError.self) {
+      try harness.client.prepareUpload([FileOffer(id: "a", fileName: "a", size: 1, fileType: "")], to: wrong)
+    }
     #expect(harness.delegate.receivedOffers.isEmpty, "nothing reached the receiver")
   }
 }

@@ -10,7 +10,8 @@ public enum LocalsendCLIInstall {
   public static let venv: URL = {
     let environment = ProcessInfo.processInfo.environment
     if let dir = environment["SHARE_LOCALSEND_VENV"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-    let cache = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+    let cache =
+      environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
       ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".cache")
     return cache.appendingPathComponent("share/localsend-venv")
   }()

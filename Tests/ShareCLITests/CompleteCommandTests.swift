@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShareCLI
 
 /// `share __complete SOURCE`, which the completion scripts call at Tab time: what each source

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareCLI
 
 /// The completion scripts come from the declarations: every command, subcommand, option and
@@ -35,11 +36,12 @@ import Testing
       for option in command.allOptions {
         guard let kind = option.kind else { continue }
         let token = CompletionAction(kind).token
-        let line = switch shell {
-        case .bash: "  \(ShellQuoting.posix(option.long))) _share_action=\(ShellQuoting.posix(token)) ;;"
-        case .zsh: "  (\(ShellQuoting.posix(option.long))) _share_action=\(ShellQuoting.posix(token)) ;;"
-        case .fish: "    case \(ShellQuoting.fish(option.long))\n        echo \(ShellQuoting.fish(token))"
-        }
+        let line =
+          switch shell {
+          case .bash: "  \(ShellQuoting.posix(option.long))) _share_action=\(ShellQuoting.posix(token)) ;;"
+          case .zsh: "  (\(ShellQuoting.posix(option.long))) _share_action=\(ShellQuoting.posix(token)) ;;"
+          case .fish: "    case \(ShellQuoting.fish(option.long))\n        echo \(ShellQuoting.fish(token))"
+          }
         #expect(script.contains(line), "\(shell): \(option.long) of 'share \(command.name)' is not \(token)")
       }
     }
@@ -109,11 +111,12 @@ import Testing
   /// The lines of one command's entry in the script's node table.
   static func branch(_ path: [String], in script: String, shell: CompletionShell) -> String? {
     let name = path.joined(separator: " ")
-    let (label, nextLabel) = switch shell {
-    case .bash: ("  \(ShellQuoting.posix(name)))", { (line: String) in line.hasPrefix("  '") || line.hasPrefix("  *)") })
-    case .zsh: ("  (\(ShellQuoting.posix(name)))", { (line: String) in line.hasPrefix("  (") })
-    case .fish: ("    case \(ShellQuoting.fish(name))", { (line: String) in line.hasPrefix("    case ") })
-    }
+    let (label, nextLabel) =
+      switch shell {
+      case .bash: ("  \(ShellQuoting.posix(name)))", { (line: String) in line.hasPrefix("  '") || line.hasPrefix("  *)") })
+      case .zsh: ("  (\(ShellQuoting.posix(name)))", { (line: String) in line.hasPrefix("  (") })
+      case .fish: ("    case \(ShellQuoting.fish(name))", { (line: String) in line.hasPrefix("    case ") })
+      }
     let lines = script.split(separator: "\n").map(String.init)
     guard let start = lines.firstIndex(of: label) else { return nil }
     let body = lines[(start + 1)...].prefix { !nextLabel($0) }

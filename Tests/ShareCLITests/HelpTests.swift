@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareCLI
 
 /// Help comes from the same declarations as parsing: `share help X` and `share X --help` print

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShareCLI
 
 /// share(1) is made from the declarations and the README's marked prose: every command, option
@@ -118,12 +119,13 @@ import Testing
       - a bullet
       <!-- a comment -->
       """
-    #expect(MarkdownRoff.render(markdown) == [
-      ".PP", "First line second line.",
-      ".PP", ".RS 4", ".nf", #"\&.hidden \-\-flag"#, ".fi", ".RE",
-      ".TP", #"\fBFOO\fR, \fBBAR\fR"#, "what they do: still the same item.",
-      #".IP \(bu 2"#, "a bullet",
-    ])
+    #expect(
+      MarkdownRoff.render(markdown) == [
+        ".PP", "First line second line.",
+        ".PP", ".RS 4", ".nf", #"\&.hidden \-\-flag"#, ".fi", ".RE",
+        ".TP", #"\fBFOO\fR, \fBBAR\fR"#, "what they do: still the same item.",
+        #".IP \(bu 2"#, "a bullet",
+      ])
   }
 
   @Test func regionsAreTakenInOrderAndJoinedByTitle() {

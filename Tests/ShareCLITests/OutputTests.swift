@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShareCLI
 
 /// What commands print: data on stdout, messages on stderr, `--json` one object per line.

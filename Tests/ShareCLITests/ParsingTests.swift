@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareCLI
 
 /// Parsing against the declarations: typed lookups, values, and the mistakes that are usage
@@ -22,7 +23,9 @@ import Testing
   }
 
   @Test func aNumberOutOfRangeNamesTheOption() {
-    #expect(throws: UsageError.self) { try ParsedArguments.parse(["--port", "70000"], spec: DaemonCommand.spec).integer(DaemonCommand.port, in: 0...65535) }
+    #expect(throws: UsageError.self) {
+      try ParsedArguments.parse(["--port", "70000"], spec: DaemonCommand.spec).integer(DaemonCommand.port, in: 0...65535)
+    }
     let run = share(["daemon", "--port", "70000"])
     #expect(run.code == .usage, "\(run)")
     #expect(run.errLines.first == "Error: --port takes a whole number from 0 to 65535, not '70000'", "\(run)")
@@ -46,7 +49,8 @@ import Testing
     let run = share(["daemon", "--grace", "5 seconds"])
     #expect(run.code == .usage, "\(run)")
     #expect(
-      run.errLines.first == "Error: --grace takes a duration such as 90s, 10m or 1h (a bare number is seconds) from 0s to 1h, not '5 seconds'",
+      run.errLines.first
+        == "Error: --grace takes a duration such as 90s, 10m or 1h (a bare number is seconds) from 0s to 1h, not '5 seconds'",
       "\(run)")
     let tooLong = share(["receive", "everyone", "--for", "400d"])
     #expect(tooLong.code == .usage && tooLong.errLines.first?.contains("(a bare number is minutes) from 1s to 366d") == true, "\(tooLong)")
@@ -80,12 +84,18 @@ import Testing
     (["--verbose"], "Error: missing command"),
     (["receive", "sometimes"], "Error: the mode is off, contacts or everyone, not 'sometimes'"),
     (["daemon", "--for", "10m"], "Error: --for goes with --mode everyone"),
-    (["daemon", "--localsend-pin", "2718"], "Error: --localsend-port, --localsend-multicast(-port) and --localsend-pin go with --localsend"),
+    (
+      ["daemon", "--localsend-pin", "2718"], "Error: --localsend-port, --localsend-multicast(-port) and --localsend-pin go with --localsend"
+    ),
     (["daemon", "--localsend", "--localsend-pin", ""], "Error: --localsend-pin is empty"),
-    (["daemon", "--localsend", "--localsend-pin", "27 18"],
-     "Error: --localsend-pin may hold only letters, digits, punctuation and symbols (no spaces or control characters)"),
-    (["daemon", "--localsend", "--localsend-pin", String(repeating: "7", count: 65)],
-     "Error: --localsend-pin is 65 bytes long; at most 64 are allowed"),
+    (
+      ["daemon", "--localsend", "--localsend-pin", "27 18"],
+      "Error: --localsend-pin may hold only letters, digits, punctuation and symbols (no spaces or control characters)"
+    ),
+    (
+      ["daemon", "--localsend", "--localsend-pin", String(repeating: "7", count: 65)],
+      "Error: --localsend-pin is 65 bytes long; at most 64 are allowed"
+    ),
   ])
   func usageErrorsExit64WithTheErrorThenTheUsage(words: [String], error: String) {
     let run = share(words)

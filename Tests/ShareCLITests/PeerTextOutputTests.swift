@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import ShareCLI
 @testable import ShareKit
 
 /// Issue 11.2 in `share peers` and `share send`'s choice of peer: an advertised name is anyone's
 /// text, so it reaches the terminal escaped and cut whichever way it is shown.
 @Suite struct PeerTextOutputTests {
-  static let hostile = "lab\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}b\u{1B}]8;;\u{07}\u{202E}"
+  static let hostile =
+    "lab\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}b\u{1B}]8;;\u{07}\u{202E}"
     + String(repeating: "\u{1B}[2J", count: 200)
 
   static func peer(_ name: String) -> Peer {

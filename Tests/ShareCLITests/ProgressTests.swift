@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareCLI
 @testable import ShareKit
 
@@ -106,7 +107,8 @@ import Testing
   }
 
   @Test func theSummaryLineHasItemsBytesTimeAndRate() {
-    #expect(SendSummary.stored(2, of: 2, peer: "bob", sent: 1 << 30, seconds: 4) == "2 of 2 stored in bob's Inbox: 1.0 GiB in 4.0 s (256 MiB/s)")
+    #expect(
+      SendSummary.stored(2, of: 2, peer: "bob", sent: 1 << 30, seconds: 4) == "2 of 2 stored in bob's Inbox: 1.0 GiB in 4.0 s (256 MiB/s)")
     #expect(SendSummary.stored(0, of: 1, peer: "bob", sent: 0, seconds: nil) == "0 of 1 stored in bob's Inbox")
     #expect(SendSummary.stored(1, of: 1, peer: "bob", sent: 6, seconds: 0.2) == "1 of 1 stored in bob's Inbox: 6 bytes in 200 ms")
     #expect(SendSummary.duration(125) == "2 min 5 s")
@@ -120,8 +122,12 @@ import Testing
     #expect(text.contains("bob keeps the 875 MiB of huge.bin"), "\(text)")
     #expect(text.hasSuffix("\n  share send 'my huge.bin' --to bob"), "\(text)")
     let small = SendingPayload(name: "a.txt", size: 10, resumeFrom: 0, resumable: false)
-    #expect(SendSummary.interrupted(peer: "bob", payload: small, sentOfIt: 5, commandLine: []) == "cancelled; nothing partial is kept in bob's Inbox")
-    #expect(SendSummary.interrupted(peer: "bob", payload: nil, sentOfIt: 0, commandLine: []) == "cancelled; nothing partial is kept in bob's Inbox")
+    #expect(
+      SendSummary.interrupted(peer: "bob", payload: small, sentOfIt: 5, commandLine: [])
+        == "cancelled; nothing partial is kept in bob's Inbox")
+    #expect(
+      SendSummary.interrupted(peer: "bob", payload: nil, sentOfIt: 0, commandLine: [])
+        == "cancelled; nothing partial is kept in bob's Inbox")
   }
 }
 

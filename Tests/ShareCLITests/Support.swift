@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import ShareCLI
 
 /// A console that keeps what a command wrote, and is not a terminal.
@@ -24,8 +25,12 @@ struct Run: CustomStringConvertible {
   var out: String
   var err: String
 
-  var outLines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(out.hasSuffix("\n") ? 1 : 0) }
-  var errLines: [String] { err.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(err.hasSuffix("\n") ? 1 : 0) }
+  var outLines: [String] {
+    out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(out.hasSuffix("\n") ? 1 : 0)
+  }
+  var errLines: [String] {
+    err.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(err.hasSuffix("\n") ? 1 : 0)
+  }
   var description: String { "exit \(code.rawValue)\n--- stdout\n\(out)--- stderr\n\(err)" }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShareCLI
 
 /// Tables: aligned under a header for people, tab-separated for scripts.
@@ -8,11 +9,12 @@ import Testing
     var table = Table("NAME", "SIZE", "TYPE")
     table.add("photo.png", "68 bytes", "PNG image")
     table.add("a-much-longer-name.txt", "2 bytes", "plain text")
-    #expect(table.lines(aligned: true) == [
-      "NAME                    SIZE      TYPE",
-      "photo.png               68 bytes  PNG image",
-      "a-much-longer-name.txt  2 bytes   plain text",
-    ])
+    #expect(
+      table.lines(aligned: true) == [
+        "NAME                    SIZE      TYPE",
+        "photo.png               68 bytes  PNG image",
+        "a-much-longer-name.txt  2 bytes   plain text",
+      ])
     #expect(table.lines(aligned: false) == ["photo.png\t68 bytes\tPNG image", "a-much-longer-name.txt\t2 bytes\tplain text"])
   }
 

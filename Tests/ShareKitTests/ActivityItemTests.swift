@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
-import Testing
 import InboxStore
 import TLS
+import Testing
 import Wire
+
 @testable import ShareKit
 
 /// Folders, URLs, text and streams: every kind of activity item, in one send.
@@ -95,7 +96,9 @@ import Wire
     let report = try Sender(device: a.device).send(catalog.items, to: receiver.endpoint)
     #expect(report.allStored)
     #expect(b.inboxNames() == ["example.com-page.url", "note.txt"])
-    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("example.com-page.url").path) == Data("https://example.com/page?q=1\n".utf8))
+    #expect(
+      FileManager.default.contents(atPath: b.inbox.appendingPathComponent("example.com-page.url").path)
+        == Data("https://example.com/page?q=1\n".utf8))
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("note.txt").path) == Data("see you at 6\n".utf8))
     let kinds = Set(try InboxStore(documents: b.device.paths.documents).list().compactMap { $0.metadata?.kind.rawValue })
     #expect(kinds == ["url", "text"])

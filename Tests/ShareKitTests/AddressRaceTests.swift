@@ -1,7 +1,8 @@
 import Foundation
 import System
-import Testing
 import TLS
+import Testing
+
 @testable import ShareKit
 
 /// A send tries every address of a receiver at once (issue 11.5): an address that never answers
@@ -84,7 +85,9 @@ import TLS
       return
     }
     let message = error.description
-    #expect(message.contains("aaa-spoof at 127.0.0.1:\(fake.port): aaa-spoof presented certificate \(impostor.device.fingerprint.hex)"), "\(message)")
+    #expect(
+      message.contains("aaa-spoof at 127.0.0.1:\(fake.port): aaa-spoof presented certificate \(impostor.device.fingerprint.hex)"),
+      "\(message)")
     #expect(message.contains("lab-b at 127.0.0.1:\(closed): "), "\(message)")
     // The mismatch, the one that matters, comes first.
     #expect(message.range(of: "aaa-spoof at")!.lowerBound < message.range(of: "lab-b at")!.lowerBound)

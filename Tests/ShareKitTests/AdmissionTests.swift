@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareKit
 
 /// Who gets a connection slot, as pure decisions (issue 11.3).
@@ -75,8 +76,9 @@ import Testing
   }
 
   @Test func authenticatedConnectionsAreCappedPerAddressForContactsToo() throws {
-    var admission = Admission(limits: Admission.Limits(
-      maxUnauthenticatedPerAddress: 8, maxUnauthenticated: 8, maxConnectionsPerAddress: 2, maxConnections: 8, contactReserve: 2))
+    var admission = Admission(
+      limits: Admission.Limits(
+        maxUnauthenticatedPerAddress: 8, maxUnauthenticated: 8, maxConnectionsPerAddress: 2, maxConnections: 8, contactReserve: 2))
     for port: UInt16 in [1, 2] {
       let id = try #require(admittedID(admission.arrive(address: "a", port: port, now: at(0))))
       #expect(admission.handshakeDone(id, contact: true) == nil)

@@ -2,6 +2,7 @@ import InboxStore
 import Testing
 import UniformTypes
 import Wire
+
 @testable import ShareKit
 
 /// The one policy of the receive path, as values: every refusal reason, the budget and the free
@@ -51,8 +52,10 @@ import Wire
   // MARK: Every reason an item is refused
 
   @Test func namesThatCannotBecomeInboxNamesAreRefusedAsUnsafe() throws {
-    let cases: [(String, InboxName.Problem)] = [("", .empty), ("  ", .empty), (".", .dotName), ("..", .dotName),
-                                                ("a/b", .pathSeparator), ("../x", .pathSeparator), ("x\0y", .nul)]
+    let cases: [(String, InboxName.Problem)] = [
+      ("", .empty), ("  ", .empty), (".", .dotName), ("..", .dotName),
+      ("a/b", .pathSeparator), ("../x", .pathSeparator), ("x\0y", .nul),
+    ]
     let decision = try decide(cases.enumerated().map { file($0.offset, $0.element.0, 1) })
     for (index, (name, problem)) in cases.enumerated() {
       #expect(refusal(decision, index) == .unsafeName(problem), "\(name.debugDescription)")
@@ -82,7 +85,8 @@ import Wire
   }
 
   @Test func anItemOverTheItemLimitIsRefusedAndOneAtTheLimitIsNot() throws {
-    let decision = try decide([file(0, "big", 101), file(1, "fits", 100), file(2, "unknown", nil)], policy: ReceivePolicy(maxItemBytes: 100))
+    let decision = try decide(
+      [file(0, "big", 101), file(1, "fits", 100), file(2, "unknown", nil)], policy: ReceivePolicy(maxItemBytes: 100))
     #expect(refusal(decision, 0) == .tooLarge(size: 101, limit: 100))
     #expect(decision.answer.items[0].reason == "too large: 101 bytes is over this receiver's limit of 100 bytes")
     #expect(plan(decision, 1) != nil)
@@ -106,9 +110,12 @@ import Wire
   }
 
   @Test func aFolderNoneOfWhoseFilesIsAcceptedIsRefused() throws {
-    let entries = [EntryOffer(path: "a.sh", kind: .file, size: 1), EntryOffer(path: "sub", kind: .folder, size: 0),
-                   EntryOffer(path: "sub/b.sh", kind: .file, size: 1)]
-    let decision = try decide([folder(0, "scripts", entries), folder(1, "empty", [EntryOffer(path: "sub", kind: .folder, size: 0)])], policy: try typed())
+    let entries = [
+      EntryOffer(path: "a.sh", kind: .file, size: 1), EntryOffer(path: "sub", kind: .folder, size: 0),
+      EntryOffer(path: "sub/b.sh", kind: .file, size: 1),
+    ]
+    let decision = try decide(
+      [folder(0, "scripts", entries), folder(1, "empty", [EntryOffer(path: "sub", kind: .folder, size: 0)])], policy: try typed())
     #expect(refusal(decision, 0) == .noFileAccepted(offered: 2))
     #expect(decision.answer.items[0].reason == "none of its 2 files is accepted")
     #expect(decision.answer.items[0].type == "public.folder")
@@ -130,8 +137,9 @@ import Wire
 
   @Test func itemsThatWouldEatTheReserveAreRefusedInOfferOrderAndSmallerOnesStillFit() throws {
     let space = AskDecision.Space(free: 1000, reserve: 300)
-    let decision = try decide([file(0, "a.png", 500), file(1, "b.png", 400), file(2, "c.png", 200), file(3, "d.png", nil)],
-                              policy: try typed(), space: space)
+    let decision = try decide(
+      [file(0, "a.png", 500), file(1, "b.png", 400), file(2, "c.png", 200), file(3, "d.png", nil)],
+      policy: try typed(), space: space)
     #expect(plan(decision, 0) != nil)
     #expect(refusal(decision, 1) == .noSpace(reserve: 300))
     #expect(plan(decision, 2) != nil)
@@ -211,10 +219,11 @@ import Wire
   // MARK: What is accepted
 
   @Test func urlAndTextItemsAreStoredUnderTheirExtensionAndAcceptedItemsNeedNoReason() throws {
-    let decision = try decide([
-      ItemOffer(id: 0, kind: .url, name: "example.org", size: 20), ItemOffer(id: 1, kind: .text, name: "note", size: 5),
-      file(2, " spaced.png ", 3),
-    ], policy: try typed())
+    let decision = try decide(
+      [
+        ItemOffer(id: 0, kind: .url, name: "example.org", size: 20), ItemOffer(id: 1, kind: .text, name: "note", size: 5),
+        file(2, " spaced.png ", 3),
+      ], policy: try typed())
     #expect(decision.accepted.map(\.storedName) == ["example.org.url", "note.txt", "spaced.png"])
     #expect(decision.answer.items.allSatisfy { $0.accepted && $0.reason == nil && $0.offset == 0 && $0.entries == nil })
     #expect(decision.answer.items.map(\.type) == ["public.url", "public.utf8-plain-text", "public.png"])

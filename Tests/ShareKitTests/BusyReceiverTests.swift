@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Wire
+
 @testable import ShareKit
 
 /// A receiver that turns a send away at its door with a `busy` Failure (its pre-authentication

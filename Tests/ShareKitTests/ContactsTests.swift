@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import Synchronization
-import Testing
 import TLS
+import Testing
+
 @testable import ShareKit
 
 /// The contacts store: the one writer of `trust.json` and `known_peers.json`, locked, atomic,

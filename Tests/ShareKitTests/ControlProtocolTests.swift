@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShareKit
 
 /// The control socket's requests: an enum on the JSON shape the daemon has always read.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import ShareKit
 
 /// The shared fallback folder of the control socket is used only when it is a real folder of

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import ShareKit
 import UniformTypes
 import Wire
+
+@testable import ShareKit
 
 /// The one writer of a home's `Declarations.plist`: edits start from the declarations in force,
 /// are validated as the daemon reads them, replace the file atomically and durably under a lock,
@@ -77,7 +78,8 @@ import Wire
   @Test func aDamagedFileIsReportedNeverEditedAndResetRecovers() throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
-    let damaged = Data("<plist version=\"1.0\"><dict><key>ExcludedActivityTypes</key><strin>public.executable</string></dict></plist>\n".utf8)
+    let damaged = Data(
+      "<plist version=\"1.0\"><dict><key>ExcludedActivityTypes</key><strin>public.executable</string></dict></plist>\n".utf8)
     try damaged.write(to: file)
     do {
       _ = try store.edit(.exclude, [".iso"])

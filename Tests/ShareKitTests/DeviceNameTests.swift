@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareKit
 
 /// The default device name, and what a name may be.

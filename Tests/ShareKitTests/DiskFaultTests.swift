@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
-import Testing
 import InboxStore
+import Synchronization
 import TLS
+import Testing
 import Wire
+
 @testable import ShareKit
 
 /// A receiver whose Documents sit on a full or read-only file system: the items that cannot be
@@ -60,12 +61,13 @@ import Wire
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("small.txt").path) == Data(small))
     #expect(b.stagingNames().isEmpty, "staging: \(b.stagingNames())")
     // The receiver's own log keeps the detail: which disk is full.
-    #expect(receiver.waitFor { event in
-      if case .failed(_, let item, let reason) = event {
-        return item.name == "big.bin" && reason.contains("full") && reason.contains(mount.point.path)
-      }
-      return false
-    }, "\(receiver.recorded)")
+    #expect(
+      receiver.waitFor { event in
+        if case .failed(_, let item, let reason) = event {
+          return item.name == "big.bin" && reason.contains("full") && reason.contains(mount.point.path)
+        }
+        return false
+      }, "\(receiver.recorded)")
 
     // Still serving, and the freed space is usable.
     let again = try Sender(device: a.device).send(try OutgoingItem.files([a.file("later.txt", [1, 2, 3]).path]), to: receiver.endpoint)
@@ -78,7 +80,8 @@ import Wire
     defer { mount.unmount() }
     let a = try TestHome(name: "alice")
     let b = try TestHome(name: "bob", documents: mount.point)
-    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: 0))  // creates Inbox, staging and meta first
+    // Creates Inbox, staging and meta first.
+    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: 0))
     defer { receiver.receiver.stop() }
     try mount.remount(readOnly: true)
 
@@ -92,17 +95,22 @@ import Wire
     }
     // Locally, the log says what is wrong: a read-only file system (not "permission denied").
     for name in ["big.bin", "small.txt"] {
-      #expect(receiver.waitFor { event in
-        if case .failed(_, let item, let reason) = event {
-          return item.name == name && reason.contains("the file system holding \(mount.point.path)")
-            && reason.hasSuffix(" is read-only") && !reason.contains("permission denied")
-        }
-        return false
-      }, "\(name): \(receiver.recorded)")
+      #expect(
+        receiver.waitFor { event in
+          if case .failed(_, let item, let reason) = event {
+            return item.name == name && reason.contains("the file system holding \(mount.point.path)")
+              && reason.hasSuffix(" is read-only") && !reason.contains("permission denied")
+          }
+          return false
+        }, "\(name): \(receiver.recorded)")
     }
     #expect(b.inboxNames().isEmpty)
     #expect(b.stagingNames().isEmpty)
-    #expect(receiver.waitFor { if case .finished(_, 0, 0, 2) = $0 { return true }; return false })
+    #expect(
+      receiver.waitFor {
+        if case .finished(_, 0, 0, 2) = $0 { return true }
+        return false
+      })
 
     // Writable again: the same receiver stores the next send.
     try mount.remount(readOnly: false)
@@ -141,10 +149,11 @@ import Wire
     #expect(b.inboxNames() == ["small.txt"])
     #expect(b.stagingNames().isEmpty, "staging: \(b.stagingNames())")
     // The receiver's log says which disk.
-    #expect(receiver.waitFor { event in
-      if case .failed(_, let item, let reason) = event { return item.name == "stream.bin" && reason.contains(mount.point.path) }
-      return false
-    }, "\(receiver.recorded)")
+    #expect(
+      receiver.waitFor { event in
+        if case .failed(_, let item, let reason) = event { return item.name == "stream.bin" && reason.contains(mount.point.path) }
+        return false
+      }, "\(receiver.recorded)")
 
     // Still serving.
     let again = try Sender(device: a.device).send(try OutgoingItem.files([a.file("later.txt", [1, 2, 3]).path]), to: receiver.endpoint)

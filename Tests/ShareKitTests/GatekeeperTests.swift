@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import Synchronization
-import Testing
 import TLS
+import Testing
+
 @testable import ShareKit
 
 /// Receive modes, contacts and consent, without sockets.
@@ -44,7 +45,9 @@ import TLS
   @Test func aStrangersAskWaitsUntilAccepted() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
     let result = Mutex<Refusal??>(nil)
-    let thread = Thread { result.withLock { $0 = .some(gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)) } }
+    let thread = Thread {
+      result.withLock { $0 = .some(gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)) }
+    }
     thread.start()
     try waitUntil { gate.pending.count == 1 }
     #expect(gate.pending.first?.items == Self.items)
@@ -57,7 +60,9 @@ import TLS
   /// socket's answer, past what the command would read.
   @Test func aHugeAskListsItsFirstItemsAndCountsThemAll() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
-    let items = (0..<20_000).map { AskedItem(name: PeerText("spam-\($0).txt"), kind: "file", size: 1, type: nil, accepted: true, reason: nil) }
+    let items = (0..<20_000).map {
+      AskedItem(name: PeerText("spam-\($0).txt"), kind: "file", size: 1, type: nil, accepted: true, reason: nil)
+    }
     let thread = Thread { _ = gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: items) }
     thread.start()
     try waitUntil { gate.pending.count == 1 }
@@ -71,10 +76,14 @@ import TLS
 
   @Test func aDeclinedOrUnansweredAskIsRefused() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .milliseconds(300))
-    #expect(gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)?.message.contains("nobody answered") == true)
+    #expect(
+      gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)?.message.contains("nobody answered")
+        == true)
     let result = Mutex<Refusal??>(nil)
     let longer = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
-    Thread { result.withLock { $0 = .some(longer.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)) } }.start()
+    Thread {
+      result.withLock { $0 = .some(longer.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)) }
+    }.start()
     try waitUntil { longer.pending.count == 1 }
     _ = longer.decide(longer.pending[0].id, accept: false)
     try waitUntil { result.withLock { $0 != nil } }
@@ -86,7 +95,10 @@ import TLS
     let refusals = Mutex<[Refusal?]>([])
     func ask(_ peer: Fingerprint, _ name: String) {
       let items = [AskedItem(name: PeerText(name), kind: "file", size: 1, type: nil, accepted: true, reason: nil)]
-      Thread { let r = gate.consent(peerName: PeerText("x"), peer: peer, address: "::1", items: items); refusals.withLock { $0.append(r) } }.start()
+      Thread {
+        let r = gate.consent(peerName: PeerText("x"), peer: peer, address: "::1", items: items)
+        refusals.withLock { $0.append(r) }
+      }.start()
     }
     ask(Self.mallory, "1")
     ask(Self.mallory, "1")  // the same ask again: folded

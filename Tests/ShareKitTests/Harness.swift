@@ -5,6 +5,7 @@ import Synchronization
 import System
 import TLS
 import Wire
+
 @testable import ShareKit
 
 /// A share home in a temporary folder, removed at the end.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareKit
 
 /// The unconfined hook runner takes from the daemon only what a hook needs.

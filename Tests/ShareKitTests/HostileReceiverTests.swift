@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import Testing
 import TLS
+import Testing
 import Wire
+
 @testable import ShareKit
 
 /// A receiver that lies or stalls is not believed (issue 11.7): what it says that cannot be true
@@ -74,7 +75,9 @@ import Wire
       let server = try RawServer(home: try TestHome()) { session in
         try session.hello()
         let items = try session.ask().items
-        let answers = twice ? items.map { ItemAnswer(id: $0.id, accepted: true) } + [ItemAnswer(id: items[0].id, accepted: false)]
+        let answers =
+          twice
+          ? items.map { ItemAnswer(id: $0.id, accepted: true) } + [ItemAnswer(id: items[0].id, accepted: false)]
           : [ItemAnswer(id: items[0].id, accepted: true)]
         try session.send(.answer(Answer(items: answers)))
       }
@@ -105,7 +108,8 @@ import Wire
       let item = try session.ask().items[0]
       try session.send(.answer(Answer(items: [ItemAnswer(id: item.id, accepted: true, offset: 1000)])))
       let sizes = try session.payloads(1)
-      try session.send(.receipt(Receipt(items: [ItemReceipt(id: item.id, status: .stored, storedAs: "a.bin", size: Int64(1000 + sizes[0]))])))
+      try session.send(
+        .receipt(Receipt(items: [ItemReceipt(id: item.id, status: .stored, storedAs: "a.bin", size: Int64(1000 + sizes[0]))])))
     }
     let report = try Self.send(try Self.file(4096), to: server).get()
     #expect(report.allStored && report.answers.first?.resumeFrom == 1000)
@@ -126,9 +130,10 @@ import Wire
     let items = try Self.file(10)
     let result: Result<SendReport, ShareError>
     do throws(ShareError) {
-      result = .success(try sender.send(items, to: server.endpoint) { event in
-        if case .waiting(_, let left) = event { waits.withLock { $0.append(left) } }
-      })
+      result = .success(
+        try sender.send(items, to: server.endpoint) { event in
+          if case .waiting(_, let left) = event { waits.withLock { $0.append(left) } }
+        })
     } catch {
       result = .failure(error)
     }
@@ -169,10 +174,11 @@ import Wire
     let items = try Self.file(10)
     let result: Result<SendReport, ShareError>
     do throws(ShareError) {
-      result = .success(try sender.send(items, to: server.endpoint) { event in
-        // As Ctrl-C would: from another thread, while the sender waits.
-        if case .waiting = event { DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { sender.cancel() } }
-      })
+      result = .success(
+        try sender.send(items, to: server.endpoint) { event in
+          // As Ctrl-C would: from another thread, while the sender waits.
+          if case .waiting = event { DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { sender.cancel() } }
+        })
     } catch {
       result = .failure(error)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
-import System
-import Testing
 import InboxStore
+import System
 import TLS
+import Testing
 import Wire
+
 @testable import ShareKit
 
 /// A sender that breaks the rules gets a clear answer, nothing partial reaches the Inbox, and the
@@ -70,7 +71,9 @@ import Wire
     let receiver = try RunningReceiver(home: b)
     let client = try RawClient(to: receiver.port, home: a)
     try client.hello()
-    _ = try client.ask([ItemOffer(id: 0, kind: .file, name: "short.bin", size: 100), ItemOffer(id: 1, kind: .file, name: "fine.bin", size: 3)])
+    _ = try client.ask([
+      ItemOffer(id: 0, kind: .file, name: "short.bin", size: 100), ItemOffer(id: 1, kind: .file, name: "fine.bin", size: 3),
+    ])
     try client.sendItem(id: 0, bytes: randomBytes(60))
     try client.sendItem(id: 1, bytes: [1, 2, 3])
     let receipt = try client.receipt()
@@ -87,7 +90,9 @@ import Wire
     let receiver = try RunningReceiver(home: b)
     let client = try RawClient(to: receiver.port, home: a)
     try client.hello()
-    _ = try client.ask([ItemOffer(id: 0, kind: .file, name: "first.bin", size: 2), ItemOffer(id: 1, kind: .file, name: "liar.bin", size: 10)])
+    _ = try client.ask([
+      ItemOffer(id: 0, kind: .file, name: "first.bin", size: 2), ItemOffer(id: 1, kind: .file, name: "liar.bin", size: 10),
+    ])
     try client.sendItem(id: 0, bytes: [1, 2])
     try client.sendItem(id: 1, bytes: randomBytes(5000))
     guard case .failure(let failure) = try client.receive() else {
@@ -97,7 +102,11 @@ import Wire
     #expect(failure.code == "protocol")
     #expect(failure.message.contains("more bytes than"))
     // The item completed before the lie is kept: nothing is lost.
-    #expect(receiver.waitFor { if case .stored = $0 { return true }; return false })
+    #expect(
+      receiver.waitFor {
+        if case .stored = $0 { return true }
+        return false
+      })
     #expect(b.inboxNames() == ["first.bin"])
     #expect(b.stagingNames().isEmpty)
     try stillServes(receiver)
@@ -134,14 +143,20 @@ import Wire
     let receiver = try RunningReceiver(home: b)
     let client = try RawClient(to: receiver.port, home: a)
     try client.hello()
-    _ = try client.ask([ItemOffer(id: 0, kind: .file, name: "done.txt", size: 3), ItemOffer(id: 1, kind: .file, name: "cut.bin", size: 1 << 20)])
+    _ = try client.ask([
+      ItemOffer(id: 0, kind: .file, name: "done.txt", size: 3), ItemOffer(id: 1, kind: .file, name: "cut.bin", size: 1 << 20),
+    ])
     try client.sendItem(id: 0, bytes: [1, 2, 3])
     try client.connection.sendBegin(BeginFrame(item: 1))
     var framed = [UInt8](repeating: 0, count: FrameHeader.size) + randomBytes(300_000)
     try framed.withUnsafeMutableBytes { try client.connection.sendData(framedIn: $0) }
     try client.connection.flush()
     client.connection.abort()
-    #expect(receiver.waitFor { if case .connectionFailed = $0 { return true }; return false })
+    #expect(
+      receiver.waitFor {
+        if case .connectionFailed = $0 { return true }
+        return false
+      })
     #expect(b.inboxNames() == ["done.txt"])
     #expect(b.stagingNames().isEmpty)
     try stillServes(receiver)
@@ -201,7 +216,11 @@ import Wire
     let socket = try Socket.connect(host: "127.0.0.1", port: receiver.port, timeout: .seconds(5))
     var request = Array("GET / HTTP/1.0\r\n\r\n".utf8)
     _ = request.withUnsafeMutableBytes { write(socket.fileDescriptor, $0.baseAddress, $0.count) }
-    #expect(receiver.waitFor { if case .connectionFailed = $0 { return true }; return false })
+    #expect(
+      receiver.waitFor {
+        if case .connectionFailed = $0 { return true }
+        return false
+      })
     socket.close()
     try stillServes(receiver)
   }
@@ -211,7 +230,11 @@ import Wire
     let configuration = ReceiverConfiguration(host: "127.0.0.1", helloTimeout: .milliseconds(300))
     let receiver = try RunningReceiver(home: b, configuration: configuration)
     let socket = try Socket.connect(host: "127.0.0.1", port: receiver.port, timeout: .seconds(5))
-    #expect(receiver.waitFor { if case .connectionFailed = $0 { return true }; return false })
+    #expect(
+      receiver.waitFor {
+        if case .connectionFailed = $0 { return true }
+        return false
+      })
     var byte: UInt8 = 0
     #expect(read(socket.fileDescriptor, &byte, 1) <= 0)  // the receiver hung up
     socket.close()
@@ -224,7 +247,11 @@ import Wire
     let receiver = try RunningReceiver(home: b, configuration: configuration)
     let client = try RawClient(to: receiver.port, home: a)
     try client.hello()
-    #expect(receiver.waitFor { if case .connectionFailed = $0 { return true }; return false })
+    #expect(
+      receiver.waitFor {
+        if case .connectionFailed = $0 { return true }
+        return false
+      })
     try stillServes(receiver)
   }
 

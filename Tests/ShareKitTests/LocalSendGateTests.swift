@@ -2,8 +2,9 @@ import Foundation
 import InboxStore
 import LocalSend
 import Synchronization
-import Testing
 import TLS
+import Testing
+
 @testable import ShareKit
 
 /// The daemon's LocalSend side in process: a real LocalSendServer with `LocalSendGate`, sent to
@@ -152,12 +153,16 @@ import TLS
   }
 
   @Test func aConnectionProvenWithoutAHelloTakesAnAuthenticatedSlot() {
-    var admission = Admission(limits: Admission.Limits(
-      maxUnauthenticatedPerAddress: 2, maxUnauthenticated: 4, maxConnectionsPerAddress: 1, maxConnections: 4,
-      contactReserve: 0))
+    var admission = Admission(
+      limits: Admission.Limits(
+        maxUnauthenticatedPerAddress: 2, maxUnauthenticated: 4, maxConnectionsPerAddress: 1, maxConnections: 4,
+        contactReserve: 0))
     guard case .admitted(let first, _) = admission.arrive(address: "a", port: 1, now: .now),
       case .admitted(let second, _) = admission.arrive(address: "a", port: 2, now: .now)
-    else { Issue.record("not admitted"); return }
+    else {
+      Issue.record("not admitted")
+      return
+    }
     #expect(admission.proven(first) == nil)
     #expect(!admission.isUnauthenticated(first))
     #expect(admission.proven(second) != nil, "one authenticated connection per address")

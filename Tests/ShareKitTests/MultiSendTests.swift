@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+
 @testable import ShareKit
 
 /// One send to several receivers at once, in process over loopback.

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TLS
+import Testing
+
 @testable import ShareKit
 
 /// Pairing: both sides see the same code; the receiver's owner accepts; the sender becomes a
@@ -34,7 +35,8 @@ import TLS
     #expect(try Contacts(paths: b.device.paths).trusted().trusts(a.device.fingerprint))
     #expect(gate.trust.trusts(a.device.fingerprint))
     // Now a contact: a send goes through without an ask.
-    let report = try Sender(device: a.device).send(try OutgoingItem.files([a.file("after.txt", Array("paired\n".utf8)).path]), to: receiver.endpoint)
+    let report = try Sender(device: a.device).send(
+      try OutgoingItem.files([a.file("after.txt", Array("paired\n".utf8)).path]), to: receiver.endpoint)
     #expect(report.allStored)
   }
 
@@ -58,10 +60,12 @@ import TLS
     let asked = Atomic<Bool>(false)
     let sender = try Sender(device: a.device)
     Thread {
-      let result = try? sender.pair(with: receiver.endpoint, showCode: { _, _, _ in }, confirm: {
-        asked.store(true, ordering: .sequentiallyConsistent)
-        return false
-      })
+      let result = try? sender.pair(
+        with: receiver.endpoint, showCode: { _, _, _ in },
+        confirm: {
+          asked.store(true, ordering: .sequentiallyConsistent)
+          return false
+        })
       outcome.withLock { $0 = result }
     }.start()
     try waitUntil { gate.pending.count == 1 }

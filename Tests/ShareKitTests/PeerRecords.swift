@@ -1,6 +1,7 @@
 import Discovery
 import Foundation
 import TLS
+
 @testable import ShareKit
 
 /// Discovery records as values, for the tests of grouping and choosing peers without Avahi.

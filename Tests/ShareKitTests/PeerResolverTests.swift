@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TLS
+import Testing
+
 @testable import ShareKit
 
 /// Choosing the peer a `--to` means, with pinning, without Avahi: the records are values.
@@ -172,12 +173,14 @@ import TLS
     let paths = SharePaths(home: home)
     let resolver = PeerResolver(device: try Device.load(paths: paths, name: "alice"), contacts: Contacts(paths: paths))
     func report(_ endpoint: Endpoint, hello: String, advertised: String) -> Result<SendReport, ShareError> {
-      .success(SendReport(
-        endpoint: endpoint, peerName: hello, peerFingerprint: R.labB, address: "192.0.2.1:1", advertisedAs: advertised,
-        answers: [], items: []))
+      .success(
+        SendReport(
+          endpoint: endpoint, peerName: hello, peerFingerprint: R.labB, address: "192.0.2.1:1", advertisedAs: advertised,
+          answers: [], items: []))
     }
     let byID = Endpoint(candidates: [.init(host: "192.0.2.1", port: 1, advertisedAs: "x")], label: "b0b0", expectedFingerprint: R.labB)
-    resolver.remember([byID, byID], [report(byID, hello: "lab-b", advertised: "aaa-spoof"), report(byID, hello: "lab-b2", advertised: "lab-b2")])
+    resolver.remember(
+      [byID, byID], [report(byID, hello: "lab-b", advertised: "aaa-spoof"), report(byID, hello: "lab-b2", advertised: "lab-b2")])
     let known = resolver.contacts.remembered().0
     #expect(known.id(for: "aaa-spoof") == nil)
     #expect(known.id(for: "lab-b2") == R.labB)

@@ -1,6 +1,7 @@
 import Discovery
-import Testing
 import TLS
+import Testing
+
 @testable import ShareKit
 
 /// What `share peers --watch` reports as records come and go: each appearance once.

@@ -4,6 +4,7 @@ import Synchronization
 import System
 import TLS
 import Wire
+
 @testable import ShareKit
 
 /// A hand-driven receiver that can break the protocol on purpose: a TLS server on loopback with
@@ -66,12 +67,16 @@ final class RawSession {
 
   /// Reads the sender's Hello and answers with this receiver's own.
   func hello(name: String = "raw-receiver") throws {
-    guard case .hello = try connection.receiveMessage(expecting: "Hello") else { throw WireError.unexpected(expected: "Hello", got: "other") }
+    guard case .hello = try connection.receiveMessage(expecting: "Hello") else {
+      throw WireError.unexpected(expected: "Hello", got: "other")
+    }
     try send(.hello(Hello(name: name, id: home.device.fingerprint.hex)))
   }
 
   func ask() throws -> Ask {
-    guard case .ask(let ask) = try connection.receiveMessage(expecting: "Ask") else { throw WireError.unexpected(expected: "Ask", got: "other") }
+    guard case .ask(let ask) = try connection.receiveMessage(expecting: "Ask") else {
+      throw WireError.unexpected(expected: "Ask", got: "other")
+    }
     return ask
   }
 

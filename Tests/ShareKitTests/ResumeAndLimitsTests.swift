@@ -1,8 +1,9 @@
 import Foundation
+import InboxStore
 import Synchronization
 import Testing
-import InboxStore
 import Wire
+
 @testable import ShareKit
 
 /// Interrupted transfers resume; limits refuse before any byte moves.
@@ -33,7 +34,9 @@ import Wire
     #expect(report.allStored)
     #expect((report.answers.first?.resumeFrom ?? 0) > 0)
     #expect(sentAgain.withLock { $0 } < Int64(size - (8 << 20)))
-    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("movie.mp4.bin").path) == FileManager.default.contents(atPath: source.path))
+    #expect(
+      FileManager.default.contents(atPath: b.inbox.appendingPathComponent("movie.mp4.bin").path)
+        == FileManager.default.contents(atPath: source.path))
     #expect(b.stagingNames().isEmpty)
   }
 
@@ -44,7 +47,8 @@ import Wire
     let source = a.file("data.bin", bytes)
     let items = try OutgoingItem.files([source.path])
     // A staged part whose bytes are not the sender's.
-    let record = ResumeRecord(senderId: a.device.fingerprint.hex, resumeKey: items[0].offer.resumeKey!, name: "data.bin", size: Int64(bytes.count))
+    let record = ResumeRecord(
+      senderId: a.device.fingerprint.hex, resumeKey: items[0].offer.resumeKey!, name: "data.bin", size: Int64(bytes.count))
     let part = try store.openResumable(record, offset: 0)
     try randomBytes(1000).withUnsafeBytes { try part.write($0) }
     store.keepForResume(part, record: record)
@@ -98,7 +102,9 @@ import Wire
   @Test func itemsOverTheSizeLimitsAreRefusedAtAskTime() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(maxItemBytes: 100, maxAskBytes: 150))
-    let items = try OutgoingItem.files([a.file("big", randomBytes(101)).path, a.file("a", randomBytes(90)).path, a.file("b", randomBytes(90)).path])
+    let items = try OutgoingItem.files([
+      a.file("big", randomBytes(101)).path, a.file("a", randomBytes(90)).path, a.file("b", randomBytes(90)).path,
+    ])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
     #expect(report.items.map(\.status) == [.rejected, .stored, .rejected])
     #expect(report.items[0].reason?.contains("too large") == true)

@@ -54,7 +54,8 @@ final class ScratchMount {
     let message = errors.fileHandleForReading.readDataToEndOfFile()  // small; ends when it exits
     process.waitUntilExit()
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      throw MountError("\(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+      throw MountError(
+        "\(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
     }
   }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShareKit
 
 /// The reserve's ledger, as values: what it admits, when it measures again, and that it never

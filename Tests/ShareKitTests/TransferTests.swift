@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
-import System
-import Testing
 import InboxStore
+import System
 import TLS
+import Testing
 import Wire
+
 @testable import ShareKit
 
 /// Two peers in one process over loopback: the real receiver, sender, TLS and Inbox.
@@ -60,8 +61,16 @@ import Wire
     endpoint.expectedFingerprint = a.device.fingerprint  // not bob's
     let items = try OutgoingItem.files([a.file("x", [1]).path])
     #expect(throws: ShareError.self) { try Sender(device: a.device).send(items, to: endpoint) }
-    #expect(receiver.waitFor(timeout: .seconds(5)) { if case .connectionFailed = $0 { return true }; return false })
-    #expect(!receiver.recorded.contains { if case .asked = $0 { return true }; return false })
+    #expect(
+      receiver.waitFor(timeout: .seconds(5)) {
+        if case .connectionFailed = $0 { return true }
+        return false
+      })
+    #expect(
+      !receiver.recorded.contains {
+        if case .asked = $0 { return true }
+        return false
+      })
     #expect(b.inboxNames().isEmpty)
   }
 

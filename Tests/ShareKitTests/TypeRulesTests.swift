@@ -1,8 +1,9 @@
 import Foundation
+import InboxStore
 import Synchronization
 import Testing
-import InboxStore
 import Wire
+
 @testable import ShareKit
 
 /// The receiver's type declarations decide what enters its Inbox, from names and from content.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import System
+import Testing
 
 /// Landlock through `System`: a thread that confines itself can still change files beneath the
 /// folders it allowed, and nowhere else. (Confinement is per thread: the test confines a thread
@@ -31,12 +31,19 @@ import System
       try ruleset.allow(.modifications(abi: abi), beneath: allowed)
       try ruleset.restrictSelf()
       func attempt(_ body: () throws -> Void) -> Errno? {
-        do { try body(); return nil } catch { return error as? Errno ?? .ioError }
+        do {
+          try body()
+          return nil
+        } catch { return error as? Errno ?? .ioError }
       }
       return [
-        "create inside": attempt { try FileDescriptor.open(allowed + "/new.txt", .writeOnly, options: .create, permissions: .ownerReadWrite).close() },
+        "create inside": attempt {
+          try FileDescriptor.open(allowed + "/new.txt", .writeOnly, options: .create, permissions: .ownerReadWrite).close()
+        },
         "mkdir inside": attempt { try FileSystem.makeDirectory(allowed + "/sub", permissions: .ownerReadWriteExecute) },
-        "create outside": attempt { try FileDescriptor.open(other + "/new.txt", .writeOnly, options: .create, permissions: .ownerReadWrite).close() },
+        "create outside": attempt {
+          try FileDescriptor.open(other + "/new.txt", .writeOnly, options: .create, permissions: .ownerReadWrite).close()
+        },
         "truncate outside": attempt { try FileDescriptor.open(existing, .writeOnly, options: .truncate).close() },
         "remove outside": attempt { try FileSystem.remove(existing) },
         "read outside": attempt { try FileDescriptor.open(existing, .readOnly).close() },

@@ -1,5 +1,4 @@
 import Testing
-
 import TextEscaping
 
 @Suite("Escaping untrusted text")

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-
 import TextEscaping
 
 @Suite("Peer text: escaped and capped wherever it is shown")
 struct PeerTextTests {
   /// OSC 52 (write the clipboard), OSC 8 (a hyperlink), clear screen, colour, a CSI without ESC,
   /// a bidi override and a newline.
-  static let attack = "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}click\u{1B}]8;;\u{07}\u{1B}[2J\u{1B}[31mred\u{9B}0m\u{202E}gpj.exe\nnext"
+  static let attack =
+    "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]8;;https://evil.example/\u{07}click\u{1B}]8;;\u{07}\u{1B}[2J\u{1B}[31mred\u{9B}0m\u{202E}gpj.exe\nnext"
 
   /// Characters a terminal acts on: C0 (but none is left, not even a newline), DEL, C1, and
   /// invisible format characters (bidi overrides, zero-width).

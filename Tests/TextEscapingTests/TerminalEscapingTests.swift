@@ -1,5 +1,5 @@
-import TextEscaping
 import Testing
+import TextEscaping
 
 /// Names from the network (Avahi records, peers' device names) on a terminal: the cases the
 /// discovery layer needs, against the one escaping function.

@@ -65,7 +65,8 @@ struct AcceptSummaryTests {
       DocumentType(name: String(repeating: "\u{1B}", count: 10_000), contentTypes: [.image, "not an id"] + many)
     }
     let filler: [AcceptSummary.DeclaredType] = (0..<1000).map { index in
-      AcceptSummary.DeclaredType(identifier: TypeIdentifier("com.example.d\(index)"), conformsTo: [.data], filenameExtensions: ["e\(index)"])
+      AcceptSummary.DeclaredType(
+        identifier: TypeIdentifier("com.example.d\(index)"), conformsTo: [.data], filenameExtensions: ["e\(index)"])
     }
     let summary = AcceptSummary(
       documentTypes: hostileNames,

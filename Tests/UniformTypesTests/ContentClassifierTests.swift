@@ -105,7 +105,9 @@ struct ContentClassifierTests {
 
   @Test("the label is the first clause of libmagic's description, escaped and short")
   func labels() {
-    #expect(classify([0x7F], "application/x-executable", "ELF 64-bit LSB pie executable, x86-64, version 1").label == "ELF 64-bit LSB pie executable")
+    #expect(
+      classify([0x7F], "application/x-executable", "ELF 64-bit LSB pie executable, x86-64, version 1").label
+        == "ELF 64-bit LSB pie executable")
     #expect(classify([1], "application/octet-stream", "data").label == "unrecognised data")
     #expect(!classify([1], "application/octet-stream", "evil \u{1B}[2J").label.contains("\u{1B}"))
     #expect(classify([1], "application/octet-stream", "").label == "application/octet-stream")

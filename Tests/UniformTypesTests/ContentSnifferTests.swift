@@ -30,7 +30,10 @@ struct ContentSnifferTests {
   func concurrentUse(handles: Int) async throws {
     let sniffer = try ContentSniffer(handles: handles)
     let elf = try SampleBytes.elf()
-    let inputs: [([UInt8], String)] = [(SampleBytes.png, "image/png"), (SampleBytes.pdf, "application/pdf"), (SampleBytes.gif, "image/gif"), (Array(elf.prefix(4096)), "application/x-sharedlib")]
+    let inputs: [([UInt8], String)] = [
+      (SampleBytes.png, "image/png"), (SampleBytes.pdf, "application/pdf"), (SampleBytes.gif, "image/gif"),
+      (Array(elf.prefix(4096)), "application/x-sharedlib"),
+    ]
     let failures = await withTaskGroup(of: Int.self) { group in
       for task in 0..<8 {
         group.addTask {

@@ -24,7 +24,8 @@ enum Corpus {
   static var folder: URL {
     let environment = ProcessInfo.processInfo.environment
     if let folder = environment["SHARE_CORPUS"], !folder.isEmpty { return URL(fileURLWithPath: folder) }
-    let cache = environment["SHARE_CORPUS_CACHE"].map { URL(fileURLWithPath: $0) }
+    let cache =
+      environment["SHARE_CORPUS_CACHE"].map { URL(fileURLWithPath: $0) }
       ?? environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent("share-corpus") }
       ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/share-corpus")
     return cache.appendingPathComponent("files")

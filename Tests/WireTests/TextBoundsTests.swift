@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Wire
 
 /// A peer's text is bounded as it is decoded: names refused over their cap, prose cut.
@@ -28,9 +29,12 @@ import Testing
     #expect(try decoded(.skip(Skip(item: 1, reason: long))) == .skip(Skip(item: 1, reason: kept)))
     #expect(try decoded(.pairResult(PairResult(accepted: false, reason: long))) == .pairResult(PairResult(accepted: false, reason: kept)))
     let answer = Answer(items: [ItemAnswer(id: 0, accepted: false, reason: long, entries: [EntryAnswer(accepted: false, reason: long)])])
-    #expect(try decoded(.answer(answer)) == .answer(Answer(items: [
-      ItemAnswer(id: 0, accepted: false, reason: kept, entries: [EntryAnswer(accepted: false, reason: kept)])
-    ])))
+    #expect(
+      try decoded(.answer(answer))
+        == .answer(
+          Answer(items: [
+            ItemAnswer(id: 0, accepted: false, reason: kept, entries: [EntryAnswer(accepted: false, reason: kept)])
+          ])))
     let receipt = Receipt(items: [ItemReceipt(id: 0, status: .rejected, reason: long)])
     #expect(try decoded(.receipt(receipt)) == .receipt(Receipt(items: [ItemReceipt(id: 0, status: .rejected, reason: kept)])))
   }

@@ -81,7 +81,9 @@ public enum LocalSendProtocol {
 
   /// The routes, under `/api/localsend/v2/`.
   public enum Route: String, Sendable, CaseIterable {
-    case info, register, prepareUpload = "prepare-upload", upload, cancel
+    case info, register
+    case prepareUpload = "prepare-upload"
+    case upload, cancel
 
     public var path: String { "/api/localsend/v2/" + rawValue }
     public var method: String { self == .info ? "GET" : "POST" }

@@ -57,9 +57,11 @@ public final class LocalSendServer: @unchecked Sendable {
     self.configuration = configuration
     self.fingerprint = fingerprint
     self.delegate = delegate
-    self.door = door ?? ConnectionCaps(
-      maxConnections: configuration.maxConnections, maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
-      handshakeTimeout: configuration.handshakeTimeout)
+    self.door =
+      door
+      ?? ConnectionCaps(
+        maxConnections: configuration.maxConnections, maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+        handshakeTimeout: configuration.handshakeTimeout)
     sessions = Mutex(SessionTable(sessionTimeout: configuration.sessionTimeout))
     pins = Mutex(PinGate(pin: configuration.pin))
     do {

@@ -21,7 +21,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     switch self {
     case .success: "success: everything asked was done (every item stored by every receiver)"
     case .failure: "error: see the message (no connection, certificate mismatch, no such peer or daemon, unreadable file)"
-    case .partial: "send: some items stored, others (or some entries of a folder) refused or not stored (types check: some would be refused)"
+    case .partial:
+      "send: some items stored, others (or some entries of a folder) refused or not stored (types check: some would be refused)"
     case .refused: "send: nothing stored (items refused, ask declined or unanswered, receiver off or contacts only)"
     case .usage: "the command line is wrong"
     case .interrupted: "interrupted (Ctrl-C or SIGTERM)"

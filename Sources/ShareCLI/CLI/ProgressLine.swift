@@ -115,7 +115,8 @@ struct ProgressLine: Sendable {
     if phase == .done { return pad("done", 9) }
     guard let seconds = settledSeconds(now), sent > sentAtStart else { return pad("", 9) }
     let left = Int((Double(remaining) / (Double(sent - sentAtStart) / seconds)).rounded(.up))
-    let clock = left >= 3600
+    let clock =
+      left >= 3600
       ? "\(left / 3600):" + twoDigits((left / 60) % 60) + ":" + twoDigits(left % 60)
       : "\(left / 60):" + twoDigits(left % 60)
     return pad("ETA " + clock, 9)

@@ -39,7 +39,8 @@ final class SendReporter: Sendable {
     self.quiet = quiet
     self.endpoints = endpoints
     self.commandLine = commandLine
-    progress = (!json && !quiet && terminal.showsProgress)
+    progress =
+      (!json && !quiet && terminal.showsProgress)
       ? ProgressDisplay(terminal: terminal, labels: endpoints.map { escape($0.description) }) : nil
     tallies = Mutex(Array(repeating: Tally(), count: endpoints.count))
   }
@@ -131,8 +132,10 @@ final class SendReporter: Sendable {
     for answer in answers {
       let name = answer.name
       if json {
-        emit(Event(event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
-                   reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
+        emit(
+          Event(
+            event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
+            reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
         let peer = tallies.withLock { $0[recipient].peerName } ?? to
         line("\(escape(peer)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
@@ -154,8 +157,10 @@ final class SendReporter: Sendable {
       if payload.size == nil { line.total = nil }
     }
     if json {
-      emit(Event(event: "sending", to: endpoints[recipient].description, item: payload.name, size: payload.size,
-                 resumeFrom: payload.resumeFrom > 0 ? payload.resumeFrom : nil))
+      emit(
+        Event(
+          event: "sending", to: endpoints[recipient].description, item: payload.name, size: payload.size,
+          resumeFrom: payload.resumeFrom > 0 ? payload.resumeFrom : nil))
     }
   }
 
@@ -191,16 +196,19 @@ final class SendReporter: Sendable {
       for item in report.items {
         let event = item.status == .stored ? "stored" : (item.status == .rejected ? "refused" : "failed")
         let refusedEntries = item.refusedEntries.map { RefusedEntry(path: $0.path, reason: $0.reason) }
-        emit(Event(
-          event: event, to: to, item: item.name, status: item.status.rawValue, storedAs: item.storedAs,
-          reason: item.reason, type: item.type, size: item.size, sha256: item.sha256,
-          refusedEntries: refusedEntries.isEmpty ? nil : refusedEntries))
+        emit(
+          Event(
+            event: event, to: to, item: item.name, status: item.status.rawValue, storedAs: item.storedAs,
+            reason: item.reason, type: item.type, size: item.size, sha256: item.sha256,
+            refusedEntries: refusedEntries.isEmpty ? nil : refusedEntries))
       }
       let counts = report.counts
       let entriesRefused = report.items.filter { $0.status == .stored }.reduce(0) { $0 + ($1.entriesRefused ?? 0) }
-      emit(Event(event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex,
-                 sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
-                 entriesRefused: entriesRefused > 0 ? entriesRefused : nil, seconds: tally.seconds))
+      emit(
+        Event(
+          event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex,
+          sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
+          entriesRefused: entriesRefused > 0 ? entriesRefused : nil, seconds: tally.seconds))
     }
   }
 
@@ -212,7 +220,8 @@ final class SendReporter: Sendable {
       let to = endpoints[index].description
       switch result {
       case .failure(let error):
-        let message = interrupted
+        let message =
+          interrupted
           ? SendSummary.interrupted(
             peer: escape(tallies[index].peerName ?? to), payload: tallies[index].current,
             sentOfIt: tallies[index].sent - tallies[index].sentBeforeCurrent, commandLine: commandLine)
@@ -245,8 +254,9 @@ final class SendReporter: Sendable {
         terminal.out("\(indent)failed   \(escape(name)): \(escape(reason ?? "failed"))")
       }
     }
-    terminal.err(SendSummary.stored(
-      report.counts.stored, of: report.items.count, peer: escape(report.peerName), sent: tally.sent, seconds: tally.seconds))
+    terminal.err(
+      SendSummary.stored(
+        report.counts.stored, of: report.items.count, peer: escape(report.peerName), sent: tally.sent, seconds: tally.seconds))
   }
 
   private func line(_ text: String) {

@@ -90,9 +90,11 @@ enum SendSummary {
   }
 
   private static func quoted(_ word: String) -> String {
-    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-      $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./:=@%+,[]".unicodeScalars.contains($0))
-    }
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy {
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./:=@%+,[]".unicodeScalars.contains($0))
+      }
     return plain ? word : escape("'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'")
   }
 }

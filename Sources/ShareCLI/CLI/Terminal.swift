@@ -49,7 +49,13 @@ struct Terminal: Sendable {
     if verbose, let detail, detail != message { err("  detail: \(detail)") }
   }
 
-  enum Colour: String { case red = "31", green = "32", yellow = "33", dim = "2", bold = "1" }
+  enum Colour: String {
+    case red = "31"
+    case green = "32"
+    case yellow = "33"
+    case dim = "2"
+    case bold = "1"
+  }
 
   /// Wraps text in an ANSI colour when colour is on.
   func paint(_ text: String, _ colour: Colour) -> String {

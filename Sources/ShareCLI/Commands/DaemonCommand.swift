@@ -126,7 +126,9 @@ enum DaemonCommand: Command {
       log.note("warning: not confined: \(why); the daemon can change any file this user can")
     }
     log.note("type declarations: \(daemon.status.declarations)")
-    log.note("receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(context.paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)")
+    log.note(
+      "receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(context.paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)"
+    )
     // The main thread only waits: the daemon's threads do the work and the signal thread ends the
     // process. (Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked,
     // which would let a SIGTERM kill the process instead of stopping it gracefully.)
@@ -224,37 +226,48 @@ struct DaemonLog: Sendable {
         terminal.out("listening on port \(port)")
       }
     case .connected(let peer):
-      emit(Event(event: "connected", peerName: peer.name, peerId: peer.fingerprint.hex, address: peer.address),
-           "\(describe(peer)) connected from \(peer.address)")
+      emit(
+        Event(event: "connected", peerName: peer.name, peerId: peer.fingerprint.hex, address: peer.address),
+        "\(describe(peer)) connected from \(peer.address)")
     case .ask(let ask):
       let what = ask.pairingCode.map { "asks to pair (code \($0))" } ?? "asks to send \(ask.itemCount) item(s)"
-      emit(Event(event: "ask", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
-                 itemCount: ask.itemCount, pairingCode: ask.pairingCode),
-           "\(ask.peerName) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
+      emit(
+        Event(
+          event: "ask", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
+          itemCount: ask.itemCount, pairingCode: ask.pairingCode),
+        "\(ask.peerName) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
     case .withdrawn(let ask):
-      emit(Event(event: "withdrawn", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id),
-           "ask \(ask.id) from \(ask.peerName) (\(String(ask.peerId.prefix(12)))) withdrawn: the sender went away")
+      emit(
+        Event(event: "withdrawn", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id),
+        "ask \(ask.id) from \(ask.peerName) (\(String(ask.peerId.prefix(12)))) withdrawn: the sender went away")
     case .asked(let peer, let offered, let accepted):
-      emit(Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: offered - accepted),
-           "\(describe(peer)) offers \(offered) item(s); accepted \(accepted)")
+      emit(
+        Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: offered - accepted),
+        "\(describe(peer)) offers \(offered) item(s); accepted \(accepted)")
     case .stored(let peer, let item, let storedAs, let size, let type):
-      emit(Event(event: "stored", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, storedAs: storedAs, size: size, type: type),
-           "stored \(escape(storedAs)) (\(formatBytes(size))) from \(describe(peer))")
+      emit(
+        Event(event: "stored", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, storedAs: storedAs, size: size, type: type),
+        "stored \(escape(storedAs)) (\(formatBytes(size))) from \(describe(peer))")
     case .refused(let peer, let item, let reason, let acceptWith):
-      emit(Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason, acceptWith: acceptWith),
-           "refused \(escape(item)) from \(describe(peer)): \(escape(reason))" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
+      emit(
+        Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason, acceptWith: acceptWith),
+        "refused \(escape(item)) from \(describe(peer)): \(escape(reason))" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
     case .failed(let peer, let item, let reason):
-      emit(Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
-           "failed to receive \(escape(item)) from \(describe(peer)): \(escape(reason))")
+      emit(
+        Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
+        "failed to receive \(escape(item)) from \(describe(peer)): \(escape(reason))")
     case .connectionFailed(let address, let peer, let error):
-      emit(Event(event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address, reason: error.description),
-           "connection from \(address) failed: \(escape(error.description))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
+      emit(
+        Event(event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address, reason: error.description),
+        "connection from \(address) failed: \(escape(error.description))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
     case .paired(let peer):
-      emit(Event(event: "paired", peerName: peer.name, peerId: peer.fingerprint.hex),
-           "\(describe(peer)) is now a contact (paired)")
+      emit(
+        Event(event: "paired", peerName: peer.name, peerId: peer.fingerprint.hex),
+        "\(describe(peer)) is now a contact (paired)")
     case .finished(let peer, let stored, let refused, let failed):
-      emit(Event(event: "finished", peerName: peer.name, peerId: peer.fingerprint.hex, stored: stored, refused: refused, failed: failed),
-           "\(describe(peer)): \(stored) stored, \(refused) refused, \(failed) failed")
+      emit(
+        Event(event: "finished", peerName: peer.name, peerId: peer.fingerprint.hex, stored: stored, refused: refused, failed: failed),
+        "\(describe(peer)): \(stored) stored, \(refused) refused, \(failed) failed")
     }
   }
 

@@ -37,7 +37,9 @@ enum StatusCommand: Command {
       terminal.out("Transfers:")
       for t in status.transfers {
         let percent = t.bytesExpected > 0 ? Int(Double(t.bytesReceived) * 100 / Double(t.bytesExpected)) : 100
-        terminal.out("  from \(escape(t.peerName)) (\(t.peerId.prefix(12))): \(t.items) item(s), \(formatBytes(t.bytesReceived)) of \(formatBytes(t.bytesExpected)) (\(percent)%)")
+        terminal.out(
+          "  from \(escape(t.peerName)) (\(t.peerId.prefix(12))): \(t.items) item(s), \(formatBytes(t.bytesReceived)) of \(formatBytes(t.bytesExpected)) (\(percent)%)"
+        )
       }
     }
     terminal.out("Asks:        \(status.pending.isEmpty ? "none waiting" : "\(status.pending.count) waiting (see 'share requests')")")

@@ -33,9 +33,11 @@ enum IdCommand: Command {
     let name = running?.name ?? device.name
     let advertised = running?.advertisedAs.flatMap { $0 == name ? nil : $0 }
     if arguments[Self.json] {
-      context.terminal.out(JSONOutput.line(Output(
-        name: name, id: device.fingerprint.hex, shortId: device.fingerprint.short,
-        certificate: device.identity.certificateURL.path, advertisedAs: advertised)))
+      context.terminal.out(
+        JSONOutput.line(
+          Output(
+            name: name, id: device.fingerprint.hex, shortId: device.fingerprint.short,
+            certificate: device.identity.certificateURL.path, advertisedAs: advertised)))
       return .success
     }
     context.terminal.out("Name: \(escape(name))")
@@ -90,7 +92,8 @@ enum NameCommand: Command {
     case .settings: return "(set with 'share name')"
     case .hostName: return "(the host name; set another with 'share name NEW')"
     case .generic(let host):
-      return "(the host name \(escape(host.isEmpty ? "(none)" : host)) is generic, so the start of the device ID was added; set another with 'share name NEW')"
+      return
+        "(the host name \(escape(host.isEmpty ? "(none)" : host)) is generic, so the start of the device ID was added; set another with 'share name NEW')"
     }
   }
 }

@@ -99,9 +99,11 @@ enum PeersCommand: Command {
 
   static func show(_ peer: LocalSendPeer, json: Bool, terminal: Terminal) {
     if json {
-      terminal.out(JSONOutput.line(LocalSendOutput(
-        name: peer.alias, fingerprint: peer.fingerprint, address: peer.address,
-        port: peer.port, deviceModel: peer.deviceModel, deviceType: peer.deviceType)))
+      terminal.out(
+        JSONOutput.line(
+          LocalSendOutput(
+            name: peer.alias, fingerprint: peer.fingerprint, address: peer.address,
+            port: peer.port, deviceModel: peer.deviceModel, deviceType: peer.deviceType)))
       return
     }
     let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
@@ -162,7 +164,8 @@ enum PeersCommand: Command {
     let marks = marks(peer)
     let addresses = peer.preferredAddresses.map { "\($0.address.contains(":") ? "[\($0.address)]" : $0.address):\($0.port)" }
     let names = ([peer.name] + peer.aliases).map(\.description).joined(separator: ", ")
-    let line = "\(names)\t\(peer.id?.short ?? "(no ID)")\t\(addresses.map(escape).joined(separator: " "))\(marks.isEmpty ? "" : "\t(" + marks.joined(separator: ", ") + ")")"
+    let line =
+      "\(names)\t\(peer.id?.short ?? "(no ID)")\t\(addresses.map(escape).joined(separator: " "))\(marks.isEmpty ? "" : "\t(" + marks.joined(separator: ", ") + ")")"
     terminal.out(event.map { "\($0): " + line } ?? line)
   }
 }

@@ -4,11 +4,14 @@ import ShareKit
 
 /// `share send ITEM... --to PEER...`: offer items to receivers and stream what they accept.
 enum SendCommand: Command {
-  static let to = Option("--to", "PEER", kind: .peer, repeatable: true, "A receiver: device name or ID prefix (found nearby), or HOST:PORT ([v6addr]:port)")
+  static let to = Option(
+    "--to", "PEER", kind: .peer, repeatable: true, "A receiver: device name or ID prefix (found nearby), or HOST:PORT ([v6addr]:port)")
   static let url = Option("--url", "URL", kind: .url, repeatable: true, "Send a URL (stored as a small .url file)")
   static let text = Option("--text", "TEXT", repeatable: true, "Send a text snippet (stored as a .txt file)")
   static let name = Option(
-    "--name", "NAME", "Offer standard input, the --text items, or the one file or folder under NAME (default for standard input: stdin with the extension of its content's type)")
+    "--name", "NAME",
+    "Offer standard input, the --text items, or the one file or folder under NAME (default for standard input: stdin with the extension of its content's type)"
+  )
   static let json = Flag("--json", "Print events as JSON lines on stdout (a stable contract)")
   static let quiet = Flag("--quiet", short: "-q", "Print nothing but errors")
   static let dryRun = Flag("--dry-run", "Show what would be offered (name, kind, size, the type detected here) and send nothing")
@@ -16,7 +19,7 @@ enum SendCommand: Command {
   static let spec = CommandSpec(
     path: ["send"], summary: "Send files, folders, URLs and text to nearby receivers",
     usage: [
-      "send [PATH | URL | -]... [--url URL]... [--text TEXT]... [--to PEER]... [--json | --quiet]",
+      "send [PATH | URL | -]... [--url URL]... [--text TEXT]... [--to PEER]... [--json | --quiet]"
     ],
     discussion: """
       Offers every item at once (name, kind, size) over TLS 1.3 and streams the ones the
@@ -88,8 +91,10 @@ enum SendCommand: Command {
     for note in catalog.notes { terminal.warn(escape(note)) }
     for item in catalog.preview(judgedBy: gate) {
       if arguments[Self.json] {
-        terminal.out(JSONOutput.line(OfferOutput(
-          name: item.name, kind: item.kind, size: item.size, type: item.type, entries: item.entries, source: item.source)))
+        terminal.out(
+          JSONOutput.line(
+            OfferOutput(
+              name: item.name, kind: item.kind, size: item.size, type: item.type, entries: item.entries, source: item.source)))
       } else {
         let size = item.size.map(formatBytes) ?? "size unknown"
         let files = item.files.map { ", \($0) files" } ?? ""
@@ -156,7 +161,11 @@ enum SendCommand: Command {
     for argument in arguments.positionals {
       if argument == "-" {
         if isatty(STDIN_FILENO) == 1, !arguments[Self.quiet] { terminal.err("Reading standard input; end it with Ctrl-D.") }
-        if let name { catalog.add(stream: STDIN_FILENO, name: name) } else { try catalog.add(stream: STDIN_FILENO, namedByContent: "stdin") }
+        if let name {
+          catalog.add(stream: STDIN_FILENO, name: name)
+        } else {
+          try catalog.add(stream: STDIN_FILENO, namedByContent: "stdin")
+        }
       } else if ItemCatalog.looksLikeURL(argument) {
         try catalog.add(url: argument)
       } else {

@@ -45,7 +45,9 @@ enum TypesCommand: Command {
       terminal.out("Declared here:")
       for type in declared {
         let tags = type.filenameExtensions.map { ".\($0)" } + type.mimeTypes
-        terminal.out("  \(type.identifier.rawValue) (\(escape(type.description))) conforms to \(type.conformsTo.map(\.rawValue).joined(separator: ", "))\(tags.isEmpty ? "" : "; " + tags.joined(separator: " "))")
+        terminal.out(
+          "  \(type.identifier.rawValue) (\(escape(type.description))) conforms to \(type.conformsTo.map(\.rawValue).joined(separator: ", "))\(tags.isEmpty ? "" : "; " + tags.joined(separator: " "))"
+        )
       }
     }
     for warning in report.warnings { terminal.warn(escape(warning)) }
@@ -97,7 +99,8 @@ enum TypesCheckCommand: Command {
   static let spec = CommandSpec(
     path: ["types", "check"], summary: "Judge files as this receiver would, with the rule that decided",
     usage: ["types check PATH... [--json]"],
-    discussion: "Prints the type from the name, the type from the content (libmagic, first 64 KiB), and the verdict.\nExit status: 0 when every file would be accepted, 3 when some would not.",
+    discussion:
+      "Prints the type from the name, the type from the content (libmagic, first 64 KiB), and the verdict.\nExit status: 0 when every file would be accepted, 3 when some would not.",
     options: [json], arguments: 1...Int.max, argumentKind: .path,
     examples: ["share types check photo.png run.sh", "share types check --json ~/Downloads/*"])
 

@@ -105,7 +105,10 @@ enum ManPage {
 
   private static func exitStatus() -> [String] {
     CommandLineModel.exitCodes.flatMap { code in
-      [".TP", Roff.bold(String(code.rawValue)), Roff.textLine(Roff.escape(code.meaning.prefix(1).uppercased() + code.meaning.dropFirst()) + ".")]
+      [
+        ".TP", Roff.bold(String(code.rawValue)),
+        Roff.textLine(Roff.escape(code.meaning.prefix(1).uppercased() + code.meaning.dropFirst()) + "."),
+      ]
     }
   }
 
@@ -115,7 +118,8 @@ enum ManPage {
       .map { #".BR "# + Roff.escape($0.key, literal: true) + " (\($0.value))" }
     let documents = installedDocuments.values.sorted().map { Roff.bold(Roff.escape($0)) }.joined(separator: ", ")
     let (system, user) = documentationFolders
-    let folders = "share's documentation, in \(Roff.italic(Roff.escape(system, literal: true))) (a user install: "
+    let folders =
+      "share's documentation, in \(Roff.italic(Roff.escape(system, literal: true))) (a user install: "
       + "\(Roff.italic(Roff.escape(user, literal: true)))): \(documents)."
     return pages.enumerated().map { $0.offset < pages.count - 1 ? $0.element + "," : $0.element } + [".PP", folders]
   }

@@ -58,7 +58,8 @@ public struct SharePaths: Sendable, Equatable {
     if let home = home ?? environment["SHARE_HOME"], !home.isEmpty {
       return SharePaths(home: URL(fileURLWithPath: home).standardizedFileURL)
     }
-    let userHome = environment["HOME"].map { URL(fileURLWithPath: $0) }
+    let userHome =
+      environment["HOME"].map { URL(fileURLWithPath: $0) }
       ?? FileManager.default.homeDirectoryForCurrentUser
     func xdg(_ key: String, _ fallback: String) -> URL {
       if let value = environment[key], value.hasPrefix("/") { return URL(fileURLWithPath: value) }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import System
 import Synchronization
+import System
 
 /// Serves the daemon's control socket on a thread of its own: one JSON request per connection,
 /// one JSON response, from the same user only.

@@ -2,11 +2,11 @@ import Discovery
 import Dispatch
 import Foundation
 import Glibc
-import System
-import TextEscaping
 import InboxStore
 import Synchronization
+import System
 import TLS
+import TextEscaping
 import Wire
 
 /// How a daemon is started.
@@ -96,9 +96,10 @@ public final class Daemon: @unchecked Sendable {
     let received: @Sendable (ReceiverEvent) -> Void = { event in
       events(DaemonEvent(event, types: types.value))
       if case .stored(let peer, let item, let name, let size, let type) = event {
-        hooks.stored(ArrivalHooks.environment(
-          path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
-          size: size, type: type?.rawValue, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
+        hooks.stored(
+          ArrivalHooks.environment(
+            path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
+            size: size, type: type?.rawValue, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
       }
     }
     receiver = try Receiver(

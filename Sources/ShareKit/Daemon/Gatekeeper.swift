@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Synchronization
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// One item of an ask, as `share requests` shows it.
@@ -134,7 +134,8 @@ public final class Gatekeeper: Sendable {
       case .off:
         return Refusal(code: "refused", message: "the receiver is not receiving (receive mode off)")
       case .contacts where !state.trust.trusts(peer):
-        return Refusal(code: "refused", message: "the receiver accepts only its contacts; ask its owner to trust you or to receive from everyone")
+        return Refusal(
+          code: "refused", message: "the receiver accepts only its contacts; ask its owner to trust you or to receive from everyone")
       default:
         return nil
       }
@@ -249,7 +250,8 @@ public final class Gatekeeper: Sendable {
     switch outcome {
     case .accepted: return nil
     case .declined:
-      return Refusal(code: "declined", message: state.withLock { $0.closing } ? "the receiver is shutting down" : "declined by the receiver")
+      return Refusal(
+        code: "declined", message: state.withLock { $0.closing } ? "the receiver is shutting down" : "declined by the receiver")
     case .withdrawn:
       return Refusal(code: "declined", message: "withdrawn: the sender went away")
     case .unanswered:

@@ -14,8 +14,10 @@ final class LocalSendAdmission: LocalSendDoor {
   private let table: ConnectionTable
   private let isContact: @Sendable (LocalSendFingerprint) -> Bool
 
-  init(configuration: ReceiverConfiguration, isContact: @escaping @Sendable (LocalSendFingerprint) -> Bool,
-       events: @escaping @Sendable (ReceiverEvent) -> Void) {
+  init(
+    configuration: ReceiverConfiguration, isContact: @escaping @Sendable (LocalSendFingerprint) -> Bool,
+    events: @escaping @Sendable (ReceiverEvent) -> Void
+  ) {
     table = ConnectionTable(limits: configuration.admissionLimits, helloTimeout: configuration.helloTimeout, events: events)
     self.isContact = isContact
   }

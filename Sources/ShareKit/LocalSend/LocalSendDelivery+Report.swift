@@ -2,8 +2,8 @@ import Foundation
 import LocalSend
 import Synchronization
 import System
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 extension LocalSendDelivery {
@@ -40,7 +40,8 @@ extension LocalSendDelivery {
       case .folder:
         unsupported.append(Unsupported(id: offer.id, name: offer.name, reason: "LocalSend cannot take a folder; send its files"))
       case .stream, .spooled:
-        unsupported.append(Unsupported(id: offer.id, name: offer.name, reason: "LocalSend needs the size up front; save standard input to a file"))
+        unsupported.append(
+          Unsupported(id: offer.id, name: offer.name, reason: "LocalSend needs the size up front; save standard input to a file"))
       }
     }
     return (offers, unsupported)
@@ -66,7 +67,8 @@ extension LocalSendDelivery {
       items.append(ItemOutcome(ItemReceipt(id: item.id, status: .failed, reason: item.reason), name: item.name, abandoned: nil))
     }
     let fingerprint = proven.value.withLock { $0 } ?? Fingerprint(bytes: [UInt8](repeating: 0, count: Fingerprint.byteCount))!
-    return SendReport(endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, address: endpoint.address, answers: answers, items: items)
+    return SendReport(
+      endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, address: endpoint.address, answers: answers, items: items)
   }
 
   /// What a failed prepare-upload means for the whole send; `remembered`: the fingerprint
@@ -81,7 +83,8 @@ extension LocalSendDelivery {
       return .identityMismatch(
         expected: pinned.map { "\($0), remembered for it" } ?? "\(peer.fingerprint), the fingerprint it announced",
         actual: actual.hex, peer: pinName(peer))
-    case .pinRequired: return .peerFailure(code: "refused", message: PeerText("the LocalSend device wants a PIN, which share cannot send yet"))
+    case .pinRequired:
+      return .peerFailure(code: "refused", message: PeerText("the LocalSend device wants a PIN, which share cannot send yet"))
     case .blocked: return .peerFailure(code: "busy", message: PeerText("the LocalSend device is receiving from someone else"))
     case .tooManyAttempts: return .peerFailure(code: "busy", message: PeerText("the LocalSend device says too many requests"))
     default: return .transport("LocalSend to \(peer.alias) at \(endpoint.address) failed: \(error)", detail: "\(error)")

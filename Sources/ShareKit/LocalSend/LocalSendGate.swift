@@ -2,8 +2,8 @@ import Foundation
 import InboxStore
 import LocalSend
 import Synchronization
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// What the LocalSend receiver shares with share's own: the Inbox, the disk reserve, the
@@ -72,7 +72,8 @@ final class LocalSendGate: LocalSendDelegate {
       return refuse(reasons.joined(separator: "; "), sender)
     }
     let items = decision.askedItems(types: policy.types)
-    let refusal = gatekeeper.consent(peerName: PeerText(sender.displayName), peer: sender.gateID, address: sender.address, items: items) { _, senderLeft in
+    let refusal = gatekeeper.consent(peerName: PeerText(sender.displayName), peer: sender.gateID, address: sender.address, items: items) {
+      _, senderLeft in
       // The sender cancelling, or the server stopping, is its sender going away: the ask is
       // withdrawn (as a share sender's that hangs up), not declined.
       cancellation.onCancel(senderLeft)
@@ -82,8 +83,9 @@ final class LocalSendGate: LocalSendDelegate {
     for plan in decision.accepted { plans[ask.fileID(plan.offer.id)] = plan }
     let transfer = context.transfers.begin(
       peerName: sender.displayName, peerId: sender.senderId, items: plans.count, bytes: decision.expectedBytes)
-    sessions.withLock { $0[offer.sessionID] = Session(
-      sender: sender, policy: policy, plans: plans, transfer: transfer, refusedByName: decision.refused.count)
+    sessions.withLock {
+      $0[offer.sessionID] = Session(
+        sender: sender, policy: policy, plans: plans, transfer: transfer, refusedByName: decision.refused.count)
     }
     return .accept(Set(plans.keys))
   }
@@ -105,18 +107,21 @@ final class LocalSendGate: LocalSendDelegate {
     case .finished(let stored, let failed):
       // The server counts a file refused on its content among the failed.
       let refused = session.refusedByName + session.refusedByContent
-      context.emit(.finished(
-        session.sender.peer, stored: stored.count, refused: refused, failed: max(0, failed.count - session.refusedByContent)))
+      context.emit(
+        .finished(
+          session.sender.peer, stored: stored.count, refused: refused, failed: max(0, failed.count - session.refusedByContent)))
     case .cancelledBySender, .expired, .serverStopped:
-      context.emit(.connectionFailed(
-        address: session.sender.address, peer: session.sender.peer,
-        error: .transport("the LocalSend session ended: \(end)", detail: "localsend")))
+      context.emit(
+        .connectionFailed(
+          address: session.sender.address, peer: session.sender.peer,
+          error: .transport("the LocalSend session ended: \(end)", detail: "localsend")))
     }
   }
 
   private func refuse(_ reason: String, _ sender: LocalSendSender) -> OfferDecision {
-    context.emit(.connectionFailed(
-      address: sender.address, peer: sender.peer, error: .peerFailure(code: "refused", message: PeerText(reason))))
+    context.emit(
+      .connectionFailed(
+        address: sender.address, peer: sender.peer, error: .peerFailure(code: "refused", message: PeerText(reason))))
     return .refuse(reason)
   }
 }
@@ -129,9 +134,10 @@ struct LocalSendOfferMapping: Sendable {
 
   init(_ files: [FileOffer]) {
     ids = files.map(\.id)
-    ask = Ask(items: files.enumerated().map { index, file in
-      ItemOffer(id: index, kind: .file, name: file.fileName, size: file.size, type: file.fileType)
-    })
+    ask = Ask(
+      items: files.enumerated().map { index, file in
+        ItemOffer(id: index, kind: .file, name: file.fileName, size: file.size, type: file.fileType)
+      })
   }
 
   /// The LocalSend file ID of item `id`.

@@ -16,8 +16,10 @@ public struct LocalSendOptions: Sendable, Equatable {
   /// The PIN every offer must carry (`--localsend-pin`); nil: the settings' `localsend_pin`, if any.
   public var pin: LocalSendPin?
 
-  public init(port: UInt16 = LocalSendProtocol.defaultPort, multicastInterface: String? = nil,
-              multicastPort: UInt16 = LocalSendProtocol.defaultPort, pin: LocalSendPin? = nil) {
+  public init(
+    port: UInt16 = LocalSendProtocol.defaultPort, multicastInterface: String? = nil,
+    multicastPort: UInt16 = LocalSendProtocol.defaultPort, pin: LocalSendPin? = nil
+  ) {
     self.port = port
     self.multicastInterface = multicastInterface
     self.multicastPort = multicastPort
@@ -65,7 +67,8 @@ final class LocalSendService: @unchecked Sendable {
       events: context.emit)
     do {
       server = try LocalSendServer(
-        identity: identity, configuration: LocalSendServerConfiguration(
+        identity: identity,
+        configuration: LocalSendServerConfiguration(
           host: host, port: options.port, alias: alias, deviceModel: LocalSendPeer.shareModel, pin: options.pin?.value),
         delegate: gate, door: door)
       if let interface = options.multicastInterface {

@@ -1,7 +1,7 @@
 import Discovery
 import Foundation
-import TextEscaping
 import TLS
+import TextEscaping
 
 /// A nearby device as discovery sees it: the records of one advertised name with one device
 /// ID, however many interfaces and addresses they were seen on — or, for a device whose name

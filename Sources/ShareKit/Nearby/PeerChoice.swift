@@ -31,7 +31,8 @@ extension PeerResolver {
       guard !candidates.isEmpty else {
         if let own = peers.first(where: \.isSelf) {
           throw .configuration(
-            "no other peer is nearby (only this home's own daemon, \(own.name)); start 'share daemon' on the other device, or use --to HOST:PORT")
+            "no other peer is nearby (only this home's own daemon, \(own.name)); start 'share daemon' on the other device, or use --to HOST:PORT"
+          )
         }
         throw .configuration("no peer is nearby; start 'share daemon' on the other device, or use --to HOST:PORT")
       }
@@ -106,7 +107,8 @@ extension PeerResolver {
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
         throw .configuration(
-          "\(shown) advertises the device ID \(id.short) of \(known), which this home knows by that name: not sending to it (the record may be a copy made to impersonate \(known)). If \(known) was renamed \(shown), send to it once by its ID: --to \(id.short)")
+          "\(shown) advertises the device ID \(id.short) of \(known), which this home knows by that name: not sending to it (the record may be a copy made to impersonate \(known)). If \(known) was renamed \(shown), send to it once by its ID: --to \(id.short)"
+        )
       }
       guard let endpoint = peer.endpoint(label: name, rememberAs: name) else { throw .configuration("\(shown) has no address") }
       return endpoint

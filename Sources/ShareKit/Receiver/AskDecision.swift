@@ -54,7 +54,10 @@ struct AskDecision: Sendable {
 
   /// The accepted items, in offer order.
   var accepted: [ItemPlan] {
-    items.compactMap { if case .accepted(let plan) = $0.fate { return plan }; return nil }
+    items.compactMap {
+      if case .accepted(let plan) = $0.fate { return plan }
+      return nil
+    }
   }
 
   /// The refused items with their reasons, in offer order.
@@ -195,8 +198,18 @@ struct ItemPlan: Sendable {
   var type: TypeIdentifier? { verdict?.type }
 
   var offeredFiles: Int { (offer.entries ?? []).filter { $0.kind == .file }.count }
-  var acceptedFiles: Int { entries.filter { if case .file = $0 { return true }; return false }.count }
-  var refusedEntries: Int { entries.filter { if case .refused = $0 { return true }; return false }.count }
+  var acceptedFiles: Int {
+    entries.filter {
+      if case .file = $0 { return true }
+      return false
+    }.count
+  }
+  var refusedEntries: Int {
+    entries.filter {
+      if case .refused = $0 { return true }
+      return false
+    }.count
+  }
 
   /// The bytes it counts for against the budget and the free space: the sizes its accepted
   /// entries declare for a folder, the declared size for anything else (unknown counts as none).
@@ -230,16 +243,17 @@ enum EntryPlan: Sendable, Equatable {
 extension AskDecision {
   /// The Answer: the decision in the wire's terms (types as strings).
   var answer: Answer {
-    Answer(items: items.map { item in
-      switch item.fate {
-      case .accepted(let plan):
-        return ItemAnswer(
-          id: item.offer.id, accepted: true, reason: plan.note, type: plan.type?.rawValue, offset: plan.offset,
-          entries: item.offer.kind == .folder ? plan.entries.map(\.answer) : nil)
-      case .refused(let refusal, let type):
-        return ItemAnswer(id: item.offer.id, accepted: false, reason: refusal.reason, type: type?.rawValue)
-      }
-    })
+    Answer(
+      items: items.map { item in
+        switch item.fate {
+        case .accepted(let plan):
+          return ItemAnswer(
+            id: item.offer.id, accepted: true, reason: plan.note, type: plan.type?.rawValue, offset: plan.offset,
+            entries: item.offer.kind == .folder ? plan.entries.map(\.answer) : nil)
+        case .refused(let refusal, let type):
+          return ItemAnswer(id: item.offer.id, accepted: false, reason: refusal.reason, type: type?.rawValue)
+        }
+      })
   }
 }
 

@@ -60,9 +60,10 @@ final class ConnectionTable: Sendable {
     }
     if let evicted {
       evicted.close()
-      report(.connectionFailed(
-        address: evicted.peerAddress, peer: nil,
-        error: .transport("closed: it had not said Hello, and another address needed the room", detail: "evicted")))
+      report(
+        .connectionFailed(
+          address: evicted.peerAddress, peer: nil,
+          error: .transport("closed: it had not said Hello, and another address needed the room", detail: "evicted")))
     }
     if case .admitted(let id, let deadline) = arrival { expire(id, at: deadline) }
     return arrival
@@ -98,9 +99,10 @@ final class ConnectionTable: Sendable {
     deadlines.asyncAfter(deadline: .now() + .nanoseconds(Int(delay / .nanoseconds(1)))) { [self] in
       guard let late = state.withLock({ $0.admission.isUnauthenticated(id) ? $0.sockets[id] : nil }) else { return }
       late.close()
-      report(.connectionFailed(
-        address: late.peerAddress, peer: nil,
-        error: .transport("closed: no valid Hello within \(helloTimeout) of connecting", detail: "Hello deadline")))
+      report(
+        .connectionFailed(
+          address: late.peerAddress, peer: nil,
+          error: .transport("closed: no valid Hello within \(helloTimeout) of connecting", detail: "Hello deadline")))
     }
   }
 

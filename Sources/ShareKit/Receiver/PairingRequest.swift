@@ -1,5 +1,5 @@
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// A peer's request to become a contact, in place of an Ask: the owner compares the code both
@@ -24,7 +24,8 @@ struct PairingRequest {
       peerName: PeerText(peer.name), peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
     ) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
-      try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))
+      try? connection.sendNow(
+        .wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))
       watch = PeerWatch(connection, departed: senderLeft)
     }
     watch?.stop()

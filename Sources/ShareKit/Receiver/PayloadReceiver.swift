@@ -1,7 +1,7 @@
 import Foundation
 import InboxStore
-import TextEscaping
 import TLS
+import TextEscaping
 import UniformTypes
 import Wire
 
@@ -289,9 +289,11 @@ final class PayloadReceiver {
       doom(Doom(reason: "not stored: \(error.peerDescription)", detail: "cannot write it: \(error)"))
     case .reserve:
       let reserve = channel.reserve
-      doom(Doom(
-        reason: reserve.reason,
-        detail: "cannot write it: it would leave less than \(formatBytes(reserve.bytes)) free on the disk holding \(channel.store.inbox.path)"))
+      doom(
+        Doom(
+          reason: reserve.reason,
+          detail:
+            "cannot write it: it would leave less than \(formatBytes(reserve.bytes)) free on the disk holding \(channel.store.inbox.path)"))
       skip(reserve.reason)
     }
   }

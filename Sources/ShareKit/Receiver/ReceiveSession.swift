@@ -1,7 +1,7 @@
 import Foundation
 import InboxStore
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// One incoming connection, in sequence: Hello both ways, the Ask (or a request to pair), the

@@ -150,10 +150,11 @@ public final class Receiver: @unchecked Sendable {
   public var activeConnections: Int { connections.count }
 
   private func acceptLoop() {
-    listener.acceptUntilClosed(failed: { error in
-      // Out of descriptors or memory: logged; the loop backs off briefly.
+    // Out of descriptors or memory: logged; the loop backs off briefly.
+    let failed: (SocketError) -> Void = { [emit] error in
       emit(.connectionFailed(address: "-", peer: nil, error: .wrap(error)))
-    }) { socket in
+    }
+    listener.acceptUntilClosed(failed: failed) { socket in
       switch connections.arrive(socket) {
       case .admitted(let id, let deadline):
         active.enter()

@@ -65,7 +65,8 @@ extension AcceptsSummary {
       documentTypes: summary.documentTypes.map { DocumentTypeSummary(name: $0.name, contentTypes: $0.contentTypes.map(\.rawValue)) },
       excludedTypes: summary.excludedTypes.map(\.rawValue),
       declaredTypes: summary.declaredTypes.map {
-        DeclaredType(identifier: $0.identifier.rawValue, conformsTo: $0.conformsTo.map(\.rawValue), filenameExtensions: $0.filenameExtensions)
+        DeclaredType(
+          identifier: $0.identifier.rawValue, conformsTo: $0.conformsTo.map(\.rawValue), filenameExtensions: $0.filenameExtensions)
       })
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import System
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// Reaching the receiver: every address of the endpoint at once, the first to prove the
@@ -112,12 +112,15 @@ extension Sender {
       let name = refusal.candidate.advertisedAs ?? endpoint.label ?? "the receiver"
       return .busy(peer: Escaping.escaped(name), address: refusal.candidate.address, reason: busyReason(message))
     }
-    let ordered = errors.filter { if case .identityMismatch = $0.error { true } else { false } }
+    let ordered =
+      errors.filter { if case .identityMismatch = $0.error { true } else { false } }
       + errors.filter { if case .identityMismatch = $0.error { false } else { true } }
     guard let first = ordered.first else {
       return .transport("no address to connect to", detail: "empty endpoint")
     }
-    let summary = ordered.count == 1 ? at(first) : "could not reach \(Escaping.escaped(endpoint.description)): " + ordered.map(at).joined(separator: "; ")
+    let summary =
+      ordered.count == 1
+      ? at(first) : "could not reach \(Escaping.escaped(endpoint.description)): " + ordered.map(at).joined(separator: "; ")
     return .transport(summary, detail: ordered.map { "\($0.candidate.address): \($0.error.detail)" }.joined(separator: "; "))
   }
 

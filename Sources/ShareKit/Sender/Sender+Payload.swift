@@ -1,7 +1,7 @@
 import Foundation
 import System
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// Streaming one payload (an item, or one entry of a folder) to the receiver.
@@ -85,7 +85,8 @@ extension Sender {
     }
     if let declared, declared - done >= Sender.pipelineBytes {
       return try streamPipelined(
-        item: item, entry: entry, declared: declared, done: done, offset: offset, source: source, hasher: hasher, over: connection, progress: progress)
+        item: item, entry: entry, declared: declared, done: done, offset: offset, source: source, hasher: hasher, over: connection,
+        progress: progress)
     }
     return try streamDirect(
       item: item, entry: entry, declared: declared, done: done, offset: offset, source: source, hasher: hasher,

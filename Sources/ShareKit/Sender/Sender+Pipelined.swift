@@ -108,4 +108,3 @@ private final class ReaderState: @unchecked Sendable {
     }
   }
 }
-

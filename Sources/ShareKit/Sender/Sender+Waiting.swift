@@ -1,6 +1,6 @@
 import Foundation
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// Waiting for the receiver's reply to an offer or a pairing request, boundedly.

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import Synchronization
 import System
-import TextEscaping
 import TLS
+import TextEscaping
 import Wire
 
 /// The sending side of one exchange with one receiver: connect, Hello, Ask, stream the accepted

@@ -137,7 +137,6 @@ public struct Contacts: Sendable {
     }
   }
 
-
   /// Both files' shape: `{"peers": [...]}`.
   private struct File<Entry: Codable>: Codable {
     var peers: [Entry]

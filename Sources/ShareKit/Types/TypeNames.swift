@@ -17,7 +17,8 @@ public enum TypeNames {
     let type = ContentClassifier.classify(head: head, magic: magic, registry: registry).type
     guard type != .data else { return base }
     // Text of a kind with no extension of its own (UTF-8 plain text) is still a .txt.
-    let ext = registry.declaration(for: type)?.filenameExtensions.first
+    let ext =
+      registry.declaration(for: type)?.filenameExtensions.first
       ?? (registry.conforms(type, to: .plainText) ? "txt" : nil)
     return ext.map { "\(base).\($0)" } ?? base
   }

@@ -103,8 +103,9 @@ final class Arena {
   /// Every path under the receiver's folder and the contact's home, but for what the test ignores.
   private func snapshot() -> Set<String> {
     let ignoredPrefixes = ignored.map { $0.path }
-    return Set((everything(under: receiver.root) + everything(under: contact.home)).map(\.path).filter { path in
-      !ignoredPrefixes.contains { path == $0 || path.hasPrefix($0 + "/") }
-    })
+    return Set(
+      (everything(under: receiver.root) + everything(under: contact.home)).map(\.path).filter { path in
+        !ignoredPrefixes.contains { path == $0 || path.hasPrefix($0 + "/") }
+      })
   }
 }

@@ -97,8 +97,9 @@ func hasControlCharacters(_ text: String) -> Bool {
 let escapeByte: UInt8 = 0x1B
 
 /// A valid 1×1 RGBA PNG: signature, IHDR, IDAT, IEND.
-let tinyPNG = Data(
-  base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+let tinyPNG =
+  Data(
+    base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
   ?? Data()
 
 /// Every file, folder and link under `root` (hidden ones included), without following links.

@@ -42,8 +42,10 @@ final class SmallDiskDaemon {
     let script = #"mount -t tmpfs -o size="$1"m share-e2e-small-disk "$2" || exit 97; shift 2; exec "$@""#
     process = try MountNamespace.start(
       script,
-      arguments: [String(megabytes), home.documents.path, try ShareBinary.require().path, "--home", home.home.path,
-                  "daemon", "--port", "0", "--host", "127.0.0.1"],
+      arguments: [
+        String(megabytes), home.documents.path, try ShareBinary.require().path, "--home", home.home.path,
+        "daemon", "--port", "0", "--host", "127.0.0.1",
+      ],
       environment: home.environment())
     var found: UInt16? = nil
     process.waitFor(timeout: .seconds(30)) { stdout, _, exited in

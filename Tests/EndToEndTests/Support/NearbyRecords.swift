@@ -74,7 +74,10 @@ final class SilentPort: Sendable {
       while true {
         let client = accept(fd, nil, nil)
         if client < 0 { if errno == EINTR { continue } else { return } }
-        counts.update { $0.accepted += 1; $0.open.append(client) }
+        counts.update {
+          $0.accepted += 1
+          $0.open.append(client)
+        }
         Thread {
           var byte: UInt8 = 0
           while read(client, &byte, 1) > 0 {}  // until the other side closes

@@ -91,7 +91,8 @@ final class RawPeer: FramedTLS {
   init(port: UInt16, identity: DeviceIdentity, from source: String? = nil) throws {
     self.identity = identity
     let context = try TLSContext(identity: identity, role: .client)
-    let socket = try source.map { try RawPeer.connect(port: port, from: $0) }
+    let socket =
+      try source.map { try RawPeer.connect(port: port, from: $0) }
       ?? Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
     let tls = try TLSConnection.connect(socket, context: context, timeout: .seconds(10))
     try tls.setIdleTimeout(.seconds(20))
@@ -138,9 +139,11 @@ final class RawPeer: FramedTLS {
     let bound = withUnsafePointer(to: &local) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    let connected = bound == 0 && withUnsafePointer(to: &remote) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
+    let connected =
+      bound == 0
+      && withUnsafePointer(to: &remote) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      } == 0
     guard connected else {
       let code = errno
       close(fd)

@@ -31,7 +31,8 @@ enum ShareBinary {
   static func require() throws -> URL {
     guard let url else {
       throw HarnessError(
-        "the 'share' binary was not found (looked at \(candidates.map(\.path).joined(separator: ", "))); run 'swift build --build-tests' first")
+        "the 'share' binary was not found (looked at \(candidates.map(\.path).joined(separator: ", "))); run 'swift build --build-tests' first"
+      )
     }
     return url
   }

@@ -87,7 +87,8 @@ final class ShareHome: Sendable {
   /// and what the transport tests need to move large binary files that the default refuses as
   /// unknown data (`public.data`).
   func acceptEverything() throws {
-    try writeDeclarations("""
+    try writeDeclarations(
+      """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
       <plist version="1.0">

@@ -88,9 +88,11 @@ final class SilentTLSFlood: @unchecked Sendable {
     var target = ipv4("127.0.0.1", port)
     let length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafePointer(to: &source) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    let connected = bound == 0 && withUnsafePointer(to: &target) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
-    } == 0
+    let connected =
+      bound == 0
+      && withUnsafePointer(to: &target) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+      } == 0
     guard connected else {
       let code = errno
       Glibc.close(fd)

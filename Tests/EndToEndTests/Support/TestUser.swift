@@ -41,8 +41,10 @@ struct TestUser: Sendable {
 
   /// `setpriv` running `executable` with `arguments` as this user.
   func wrap(_ executable: URL, _ arguments: [String]) -> (URL, [String]) {
-    (URL(fileURLWithPath: "/usr/bin/setpriv"),
-     ["--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--", executable.path] + arguments)
+    (
+      URL(fileURLWithPath: "/usr/bin/setpriv"),
+      ["--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--", executable.path] + arguments
+    )
   }
 
   private static func runTool(_ path: String, _ arguments: [String]) throws -> CommandResult {

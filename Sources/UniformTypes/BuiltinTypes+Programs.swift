@@ -1,0 +1,99 @@
+/// The built-in types of 3D models, programs and installers (split from BuiltinTypes.swift for
+/// length).
+extension BuiltinTypes {
+  /// 3D models and CAD drawings.
+  static func models(_ list: inout BuiltinTypeList) {
+    list.type("public.3d-content", "3D model", ["public.data", "public.content"])
+    list.type(
+      "public.standard-tesselated-geometry-format", "STL 3D model", ["public.3d-content"], ext: ["stl"],
+      mime: ["model/stl", "application/sla", "model/x.stl-ascii", "model/x.stl-binary"])
+    list.type("public.geometry-definition-format", "OBJ 3D model", ["public.3d-content"], ext: ["obj"], mime: ["model/obj"])
+    list.type("public.polygon-file-format", "PLY 3D model", ["public.3d-content"], ext: ["ply"], mime: ["model/ply"])
+    list.type("org.khronos.gltf", "glTF 3D model", ["public.3d-content"], ext: ["gltf"], mime: ["model/gltf+json"])
+    list.type("org.khronos.glb", "glTF binary 3D model", ["public.3d-content"], ext: ["glb"], mime: ["model/gltf-binary"])
+    list.type(
+      "com.microsoft.3mf", "3MF 3D model", ["public.3d-content", "public.zip-archive"], ext: ["3mf"],
+      mime: ["model/3mf", "application/vnd.ms-package.3dmanufacturing-3dmodel+xml"])
+    list.type(
+      "public.step-model", "STEP CAD model", ["public.3d-content"], ext: ["step", "stp"], mime: ["model/step", "application/step"])
+    list.type(
+      "com.autodesk.dwg", "DWG drawing", ["public.3d-content"], ext: ["dwg"], mime: ["image/vnd.dwg", "application/acad", "image/x-dwg"])
+    list.type(
+      "com.autodesk.dxf", "DXF drawing", ["public.3d-content"], ext: ["dxf"], mime: ["image/vnd.dxf", "application/dxf", "image/x-dxf"])
+    list.type("org.blender.blend", "Blender scene", ["public.3d-content"], ext: ["blend"], mime: ["application/x-blender"])
+  }
+
+  /// Executables and installers.
+  static func executables(_ list: inout BuiltinTypeList) {
+    list.type("public.executable", "executable", ["public.item"])
+    list.type(
+      "public.unix-executable", "Unix executable (ELF)", ["public.data", "public.executable"], ext: ["elf"],
+      mime: [
+        "application/x-executable", "application/x-pie-executable", "application/x-sharedlib",
+        "application/x-elf", "application/x-object",
+      ], sig: true)
+    list.type(
+      "com.microsoft.windows-executable", "Windows executable", ["public.data", "public.executable"],
+      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi", "ocx", "xll", "drv", "mui"],
+      mime: [
+        "application/vnd.microsoft.portable-executable", "application/x-msdownload",
+        "application/x-ms-dos-executable", "application/x-dosexec", "application/x-msdos-program",
+        "application/x-ms-ne-executable",
+      ], sig: true)
+    list.type(
+      "com.sun.java-archive", "Java archive", ["public.zip-archive", "public.executable"], ext: ["jar", "war", "ear"],
+      mime: ["application/java-archive", "application/x-java-archive"])
+    list.type(
+      "com.sun.java-class", "Java class file", ["public.data", "public.executable"], ext: ["class"],
+      mime: ["application/x-java", "application/x-java-applet", "application/x-java-vm", "application/java-vm"], sig: true)
+    list.type(
+      "org.python.bytecode", "Python bytecode", ["public.data", "public.executable"], ext: ["pyc", "pyo"],
+      mime: ["application/x-python-bytecode", "application/x-bytecode.python"], sig: true)
+    list.type(
+      "com.microsoft.windows-shortcut", "Windows shortcut", ["public.data", "public.executable"], ext: ["lnk", "pif", "scf", "url-ms"],
+      mime: ["application/x-ms-shortcut"], sig: true)
+    list.type(
+      "com.microsoft.html-application", "HTML application (HTA)", ["public.html", "public.executable"], ext: ["hta"],
+      mime: ["application/hta"])
+    list.type(
+      "com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"],
+      mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
+  }
+
+  /// Installers: whatever installs software.
+  static func installers(_ list: inout BuiltinTypeList) {
+    list.type("public.installer-package", "installer package", ["public.data"])
+    list.type(
+      "org.debian.deb-archive", "Debian package", ["public.archive", "public.installer-package"], ext: ["deb", "udeb"],
+      mime: ["application/vnd.debian.binary-package", "application/x-deb", "application/x-debian-package"], sig: true)
+    list.type(
+      "com.redhat.rpm-archive", "RPM package", ["public.archive", "public.installer-package"], ext: ["rpm"],
+      mime: ["application/x-rpm", "application/x-redhat-package-manager", "application/x-source-rpm"], sig: true)
+    list.type(
+      "org.appimage.appimage", "AppImage", ["public.unix-executable", "public.installer-package"], ext: ["appimage"],
+      mime: ["application/vnd.appimage", "application/x-iso9660-appimage"])
+    list.type(
+      "com.android.package-archive", "Android package", ["com.sun.java-archive", "public.installer-package"],
+      ext: ["apk", "aab", "xapk"], mime: ["application/vnd.android.package-archive"])
+    list.type(
+      "com.microsoft.windows-installer", "Windows installer package",
+      ["com.microsoft.compound-document", "public.installer-package", "public.executable"], ext: ["msi", "msp", "msix", "appx"],
+      mime: ["application/x-msi", "application/x-ms-installer", "application/x-ole-storage-msi"])
+    list.type(
+      "org.flatpak.flatpakref", "Flatpak reference", ["public.plain-text", "public.installer-package"], ext: ["flatpakref"],
+      mime: ["application/vnd.flatpak.ref"])
+    list.type(
+      "org.flatpak.flatpakrepo", "Flatpak repository", ["public.plain-text", "public.installer-package"], ext: ["flatpakrepo"],
+      mime: ["application/vnd.flatpak.repo"])
+    list.type("org.flatpak.flatpak", "Flatpak bundle", ["public.installer-package"], ext: ["flatpak"], mime: ["application/vnd.flatpak"])
+    list.type("io.snapcraft.snap", "Snap package", ["public.installer-package"], ext: ["snap"], mime: ["application/vnd.snap"])
+    list.type(
+      "public.run-installer", "self-extracting installer (.run)", ["public.shell-script", "public.installer-package"], ext: ["run"])
+    list.type(
+      "com.apple.installer-package-archive", "macOS installer package", ["public.installer-package"], ext: ["pkg", "mpkg"],
+      mime: ["application/x-newton-compatible-pkg", "application/vnd.apple.installer+xml"])
+    list.type(
+      "com.microsoft.clickonce-application", "ClickOnce application", ["public.installer-package"],
+      ext: ["application", "appref-ms", "vsto"], mime: ["application/x-ms-application"])
+  }
+}
