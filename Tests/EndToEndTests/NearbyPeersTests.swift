@@ -21,7 +21,7 @@ import Testing
     let bob: ShareHome
     let daemon: Daemon
     let silent: SilentPort
-    let fake: PublishedRecord
+    let fake: FakeAdvertiser
     let aliceID: String
 
     init() throws {
@@ -33,7 +33,7 @@ import Testing
       let trusted = try bob.share("trust", "add", aliceID, "--name", alice.name)
       guard trusted.exited(with: 0) else { throw HarnessError("'share trust add' failed:\n\(trusted)") }
       _ = try bob.waitToSee([alice.name])
-      fake = try PublishedRecord(name: "np-aaa-spoof-\(tag)", port: silent.port, txt: ["v=1", "id=\(aliceID)"])
+      fake = try FakeAdvertiser(name: "np-aaa-spoof-\(tag)", port: silent.port, txt: ["v=1", "id=\(aliceID)"])
       _ = try bob.waitToSee([alice.name, fake.name])
     }
 

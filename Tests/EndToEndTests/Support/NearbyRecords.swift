@@ -1,36 +1,6 @@
 import Foundation
 import Glibc
 
-/// A DNS-SD record published on the shared loopback Avahi by `avahi-publish`, as anyone on the
-/// network could publish it: any name, any TXT (a copied device ID), any port. Withdrawn when
-/// it goes away.
-final class PublishedRecord {
-  let name: String
-  private let process: ChildProcess
-
-  init(name: String, port: UInt16, txt: [String]) throws {
-    let paths: [String] = ["/usr/bin/avahi-publish", "/bin/avahi-publish"]
-    guard let tool = paths.first(where: { access($0, X_OK) == 0 }) else {
-      throw HarnessError("this test needs avahi-publish (Debian package avahi-utils)")
-    }
-    self.name = name
-    process = try ChildProcess(
-      executable: URL(fileURLWithPath: tool), arguments: ["-s", name, "_share._tcp", String(port)] + txt,
-      environment: ProcessInfo.processInfo.environment)
-    let published = process.waitFor(timeout: .seconds(20)) { stdout, stderr, exited in
-      exited || String(decoding: stdout + stderr, as: UTF8.self).contains("Established under name")
-    }
-    guard published, process.isRunning else {
-      throw HarnessError("avahi-publish did not publish \(name):\n\(process.wait(timeout: .seconds(1)))")
-    }
-  }
-
-  deinit {
-    process.signal(SIGTERM)
-    _ = process.wait(timeout: .seconds(5))
-  }
-}
-
 /// A TCP port on 127.0.0.1 that accepts connections and never says a word, where a bogus record
 /// points. Counts the connections it accepted and how many the other side closed.
 final class SilentPort: Sendable {
