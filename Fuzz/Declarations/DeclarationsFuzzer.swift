@@ -17,7 +17,7 @@ import Foundation
 ///   name-stage verdict on every probe name;
 /// - a policy built from any summary never traps, and its reasons are escaped too.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDeclarations(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzDeclarations(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let input = Data(bytes(data, size))
   if let summary = try? PropertyListDecoder().decode(AcceptSummary.self, from: input) {
     checkVerdicts(TypePolicy(registry: registry, summary: summary), probes: probes(summary.declaredTypes.flatMap(\.filenameExtensions)))

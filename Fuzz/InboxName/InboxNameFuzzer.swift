@@ -16,7 +16,7 @@ import InboxStore
 /// For relative paths: every component satisfies the same; the components are never more than
 /// the path's `/`-separated parts, and a refused path names a reason.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzInboxName(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzInboxName(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let raw = String(decoding: bytes(data, size), as: UTF8.self)
   do {
     let name = try InboxName.sanitize(raw)

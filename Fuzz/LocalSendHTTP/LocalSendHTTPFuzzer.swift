@@ -18,7 +18,7 @@
 /// - a query that parses survives build → parse unchanged;
 /// - error descriptions are short and never echo the input.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzLocalSendHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzLocalSendHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
   let tiny = HTTPLimits(maxHeadBytes: 128, maxHeaderCount: 3, maxTargetBytes: 40)
   for limits in [HTTPLimits.default, tiny] {

@@ -17,7 +17,7 @@ import Glibc
 /// - no type is its own parent or alias;
 /// - the registry built on it gives every probe name a known type identifier (inputs up to 1 KiB).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSharedMimeInfo(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzSharedMimeInfo(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let files = parts(bytes(data, size))
   for (index, name) in ["globs2", "subclasses", "aliases"].enumerated() {
     let path = directory + "/" + name

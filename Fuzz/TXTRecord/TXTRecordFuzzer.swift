@@ -12,7 +12,7 @@ import Discovery
 /// - a parsed record that `encode` accepts parses back to itself; `encode` refuses only for a
 ///   stated reason (key form, a string over 255 bytes, a record over 1300 bytes).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTXTRecord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzTXTRecord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let strings = txtStrings(bytes(data, size))
   let parsed = TXTRecord.parse(strings)
   for (key, value) in parsed {

@@ -16,7 +16,7 @@ import Wire
 ///   limits and under tiny ones; the ids of an accepted ask fit a `begin` frame;
 /// - an error's description is bounded and carries no raw terminal control characters.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzWire(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzWire(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let input = bytes(data, size)
   if let first = input.first, FrameKind(rawValue: first) != nil {
     checkStream(input[...])

@@ -1,5 +1,5 @@
 /// What a `ServiceAdvertiser` reports on its `events` stream.
-public enum AdvertiserEvent: Sendable, Hashable {
+package enum AdvertiserEvent: Sendable, Hashable {
   /// The service is established on the network under `name`.
   case registered(name: String)
   /// `old` was taken by another service; the advertiser now uses `new`

@@ -1,5 +1,5 @@
 /// What a browse stream from `ServiceBrowser.browse(type:)` reports.
-public enum BrowseEvent: Sendable, Hashable {
+package enum BrowseEvent: Sendable, Hashable {
   /// An instance appeared and was resolved. Emitted once per instance (one
   /// interface, one IP version), with one address.
   case added(ResolvedService)

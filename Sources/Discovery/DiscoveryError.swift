@@ -3,7 +3,7 @@ import TextEscaping
 /// Why discovery failed. `description` is one sentence for a user, saying what
 /// failed and what to do; `detail` holds the C-level detail (Avahi's error
 /// code and `avahi_strerror` text) for `--verbose`.
-public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
   /// avahi-daemon, or the D-Bus system bus it is reached through, is not
   /// running or went away. `detail` names the call or event and gives Avahi's
   /// own text, e.g. "avahi_client_new: Daemon not running".
@@ -22,11 +22,11 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidTXT(key: String, reason: String)
 
   /// The sentence shown when Avahi cannot be reached.
-  public static let daemonUnreachableAdvice =
+  package static let daemonUnreachableAdvice =
     "Avahi is not running (avahi-daemon). Start it (sudo systemctl start avahi-daemon, "
     + "or scripts/avahi-up.sh), or send directly with --to HOST:PORT."
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .daemonUnreachable:
       return Self.daemonUnreachableAdvice
@@ -46,7 +46,7 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The C-level detail for `--verbose`, or nil when there is none.
-  public var detail: String? {
+  package var detail: String? {
     switch self {
     case .daemonUnreachable(let detail):
       return detail

@@ -3,11 +3,11 @@
 /// This is the transport of the announcement, which is also the family of the
 /// address `ServiceBrowser` resolves for it: an instance seen over IPv6 resolves
 /// to an IPv6 address.
-public enum IPProtocol: String, Sendable, Hashable, CustomStringConvertible {
+package enum IPProtocol: String, Sendable, Hashable, CustomStringConvertible {
   case ipv4
   case ipv6
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .ipv4: "IPv4"
     case .ipv6: "IPv6"

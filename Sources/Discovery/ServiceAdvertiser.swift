@@ -11,14 +11,14 @@
 ///
 /// All methods may be called from any thread except an Avahi callback.
 /// `events` is a single-consumer stream and buffers every event until read.
-public final class ServiceAdvertiser: Sendable {
+package final class ServiceAdvertiser: Sendable {
   /// The name asked for at init; `currentName` is the one in use.
-  public let name: String
-  public let type: String
-  public let port: UInt16
-  public let txt: [String: String]
+  package let name: String
+  package let type: String
+  package let port: UInt16
+  package let txt: [String: String]
   /// State changes; finishes after `stop()`.
-  public let events: AsyncStream<AdvertiserEvent>
+  package let events: AsyncStream<AdvertiserEvent>
 
   private let session: AdvertiserSession
 
@@ -33,7 +33,7 @@ public final class ServiceAdvertiser: Sendable {
   ///   - type: the service type, default `_share._tcp`.
   /// - Throws: `DiscoveryError.invalidServiceName`, `.invalidTXT`,
   ///   `.invalidServiceType`, or `.avahi` if the event loop cannot be allocated.
-  public init(
+  package init(
     name: String, port: UInt16, txt: [String: String] = [:], type: String = defaultServiceType
   ) throws(DiscoveryError) {
     try validateServiceName(name)
@@ -60,20 +60,20 @@ public final class ServiceAdvertiser: Sendable {
   ///
   /// - Throws: `DiscoveryError.avahi` only if the event thread cannot start.
   ///   A missing daemon is not an error here but a `.daemonUnavailable` event.
-  public func start() throws(DiscoveryError) {
+  package func start() throws(DiscoveryError) {
     try session.start()
   }
 
   /// Withdraws the service (`avahi_entry_group_reset` + `avahi_entry_group_free`,
   /// so avahi-daemon sends goodbye packets), then frees the client and the event
   /// thread, and finishes `events`. Blocks until done. Idempotent; final.
-  public func stop() {
+  package func stop() {
     session.stop()
   }
 
   /// The name the service is established under right now; nil before the
   /// first `.registered`, while the daemon is away, and after `stop()`.
-  public var currentName: String? {
+  package var currentName: String? {
     session.currentName
   }
 }

@@ -1,6 +1,6 @@
 /// Finds services of one type on every interface, over IPv4 and IPv6, through
 /// avahi-daemon (libavahi-client's `AvahiServiceBrowser` + `AvahiServiceResolver`).
-public enum ServiceBrowser {
+package enum ServiceBrowser {
   /// Starts browsing for `type` and returns the events as a stream.
   ///
   /// Every instance found is resolved (SRV, TXT and an address of the
@@ -21,7 +21,7 @@ public enum ServiceBrowser {
   ///   `.invalidServiceType` for a malformed type; `.avahi` when a call fails.
   /// - Note: Makes blocking D-Bus calls to set up (milliseconds when the daemon
   ///   is there). Callable from any thread.
-  public static func browse(type: String = defaultServiceType) throws(DiscoveryError)
+  package static func browse(type: String = defaultServiceType) throws(DiscoveryError)
     -> AsyncThrowingStream<BrowseEvent, any Error>
   {
     try validateServiceType(type)
@@ -44,7 +44,7 @@ public enum ServiceBrowser {
   /// address. The one-shot form for listing peers.
   ///
   /// - Throws: what `browse(type:)` throws, and the stream's error if it ends early.
-  public static func snapshot(type: String = defaultServiceType) async throws
+  package static func snapshot(type: String = defaultServiceType) async throws
     -> [ResolvedService]
   {
     var found: [ServiceInstance: ResolvedService] = [:]

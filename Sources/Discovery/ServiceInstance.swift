@@ -6,21 +6,21 @@ import TextEscaping
 /// is two instances: each resolves to an address reachable through its own
 /// interface. `name` is exactly what the network sent (it may hold control
 /// characters or escape sequences); show it through `Escaping.escaped(_:, maximumLength: .max)`.
-public struct ServiceInstance: Hashable, Sendable {
+package struct ServiceInstance: Hashable, Sendable {
   /// The instance name (the first label), unescaped, as received.
-  public let name: String
+  package let name: String
   /// The service type, e.g. `_share._tcp`.
-  public let type: String
+  package let type: String
   /// The domain, normally `local`.
-  public let domain: String
+  package let domain: String
   /// The kernel index of the interface the instance was seen on.
-  public let interfaceIndex: Int32
+  package let interfaceIndex: Int32
   /// The name of that interface (`if_indextoname`), e.g. `eth0`; empty when unknown.
-  public let interfaceName: String
+  package let interfaceName: String
   /// The IP version the announcement arrived over.
-  public let ipProtocol: IPProtocol
+  package let ipProtocol: IPProtocol
 
-  public init(
+  package init(
     name: String, type: String, domain: String, interfaceIndex: Int32, interfaceName: String,
     ipProtocol: IPProtocol
   ) {

@@ -5,7 +5,7 @@
 /// resolved directly: no waiting for a browse to report "all for now" (about
 /// a second on a quiet network), the answer comes as soon as the instance's
 /// host answers, or at once from Avahi's cache.
-public enum ServiceResolver {
+package enum ServiceResolver {
   /// Resolves `name` of `type` on every interface, over IPv4 and IPv6, and
   /// reports what each IP version finds as it comes (so at most two services,
   /// each with one address). The stream finishes once both have answered;
@@ -24,7 +24,7 @@ public enum ServiceResolver {
   /// - Note: Makes blocking D-Bus calls to set up (milliseconds when the daemon
   ///   is there). Callable from any thread. Ending the iteration frees the
   ///   resolvers, client and event thread shortly after, on a background thread.
-  public static func resolve(name: String, type: String = defaultServiceType) throws(DiscoveryError)
+  package static func resolve(name: String, type: String = defaultServiceType) throws(DiscoveryError)
     -> AsyncThrowingStream<ResolvedService, any Error>
   {
     try validateServiceType(type)

@@ -1,5 +1,5 @@
 /// The DNS-SD service type `share` peers advertise and browse: `_share._tcp`.
-public let defaultServiceType = "_share._tcp"
+package let defaultServiceType = "_share._tcp"
 
 /// Checks a DNS-SD service type: `_name._tcp` or `_name._udp`, the name 1...15
 /// letters, digits or hyphens (RFC 6335 §5.1). Avahi would refuse others later,

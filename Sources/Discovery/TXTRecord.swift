@@ -1,13 +1,13 @@
 /// DNS-SD TXT record data (RFC 6763 §6): parsing what the network sent, and
 /// encoding what we publish. Pure; no Avahi calls.
-public enum TXTRecord {
+package enum TXTRecord {
   /// Longest key we publish. RFC 6763 §6.4 recommends keys of at most 9 characters.
-  public static let maximumKeyLength = 9
+  package static let maximumKeyLength = 9
   /// Longest single TXT string (a DNS character-string holds at most 255 bytes).
-  public static let maximumEntryLength = 255
+  package static let maximumEntryLength = 255
   /// Largest TXT record we publish: RFC 6763 §6.2 asks to stay within 1300
   /// bytes so the record fits one packet with the rest of the answer.
-  public static let maximumRecordLength = 1300
+  package static let maximumRecordLength = 1300
 
   /// Parses TXT strings leniently; never fails and never traps, whatever the bytes.
   ///
@@ -20,7 +20,7 @@ public enum TXTRecord {
   ///   is empty or holds bytes outside printable ASCII (0x20...0x7E).
   ///
   /// - Parameter entries: the TXT strings in wire order.
-  public static func parse(_ entries: [[UInt8]]) -> [String: String] {
+  package static func parse(_ entries: [[UInt8]]) -> [String: String] {
     var result: [String: String] = [:]
     for entry in entries {
       guard !entry.isEmpty, entry.count <= maximumEntryLength else { continue }
@@ -40,7 +40,7 @@ public enum TXTRecord {
 
   /// Checks a key we are about to publish: 1...9 characters of printable
   /// ASCII (0x20...0x7E), no `=`.
-  public static func validateKey(_ key: String) throws(DiscoveryError) {
+  package static func validateKey(_ key: String) throws(DiscoveryError) {
     let bytes = Array(key.utf8)
     guard !bytes.isEmpty else {
       throw .invalidTXT(key: key, reason: "the key is empty")
@@ -60,7 +60,7 @@ public enum TXTRecord {
   /// record is the same on every run. Validates every key (`validateKey`),
   /// rejects keys equal but for case (a reader lowercases them), strings over
   /// 255 bytes and records over 1300 bytes.
-  public static func encode(_ pairs: [String: String]) throws(DiscoveryError) -> [[UInt8]] {
+  package static func encode(_ pairs: [String: String]) throws(DiscoveryError) -> [[UInt8]] {
     var seen: Set<String> = []
     var entries: [[UInt8]] = []
     var total = 0

@@ -2,7 +2,7 @@ import System
 
 /// What went wrong with the Inbox or its staging area. `description` is one sentence for a
 /// person; `detail` adds the system call and errno.
-public enum InboxError: Error, Sendable, CustomStringConvertible {
+package enum InboxError: Error, Sendable, CustomStringConvertible {
   /// A system call failed on a path.
   case system(call: String, path: String, errno: Errno)
   /// The disk (or the user's quota) is full.
@@ -14,7 +14,7 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
   /// Something on disk is not what share put there.
   case unexpected(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .system(let call, let path, let code):
       if code == .readOnlyFileSystem { return "the file system holding \(path) is read-only" }
@@ -32,7 +32,7 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
 
   /// What a peer may be told: the same failure without paths (they reveal the receiver's user
   /// name and layout) and without advice meant for the receiver's owner.
-  public var peerDescription: String {
+  package var peerDescription: String {
     switch self {
     case .diskFull: return "the receiver's disk is full"
     case .system(_, _, let code)
@@ -44,7 +44,7 @@ public enum InboxError: Error, Sendable, CustomStringConvertible {
   }
 
   /// The C-level detail for `--verbose`.
-  public var detail: String {
+  package var detail: String {
     switch self {
     case .system(let call, let path, let code):
       return "\(call)(\(path)): errno \(code.rawValue) (\(code))"

@@ -9,18 +9,18 @@
 ///   the shortened name too;
 /// - a URL item ends in `.url`, a text item in `.txt` (`withExtension`);
 /// - on collision: `name-1.ext`, `name-2.ext`, ... (compound extensions such as `.tar.gz` stay whole).
-public enum InboxName {
+package enum InboxName {
   /// The longest stored name, leaving room for a collision suffix under the 255-byte limit.
-  public static let maxBytes = 240
+  package static let maxBytes = 240
 
   /// Why a name is refused.
-  public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+  package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     case dotName
     case pathSeparator
     case nul
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .empty: return "the name is empty"
       case .dotName: return "the name is \".\" or \"..\""
@@ -31,7 +31,7 @@ public enum InboxName {
   }
 
   /// The name to store an offered name under, or the problem that refuses it.
-  public static func sanitize(_ raw: String) throws(Problem) -> String {
+  package static func sanitize(_ raw: String) throws(Problem) -> String {
     // On scalars: `contains` on a String compares Characters, and `/` followed by a combining
     // mark is one Character that is not "/" (fuzz finding F4).
     if raw.unicodeScalars.contains("/") { throw .pathSeparator }
@@ -49,12 +49,12 @@ public enum InboxName {
 
   /// `name` ending in `.ext` (compared case-insensitively), adding it when missing: a URL is
   /// stored as `….url`, a text snippet as `….txt`, whatever name it came with.
-  public static func withExtension(_ name: String, _ ext: String) -> String {
+  package static func withExtension(_ name: String, _ ext: String) -> String {
     name.lowercased().hasSuffix("." + ext.lowercased()) ? name : "\(name).\(ext)"
   }
 
   /// The `number`th alternative for a taken name: `photo.jpg` → `photo-1.jpg`.
-  public static func variant(of name: String, number: Int) -> String {
+  package static func variant(of name: String, number: Int) -> String {
     guard number > 0 else { return name }
     let (stem, ext) = split(name)
     return "\(stem)-\(number)\(ext)"
@@ -62,7 +62,7 @@ public enum InboxName {
 
   /// Splits off the extension (with its dot), keeping compound archive extensions whole.
   /// A leading dot does not start an extension (`.bashrc` has none).
-  public static func split(_ name: String) -> (stem: String, ext: String) {
+  package static func split(_ name: String) -> (stem: String, ext: String) {
     let lower = name.lowercased()
     for compound in compoundExtensions where lower.hasSuffix(compound) && lower.count > compound.count {
       let cut = name.index(name.endIndex, offsetBy: -compound.count)

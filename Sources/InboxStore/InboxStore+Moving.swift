@@ -11,7 +11,7 @@ extension InboxStore {
   /// must not exist. Works across file systems (copy, sync, then remove the original).
   /// Returns where the item now is.
   @discardableResult
-  public func move(_ name: String, to destination: URL? = nil) throws(InboxError) -> URL {
+  package func move(_ name: String, to destination: URL? = nil) throws(InboxError) -> URL {
     let item = try item(named: name)
     let target = destination ?? documents
     var isFolder: ObjCBool = false
@@ -36,7 +36,7 @@ extension InboxStore {
   }
 
   /// Deletes an item (a folder with everything in it).
-  public func delete(_ name: String) throws(InboxError) {
+  package func delete(_ name: String) throws(InboxError) {
     let item = try item(named: name)
     try leaving(item) { (source) throws(InboxError) in try discard(fromInbox: source) }
     try? compactMetadata()

@@ -9,25 +9,25 @@ import UniformTypes
 /// never replaces an existing name; the Inbox directory is synced after. Nothing partial ever
 /// appears in the Inbox. Immutable paths only, so any thread may use it; the file system
 /// arbitrates concurrent placements (RENAME_NOREPLACE).
-public final class InboxStore: Sendable {
+package final class InboxStore: Sendable {
   /// Mode of a file in the Inbox: readable, with no write bit.
   static let fileMode = FilePermissions(rawValue: 0o444)
   /// Mode of a folder inside an Inbox item.
   static let folderMode = FilePermissions(rawValue: 0o555)
 
   /// `<home>/Documents`, where `move` puts items by default.
-  public let documents: URL
+  package let documents: URL
   /// `<home>/Documents/Inbox`.
-  public let inbox: URL
+  package let inbox: URL
   /// Partial and resumable transfers.
-  public let staging: URL
+  package let staging: URL
   /// The metadata journal.
-  public let metadataDirectory: URL
+  package let metadataDirectory: URL
 
   private var journal: MetadataJournal { MetadataJournal(directory: metadataDirectory) }
 
   /// Opens the store under `documents`, creating the folders (owner-only) if needed.
-  public init(documents: URL) throws(InboxError) {
+  package init(documents: URL) throws(InboxError) {
     self.documents = documents
     inbox = documents.appendingPathComponent("Inbox")
     let state = documents.appendingPathComponent(".share")
@@ -44,7 +44,7 @@ public final class InboxStore: Sendable {
   // MARK: Receiving
 
   /// A new, empty staging file, owner-only until it is finished.
-  public func createStagingFile() throws(InboxError) -> StagingFile {
+  package func createStagingFile() throws(InboxError) -> StagingFile {
     let url = staging.appendingPathComponent("\(randomHex(12)).part")
     let file = try InboxError.attempt("open", url.path) { () throws(Errno) in
       try FileDescriptor.open(url.path, .writeOnly, options: [.create, .exclusiveCreate], permissions: .ownerReadWrite)
@@ -53,7 +53,7 @@ public final class InboxStore: Sendable {
   }
 
   /// A new, empty staging folder to build a folder item in.
-  public func createStagingFolder() throws(InboxError) -> URL {
+  package func createStagingFolder() throws(InboxError) -> URL {
     let url = staging.appendingPathComponent("\(randomHex(12)).dir")
     try InboxError.attempt("mkdir", url.path) { () throws(Errno) in
       try FileSystem.makeDirectory(url.path, permissions: .ownerReadWriteExecute)
@@ -63,7 +63,7 @@ public final class InboxStore: Sendable {
 
   /// Flushes everything staged to disk with one syncfs(2): how a batch of many small files is
   /// made durable without a sync per file.
-  public func syncStaging() throws(InboxError) {
+  package func syncStaging() throws(InboxError) {
     try InboxError.attempt("syncfs", staging.path) { () throws(Errno) in
       try FileSystem.syncFileSystem(holding: staging.path)
     }
@@ -72,26 +72,26 @@ public final class InboxStore: Sendable {
   /// Makes a staged folder tree read-only (inner folders 0555, files already 0444) except its
   /// top folder, which must stay writable to move into the Inbox: `place` seals it on the way
   /// (see `FolderPassage`). Returns the identity of the top folder.
-  public func seal(folder url: URL) throws(InboxError) -> FileIdentity {
+  package func seal(folder url: URL) throws(InboxError) -> FileIdentity {
     try setModes(under: url, file: InboxStore.fileMode, folder: InboxStore.folderMode)
     try chmod(url, .ownerReadWriteExecute)
     return FileIdentity(try lstatus(url))
   }
 
   /// Removes a staged item that will not be placed (a read-only folder tree included).
-  public func discardStaged(_ url: URL) {
+  package func discardStaged(_ url: URL) {
     try? removeTree(url)
   }
 
   /// An item ready to enter the Inbox: finished, read-only and synced in staging.
-  public struct Placement: Sendable {
-    public var staged: URL
+  package struct Placement: Sendable {
+    package var staged: URL
     /// The sanitized name to place it under (a collision adds `-1`, `-2`, ...).
-    public var name: String
-    public var identity: FileIdentity
-    public var metadata: ItemMetadata
+    package var name: String
+    package var identity: FileIdentity
+    package var metadata: ItemMetadata
 
-    public init(staged: URL, name: String, identity: FileIdentity, metadata: ItemMetadata) {
+    package init(staged: URL, name: String, identity: FileIdentity, metadata: ItemMetadata) {
       self.staged = staged
       self.name = name
       self.identity = identity
@@ -103,7 +103,7 @@ public final class InboxStore: Sendable {
   /// each is renamed in under a free name (a folder through a transient name, sealed on the way:
   /// see `FolderPassage`), then the Inbox directory is synced once. Returns, per placement, the
   /// name it was stored under or why it was not.
-  public func place(_ batch: [Placement]) -> [Result<String, InboxError>] {
+  package func place(_ batch: [Placement]) -> [Result<String, InboxError>] {
     guard !batch.isEmpty else { return [] }
     let folders = batch.filter { $0.metadata.kind == .folder }.map(\.name)
     let passage: FolderPassage?
@@ -135,7 +135,7 @@ public final class InboxStore: Sendable {
   // MARK: Browsing
 
   /// Everything in the Inbox, oldest first, with metadata where it is known.
-  public func list() -> [InboxItem] {
+  package func list() -> [InboxItem] {
     var names = (try? FileManager.default.contentsOfDirectory(atPath: inbox.path)) ?? []
     if names.contains(where: FolderPassage.isTransient) {
       // A folder crossing the threshold (or left there by a crash) is not an item yet.
@@ -168,7 +168,7 @@ public final class InboxStore: Sendable {
   }
 
   /// The item stored under exactly `name`.
-  public func item(named name: String) throws(InboxError) -> InboxItem {
+  package func item(named name: String) throws(InboxError) -> InboxItem {
     guard InboxStore.isPlainName(name), let item = list().first(where: { $0.name == name }) else {
       throw .noSuchItem(name)
     }
@@ -176,7 +176,7 @@ public final class InboxStore: Sendable {
   }
 
   /// Drops metadata records whose item has left the Inbox (when enough have piled up).
-  public func compactMetadata(force: Bool = false) throws(InboxError) {
+  package func compactMetadata(force: Bool = false) throws(InboxError) {
     try journal.compact(keeping: Set(list().map(\.identity)), force: force)
   }
 
@@ -187,16 +187,16 @@ public final class InboxStore: Sendable {
 }
 
 /// An item in the Inbox.
-public struct InboxItem: Sendable {
-  public enum Kind: String, Sendable, Codable { case file, folder, other }
+package struct InboxItem: Sendable {
+  package enum Kind: String, Sendable, Codable { case file, folder, other }
   /// The name in the Inbox (from the disk; escape before display).
-  public var name: String
-  public var url: URL
-  public var kind: Kind
-  public var size: Int64
+  package var name: String
+  package var url: URL
+  package var kind: Kind
+  package var size: Int64
   /// nil when the item has no record (put there by hand, or its record was lost).
-  public var metadata: ItemMetadata?
-  public var identity: FileIdentity
+  package var metadata: ItemMetadata?
+  package var identity: FileIdentity
 }
 
 /// The status of `url` itself (not following a symbolic link).

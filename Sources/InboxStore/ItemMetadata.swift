@@ -2,46 +2,46 @@ import Foundation
 import UniformTypes
 
 /// What the Inbox remembers about an item beside its bytes.
-public struct ItemMetadata: Codable, Sendable, Equatable {
+package struct ItemMetadata: Codable, Sendable, Equatable {
   /// The name the sender offered (untrusted: escape before display).
-  public var originalName: String
+  package var originalName: String
   /// What was offered: a file, a folder, a URL or a text snippet.
-  public var kind: ItemKind
+  package var kind: ItemKind
   /// The sender's device name (untrusted: escape before display).
-  public var senderName: String
+  package var senderName: String
   /// The sender's device ID: the fingerprint of its certificate, 64 hex digits.
-  public var senderId: String
-  public var receivedAt: Date
+  package var senderId: String
+  package var receivedAt: Date
   /// Bytes of the item (a folder: of all its files).
-  public var size: Int64
+  package var size: Int64
   /// SHA-256 of a file item's bytes, 64 hex digits.
-  public var sha256: String?
+  package var sha256: String?
   /// The type the receiver decided on, such as `public.png`.
-  public var type: TypeIdentifier?
+  package var type: TypeIdentifier?
   /// A folder's number of files.
-  public var files: Int?
+  package var files: Int?
   /// The protocol it came by when not share's own: `"localsend"`. For LocalSend, `senderId` is
   /// the fingerprint the sender claimed (proven only when `senderVerified` is true).
-  public var `protocol`: String? = nil
+  package var `protocol`: String? = nil
   /// Whether `senderId` was proven by the sender's certificate; nil for share's own protocol,
   /// where it always is.
-  public var senderVerified: Bool? = nil
+  package var senderVerified: Bool? = nil
   /// A folder's entries that were offered but not stored, each with why (the first few, in
   /// offer order); nil when every entry was stored.
-  public var refusedEntries: [RefusedEntry]?
+  package var refusedEntries: [RefusedEntry]?
 
   /// One entry of a folder that is not in it, and why: the receiver's sentence.
-  public struct RefusedEntry: Codable, Sendable, Equatable {
+  package struct RefusedEntry: Codable, Sendable, Equatable {
     /// Its path inside the folder, as offered (untrusted: escape before display).
-    public var path: String
-    public var reason: String
-    public init(path: String, reason: String) {
+    package var path: String
+    package var reason: String
+    package init(path: String, reason: String) {
       self.path = path
       self.reason = reason
     }
   }
 
-  public init(
+  package init(
     originalName: String, kind: ItemKind, senderName: String, senderId: String,
     receivedAt: Date, size: Int64, sha256: String? = nil, type: TypeIdentifier? = nil, files: Int? = nil,
     refusedEntries: [RefusedEntry]? = nil
@@ -62,7 +62,7 @@ public struct ItemMetadata: Codable, Sendable, Equatable {
 /// One line of the metadata journal: the record for one file identity.
 extension ItemMetadata {
   /// When it was received, as `2026-12-01T09:30:00Z` (UTC, whole seconds).
-  public var receivedAtText: String { iso8601(receivedAt) }
+  package var receivedAtText: String { iso8601(receivedAt) }
 }
 
 struct MetadataRecord: Codable {

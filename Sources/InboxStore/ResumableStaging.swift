@@ -3,15 +3,15 @@ import System
 
 /// What a resumable staging file is: whose item it holds, so a later offer of the same item by
 /// the same sender can continue where the bytes stopped.
-public struct ResumeRecord: Codable, Sendable, Equatable {
-  public var senderId: String
+package struct ResumeRecord: Codable, Sendable, Equatable {
+  package var senderId: String
   /// The sender's key for its source (path, size, modification time).
-  public var resumeKey: String
-  public var name: String
-  public var size: Int64
-  public var updatedAt: Date
+  package var resumeKey: String
+  package var name: String
+  package var size: Int64
+  package var updatedAt: Date
 
-  public init(senderId: String, resumeKey: String, name: String, size: Int64, updatedAt: Date = Date()) {
+  package init(senderId: String, resumeKey: String, name: String, size: Int64, updatedAt: Date = Date()) {
     self.senderId = senderId
     self.resumeKey = resumeKey
     self.name = name
@@ -21,7 +21,7 @@ public struct ResumeRecord: Codable, Sendable, Equatable {
 
   /// The staging file name stem for this item: a digest of who sends what, so it is the same on
   /// every attempt and never a name from the network.
-  public var stem: String {
+  package var stem: String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     var second: UInt64 = 0x8422_2325_cbf2_9ce4
     for byte in "\(senderId)\0\(resumeKey)\0\(name)\0\(size)".utf8 {
@@ -41,7 +41,7 @@ extension InboxStore {
 
   /// How many bytes of this item staging already holds (0 when none). A record that does not
   /// match, is unreadable, or a part longer than the item, is discarded: never fatal.
-  public func resumableOffset(for record: ResumeRecord) -> Int64 {
+  package func resumableOffset(for record: ResumeRecord) -> Int64 {
     let recordURL = recordURL(record)
     let part = partURL(record)
     guard let data = FileManager.default.contents(atPath: recordURL.path) else {
@@ -64,7 +64,7 @@ extension InboxStore {
 
   /// Opens the staging file of a resumable item, creating it when `offset` is 0, else opening the
   /// existing one for appending after checking it still holds exactly `offset` bytes.
-  public func openResumable(_ record: ResumeRecord, offset: Int64) throws(InboxError) -> StagingFile {
+  package func openResumable(_ record: ResumeRecord, offset: Int64) throws(InboxError) -> StagingFile {
     let url = partURL(record)
     if offset == 0 {
       discardResumable(record)
@@ -87,7 +87,7 @@ extension InboxStore {
   }
 
   /// Keeps an interrupted item for resuming: its bytes synced, its record written.
-  public func keepForResume(_ file: StagingFile, record: ResumeRecord) {
+  package func keepForResume(_ file: StagingFile, record: ResumeRecord) {
     file.sync()
     file.keep()
     var refreshed = record
@@ -105,7 +105,7 @@ extension InboxStore {
   }
 
   /// Removes an item's resumable staging and its record.
-  public func discardResumable(_ record: ResumeRecord) {
+  package func discardResumable(_ record: ResumeRecord) {
     try? FileSystem.remove(partURL(record).path)
     try? FileSystem.remove(recordURL(record).path)
   }
@@ -116,7 +116,7 @@ extension InboxStore {
   /// being deleted, records without parts, expired parts). Returns how many resumable parts
   /// were kept.
   @discardableResult
-  public func cleanStaging(expiry: TimeInterval) -> Int {
+  package func cleanStaging(expiry: TimeInterval) -> Int {
     repairPassages()
     let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
     let cutoff = Date().timeIntervalSince1970 - expiry
@@ -146,7 +146,7 @@ extension InboxStore {
 extension StagingFile {
   /// Feeds the first `count` bytes of the file to `body`, in chunks (for checking a resumed
   /// prefix). Returns false when the file is shorter or unreadable.
-  public func readPrefix(_ count: Int64, chunk: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+  package func readPrefix(_ count: Int64, chunk: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
     guard let file = descriptor else { return false }
     var offset: Int64 = 0
     while offset < count {
@@ -162,12 +162,12 @@ extension StagingFile {
 
 extension InboxStore {
   /// Removes the record of a resumable item whose part has been placed in the Inbox.
-  public func forgetResumeRecord(_ record: ResumeRecord) {
+  package func forgetResumeRecord(_ record: ResumeRecord) {
     try? FileSystem.remove(recordURL(record).path)
   }
 
   /// Bytes free for this user on the file system holding the Inbox (statvfs), when known.
-  public func availableBytes() -> Int64? {
+  package func availableBytes() -> Int64? {
     try? FileSystem.availableBytes(at: inbox.path)
   }
 }

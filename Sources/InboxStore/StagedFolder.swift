@@ -5,13 +5,13 @@ import System
 /// paths, then sealed read-only and placed in the Inbox whole.
 ///
 /// Thread-confined to the receiving thread.
-public final class StagedFolder {
-  public let url: URL
+package final class StagedFolder {
+  package let url: URL
 
   init(url: URL) { self.url = url }
 
   /// Creates a sub-folder (and any missing parents) from sanitized path components.
-  public func makeFolder(_ components: [String]) throws(InboxError) {
+  package func makeFolder(_ components: [String]) throws(InboxError) {
     try Self.requirePlainNames(components)
     var current = url
     for component in components {
@@ -28,7 +28,7 @@ public final class StagedFolder {
 
   /// Creates a new file at sanitized path components, never following a symlink and never
   /// replacing an existing file.
-  public func createFile(_ components: [String]) throws(InboxError) -> StagingFile {
+  package func createFile(_ components: [String]) throws(InboxError) -> StagingFile {
     guard !components.isEmpty else { throw InboxError.unexpected("an entry has an empty path") }
     try Self.requirePlainNames(components)
     try makeFolder(Array(components.dropLast()))
@@ -50,12 +50,12 @@ public final class StagedFolder {
   }
 
   /// Removes the folder and everything in it.
-  public func discard() { try? removeTree(url) }
+  package func discard() { try? removeTree(url) }
 }
 
 extension InboxStore {
   /// A new, empty staging folder to build a folder item in.
-  public func createStagedFolder() throws(InboxError) -> StagedFolder {
+  package func createStagedFolder() throws(InboxError) -> StagedFolder {
     StagedFolder(url: try createStagingFolder())
   }
 }
@@ -63,7 +63,7 @@ extension InboxStore {
 extension InboxName {
   /// Splits a folder entry's relative path (components joined by `/`) and sanitizes each
   /// component; refuses absolute paths, empty components, `.` and `..`.
-  public static func sanitize(relativePath path: String) throws(Problem) -> [String] {
+  package static func sanitize(relativePath path: String) throws(Problem) -> [String] {
     // On scalars, not Characters: `/` followed by a combining mark is one Character (fuzz
     // finding F4), and a split on Characters would leave it inside a component.
     if path.unicodeScalars.first == "/" { throw .pathSeparator }

@@ -4,11 +4,11 @@ import System
 /// A file being received, in the staging area, outside the Inbox. Owns its file descriptor.
 ///
 /// Thread-confined: one receiving thread writes it, then finishes or discards it.
-public final class StagingFile {
+package final class StagingFile {
   /// Where the bytes are going.
-  public let url: URL
+  package let url: URL
   /// Bytes written so far.
-  public private(set) var size: Int64
+  package private(set) var size: Int64
   /// The open file; nil once finished, kept or discarded.
   private var file: FileDescriptor?
 
@@ -23,16 +23,16 @@ public final class StagingFile {
   }
 
   /// Whether writes bypass the page cache (O_DIRECT).
-  public private(set) var isDirect = false
+  package private(set) var isDirect = false
 
   /// The alignment O_DIRECT needs for buffers, lengths and offsets.
-  public static let directAlignment = 4096
+  package static let directAlignment = 4096
 
   /// Turns on O_DIRECT, so large items go from the receive buffer to the disk without a copy
   /// into the page cache (the biggest CPU cost of receiving a large file). Returns false when
   /// the file system does not support it (tmpfs): writes then stay buffered.
   @discardableResult
-  public func useDirectIO() -> Bool {
+  package func useDirectIO() -> Bool {
     guard let file, size % Int64(StagingFile.directAlignment) == 0 else { return false }
     guard (try? file.setStatus(.direct, enabled: true)) != nil else { return false }
     isDirect = true
@@ -48,7 +48,7 @@ public final class StagingFile {
   /// Appends bytes, all of them, or throws (`.diskFull` on ENOSPC / EDQUOT). In direct mode a
   /// write that is not aligned (the last, short one) turns direct mode off first, and so does a
   /// file system that refuses a direct write (EINVAL): the rest is then written buffered.
-  public func write(_ buffer: UnsafeRawBufferPointer) throws(InboxError) {
+  package func write(_ buffer: UnsafeRawBufferPointer) throws(InboxError) {
     guard let file else { throw InboxError.from("write", url.path, .badFileDescriptor) }
     if isDirect {
       let alignment = StagingFile.directAlignment
@@ -73,7 +73,7 @@ public final class StagingFile {
 
   /// Makes the file read-only, optionally flushes it to disk, and closes it.
   /// Returns its identity, which keys its metadata.
-  public func finish(sync: Bool) throws(InboxError) -> FileIdentity {
+  package func finish(sync: Bool) throws(InboxError) -> FileIdentity {
     defer { closeDescriptor() }
     guard let file else { throw InboxError.from("fstat", url.path, .badFileDescriptor) }
     try InboxError.attempt("fchmod", url.path) { () throws(Errno) in try file.setPermissions(InboxStore.fileMode) }
@@ -82,16 +82,16 @@ public final class StagingFile {
   }
 
   /// Closes and removes the file; nothing of it stays.
-  public func discard() {
+  package func discard() {
     closeDescriptor()
     try? FileSystem.remove(url.path)
   }
 
   /// Closes the descriptor but keeps the file (for resuming later).
-  public func keep() { closeDescriptor() }
+  package func keep() { closeDescriptor() }
 
   /// Flushes the bytes written so far to disk (best effort).
-  public func sync() {
+  package func sync() {
     try? file?.dataSync()
   }
 
@@ -106,12 +106,12 @@ public final class StagingFile {
 
 /// What ties a metadata record to one file: inode, size and modification time in nanoseconds.
 /// Survives renames within the file system, so the record follows the item.
-public struct FileIdentity: Hashable, Codable, Sendable {
-  public var inode: UInt64
-  public var size: Int64
-  public var mtimeNanoseconds: Int64
+package struct FileIdentity: Hashable, Codable, Sendable {
+  package var inode: UInt64
+  package var size: Int64
+  package var mtimeNanoseconds: Int64
 
-  public init(inode: UInt64, size: Int64, mtimeNanoseconds: Int64) {
+  package init(inode: UInt64, size: Int64, mtimeNanoseconds: Int64) {
     self.inode = inode
     self.size = size
     self.mtimeNanoseconds = mtimeNanoseconds

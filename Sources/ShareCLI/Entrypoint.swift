@@ -38,28 +38,28 @@ let allCommands: [any Command.Type] = [
 
 /// The whole command line as data, for generators of shell completions and the man page: the
 /// same declarations that parsing and help read.
-public enum CommandLineModel {
+package enum CommandLineModel {
   /// What share is, in a line (help's overview, the man page's NAME).
-  public static let abstract = "send files, folders, links and text to nearby Linux machines over TLS 1.3"
+  package static let abstract = "send files, folders, links and text to nearby Linux machines over TLS 1.3"
   /// Every command, in the order `share help` lists them (not the hidden ones).
-  public static var commands: [CommandSpec] { allCommands.map { $0.spec }.filter { !$0.hidden } }
+  package static var commands: [CommandSpec] { allCommands.map { $0.spec }.filter { !$0.hidden } }
   /// Options every command accepts.
-  public static var globalOptions: [OptionSpec] { GlobalOptions.specs }
+  package static var globalOptions: [OptionSpec] { GlobalOptions.specs }
   /// Options accepted only before any command (`share --version`).
-  public static var topLevelOptions: [OptionSpec] { [GlobalOptions.version.spec] }
-  public static var exitCodes: [ExitCode] { ExitCode.allCases }
+  package static var topLevelOptions: [OptionSpec] { [GlobalOptions.version.spec] }
+  package static var exitCodes: [ExitCode] { ExitCode.allCases }
   /// The text `share help` prints.
-  public static var overview: String { Help.overview(commands) }
+  package static var overview: String { Help.overview(commands) }
   /// The text `share help COMMAND` prints.
-  public static func help(for command: CommandSpec) -> String { Help.text(for: command) }
+  package static func help(for command: CommandSpec) -> String { Help.text(for: command) }
 }
 
 /// Finds the command, parses its arguments, runs it, and turns what it throws into the
 /// product's error lines and exit codes.
-public enum Entrypoint {
+package enum Entrypoint {
   /// The process's entry point (`main.swift`): takes the signals before any other thread
   /// exists, runs the command line and returns the exit status.
-  public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+  package static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     if let status = HookRunner.serveIfAsked(environment: environment) { return status }
     signal(SIGPIPE, SIG_IGN)
     Signals.start()

@@ -7,7 +7,7 @@ import Wire
 
 /// A failure at the ShareKit level. `description` is one sentence for a person; `detail` adds
 /// what the layer below reported (OpenSSL's error queue, errno, Avahi's message) for `--verbose`.
-public enum ShareError: Error, CustomStringConvertible, Sendable {
+package enum ShareError: Error, CustomStringConvertible, Sendable {
   /// A configuration file or option is wrong.
   case configuration(String)
   /// Reaching or talking to the peer failed in the TLS or socket layer.
@@ -35,7 +35,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
   /// Finding peers failed (Avahi unreachable, ...).
   case discovery(DiscoveryError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .configuration(let message): return message
     case .transport(let message, _): return message
@@ -56,7 +56,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  public var detail: String {
+  package var detail: String {
     switch self {
     case .transport(_, let detail): return detail
     case .inbox(let error): return error.detail
@@ -66,7 +66,7 @@ public enum ShareError: Error, CustomStringConvertible, Sendable {
   }
 
   /// Wraps any error from the layers below.
-  public static func wrap(_ error: any Error) -> ShareError {
+  package static func wrap(_ error: any Error) -> ShareError {
     switch error {
     case let error as ShareError: return error
     case let error as WireError: return .wire(error)

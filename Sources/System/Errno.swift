@@ -5,88 +5,88 @@ import Glibc
 /// Compare with the named codes (`.noSuchFileOrDirectory`, ...) or match them in a `switch` or a
 /// `catch` clause. `description` is the C library's text for the code (`strerror`), the only
 /// place in the code base that calls it.
-public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
+package struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
   /// The C `errno` value.
-  public let rawValue: Int32
+  package let rawValue: Int32
 
-  public init(rawValue: Int32) { self.rawValue = rawValue }
+  package init(rawValue: Int32) { self.rawValue = rawValue }
 
   /// The calling thread's current `errno`. Read it right after the failing call: any other call
   /// in between may change it.
-  public static var current: Errno { Errno(rawValue: Glibc.errno) }
+  package static var current: Errno { Errno(rawValue: Glibc.errno) }
 
   /// The C library's text for the code, e.g. "No such file or directory". The corresponding C
   /// function is `strerror`.
-  public var description: String { String(cString: strerror(rawValue)) }
+  package var description: String { String(cString: strerror(rawValue)) }
 
   /// Lets `catch Errno.noSuchFileOrDirectory` match a thrown `Errno`.
-  public static func ~= (code: Errno, error: any Error) -> Bool {
+  package static func ~= (code: Errno, error: any Error) -> Bool {
     (error as? Errno) == code
   }
 }
 
 extension Errno {
   /// Operation not permitted. The corresponding C error is `EPERM`.
-  public static var notPermitted: Errno { Errno(rawValue: EPERM) }
+  package static var notPermitted: Errno { Errno(rawValue: EPERM) }
   /// No such file or directory. The corresponding C error is `ENOENT`.
-  public static var noSuchFileOrDirectory: Errno { Errno(rawValue: ENOENT) }
+  package static var noSuchFileOrDirectory: Errno { Errno(rawValue: ENOENT) }
   /// A signal interrupted the call. The corresponding C error is `EINTR`.
-  public static var interrupted: Errno { Errno(rawValue: EINTR) }
+  package static var interrupted: Errno { Errno(rawValue: EINTR) }
   /// An input/output error. The corresponding C error is `EIO`.
-  public static var ioError: Errno { Errno(rawValue: EIO) }
+  package static var ioError: Errno { Errno(rawValue: EIO) }
   /// Bad file descriptor. The corresponding C error is `EBADF`.
-  public static var badFileDescriptor: Errno { Errno(rawValue: EBADF) }
+  package static var badFileDescriptor: Errno { Errno(rawValue: EBADF) }
   /// The resource is temporarily unavailable (a non-blocking call would block). The
   /// corresponding C error is `EAGAIN` (the same value as `EWOULDBLOCK` on Linux).
-  public static var resourceTemporarilyUnavailable: Errno { Errno(rawValue: EAGAIN) }
+  package static var resourceTemporarilyUnavailable: Errno { Errno(rawValue: EAGAIN) }
   /// Permission denied. The corresponding C error is `EACCES`.
-  public static var permissionDenied: Errno { Errno(rawValue: EACCES) }
+  package static var permissionDenied: Errno { Errno(rawValue: EACCES) }
   /// The file exists. The corresponding C error is `EEXIST`.
-  public static var fileExists: Errno { Errno(rawValue: EEXIST) }
+  package static var fileExists: Errno { Errno(rawValue: EEXIST) }
   /// A rename or link across file systems. The corresponding C error is `EXDEV`.
-  public static var improperLink: Errno { Errno(rawValue: EXDEV) }
+  package static var improperLink: Errno { Errno(rawValue: EXDEV) }
   /// A path component is not a directory. The corresponding C error is `ENOTDIR`.
-  public static var notDirectory: Errno { Errno(rawValue: ENOTDIR) }
+  package static var notDirectory: Errno { Errno(rawValue: ENOTDIR) }
   /// The path is a directory. The corresponding C error is `EISDIR`.
-  public static var isDirectory: Errno { Errno(rawValue: EISDIR) }
+  package static var isDirectory: Errno { Errno(rawValue: EISDIR) }
   /// Invalid argument. The corresponding C error is `EINVAL`.
-  public static var invalidArgument: Errno { Errno(rawValue: EINVAL) }
+  package static var invalidArgument: Errno { Errno(rawValue: EINVAL) }
   /// Too many open files in this process. The corresponding C error is `EMFILE`.
-  public static var tooManyOpenFiles: Errno { Errno(rawValue: EMFILE) }
+  package static var tooManyOpenFiles: Errno { Errno(rawValue: EMFILE) }
   /// Too many open files in the system. The corresponding C error is `ENFILE`.
-  public static var tooManyOpenFilesInSystem: Errno { Errno(rawValue: ENFILE) }
+  package static var tooManyOpenFilesInSystem: Errno { Errno(rawValue: ENFILE) }
   /// No space left on the device. The corresponding C error is `ENOSPC`.
-  public static var noSpace: Errno { Errno(rawValue: ENOSPC) }
+  package static var noSpace: Errno { Errno(rawValue: ENOSPC) }
   /// The user's disk quota is exceeded. The corresponding C error is `EDQUOT`.
-  public static var diskQuotaExceeded: Errno { Errno(rawValue: EDQUOT) }
+  package static var diskQuotaExceeded: Errno { Errno(rawValue: EDQUOT) }
   /// The file system is read-only. The corresponding C error is `EROFS`.
-  public static var readOnlyFileSystem: Errno { Errno(rawValue: EROFS) }
+  package static var readOnlyFileSystem: Errno { Errno(rawValue: EROFS) }
   /// The reading end of a pipe or socket is closed. The corresponding C error is `EPIPE`.
-  public static var brokenPipe: Errno { Errno(rawValue: EPIPE) }
+  package static var brokenPipe: Errno { Errno(rawValue: EPIPE) }
   /// The directory is not empty. The corresponding C error is `ENOTEMPTY`.
-  public static var directoryNotEmpty: Errno { Errno(rawValue: ENOTEMPTY) }
+  package static var directoryNotEmpty: Errno { Errno(rawValue: ENOTEMPTY) }
   /// Too many levels of symbolic links (also `O_NOFOLLOW` on a link). The corresponding C error
   /// is `ELOOP`.
-  public static var tooManySymbolicLinkLevels: Errno { Errno(rawValue: ELOOP) }
+  package static var tooManySymbolicLinkLevels: Errno { Errno(rawValue: ELOOP) }
   /// The address family is not supported. The corresponding C error is `EAFNOSUPPORT`.
-  public static var addressFamilyNotSupported: Errno { Errno(rawValue: EAFNOSUPPORT) }
+  package static var addressFamilyNotSupported: Errno { Errno(rawValue: EAFNOSUPPORT) }
   /// The address is already in use. The corresponding C error is `EADDRINUSE`.
-  public static var addressInUse: Errno { Errno(rawValue: EADDRINUSE) }
+  package static var addressInUse: Errno { Errno(rawValue: EADDRINUSE) }
   /// The address is not available on this host. The corresponding C error is `EADDRNOTAVAIL`.
-  public static var addressNotAvailable: Errno { Errno(rawValue: EADDRNOTAVAIL) }
+  package static var addressNotAvailable: Errno { Errno(rawValue: EADDRNOTAVAIL) }
   /// The network is unreachable. The corresponding C error is `ENETUNREACH`.
-  public static var networkUnreachable: Errno { Errno(rawValue: ENETUNREACH) }
+  package static var networkUnreachable: Errno { Errno(rawValue: ENETUNREACH) }
   /// The connection was reset by the peer. The corresponding C error is `ECONNRESET`.
-  public static var connectionReset: Errno { Errno(rawValue: ECONNRESET) }
+  package static var connectionReset: Errno { Errno(rawValue: ECONNRESET) }
   /// The socket is not connected. The corresponding C error is `ENOTCONN`.
-  public static var socketNotConnected: Errno { Errno(rawValue: ENOTCONN) }
+  package static var socketNotConnected: Errno { Errno(rawValue: ENOTCONN) }
   /// The connection timed out. The corresponding C error is `ETIMEDOUT`.
-  public static var timedOut: Errno { Errno(rawValue: ETIMEDOUT) }
+  package static var timedOut: Errno { Errno(rawValue: ETIMEDOUT) }
   /// The connection was refused: nothing listens there. The corresponding C error is
   /// `ECONNREFUSED`.
-  public static var connectionRefused: Errno { Errno(rawValue: ECONNREFUSED) }
+  package static var connectionRefused: Errno { Errno(rawValue: ECONNREFUSED) }
   /// No route to the host. The corresponding C error is `EHOSTUNREACH`.
-  public static var noRouteToHost: Errno { Errno(rawValue: EHOSTUNREACH) }
+  package static var noRouteToHost: Errno { Errno(rawValue: EHOSTUNREACH) }
   /// A non-blocking connect is under way. The corresponding C error is `EINPROGRESS`.
-  public static var nowInProgress: Errno { Errno(rawValue: EINPROGRESS) }
+  package static var nowInProgress: Errno { Errno(rawValue: EINPROGRESS) }
 }

@@ -98,8 +98,8 @@ package enum Landlock {
 extension Errno {
   /// The function is not implemented (a system call this kernel lacks). The corresponding C
   /// error is `ENOSYS`.
-  public static var functionNotImplemented: Errno { Errno(rawValue: ENOSYS) }
+  package static var functionNotImplemented: Errno { Errno(rawValue: ENOSYS) }
   /// The operation is not supported (here: a feature compiled in but turned off). The
   /// corresponding C error is `EOPNOTSUPP`.
-  public static var operationNotSupported: Errno { Errno(rawValue: EOPNOTSUPP) }
+  package static var operationNotSupported: Errno { Errno(rawValue: EOPNOTSUPP) }
 }

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the descriptor, the closed flag and the in-use count live in a
 /// `Mutex`; the other stored properties are immutable.
-public final class Socket: @unchecked Sendable {
+package final class Socket: @unchecked Sendable {
   /// The descriptor's life cycle, guarded by `state`.
   private struct State {
     /// The descriptor, or -1 once released with `close(2)`.
@@ -26,9 +26,9 @@ public final class Socket: @unchecked Sendable {
 
   /// The peer's numeric address: "127.0.0.1", "::1", "fe80::1%eth0". An IPv4-mapped IPv6 peer
   /// (on a dual-stack listener) is shown as IPv4.
-  public let peerAddress: String
+  package let peerAddress: String
   /// The peer's TCP port.
-  public let peerPort: UInt16
+  package let peerPort: UInt16
 
   /// Adopts a connected, blocking descriptor: reads the peer address and turns on `TCP_NODELAY`.
   /// On failure the descriptor is closed.
@@ -63,7 +63,7 @@ public final class Socket: @unchecked Sendable {
   /// then tries each address in order with a non-blocking `connect` and `poll`, all within one
   /// overall `timeout`. The connected socket is returned in blocking mode with `TCP_NODELAY` on;
   /// buffer sizes are left to the kernel's autotuning. Call from any thread; it blocks.
-  public static func connect(host: String, port: UInt16, timeout: Duration) throws(SocketError)
+  package static func connect(host: String, port: UInt16, timeout: Duration) throws(SocketError)
     -> Socket
   {
     let deadline = ContinuousClock.now + timeout
@@ -116,14 +116,14 @@ public final class Socket: @unchecked Sendable {
 
   /// The descriptor, or -1 once closed. Only for inspection or `poll`: it may be closed by
   /// another thread's `close()` at any time; do not read, write or close it directly.
-  public var fileDescriptor: Int32 {
+  package var fileDescriptor: Int32 {
     state.withLock { $0.closed ? -1 : $0.fd }
   }
 
   /// Sets the kernel receive and send timeouts (`SO_RCVTIMEO` / `SO_SNDTIMEO`); nil means wait
   /// forever. A blocked read or write that exceeds them fails (the TLS layer reports
   /// `.timedOut`). Durations below 1 µs are rounded up to 1 µs.
-  public func setTimeouts(receive: Duration?, send: Duration?) throws(SocketError) {
+  package func setTimeouts(receive: Duration?, send: Duration?) throws(SocketError) {
     let none = Glibc.timeval(tv_sec: 0, tv_usec: 0)
     do {
       try withDescriptor { fd throws(Errno) in
@@ -151,7 +151,7 @@ public final class Socket: @unchecked Sendable {
   /// Closes the socket. Safe from any thread and idempotent: shuts the connection down
   /// (`shutdown(SHUT_RDWR)`), which makes any blocked call on another thread return, then
   /// releases the descriptor (`close(2)`) once no call is using it.
-  public func close() {
+  package func close() {
     state.withLock { state in
       guard !state.closed else { return }
       state.closed = true

@@ -1,7 +1,7 @@
 /// A failure resolving, connecting, binding or accepting a TCP socket.
 ///
 /// `description` is one sentence for a user; `detail` adds errno / getaddrinfo codes.
-public enum SocketError: Error, CustomStringConvertible, Sendable {
+package enum SocketError: Error, CustomStringConvertible, Sendable {
   /// `getaddrinfo` failed; `code` is its `EAI_*` result and `message` its `gai_strerror` text.
   case resolve(host: String, code: Int32, message: String)
   /// Every address of `host` failed to connect; `errno` is the last attempt's error
@@ -20,7 +20,7 @@ public enum SocketError: Error, CustomStringConvertible, Sendable {
   case system(operation: String, errno: Errno)
 
   /// One sentence saying what failed.
-  public var description: String {
+  package var description: String {
     switch self {
     case .resolve(let host, _, let message):
       return "Could not resolve \(host): \(message)."
@@ -54,7 +54,7 @@ public enum SocketError: Error, CustomStringConvertible, Sendable {
   }
 
   /// The raw codes behind `description`.
-  public var detail: String {
+  package var detail: String {
     switch self {
     case .resolve(let host, let code, let message):
       return "getaddrinfo(\(host)): EAI \(code) (\(message))"

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: descriptors and flags live in a `Mutex`; `port` and `host` are
 /// immutable.
-public final class TCPListener: @unchecked Sendable {
+package final class TCPListener: @unchecked Sendable {
   /// Descriptor life cycle, guarded by `state`.
   private struct State {
     /// The listening descriptor (non-blocking), -1 once released.
@@ -30,9 +30,9 @@ public final class TCPListener: @unchecked Sendable {
   private let state: Mutex<State>
 
   /// The bound port; the kernel's choice when the listener was created with port 0.
-  public let port: UInt16
+  package let port: UInt16
   /// The bound numeric address ("::", "0.0.0.0", "127.0.0.1", ...).
-  public let host: String
+  package let host: String
 
   /// Binds and listens.
   ///
@@ -41,7 +41,7 @@ public final class TCPListener: @unchecked Sendable {
   ///     resolved with `getaddrinfo` (`AI_PASSIVE`); the first address that binds is used.
   ///   - port: the port; 0 lets the kernel choose (read it back from `port`).
   ///   - backlog: the `listen(2)` backlog.
-  public init(host: String? = nil, port: UInt16, backlog: Int32 = 128) throws(SocketError) {
+  package init(host: String? = nil, port: UInt16, backlog: Int32 = 128) throws(SocketError) {
     let wakeFD: Int32
     do {
       wakeFD = try valueOrErrno { clinux_eventfd_cloexec() }
@@ -86,7 +86,7 @@ public final class TCPListener: @unchecked Sendable {
   /// called, and `.accept(errno)` for `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`: the listener stays
   /// usable, but the caller should pause before calling again, since the pending connection
   /// keeps the socket readable.
-  public func accept() throws(SocketError) -> Socket {
+  package func accept() throws(SocketError) -> Socket {
     let (fd, wakeFD) = try acquire()
     defer { release() }
     while true {
@@ -128,7 +128,7 @@ public final class TCPListener: @unchecked Sendable {
   /// thread (which should pass it on quickly). A failure that leaves the listener usable (out of
   /// descriptors or memory) goes to `failed`, then the loop pauses 0.1 s rather than spin on a
   /// socket that stays readable. The one accept loop of every server here.
-  public func acceptUntilClosed(failed: (SocketError) -> Void = { _ in }, _ handle: (Socket) -> Void) {
+  package func acceptUntilClosed(failed: (SocketError) -> Void = { _ in }, _ handle: (Socket) -> Void) {
     while true {
       do {
         handle(try accept())
@@ -143,7 +143,7 @@ public final class TCPListener: @unchecked Sendable {
 
   /// Stops listening. Safe from any thread and idempotent: wakes every blocked `accept()` (which
   /// throws `.listenerClosed`) and releases the descriptors once none is using them.
-  public func close() {
+  package func close() {
     state.withLock { state in
       guard !state.closed else { return }
       state.closed = true

@@ -7,24 +7,24 @@ import System
 /// The device ID is `fingerprint`, the SHA-256 of the certificate's public key, so it survives
 /// certificate renewal. A value type holding only PEM text and paths; `TLSContext` turns it into
 /// OpenSSL objects.
-public struct DeviceIdentity: Sendable {
+package struct DeviceIdentity: Sendable {
   /// The device ID: SHA-256 of the DER SubjectPublicKeyInfo of the certificate.
-  public let fingerprint: Fingerprint
+  package let fingerprint: Fingerprint
   /// The certificate, PEM-encoded.
-  public let certificatePEM: String
+  package let certificatePEM: String
   /// Where the private key is stored.
-  public let keyURL: URL
+  package let keyURL: URL
   /// Where the certificate is stored.
-  public let certificateURL: URL
+  package let certificateURL: URL
   /// The certificate's subject CN: the device name, cut to 64 characters.
-  public let commonName: String
+  package let commonName: String
   /// The private key, PKCS#8 PEM. Kept in memory so contexts need not re-read the file.
   let privateKeyPEM: [UInt8]
 
   /// The key file name inside the identity directory.
-  public static let keyFileName = "key.pem"
+  package static let keyFileName = "key.pem"
   /// The certificate file name inside the identity directory.
-  public static let certificateFileName = "cert.pem"
+  package static let certificateFileName = "cert.pem"
 
   /// Loads the identity in `directory`, creating what is missing.
   ///
@@ -40,7 +40,7 @@ public struct DeviceIdentity: Sendable {
   ///   fingerprint is unchanged because the key is.
   ///
   /// Blocks on file I/O; call from any thread.
-  public static func loadOrCreate(in directory: URL, commonName: String) throws(TLSError)
+  package static func loadOrCreate(in directory: URL, commonName: String) throws(TLSError)
     -> DeviceIdentity
   {
     let directoryPath = directory.path

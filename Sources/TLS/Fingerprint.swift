@@ -4,22 +4,22 @@
 /// same key keeps the same ID. The canonical spelling is 64 lowercase hex digits (`hex`); people
 /// may also type the `grouped` form, upper case, or colon-separated bytes — `init(hex:)` and
 /// `matches(prefix:)` accept all of them. Encodes and decodes (`Codable`) as the canonical string.
-public struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+package struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
   /// The 32 digest bytes.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// The number of digest bytes (SHA-256).
-  public static let byteCount = 32
+  package static let byteCount = 32
 
   /// Wraps a digest; nil unless `bytes` has exactly 32 elements.
-  public init?(bytes: [UInt8]) {
+  package init?(bytes: [UInt8]) {
     guard bytes.count == Self.byteCount else { return nil }
     self.bytes = bytes
   }
 
   /// Parses 64 hex digits, case-insensitive, ignoring the separators ' ', ':' and '-';
   /// nil for any other character or any other number of digits.
-  public init?(hex: String) {
+  package init?(hex: String) {
     guard let digits = normalizedFingerprintPrefix(hex), digits.count == 2 * Self.byteCount
     else { return nil }
     var bytes: [UInt8] = []
@@ -38,7 +38,7 @@ public struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomString
   }
 
   /// The canonical device ID: 64 lowercase hex digits.
-  public var hex: String {
+  package var hex: String {
     var out = ""
     out.reserveCapacity(2 * bytes.count)
     for byte in bytes {
@@ -49,7 +49,7 @@ public struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomString
   }
 
   /// The human form: 16 groups of 4 hex digits joined by "-".
-  public var grouped: String {
+  package var grouped: String {
     let digits = Array(hex)
     return stride(from: 0, to: digits.count, by: 4)
       .map { String(digits[$0..<$0 + 4]) }
@@ -57,16 +57,16 @@ public struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomString
   }
 
   /// The first 12 hex digits, enough to tell a handful of devices apart on screen.
-  public var short: String {
+  package var short: String {
     String(hex.prefix(12))
   }
 
   /// The smallest number of hex digits `matches(prefix:)` accepts.
-  public static let minimumPrefixLength = 4
+  package static let minimumPrefixLength = 4
 
   /// True when `prefix`, in any accepted spelling (separators ignored, any case), has at least
   /// `minimumPrefixLength` hex digits and is a prefix of `hex`.
-  public func matches(prefix: String) -> Bool {
+  package func matches(prefix: String) -> Bool {
     guard let digits = normalizedFingerprintPrefix(prefix),
       digits.count >= Self.minimumPrefixLength
     else { return false }
@@ -74,15 +74,15 @@ public struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomString
   }
 
   /// Same as `hex`.
-  public var description: String { hex }
+  package var description: String { hex }
 
   /// Orders by the digest bytes (equivalently, by `hex`).
-  public static func < (lhs: Fingerprint, rhs: Fingerprint) -> Bool {
+  package static func < (lhs: Fingerprint, rhs: Fingerprint) -> Bool {
     lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
   }
 
   /// Decodes the 64-hex-digit string form (any accepted spelling).
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
     guard let value = Fingerprint(hex: text) else {
@@ -93,7 +93,7 @@ public struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomString
   }
 
   /// Encodes as the canonical 64 lowercase hex digits.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(hex)
   }
@@ -101,7 +101,7 @@ public struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomString
 
 /// Normalises a typed device-ID prefix: drops the separators ' ', ':' and '-', lowercases the
 /// rest, and returns nil if anything left is not a hex digit. The empty string normalises to "".
-public func normalizedFingerprintPrefix(_ s: String) -> String? {
+package func normalizedFingerprintPrefix(_ s: String) -> String? {
   var out = ""
   for scalar in s.unicodeScalars {
     switch scalar {

@@ -5,15 +5,15 @@ import COpenSSL
 /// `fingerprint` is share's device ID (SHA-256 of the SubjectPublicKeyInfo); other protocols
 /// identify a device differently (LocalSend hashes the whole certificate), so the DER encoding
 /// is kept for them.
-public struct PeerCertificate: Sendable, Equatable {
+package struct PeerCertificate: Sendable, Equatable {
   /// SHA-256 of the DER SubjectPublicKeyInfo: the peer's share device ID.
-  public let fingerprint: Fingerprint
+  package let fingerprint: Fingerprint
   /// The whole certificate, DER-encoded (`i2d_X509`).
-  public let der: [UInt8]
+  package let der: [UInt8]
   /// The subject CN as the peer claims it; unverified text from the network.
-  public let commonName: String?
+  package let commonName: String?
 
-  public init(fingerprint: Fingerprint, der: [UInt8], commonName: String?) {
+  package init(fingerprint: Fingerprint, der: [UInt8], commonName: String?) {
     self.fingerprint = fingerprint
     self.der = der
     self.commonName = commonName

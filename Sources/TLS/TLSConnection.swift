@@ -21,7 +21,7 @@ import System
 /// `@unchecked Sendable`: so a connection can be handed to the thread that will own it, and so
 /// another thread may call `close()`, which only touches the `Socket`'s mutex-guarded state. The
 /// `SSL *` and the mutable fields below are touched only by the owning thread.
-public final class TLSConnection: @unchecked Sendable {
+package final class TLSConnection: @unchecked Sendable {
   /// The owned `SSL *`.
   private let ssl: OpaquePointer
   /// The socket; owns the descriptor (the `SSL`'s socket BIO does not close it).
@@ -38,11 +38,11 @@ public final class TLSConnection: @unchecked Sendable {
 
   /// The peer's certificate; nil only for a client that presented none to a server context made
   /// with `clientCertificates: .optional`.
-  public let peerCertificate: PeerCertificate?
+  package let peerCertificate: PeerCertificate?
   /// The device ID of the peer: SHA-256 of its certificate's DER SubjectPublicKeyInfo.
   /// Reading it on a connection without a peer certificate (possible only with
   /// `clientCertificates: .optional`) is a programmer error; read `peerCertificate` there.
-  public var peerFingerprint: Fingerprint {
+  package var peerFingerprint: Fingerprint {
     guard let peerCertificate else {
       preconditionFailure("peerFingerprint of a client that presented no certificate")
     }
@@ -50,16 +50,16 @@ public final class TLSConnection: @unchecked Sendable {
   }
   /// The peer certificate's subject CN: its device name as it claims it. Unverified and
   /// arbitrary text from the network; escape it before showing it on a terminal.
-  public var peerCommonName: String? { peerCertificate?.commonName }
+  package var peerCommonName: String? { peerCertificate?.commonName }
   /// The negotiated cipher suite, e.g. "TLS_AES_128_GCM_SHA256".
-  public let negotiatedCipher: String
+  package let negotiatedCipher: String
   /// The negotiated protocol version, "TLSv1.3".
-  public let protocolVersion: String
+  package let protocolVersion: String
 
   /// The peer's numeric address (see `Socket.peerAddress`).
-  public var peerAddress: String { socket.peerAddress }
+  package var peerAddress: String { socket.peerAddress }
   /// The peer's TCP port.
-  public var peerPort: UInt16 { socket.peerPort }
+  package var peerPort: UInt16 { socket.peerPort }
 
   private init(
     ssl: OpaquePointer, socket: Socket, context: TLSContext, peerCertificate: PeerCertificate?,
@@ -90,7 +90,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// `.unsupportedProtocol` for a peer without TLS 1.3, `.noPeerCertificate` for a client with no
   /// certificate (unless the context was made with `clientCertificates: .optional`), `.connectionClosed` if the peer hangs up, `.timedOut`, or `.handshakeFailed`.
   /// On failure the socket is closed. Call on the connection's thread.
-  public static func accept(_ socket: Socket, context: TLSContext, timeout: Duration)
+  package static func accept(_ socket: Socket, context: TLSContext, timeout: Duration)
     throws(TLSError) -> TLSConnection
   {
     try handshake(socket, context: context, timeout: timeout, asServer: true)
@@ -103,7 +103,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// anything. In TLS 1.3 the client finishes its handshake before the server has checked the
   /// client certificate, so a server that refuses this client is reported by the first `read`
   /// (as `.peerAlert`), not here. On failure the socket is closed.
-  public static func connect(
+  package static func connect(
     _ socket: Socket, context: TLSContext, timeout: Duration, expectedPeer: Fingerprint? = nil
   ) throws(TLSError) -> TLSConnection {
     let connection = try handshake(socket, context: context, timeout: timeout, asServer: false)
@@ -225,7 +225,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// otherwise. After any error (timeouts included) the connection is unusable: later reads and
   /// writes throw the same error; close it.
   /// `buffer` must not be empty. Owning thread only.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
     if let failure { throw failure }
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       preconditionFailure("TLSConnection.read needs a non-empty buffer")
@@ -257,7 +257,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// Fills `buffer` completely, blocking as needed. Throws `.connectionClosed` if the peer closes
   /// (cleanly or not) before `buffer.count` bytes arrived; otherwise the errors of `read`.
   /// Owning thread only.
-  public func readExactly(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) {
+  package func readExactly(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) {
     var offset = 0
     while offset < buffer.count {
       let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]))
@@ -276,7 +276,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// send timeout (`setIdleTimeout`) expires, `.peerAlert`, `.io` or `.ssl` otherwise. After any
   /// error the connection is unusable: later reads and writes throw the same error; close it.
   /// Owning thread only.
-  public func write(_ buffer: UnsafeRawBufferPointer) throws(TLSError) {
+  package func write(_ buffer: UnsafeRawBufferPointer) throws(TLSError) {
     if let failure { throw failure }
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
     do {
@@ -302,7 +302,7 @@ public final class TLSConnection: @unchecked Sendable {
   }
 
   /// Encrypts and sends all of `bytes`; see `write(_:)` for buffers.
-  public func write(_ bytes: [UInt8]) throws(TLSError) {
+  package func write(_ bytes: [UInt8]) throws(TLSError) {
     // withUnsafeBytes only rethrows untyped errors, so carry the typed one out by hand.
     let failure: TLSError? = bytes.withUnsafeBytes { raw -> TLSError? in
       do throws(TLSError) {
@@ -320,7 +320,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// Whether the peer has sent something not read yet (`SSL_has_pending`, else a zero-timeout
   /// `poll` for readability). Lets a thread that is busy writing notice a message from the peer
   /// without blocking. Owning thread only.
-  public func hasIncomingData() -> Bool {
+  package func hasIncomingData() -> Bool {
     if SSL_has_pending(ssl) == 1 { return true }
     let readable = try? socket.withDescriptor { fd in pollNow(fd, events: Int16(POLLIN)) }
     return readable ?? false
@@ -336,7 +336,7 @@ public final class TLSConnection: @unchecked Sendable {
 
   /// Sets how long one blocked read or write may wait for the peer (`SO_RCVTIMEO` and
   /// `SO_SNDTIMEO`); nil waits forever. Expiry throws `.timedOut`. Owning thread only.
-  public func setIdleTimeout(_ duration: Duration?) throws(TLSError) {
+  package func setIdleTimeout(_ duration: Duration?) throws(TLSError) {
     do {
       try socket.setTimeouts(receive: duration, send: duration)
     } catch {
@@ -351,7 +351,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// wait for the peer's close_notify. Best effort: skipped after a fatal error, and bounded to
   /// about a second by a temporary send timeout, so it never blocks long on a stuck peer.
   /// Reading remains possible afterwards. Owning thread only.
-  public func shutdown() {
+  package func shutdown() {
     guard failure == nil, (try? socket.acquire()) != nil else { return }
     defer { socket.release() }
     socket.withSendTimeout(.seconds(1)) {
@@ -364,7 +364,7 @@ public final class TLSConnection: @unchecked Sendable {
   /// Closes the connection without close_notify (call `shutdown()` first for a clean close).
   /// Safe from any thread and idempotent; a read or write blocked on another thread returns
   /// with `.connectionClosed`. The `SSL *` is freed when the connection is deinitialised.
-  public func close() {
+  package func close() {
     socket.close()
   }
 

@@ -18,9 +18,9 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the `SSL_CTX` is fully configured in `init` and never changed after;
 /// OpenSSL allows `SSL_new` on a shared, unchanging `SSL_CTX` from several threads.
-public final class TLSContext: @unchecked Sendable {
+package final class TLSContext: @unchecked Sendable {
   /// Which side of the handshake connections made from this context take.
-  public enum Role: Sendable {
+  package enum Role: Sendable {
     /// Accepts connections and requires a client certificate.
     case server
     /// Initiates connections and presents its certificate when asked.
@@ -28,7 +28,7 @@ public final class TLSContext: @unchecked Sendable {
   }
 
   /// Whether a server demands a certificate from its clients.
-  public enum ClientCertificates: Sendable {
+  package enum ClientCertificates: Sendable {
     /// The handshake fails without one (share's own protocol).
     case required
     /// Asked for, not demanded: `TLSConnection.peerCertificate` is nil when none came.
@@ -36,16 +36,16 @@ public final class TLSContext: @unchecked Sendable {
   }
 
   /// The role this context was made for.
-  public let role: Role
+  package let role: Role
   /// Whether a server context demands client certificates; `.required` for clients too.
-  public let clientCertificates: ClientCertificates
+  package let clientCertificates: ClientCertificates
   /// The identity presented to peers.
-  public let identity: DeviceIdentity
+  package let identity: DeviceIdentity
   /// The owned `SSL_CTX *`.
   let pointer: OpaquePointer
 
   /// The TLS 1.3 cipher suites, most preferred first.
-  public static let cipherSuites =
+  package static let cipherSuites =
     "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256"
 
   /// The size of OpenSSL's per-connection read buffer with read-ahead on: room for about four
@@ -56,7 +56,7 @@ public final class TLSContext: @unchecked Sendable {
 
   /// Builds the `SSL_CTX` for `role` presenting `identity`; `clientCertificates` only matters
   /// for a server.
-  public init(
+  package init(
     identity: DeviceIdentity, role: Role, clientCertificates: ClientCertificates = .required
   ) throws(TLSError) {
     OpenSSLErrorQueue.clear()

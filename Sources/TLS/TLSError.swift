@@ -5,7 +5,7 @@ import System
 ///
 /// `description` is one sentence for a user; `detail` adds the C-level evidence (the drained
 /// OpenSSL error queue with library and reason strings, errno) for `--verbose` output and logs.
-public enum TLSError: Error, CustomStringConvertible, Sendable {
+package enum TLSError: Error, CustomStringConvertible, Sendable {
   /// The TLS handshake failed for a reason not covered by a more specific case.
   case handshakeFailed(detail: String)
   /// The peer's bytes are not TLS (plain HTTP, another protocol, garbage).
@@ -36,7 +36,7 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
   case configuration(detail: String)
 
   /// One sentence saying what failed and, where it helps, what to do.
-  public var description: String {
+  package var description: String {
     switch self {
     case .handshakeFailed:
       return "The secure connection could not be established (TLS handshake failed)."
@@ -74,7 +74,7 @@ public enum TLSError: Error, CustomStringConvertible, Sendable {
   }
 
   /// The full C-level detail: OpenSSL error queue entries, errno, paths.
-  public var detail: String {
+  package var detail: String {
     switch self {
     case .handshakeFailed(let detail), .notTLS(let detail), .unsupportedProtocol(let detail),
       .noPeerCertificate(let detail), .connectionClosed(let detail), .certificate(let detail),

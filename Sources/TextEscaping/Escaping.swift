@@ -1,26 +1,26 @@
 /// The one place share makes untrusted strings (names from the network, values from a declarations file) safe to
 /// embed in reasons and error messages: no control character, escape sequence or
 /// bidirectional override reaches a terminal, and very long values are shortened.
-public enum Escaping {
+package enum Escaping {
   /// Longest escaped value embedded in a message, in Unicode scalars (escapes included).
-  public static let maximumLength = 160
+  package static let maximumLength = 160
 
   /// `value` with control characters (C0, DEL, C1), Unicode format characters (bidi
   /// overrides, zero-width characters) and line/paragraph separators written as `\u{XX}`;
   /// backslashes doubled; cut to `maximumLength` scalars of output, then `…`.
-  public static func escaped(_ value: String, maximumLength: Int = Escaping.maximumLength) -> String {
+  package static func escaped(_ value: String, maximumLength: Int = Escaping.maximumLength) -> String {
     escaped(value, maximumLength: maximumLength, quote: false)
   }
 
   /// `escaped(value)` between double quotes (inner quotes escaped too).
-  public static func quoted(_ value: String) -> String {
+  package static func quoted(_ value: String) -> String {
     "\"" + escaped(value, maximumLength: maximumLength, quote: true) + "\""
   }
 
   /// `value` when it has at most `limit` UTF-8 bytes, else its longest prefix of whole
   /// characters within `limit` bytes followed by `…` (which adds 3 bytes): for text that is kept
   /// or sent on rather than shown, so nothing is escaped.
-  public static func cut(_ value: String, toBytes limit: Int) -> String {
+  package static func cut(_ value: String, toBytes limit: Int) -> String {
     guard value.utf8.count > limit else { return value }
     var bytes = 0
     var end = value.startIndex

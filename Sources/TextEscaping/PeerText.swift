@@ -11,52 +11,52 @@
 /// The raw value is reachable through one accessor only, `unescaped`, for what is not display:
 /// comparing, sanitising a name for the Inbox, storing metadata, the environment of a hook.
 /// Every use of it is a place to review (`grep -rn '\.unescaped' Sources`).
-public struct PeerText: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct PeerText: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
   CustomReflectable
 {
   /// Longest `description`, in Unicode scalars of escaped output (then `…`): a device name
   /// (at most 256 bytes on the wire) or a reason fits whole; 15 MiB does not.
-  public static let displayLength = 512
+  package static let displayLength = 512
 
   /// Longest value `encode(to:)` writes, in UTF-8 bytes (then `…`): an item name (at most 4096
   /// bytes on the wire) fits whole.
-  public static let maximumEncodedBytes = 4096
+  package static let maximumEncodedBytes = 4096
 
   private let value: String
 
   /// Wraps text someone else wrote. Wrapping costs nothing and checks nothing: the text is made
   /// safe where it is shown.
-  public init(_ value: String) {
+  package init(_ value: String) {
     self.value = value
   }
 
   /// The text exactly as it was written, for comparisons, Inbox name sanitising, metadata and
   /// hook variables; never for a terminal or a log (use `description` or `shown(limit:)`).
-  public var unescaped: String { value }
+  package var unescaped: String { value }
 
   /// The text escaped and cut to `displayLength`.
-  public var description: String { shown(limit: PeerText.displayLength) }
+  package var description: String { shown(limit: PeerText.displayLength) }
 
   /// The text escaped and quoted, cut to `displayLength`.
-  public var debugDescription: String { "\"" + shown(limit: PeerText.displayLength) + "\"" }
+  package var debugDescription: String { "\"" + shown(limit: PeerText.displayLength) + "\"" }
 
   /// The text escaped and cut to `limit` Unicode scalars of output (then `…`).
-  public func shown(limit: Int) -> String {
+  package func shown(limit: Int) -> String {
     Escaping.escaped(value, maximumLength: limit)
   }
 
   /// Whether there is no text.
-  public var isEmpty: Bool { value.isEmpty }
+  package var isEmpty: Bool { value.isEmpty }
 
   /// A `dump` or a debugger shows the escaped form, never the raw one.
-  public var customMirror: Mirror { Mirror(self, children: ["shown": description], displayStyle: .struct) }
+  package var customMirror: Mirror { Mirror(self, children: ["shown": description], displayStyle: .struct) }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     value = try decoder.singleValueContainer().decode(String.self)
   }
 
   /// Writes the value, cut to `maximumEncodedBytes` on a character boundary (then `…`).
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(Escaping.cut(value, toBytes: PeerText.maximumEncodedBytes))
   }

@@ -4,50 +4,50 @@
 /// Holds identifiers as the receiver wrote them, plus the receiver's own declared types
 /// (identifier, parents, extensions) so that custom extensions resolve on the sender too.
 /// Coming from the network, it is bounded before use (`bounded()`).
-public struct AcceptSummary: Sendable, Codable, Equatable {
+package struct AcceptSummary: Sendable, Codable, Equatable {
   /// Accepted groups: `CFBundleTypeName` and `LSItemContentTypes`.
-  public var documentTypes: [DocumentType]
+  package var documentTypes: [DocumentType]
   /// `ExcludedActivityTypes`.
-  public var excludedTypes: [TypeIdentifier]
+  package var excludedTypes: [TypeIdentifier]
   /// The receiver's exported and imported declarations, reduced to what name prediction needs.
-  public var declaredTypes: [DeclaredType]
+  package var declaredTypes: [DeclaredType]
 
   /// A declared type as the summary carries it.
-  public struct DeclaredType: Sendable, Codable, Equatable {
-    public var identifier: TypeIdentifier
-    public var conformsTo: [TypeIdentifier]
-    public var filenameExtensions: [String]
+  package struct DeclaredType: Sendable, Codable, Equatable {
+    package var identifier: TypeIdentifier
+    package var conformsTo: [TypeIdentifier]
+    package var filenameExtensions: [String]
 
-    public init(identifier: TypeIdentifier, conformsTo: [TypeIdentifier], filenameExtensions: [String]) {
+    package init(identifier: TypeIdentifier, conformsTo: [TypeIdentifier], filenameExtensions: [String]) {
       self.identifier = identifier
       self.conformsTo = conformsTo
       self.filenameExtensions = filenameExtensions
     }
   }
 
-  public init(documentTypes: [DocumentType], excludedTypes: [TypeIdentifier], declaredTypes: [DeclaredType]) {
+  package init(documentTypes: [DocumentType], excludedTypes: [TypeIdentifier], declaredTypes: [DeclaredType]) {
     self.documentTypes = documentTypes
     self.excludedTypes = excludedTypes
     self.declaredTypes = declaredTypes
   }
 
   /// Every accepted identifier, without repeats.
-  public var acceptedTypes: [TypeIdentifier] {
+  package var acceptedTypes: [TypeIdentifier] {
     var seen = Set<TypeIdentifier>()
     return documentTypes.flatMap(\.contentTypes).filter { seen.insert($0).inserted }
   }
 
   /// Limits for a summary read from the network.
-  public enum Limits {
-    public static let documentTypes = 64
-    public static let identifiersPerList = 128
-    public static let declaredTypes = 128
-    public static let extensionsPerType = 32
-    public static let nameLength = 128
+  package enum Limits {
+    package static let documentTypes = 64
+    package static let identifiersPerList = 128
+    package static let declaredTypes = 128
+    package static let extensionsPerType = 32
+    package static let nameLength = 128
   }
 
   /// This summary cut to `Limits`, with over-long names shortened and malformed identifiers dropped.
-  public func bounded() -> AcceptSummary {
+  package func bounded() -> AcceptSummary {
     func ids(_ list: [TypeIdentifier]) -> [TypeIdentifier] {
       Array(list.prefix(Limits.identifiersPerList).filter { $0.isReverseDNS || $0.dynamicMIMEType != nil })
     }
@@ -68,14 +68,14 @@ public struct AcceptSummary: Sendable, Codable, Equatable {
   /// Exact when both sides run the same share and shared-mime-info; otherwise a prediction:
   /// the receiver's verdict is the one that counts, and content is judged on arrival.
   /// Builds a policy per call; keep a `TypePolicy(registry:summary:)` to predict many names.
-  public func predictVerdict(name: String, kind: ItemKind, registry: TypeRegistry) -> Verdict {
+  package func predictVerdict(name: String, kind: ItemKind, registry: TypeRegistry) -> Verdict {
     TypePolicy(registry: registry, summary: self).judge(name: name, kind: kind)
   }
 }
 
 extension TypePolicy {
   /// The summary a receiver sends in its Hello.
-  public var summary: AcceptSummary {
+  package var summary: AcceptSummary {
     AcceptSummary(
       documentTypes: declarations.documentTypes,
       excludedTypes: declarations.excludedTypes,

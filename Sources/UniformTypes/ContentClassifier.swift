@@ -15,9 +15,9 @@ import TextEscaping
 ///   first entry, Office Open XML parts (`[Content_Types].xml`, `_rels/`, `docProps/`, then
 ///   `word/` docx, `xl/` xlsx, `ppt/` pptx), an Android package (`AndroidManifest.xml`,
 ///   `classes.dex`) or a Java archive (`META-INF/MANIFEST.MF`).
-public enum ContentClassifier {
+package enum ContentClassifier {
   /// Classifies `head` given libmagic's `magic` result for the same bytes.
-  public static func classify(
+  package static func classify(
     head: UnsafeRawBufferPointer, magic: MagicResult, registry: TypeRegistry
   ) -> ContentType {
     let mime = MIMEType.normalized(magic.mimeType)
@@ -70,7 +70,7 @@ public enum ContentClassifier {
   }
 
   /// `classify(head:magic:registry:)` for bytes in an array.
-  public static func classify(head: [UInt8], magic: MagicResult, registry: TypeRegistry) -> ContentType {
+  package static func classify(head: [UInt8], magic: MagicResult, registry: TypeRegistry) -> ContentType {
     head.withUnsafeBytes { classify(head: $0, magic: magic, registry: registry) }
   }
 

@@ -10,28 +10,28 @@ import TextEscaping
 #endif
 
 /// What libmagic says about some bytes.
-public struct MagicResult: Sendable, Codable, Equatable {
+package struct MagicResult: Sendable, Codable, Equatable {
   /// The MIME type (`MAGIC_MIME_TYPE`), e.g. `application/x-pie-executable`.
-  public var mimeType: String
+  package var mimeType: String
   /// The human description (no MIME flag), e.g. `ELF 64-bit LSB pie executable, x86-64, …`.
-  public var description: String
+  package var description: String
 
-  public init(mimeType: String, description: String) {
+  package init(mimeType: String, description: String) {
     self.mimeType = mimeType
     self.description = description
   }
 }
 
 /// A libmagic call that failed, with libmagic's own message and errno.
-public struct ContentSnifferError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ContentSnifferError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The C function that failed (`magic_open`, `magic_load`, `magic_buffer`, `magic_setflags`).
-  public var function: String
+  package var function: String
   /// `magic_error()`, or the text of errno when libmagic gave none.
-  public var message: String
+  package var message: String
   /// `magic_errno()` or `errno`; 0 when none.
-  public var errno: Int32
+  package var errno: Int32
 
-  public var description: String {
+  package var description: String {
     "content sniffing failed: \(function): \(Escaping.escaped(message))" + (errno != 0 ? " (errno \(errno))" : "")
   }
 }
@@ -44,7 +44,7 @@ public struct ContentSnifferError: Error, Sendable, Equatable, CustomStringConve
 /// it is not thread-safe: every use happens inside its own `Mutex`. A call takes the first
 /// handle that is free (or waits for one), so as many threads as there are handles sniff at
 /// once: a receiver judges small files on as many workers as the machine has cores.
-public final class ContentSniffer: Sendable {
+package final class ContentSniffer: Sendable {
   /// How many leading bytes of an item are sniffed: 64 KiB.
   ///
   /// Most signatures sit in the first bytes (ELF 64 bytes, PNG 8, PDF 1,024, tar's `ustar` at
@@ -55,7 +55,7 @@ public final class ContentSniffer: Sendable {
   /// few KiB; OLE2 compound files (doc/xls/ppt/msi) need their directory sectors, and
   /// ISO 9660 keeps its volume descriptor at 32,769. 64 KiB covers all of these with margin,
   /// costs one small buffer per transfer, and keeps a sniff in the tens of microseconds.
-  public static let headLength = 64 * 1024
+  package static let headLength = 64 * 1024
 
   /// The `magic_t`. `@unchecked Sendable` because the pointer moves into the Mutex once and is
   /// only ever dereferenced (by libmagic) inside its `Cookie`'s lock, one thread at a time.
@@ -81,7 +81,7 @@ public final class ContentSniffer: Sendable {
   ///   - databasePath: a compiled magic file, or nil for the system default.
   ///   - handles: how many `magic_t` to open (threads that can sniff at once), at least 1.
   /// - Throws: `ContentSnifferError` from `magic_open` or `magic_load`.
-  public convenience init(databasePath: String? = nil, handles: Int = 1) throws(ContentSnifferError) {
+  package convenience init(databasePath: String? = nil, handles: Int = 1) throws(ContentSnifferError) {
     let (opened, mapped) = try Self.openAll(databasePath, count: max(1, handles))
     self.init(opened, database: mapped)
   }
@@ -164,7 +164,7 @@ public final class ContentSniffer: Sendable {
   /// Gives the database's pages back to the system (they stay in the page cache and come back
   /// on the next sniff, at the cost of a few thousand minor faults). A receiver calls it after
   /// judging a large item, so the ~6 MiB database does not stay resident for the whole transfer.
-  public func releaseDatabasePages() {
+  package func releaseDatabasePages() {
     guard let database else { return }
     // Under every handle's lock, so that no sniff is reading the pages meanwhile.
     func release(from index: Int) {
@@ -179,7 +179,7 @@ public final class ContentSniffer: Sendable {
 
   /// libmagic's MIME type and description of `head` (up to three `magic_buffer` calls on one handle).
   /// Any thread may call.
-  public func sniff(_ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> MagicResult {
+  package func sniff(_ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> MagicResult {
     let result: Result<MagicResult, ContentSnifferError> = withHandle { pointer in
       do {
         // The same two passes as `mimeType(ofHead:)`, so `share types check` says what the
@@ -201,7 +201,7 @@ public final class ContentSniffer: Sendable {
   }
 
   /// `sniff(_:)` for bytes in an array.
-  public func sniff(_ head: [UInt8]) throws(ContentSnifferError) -> MagicResult {
+  package func sniff(_ head: [UInt8]) throws(ContentSnifferError) -> MagicResult {
     let result: Result<MagicResult, ContentSnifferError> = head.withUnsafeBytes { bytes in
       do throws(ContentSnifferError) { return .success(try sniff(bytes)) } catch { return .failure(error) }
     }
@@ -217,7 +217,7 @@ public final class ContentSniffer: Sendable {
   /// rules that matter for text (a `#!` interpreter, a desktop entry or flatpakref group) are
   /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
   /// like a signature — gets the full database.
-  public func mimeType(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
+  package func mimeType(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
     let result: Result<String, ContentSnifferError> = withHandle { pointer in
       do throws(ContentSnifferError) {
         if ContentSniffer.isTinyText(head) || ContentSniffer.isPlainUTF8Text(head) { return .success("text/plain") }
@@ -282,7 +282,7 @@ public final class ContentSniffer: Sendable {
   }
 
   /// libmagic's human description of `head` only (one `magic_buffer` call). Any thread may call.
-  public func description(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
+  package func description(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
     let result: Result<String, ContentSnifferError> = withHandle { pointer in
       do throws(ContentSnifferError) {
         return .success(try Self.buffer(pointer, head, flags: MAGIC_NONE))

@@ -2,20 +2,20 @@ import TextEscaping
 
 /// What an item's first bytes are, as a type: libmagic's verdict mapped through the registry,
 /// then sharpened by share's own checks.
-public struct ContentType: Sendable, Codable, Equatable {
+package struct ContentType: Sendable, Codable, Equatable {
   /// The type the content shows.
-  public var type: TypeIdentifier
+  package var type: TypeIdentifier
   /// libmagic's MIME type (`application/x-pie-executable`).
-  public var mimeType: String
+  package var mimeType: String
   /// libmagic's description, possibly empty.
-  public var magicDescription: String
+  package var magicDescription: String
   /// What share's own checks found on top of libmagic, if anything (`Office Open XML parts
   /// (word/)`, `shebang #!/bin/sh`, `AppImage signature`...).
-  public var refinement: String?
+  package var refinement: String?
   /// Whether the content is empty (no bytes at all).
-  public var isEmpty: Bool
+  package var isEmpty: Bool
 
-  public init(
+  package init(
     type: TypeIdentifier, mimeType: String, magicDescription: String, refinement: String? = nil,
     isEmpty: Bool = false
   ) {
@@ -28,7 +28,7 @@ public struct ContentType: Sendable, Codable, Equatable {
 
   /// A short label for reasons: the refinement, else the first clause of libmagic's
   /// description (`ELF 64-bit LSB pie executable`), else the MIME type; escaped.
-  public var label: String {
+  package var label: String {
     if let refinement { return Escaping.escaped(refinement, maximumLength: 80) }
     let first = magicDescription.split(separator: ",", maxSplits: 1).first.map { $0.trimmingBlanks() } ?? ""
     if first == "data" { return "unrecognised data" }

@@ -10,18 +10,18 @@ import TextEscaping
 /// - `exclude`: the type is added to `ExcludedActivityTypes` (unless something excluded already
 ///   covers it) and no longer listed as accepted.
 /// - `forget`: every mention of the type is removed, in both lists; what it conforms to decides again.
-public struct DeclarationEdit: Sendable, Codable, Equatable {
-  public enum Action: String, Sendable, Codable, CaseIterable {
+package struct DeclarationEdit: Sendable, Codable, Equatable {
+  package enum Action: String, Sendable, Codable, CaseIterable {
     case accept, exclude, forget
   }
 
-  public var action: Action
+  package var action: Action
   /// Canonical identifiers, in the order given.
-  public var types: [TypeIdentifier]
+  package var types: [TypeIdentifier]
   /// How a person names each type (`.iso`, `public.executable`), in the same order.
-  public var arguments: [String]
+  package var arguments: [String]
 
-  public init(action: Action, types: [TypeIdentifier], arguments: [String]) {
+  package init(action: Action, types: [TypeIdentifier], arguments: [String]) {
     self.action = action
     self.types = types
     self.arguments = arguments
@@ -29,8 +29,8 @@ public struct DeclarationEdit: Sendable, Codable, Equatable {
 }
 
 /// What an edit did to one type, and where the type stands afterwards.
-public struct TypeEditOutcome: Sendable, Codable, Equatable {
-  public enum Change: String, Sendable, Codable {
+package struct TypeEditOutcome: Sendable, Codable, Equatable {
+  package enum Change: String, Sendable, Codable {
     /// Given a `CFBundleDocumentTypes` entry (`accept`).
     case accepted
     /// Taken out of `ExcludedActivityTypes` (`accept`).
@@ -48,31 +48,31 @@ public struct TypeEditOutcome: Sendable, Codable, Equatable {
   }
 
   /// What the person typed.
-  public var argument: String
-  public var type: TypeIdentifier
+  package var argument: String
+  package var type: TypeIdentifier
   /// "ISO disk image", and as lists name kinds, "ISO disk images".
-  public var description: String
-  public var plural: String
+  package var description: String
+  package var plural: String
   /// What changed, in order; one of the `already…`/`notMentioned` cases when nothing did.
-  public var changes: [Change]
+  package var changes: [Change]
   /// Afterwards: the `CFBundleTypeName` of the entry that accepts it, if any.
-  public var acceptedBy: String?
+  package var acceptedBy: String?
   /// Afterwards: the excluded identifier it conforms to, if any (exclusion wins), and its kinds ("disk images").
-  public var excludedBy: TypeIdentifier?
-  public var excludedAs: String?
+  package var excludedBy: TypeIdentifier?
+  package var excludedAs: String?
 
   /// Whether the declarations changed for this type.
-  public var changed: Bool { !changes.contains { [.alreadyAccepted, .alreadyExcluded, .notMentioned].contains($0) } }
+  package var changed: Bool { !changes.contains { [.alreadyAccepted, .alreadyExcluded, .notMentioned].contains($0) } }
 }
 
 /// Declarations after an edit, validated, with what happened to each type.
-public struct EditedDeclarations: Sendable {
-  public var declarations: Declarations
+package struct EditedDeclarations: Sendable {
+  package var declarations: Declarations
   /// The policy the new declarations make (valid: built exactly as a receiver builds it).
-  public var policy: TypePolicy
-  public var outcomes: [TypeEditOutcome]
+  package var policy: TypePolicy
+  package var outcomes: [TypeEditOutcome]
   /// Whether anything changed at all.
-  public var changed: Bool { outcomes.contains(where: \.changed) }
+  package var changed: Bool { outcomes.contains(where: \.changed) }
 }
 
 extension TypePolicy {
@@ -81,7 +81,7 @@ extension TypePolicy {
   /// a receiver would (`init(registry:declarations:)`).
   /// - Throws: `TypeEditError`: `excludedByParent` when accepting a type a broader excluded type
   ///   covers, `invalidDeclarations` when the result would not be valid. Nothing is half applied.
-  public func applying(_ edit: DeclarationEdit, base: TypeRegistry) throws(TypeEditError) -> EditedDeclarations {
+  package func applying(_ edit: DeclarationEdit, base: TypeRegistry) throws(TypeEditError) -> EditedDeclarations {
     var editor = DeclarationsEditor(policy: self, declarations: declarations)
     var changes: [[TypeEditOutcome.Change]] = []
     for type in edit.types {

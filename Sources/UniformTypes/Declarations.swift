@@ -3,13 +3,13 @@ import System
 import TextEscaping
 
 /// One entry of `CFBundleDocumentTypes`: a named group of accepted content types.
-public struct DocumentType: Sendable, Codable, Equatable {
+package struct DocumentType: Sendable, Codable, Equatable {
   /// `CFBundleTypeName`, shown in reasons (`accepted by "Images"`).
-  public var name: String
+  package var name: String
   /// `LSItemContentTypes`: an item is accepted by this entry when its type conforms to one.
-  public var contentTypes: [TypeIdentifier]
+  package var contentTypes: [TypeIdentifier]
 
-  public init(name: String, contentTypes: [TypeIdentifier]) {
+  package init(name: String, contentTypes: [TypeIdentifier]) {
     self.name = name
     self.contentTypes = contentTypes
   }
@@ -29,22 +29,22 @@ public struct DocumentType: Sendable, Codable, Equatable {
 /// be excluded. Icon, role and rank keys of real Info.plists are allowed and ignored.
 /// Identifiers are checked for form here; whether they exist is checked against a registry by
 /// `TypePolicy.init(registry:declarations:)`.
-public struct Declarations: Sendable, Equatable {
+package struct Declarations: Sendable, Equatable {
   /// The key of the exclusion list.
-  public static let excludedKey = "ExcludedActivityTypes"
+  package static let excludedKey = "ExcludedActivityTypes"
   /// The file name a home keeps its declarations under, and the default's name in the repository (Inbox/).
-  public static let fileName = "Declarations.plist"
+  package static let fileName = "Declarations.plist"
   /// Larger files are refused unread.
-  public static let maximumFileSize = 1 << 20
+  package static let maximumFileSize = 1 << 20
 
-  public var documentTypes: [DocumentType]
-  public var exportedTypes: [TypeDeclaration]
-  public var importedTypes: [TypeDeclaration]
-  public var excludedTypes: [TypeIdentifier]
+  package var documentTypes: [DocumentType]
+  package var exportedTypes: [TypeDeclaration]
+  package var importedTypes: [TypeDeclaration]
+  package var excludedTypes: [TypeIdentifier]
   /// Where these declarations came from: a path, or `built-in default`.
-  public var source: String
+  package var source: String
 
-  public init(
+  package init(
     documentTypes: [DocumentType] = [], exportedTypes: [TypeDeclaration] = [],
     importedTypes: [TypeDeclaration] = [], excludedTypes: [TypeIdentifier] = [], source: String
   ) {
@@ -56,14 +56,14 @@ public struct Declarations: Sendable, Equatable {
   }
 
   /// Every identifier some document type accepts, in file order, without repeats.
-  public var acceptedTypes: [TypeIdentifier] {
+  package var acceptedTypes: [TypeIdentifier] {
     var seen = Set<TypeIdentifier>()
     return documentTypes.flatMap(\.contentTypes).filter { seen.insert($0).inserted }
   }
 
   /// Reads and parses a declarations file.
   /// - Throws: `DeclarationsError` (`unreadable` with the system's reason, or a parse error).
-  public static func load(from url: URL) throws(DeclarationsError) -> Declarations {
+  package static func load(from url: URL) throws(DeclarationsError) -> Declarations {
     let path = url.path
     let data: Data
     do {
@@ -83,7 +83,7 @@ public struct Declarations: Sendable, Equatable {
   }
 
   /// Parses declarations from plist data; `source` names it in errors.
-  public static func parse(_ data: Data, source: String) throws(DeclarationsError) -> Declarations {
+  package static func parse(_ data: Data, source: String) throws(DeclarationsError) -> Declarations {
     do {
       var declarations = try PropertyListDecoder().decode(DeclarationsFile.self, from: data).value
       declarations.source = source

@@ -5,8 +5,8 @@ import TextEscaping
 /// `description` reads `<source>: <key path>: <message>`, for example
 /// `Declarations.plist: UTExportedTypeDeclarations[1].UTTypeConformsTo: expected a string or an
 /// array of strings, found an integer`. Values from the file are escaped.
-public struct DeclarationsError: Error, Sendable, Equatable, CustomStringConvertible {
-  public enum Kind: String, Sendable, Codable {
+package struct DeclarationsError: Error, Sendable, Equatable, CustomStringConvertible {
+  package enum Kind: String, Sendable, Codable {
     /// The file could not be read (errno in `message`).
     case unreadable
     /// Not a property list at all; `line` when it could be located.
@@ -29,17 +29,17 @@ public struct DeclarationsError: Error, Sendable, Equatable, CustomStringConvert
     case cycle
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// The file (path) or a name for in-memory data.
-  public var source: String
+  package var source: String
   /// Where in the file: `CFBundleDocumentTypes[0].LSItemContentTypes[2]`; empty for the whole file.
-  public var keyPath: String
+  package var keyPath: String
   /// What is wrong, in one sentence.
-  public var message: String
+  package var message: String
   /// The 1-based line, for invalid plists when known.
-  public var line: Int?
+  package var line: Int?
 
-  public init(kind: Kind, source: String, keyPath: String, message: String, line: Int? = nil) {
+  package init(kind: Kind, source: String, keyPath: String, message: String, line: Int? = nil) {
     self.kind = kind
     self.source = source
     self.keyPath = keyPath
@@ -47,7 +47,7 @@ public struct DeclarationsError: Error, Sendable, Equatable, CustomStringConvert
     self.line = line
   }
 
-  public var description: String {
+  package var description: String {
     var text = Escaping.escaped(source, maximumLength: 300)
     if let line { text += ":\(line)" }
     if !keyPath.isEmpty { text += ": " + keyPath }

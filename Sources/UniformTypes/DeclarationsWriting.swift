@@ -8,7 +8,7 @@ import Foundation
 /// not kept: comments, icon, role and rank keys of a hand-written file.
 extension Declarations {
   /// The first line of the comment `propertyList()` writes, by which `isWrittenByShare` knows its own files.
-  public static let writtenMarker = "Written by 'share types'"
+  package static let writtenMarker = "Written by 'share types'"
 
   /// The comment after the XML header: what the file is and how to change it.
   static let writtenComment = """
@@ -24,7 +24,7 @@ extension Declarations {
   /// declarations (checked before returning; `source` and the types' origins aside).
   /// - Throws: `DeclarationsError` (`invalidValue`) when they cannot be encoded, or would not
   ///   read back as they are — nothing is returned that could be written half right.
-  public func propertyList() throws(DeclarationsError) -> Data {
+  package func propertyList() throws(DeclarationsError) -> Data {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     let encoded: Data
@@ -44,12 +44,12 @@ extension Declarations {
   }
 
   /// Whether `data` is a file `propertyList()` wrote (its comment is there).
-  public static func isWrittenByShare(_ data: Data) -> Bool {
+  package static func isWrittenByShare(_ data: Data) -> Bool {
     data.prefix(512).range(of: Data(writtenMarker.utf8)) != nil
   }
 
   /// The same accepted, excluded and declared types (where they came from aside).
-  public func sameContent(as other: Declarations) -> Bool {
+  package func sameContent(as other: Declarations) -> Bool {
     func plain(_ types: [TypeDeclaration]) -> [TypeDeclaration] {
       types.map {
         var type = $0

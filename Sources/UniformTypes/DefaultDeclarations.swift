@@ -5,7 +5,7 @@ import Foundation
 /// file's final newline), so a fresh home works even without the repository.
 extension Declarations {
   /// The text of Inbox/Declarations.plist.
-  public static let defaultPlist: String = #"""
+  package static let defaultPlist: String = #"""
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
     <!--
@@ -188,7 +188,7 @@ extension Declarations {
     """#
 
   /// The default declarations, parsed from `defaultPlist`; `source` is `built-in default`.
-  public static let builtinDefault: Declarations = {
+  package static let builtinDefault: Declarations = {
     do {
       return try Declarations.parse(Data(defaultPlist.utf8), source: "built-in default")
     } catch {

@@ -2,15 +2,15 @@ import System
 import TextEscaping
 
 /// A file whose first bytes could not be read, with the failing call and errno.
-public struct FileReadError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var path: String
+package struct FileReadError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var path: String
   /// The C function that failed (`open`, `fstat`, `read`), or `type` for something that is
   /// neither a regular file nor a directory.
-  public var function: String
+  package var function: String
   /// What the call reported; nil for `type`.
-  public var errno: Errno?
+  package var errno: Errno?
 
-  public var description: String {
+  package var description: String {
     guard let errno else { return "\(Escaping.quoted(path)) is neither a regular file nor a folder" }
     return "cannot read \(Escaping.quoted(path)): \(function): \(errno) (errno \(errno.rawValue))"
   }

@@ -1,5 +1,5 @@
 /// What kind of activity item is offered.
-public enum ItemKind: String, Codable, Sendable, CaseIterable {
+package enum ItemKind: String, Codable, Sendable, CaseIterable {
   /// A regular file: typed by its name, then by its content.
   case file
   /// A folder: `public.folder`; its entries are judged one by one as files and folders.

@@ -1,55 +1,55 @@
 /// `share types show ID`: one type, its conformance chain and tags, and what the policy says.
-public struct TypeReport: Sendable, Codable, Equatable {
-  public var identifier: TypeIdentifier
-  public var description: String
-  public var origin: TypeOrigin
+package struct TypeReport: Sendable, Codable, Equatable {
+  package var identifier: TypeIdentifier
+  package var description: String
+  package var origin: TypeOrigin
   /// Direct parents.
-  public var conformsTo: [TypeIdentifier]
+  package var conformsTo: [TypeIdentifier]
   /// Every type it conforms to, nearest first.
-  public var ancestors: [TypeIdentifier]
-  public var filenameExtensions: [String]
-  public var mimeTypes: [String]
-  public var recognizedByContent: Bool
+  package var ancestors: [TypeIdentifier]
+  package var filenameExtensions: [String]
+  package var mimeTypes: [String]
+  package var recognizedByContent: Bool
   /// The document type (`CFBundleTypeName`) that accepts it, if any.
-  public var acceptedBy: String?
+  package var acceptedBy: String?
   /// The excluded identifier it conforms to, if any (exclusion wins over acceptance).
-  public var excludedBy: TypeIdentifier?
+  package var excludedBy: TypeIdentifier?
 }
 
 /// `share types` (effective declarations): what is accepted, declared and excluded, and from where.
-public struct DeclarationsReport: Sendable, Codable, Equatable {
+package struct DeclarationsReport: Sendable, Codable, Equatable {
   /// The declarations file's path, or `built-in default`.
-  public var source: String
-  public var documentTypes: [DocumentType]
+  package var source: String
+  package var documentTypes: [DocumentType]
   /// Accepted identifiers, canonical, without repeats.
-  public var acceptedTypes: [TypeIdentifier]
+  package var acceptedTypes: [TypeIdentifier]
   /// Excluded identifiers, canonical.
-  public var excludedTypes: [TypeIdentifier]
-  public var exportedTypes: [TypeReport]
-  public var importedTypes: [TypeReport]
-  public var warnings: [String]
+  package var excludedTypes: [TypeIdentifier]
+  package var exportedTypes: [TypeReport]
+  package var importedTypes: [TypeReport]
+  package var warnings: [String]
   /// The shared-mime-info directory in use, if any.
-  public var mimeDirectory: String?
+  package var mimeDirectory: String?
 }
 
 /// `share types check PATH`: what the name says, what the content shows, and the verdicts.
-public struct CheckReport: Sendable, Codable, Equatable {
-  public var path: String
-  public var kind: ItemKind
+package struct CheckReport: Sendable, Codable, Equatable {
+  package var path: String
+  package var kind: ItemKind
   /// Size in bytes (files only).
-  public var size: Int64?
-  public var nameType: TypeIdentifier
+  package var size: Int64?
+  package var nameType: TypeIdentifier
   /// What the content shows (files only).
-  public var content: ContentType?
+  package var content: ContentType?
   /// The Ask-time verdict.
-  public var nameVerdict: Verdict
+  package var nameVerdict: Verdict
   /// The final verdict (content stage for files; the name verdict for folders).
-  public var verdict: Verdict
+  package var verdict: Verdict
 }
 
 extension TypePolicy {
   /// The report for `identifier` (canonicalised), or nil when the registry does not know it.
-  public func report(for identifier: TypeIdentifier) -> TypeReport? {
+  package func report(for identifier: TypeIdentifier) -> TypeReport? {
     guard let canonical = registry.canonicalIdentifier(identifier),
       let declaration = registry.declaration(for: canonical)
     else { return nil }
@@ -62,7 +62,7 @@ extension TypePolicy {
   }
 
   /// The effective declarations.
-  public var declarationsReport: DeclarationsReport {
+  package var declarationsReport: DeclarationsReport {
     DeclarationsReport(
       source: declarations.source, documentTypes: declarations.documentTypes, acceptedTypes: accepted,
       excludedTypes: excluded,
@@ -74,7 +74,7 @@ extension TypePolicy {
   /// Checks a file or folder on disk as a receiver would judge it when offered under its own
   /// name: reads the first `ContentSniffer.headLength` bytes, sniffs and judges them.
   /// - Throws: `FileReadError` when the path cannot be opened or read, or is neither a regular file nor a folder.
-  public func check(path: String, sniffer: ContentSniffer) throws(FileReadError) -> CheckReport {
+  package func check(path: String, sniffer: ContentSniffer) throws(FileReadError) -> CheckReport {
     let head = try HeadReader.read(path: path, limit: ContentSniffer.headLength)
     let name = TypeRegistry.classifiableBaseName(path)
     if head.isDirectory {
@@ -86,7 +86,7 @@ extension TypePolicy {
   }
 
   /// Checks a file's name and first bytes held in memory.
-  public func check(
+  package func check(
     name: String, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer, path: String? = nil
   ) -> CheckReport {
     let nameVerdict = judge(name: name, kind: .file)

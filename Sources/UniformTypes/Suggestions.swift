@@ -1,8 +1,8 @@
 /// "Did you mean" for misspelt keys and identifiers.
-public enum Suggestions {
+package enum Suggestions {
   /// The candidate closest to `word` by case-insensitive edit distance, when within a third
   /// of the word's length (at least 2 edits allowed); nil otherwise.
-  public static func closest<S: Sequence<String>>(to word: String, among candidates: S) -> String? {
+  package static func closest<S: Sequence<String>>(to word: String, among candidates: S) -> String? {
     let target = Array(word.lowercased().unicodeScalars)
     guard target.count <= 256 else { return nil }
     let limit = max(2, target.count / 3)

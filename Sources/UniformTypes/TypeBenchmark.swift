@@ -2,23 +2,23 @@ import Foundation
 
 /// Measures the costs of classification, for a bench script (`share` can expose it, or a test
 /// prints it). Not used on any hot path.
-public enum TypeBenchmark {
+package enum TypeBenchmark {
   /// Figures in microseconds, medians of several rounds.
-  public struct Figures: Sendable, Codable, CustomStringConvertible {
+  package struct Figures: Sendable, Codable, CustomStringConvertible {
     /// Building a registry from scratch: built-ins plus parsing shared-mime-info.
-    public var registryLoadMicroseconds: Double
+    package var registryLoadMicroseconds: Double
     /// `TypePolicy.init` with the default declarations on that registry.
-    public var policyBuildMicroseconds: Double
+    package var policyBuildMicroseconds: Double
     /// `ContentSniffer.init` (magic_open + magic_load of the compiled database).
-    public var snifferLoadMicroseconds: Double
+    package var snifferLoadMicroseconds: Double
     /// One name-stage `judge(name:kind:)`, averaged over a mix of names.
-    public var nameJudgeMicroseconds: Double
+    package var nameJudgeMicroseconds: Double
     /// One content judgement (libmagic MIME + description, classifier, rules), per sample.
-    public var contentJudgeMicroseconds: [String: Double]
+    package var contentJudgeMicroseconds: [String: Double]
     /// The head length used.
-    public var headLength: Int
+    package var headLength: Int
 
-    public var description: String {
+    package var description: String {
       var lines = [
         String(format: "registry load (built-ins + shared-mime-info): %.0f µs", registryLoadMicroseconds),
         String(format: "policy build (default declarations): %.0f µs", policyBuildMicroseconds),
@@ -34,7 +34,7 @@ public enum TypeBenchmark {
 
   /// Runs the measurements; `iterations` per name/content sample round.
   /// - Throws: `ContentSnifferError` when libmagic cannot be loaded.
-  public static func run(iterations: Int = 500, mimeDirectory: URL = TypeRegistry.defaultMIMEDirectory) throws -> Figures {
+  package static func run(iterations: Int = 500, mimeDirectory: URL = TypeRegistry.defaultMIMEDirectory) throws -> Figures {
     let clock = ContinuousClock()
     func micros(_ duration: Duration) -> Double {
       Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12

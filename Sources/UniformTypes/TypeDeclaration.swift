@@ -1,11 +1,11 @@
 /// Where a type declaration comes from.
-public struct TypeOrigin: Sendable, Codable, Equatable, Hashable, CustomStringConvertible {
+package struct TypeOrigin: Sendable, Codable, Equatable, Hashable, CustomStringConvertible {
   /// `builtin`, `shared-mime-info`, `dynamic` or `declarations`.
-  public var kind: Kind
+  package var kind: Kind
   /// For `declarations`, the declarations file (path or name); for `shared-mime-info`, the database directory.
-  public var source: String?
+  package var source: String?
 
-  public enum Kind: String, Sendable, Codable {
+  package enum Kind: String, Sendable, Codable {
     /// Compiled into share (BuiltinTypes.swift).
     case builtin
     /// A MIME type from the freedesktop shared-mime-info database that has no declared identifier.
@@ -16,15 +16,15 @@ public struct TypeOrigin: Sendable, Codable, Equatable, Hashable, CustomStringCo
     case declarations
   }
 
-  public init(kind: Kind, source: String? = nil) {
+  package init(kind: Kind, source: String? = nil) {
     self.kind = kind
     self.source = source
   }
 
-  public static let builtin = TypeOrigin(kind: .builtin)
-  public static let dynamic = TypeOrigin(kind: .dynamic)
+  package static let builtin = TypeOrigin(kind: .builtin)
+  package static let dynamic = TypeOrigin(kind: .dynamic)
 
-  public var description: String {
+  package var description: String {
     if let source { return "\(kind.rawValue) (\(source))" }
     return kind.rawValue
   }
@@ -35,23 +35,23 @@ public struct TypeOrigin: Sendable, Codable, Equatable, Hashable, CustomStringCo
 /// Mirrors an entry of `UTExportedTypeDeclarations`: `UTTypeIdentifier`, `UTTypeDescription`,
 /// `UTTypeConformsTo`, and `UTTypeTagSpecification` (`public.filename-extension`,
 /// `public.mime-type`). The first extension and MIME type are the preferred ones.
-public struct TypeDeclaration: Sendable, Codable, Equatable {
-  public var identifier: TypeIdentifier
+package struct TypeDeclaration: Sendable, Codable, Equatable {
+  package var identifier: TypeIdentifier
   /// A short human description ("PNG image").
-  public var description: String
+  package var description: String
   /// The direct parents in the conformance graph.
-  public var conformsTo: [TypeIdentifier]
+  package var conformsTo: [TypeIdentifier]
   /// Lower-case filename extensions without the dot; may contain dots (`tar.gz`).
-  public var filenameExtensions: [String]
+  package var filenameExtensions: [String]
   /// Lower-case MIME types, preferred first, then aliases.
-  public var mimeTypes: [String]
-  public var origin: TypeOrigin
+  package var mimeTypes: [String]
+  package var origin: TypeOrigin
   /// Whether content sniffing recognises this type positively whenever the bytes really are of
   /// this type (PNG, PDF, ZIP, ELF, text...). A name claiming such a type needs content that
   /// shows it: generic content (unrecognised data, a bare ZIP) does not confirm it.
-  public var recognizedByContent: Bool
+  package var recognizedByContent: Bool
 
-  public init(
+  package init(
     identifier: TypeIdentifier, description: String, conformsTo: [TypeIdentifier],
     filenameExtensions: [String] = [], mimeTypes: [String] = [], origin: TypeOrigin = .builtin,
     recognizedByContent: Bool = false

@@ -1,5 +1,5 @@
 /// How an item's name and content were reconciled (see Inbox/TYPES.md, "Agreement").
-public enum Reconciliation: Sendable, Equatable {
+package enum Reconciliation: Sendable, Equatable {
   /// Name and content agree; `type` is taken, by `match`.
   case agreed(type: TypeIdentifier, match: Verdict.Match)
   /// They disagree harmlessly (a PDF named `.png`, unrecognised bytes named `.mp4`): what the
@@ -13,14 +13,14 @@ public enum Reconciliation: Sendable, Equatable {
 extension TypePolicy {
   /// Kinds of content that act when opened. Such content under a name that says otherwise is a
   /// disguise, whatever the declarations accept.
-  public static let activeKinds: [TypeIdentifier] = [.installerPackage, .executable, .script, .desktopEntry, .macroEnabled]
+  package static let activeKinds: [TypeIdentifier] = [.installerPackage, .executable, .script, .desktopEntry, .macroEnabled]
 
   // MARK: - Name stage
 
   /// The Ask-time verdict, from the name and kind alone (no bytes have been sent).
   ///
   /// Rules: excluded-name, accepted, pending-content (a file whose name gives no type), not-accepted.
-  public func judge(name: String, kind: ItemKind) -> Verdict {
+  package func judge(name: String, kind: ItemKind) -> Verdict {
     let type = nameType(of: name, kind: kind)
     let match: Verdict.Match? = kind == .file ? nil : .kind
     if let excluded = exclusion(of: type) {
@@ -51,7 +51,7 @@ extension TypePolicy {
   /// Rules, first match wins: excluded-content, excluded-name, type-mismatch (a disguise),
   /// not-accepted, accepted. When the name could mean several types (shared-mime-info globs of
   /// equal weight), the one the content agrees with is the name's type.
-  public func judge(name: String, content: ContentType) -> Verdict {
+  package func judge(name: String, content: ContentType) -> Verdict {
     let nameType = settledNameType(of: name, content: content)
     let contentType = content.type
     func verdict(
@@ -110,7 +110,7 @@ extension TypePolicy {
   }
 
   /// How the name's and the content's types are reconciled (Inbox/TYPES.md, "Agreement").
-  public func reconcile(name nameType: TypeIdentifier, content: ContentType) -> Reconciliation {
+  package func reconcile(name nameType: TypeIdentifier, content: ContentType) -> Reconciliation {
     if let (type, match) = agreement(name: nameType, content: content) { return .agreed(type: type, match: match) }
     if let kind = Self.activeKinds.first(where: { registry.conforms(content.type, to: $0) }),
       !registry.conforms(nameType, to: kind)
@@ -121,7 +121,7 @@ extension TypePolicy {
   }
 
   /// How the name's and the content's types agree, and the type taken; nil when they do not.
-  public func agreement(name nameType: TypeIdentifier, content: ContentType) -> (TypeIdentifier, Verdict.Match)? {
+  package func agreement(name nameType: TypeIdentifier, content: ContentType) -> (TypeIdentifier, Verdict.Match)? {
     let contentType = content.type
     if content.isEmpty { return (nameType == .data ? .plainText : nameType, .emptyContent) }
     if nameType == contentType { return (nameType, .same) }
@@ -158,7 +158,7 @@ extension TypePolicy {
   /// (a last sequence cut by the head's end is allowed when `totalSize` says more follows).
   /// URLs: that, on one line, with a scheme. A libmagic failure rejects the item
   /// (`content-unreadable`), as does an empty head when `totalSize` says there were bytes.
-  public func judge(
+  package func judge(
     name: String, kind: ItemKind = .file, head: UnsafeRawBufferPointer, totalSize: Int64? = nil,
     sniffer: ContentSniffer
   ) -> Verdict {
@@ -196,7 +196,7 @@ extension TypePolicy {
   }
 
   /// `judge(name:kind:head:totalSize:sniffer:)` for bytes in an array.
-  public func judge(
+  package func judge(
     name: String, kind: ItemKind = .file, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer
   ) -> Verdict {
     head.withUnsafeBytes { judge(name: name, kind: kind, head: $0, totalSize: totalSize, sniffer: sniffer) }

@@ -6,16 +6,16 @@ import TextEscaping
 /// The exact rules, in order, are in Inbox/TYPES.md; in short, an item is accepted only when
 /// neither its content's type nor its name's type conforms to an excluded type, name and
 /// content agree (`Verdict.Match`), and the agreed type conforms to an accepted type.
-public struct TypePolicy: Sendable {
+package struct TypePolicy: Sendable {
   /// The registry with the declarations' own types added.
-  public let registry: TypeRegistry
-  public let declarations: Declarations
+  package let registry: TypeRegistry
+  package let declarations: Declarations
   /// Things in the declarations that are legal but probably not meant (an accepted type that is
   /// also excluded, an imported type that is built in).
-  public let warnings: [String]
+  package let warnings: [String]
   /// The receiver's name, which refusals start with ("lab-b does not accept disk images
   /// (big.iso)"); nil for a local check ("rejected: does not accept …").
-  public var receiverName: String?
+  package var receiverName: String?
   /// (accepted identifier, document type name), canonical, in file order.
   private let acceptedTypes: [(TypeIdentifier, String)]
   private let excludedTypes: [TypeIdentifier]
@@ -59,7 +59,7 @@ public struct TypePolicy: Sendable {
   /// as iOS does), that every `UTTypeConformsTo`, `LSItemContentTypes` and
   /// `ExcludedActivityTypes` identifier is known, and that conformance has no cycle.
   /// - Throws: `DeclarationsError` naming the key path.
-  public init(registry: TypeRegistry, declarations: Declarations) throws(DeclarationsError) {
+  package init(registry: TypeRegistry, declarations: Declarations) throws(DeclarationsError) {
     var warnings: [String] = []
     var additions: [TypeDeclaration] = []
     var paths: [String] = []
@@ -123,7 +123,7 @@ public struct TypePolicy: Sendable {
   /// A policy rebuilt from a receiver's `AcceptSummary` on the sender's registry, to predict
   /// name-stage verdicts. Never fails: the summary comes from the network, so it is
   /// bounded (`AcceptSummary.bounded()`), and declarations that do not fit are dropped.
-  public init(registry: TypeRegistry, summary: AcceptSummary) {
+  package init(registry: TypeRegistry, summary: AcceptSummary) {
     let summary = summary.bounded()
     var additions: [TypeDeclaration] = summary.declaredTypes.compactMap { declared in
       guard declared.identifier.isReverseDNS, registry.declaration(for: declared.identifier) == nil else { return nil }
@@ -207,26 +207,26 @@ public struct TypePolicy: Sendable {
   // MARK: - Lookups
 
   /// The first accepted identifier `type` conforms to, with its document type's name.
-  public func acceptance(of type: TypeIdentifier) -> (acceptedType: TypeIdentifier, documentType: String)? {
+  package func acceptance(of type: TypeIdentifier) -> (acceptedType: TypeIdentifier, documentType: String)? {
     standing(of: type).acceptedBy
   }
 
   /// The first excluded identifier `type` conforms to.
-  public func exclusion(of type: TypeIdentifier) -> TypeIdentifier? {
+  package func exclusion(of type: TypeIdentifier) -> TypeIdentifier? {
     standing(of: type).excludedBy
   }
 
   /// The accepted identifiers, canonical, in file order, without repeats.
-  public var accepted: [TypeIdentifier] {
+  package var accepted: [TypeIdentifier] {
     var seen = Set<TypeIdentifier>()
     return acceptedTypes.map(\.0).filter { seen.insert($0).inserted }
   }
 
   /// The excluded identifiers, canonical.
-  public var excluded: [TypeIdentifier] { excludedTypes }
+  package var excluded: [TypeIdentifier] { excludedTypes }
 
   /// The type a name says for an item of `kind`: folders, URLs and text by their kind, files by name.
-  public func nameType(of name: String, kind: ItemKind) -> TypeIdentifier {
+  package func nameType(of name: String, kind: ItemKind) -> TypeIdentifier {
     switch kind {
     case .file: registry.type(forFilename: name)
     case .folder: .folder

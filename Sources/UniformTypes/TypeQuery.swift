@@ -1,8 +1,8 @@
 import TextEscaping
 
 /// Why a type a person named cannot be used: unknown, malformed, or an edit that cannot work.
-public struct TypeEditError: Error, Sendable, Equatable, CustomStringConvertible {
-  public enum Kind: String, Sendable, Codable {
+package struct TypeEditError: Error, Sendable, Equatable, CustomStringConvertible {
+  package enum Kind: String, Sendable, Codable {
     /// The query names no type this registry knows.
     case unknownType = "unknown-type"
     /// The type is excluded through a broader excluded type, so accepting it would change nothing.
@@ -11,16 +11,16 @@ public struct TypeEditError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidDeclarations = "invalid-declarations"
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// One sentence that says what is wrong and what to do.
-  public var message: String
+  package var message: String
 
-  public init(kind: Kind, message: String) {
+  package init(kind: Kind, message: String) {
     self.kind = kind
     self.message = message
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 /// Naming types on a command line: what `share types show|accept|exclude|forget TYPE` take.
@@ -30,7 +30,7 @@ extension TypeRegistry {
   /// - Throws: `TypeEditError` (`unknownType`) when the query names no known type. An extension
   ///   or MIME type nobody declares is unknown rather than `public.data`, so that `share types
   ///   exclude .bin` cannot exclude every file by accident.
-  public func identifier(forQuery query: String) throws(TypeEditError) -> TypeIdentifier {
+  package func identifier(forQuery query: String) throws(TypeEditError) -> TypeIdentifier {
     let trimmed = query.trimmingBlanks()
     let shown = Escaping.escaped(trimmed, maximumLength: 80)
     func unknown(_ message: String) -> TypeEditError { TypeEditError(kind: .unknownType, message: message) }
@@ -65,7 +65,7 @@ extension TypeRegistry {
 
   /// How a person names `type` on the command line: its preferred extension with the dot when
   /// that extension means exactly this type (`.iso`), else its identifier (`public.executable`).
-  public func argument(for type: TypeIdentifier) -> String {
+  package func argument(for type: TypeIdentifier) -> String {
     if let ext = declaration(for: type)?.filenameExtensions.first, self.type(forFilenameExtension: ext) == type {
       return "." + ext
     }
@@ -74,7 +74,7 @@ extension TypeRegistry {
 
   /// A type's description in the plural, as lists and reasons name kinds: "disk images",
   /// "Unix executables (ELF)", "plain text", "application/x-foo files".
-  public func describePlural(_ type: TypeIdentifier) -> String {
+  package func describePlural(_ type: TypeIdentifier) -> String {
     Wording.plural(describe(type))
   }
 }

@@ -11,13 +11,13 @@ import TextEscaping
 /// then shared-mime-info (literal names, `*.ext` globs, other globs), then `public.data`.
 /// For a MIME type: declared MIME tags, then shared-mime-info aliases, then a dynamic
 /// identifier `dyn.mime.<type>/<subtype>`.
-public final class TypeRegistry: Sendable {
+package final class TypeRegistry: Sendable {
   /// Where shared-mime-info lives on Debian and most Linux systems.
-  public static let defaultMIMEDirectory = URL(fileURLWithPath: "/usr/share/mime", isDirectory: true)
+  package static let defaultMIMEDirectory = URL(fileURLWithPath: "/usr/share/mime", isDirectory: true)
 
   private let declarations: [TypeIdentifier: TypeDeclaration]
   /// Declared identifiers in declaration order (built-ins, then each added batch).
-  public let declaredIdentifiers: [TypeIdentifier]
+  package let declaredIdentifiers: [TypeIdentifier]
   private let extensionIndex: [String: TypeIdentifier]
   private let mimeIndex: [String: TypeIdentifier]
   private let maxExtensionLabels: Int
@@ -40,7 +40,7 @@ public final class TypeRegistry: Sendable {
   ///
   /// The registry for the default directory is built once per process and shared; other
   /// directories are read on each call. A missing database leaves the built-ins alone.
-  public static func system(mimeDirectory: URL? = nil) -> TypeRegistry {
+  package static func system(mimeDirectory: URL? = nil) -> TypeRegistry {
     guard let mimeDirectory, mimeDirectory.standardizedFileURL.path != defaultMIMEDirectory.path else {
       return sharedSystem
     }
@@ -49,13 +49,13 @@ public final class TypeRegistry: Sendable {
 
   /// A registry of the built-in types plus the shared-mime-info database under `mimeDirectory`,
   /// always read afresh (what `system(mimeDirectory:)` costs the first time).
-  public static func load(mimeDirectory: URL) -> TypeRegistry {
+  package static func load(mimeDirectory: URL) -> TypeRegistry {
     TypeRegistry(builtinsWith: SharedMimeInfo(directory: mimeDirectory.path))
   }
 
   /// The built-in types only, without any shared-mime-info database (for tests and predictions
   /// that must not depend on the machine).
-  public static let builtinOnly = TypeRegistry(builtinsWith: nil)
+  package static let builtinOnly = TypeRegistry(builtinsWith: nil)
 
   private static let sharedSystem = TypeRegistry(
     builtinsWith: SharedMimeInfo(directory: defaultMIMEDirectory.path))
@@ -81,10 +81,10 @@ public final class TypeRegistry: Sendable {
   }
 
   /// Whether a shared-mime-info database was found.
-  public var hasSharedMimeInfo: Bool { mimeDatabase != nil }
+  package var hasSharedMimeInfo: Bool { mimeDatabase != nil }
 
   /// The directory of the shared-mime-info database in use, if any.
-  public var mimeDirectory: String? { mimeDatabase?.directory }
+  package var mimeDirectory: String? { mimeDatabase?.directory }
 
   // MARK: - Adding declarations
 
@@ -94,7 +94,7 @@ public final class TypeRegistry: Sendable {
   /// type known here or among `additions`, form no cycle, and carry well-formed tags. Its tags
   /// take precedence over built-in and shared-mime-info tags.
   /// - Throws: `TypeRegistryError` naming the first offending addition by index.
-  public func adding(_ additions: [TypeDeclaration]) throws(TypeRegistryError) -> TypeRegistry {
+  package func adding(_ additions: [TypeDeclaration]) throws(TypeRegistryError) -> TypeRegistry {
     try checkEach(additions)
     let newIDs = Set(additions.map(\.identifier))
     for (index, declaration) in additions.enumerated() {
@@ -207,13 +207,13 @@ public final class TypeRegistry: Sendable {
   // MARK: - Declarations and conformance
 
   /// Whether `identifier` names a declared type or a dynamic type for a well-formed MIME type.
-  public func isKnown(_ identifier: TypeIdentifier) -> Bool {
+  package func isKnown(_ identifier: TypeIdentifier) -> Bool {
     declarations[identifier] != nil || identifier.dynamicMIMEType != nil
   }
 
   /// The canonical identifier for `identifier`: itself when declared; for a dynamic identifier
   /// whose MIME type has a declared type (or is an alias), that type; nil when unknown.
-  public func canonicalIdentifier(_ identifier: TypeIdentifier) -> TypeIdentifier? {
+  package func canonicalIdentifier(_ identifier: TypeIdentifier) -> TypeIdentifier? {
     if declarations[identifier] != nil { return identifier }
     guard let mime = identifier.dynamicMIMEType else { return nil }
     return type(forMIMEType: mime)
@@ -221,7 +221,7 @@ public final class TypeRegistry: Sendable {
 
   /// The declaration of a type; dynamic types get one synthesised from shared-mime-info.
   /// Nil for an identifier that is neither declared nor dynamic.
-  public func declaration(for identifier: TypeIdentifier) -> TypeDeclaration? {
+  package func declaration(for identifier: TypeIdentifier) -> TypeDeclaration? {
     if let declared = declarations[identifier] { return declared }
     guard let mime = identifier.dynamicMIMEType else { return nil }
     let canonical = mimeDatabase?.canonical(mime) ?? mime
@@ -238,7 +238,7 @@ public final class TypeRegistry: Sendable {
   }
 
   /// The direct parents of a type (empty for `public.item` and unknown identifiers).
-  public func parents(of identifier: TypeIdentifier) -> [TypeIdentifier] {
+  package func parents(of identifier: TypeIdentifier) -> [TypeIdentifier] {
     if let declared = declarations[identifier] { return declared.conformsTo }
     guard let mime = identifier.dynamicMIMEType else { return [] }
     let resolved = type(forMIMEType: mime)
@@ -247,12 +247,12 @@ public final class TypeRegistry: Sendable {
   }
 
   /// Whether `identifier` is `other` or reaches it through its conformance graph.
-  public func conforms(_ identifier: TypeIdentifier, to other: TypeIdentifier) -> Bool {
+  package func conforms(_ identifier: TypeIdentifier, to other: TypeIdentifier) -> Bool {
     identifier == other || ancestors(of: identifier).contains(other)
   }
 
   /// Every type `identifier` conforms to, nearest first (breadth-first), without itself.
-  public func ancestors(of identifier: TypeIdentifier) -> [TypeIdentifier] {
+  package func ancestors(of identifier: TypeIdentifier) -> [TypeIdentifier] {
     var queue = [identifier]
     var seen: Set<TypeIdentifier> = [identifier]
     var head = 0
@@ -269,7 +269,7 @@ public final class TypeRegistry: Sendable {
   /// The human description of a type, or its identifier when it has none; escaped and cut to 80
   /// characters, since it goes into verdict reasons and a declarations file may hold anything
   /// (fuzz finding F3: a description with escape sequences reached reasons raw).
-  public func describe(_ identifier: TypeIdentifier) -> String {
+  package func describe(_ identifier: TypeIdentifier) -> String {
     Escaping.escaped(declaration(for: identifier)?.description ?? identifier.rawValue, maximumLength: 80)
   }
 
@@ -328,14 +328,14 @@ public final class TypeRegistry: Sendable {
   /// The type for a file name: from its extension(s), then shared-mime-info; `public.data`
   /// when nothing matches. Only the last path component counts; trailing dots and blanks are
   /// ignored (`evil.desktop. ` is a desktop entry); a leading dot does not start an extension.
-  public func type(forFilename name: String) -> TypeIdentifier {
+  package func type(forFilename name: String) -> TypeIdentifier {
     types(forFilename: name)[0]
   }
 
   /// Every type a file name may mean, the name stage's answer first: one, or several when
   /// shared-mime-info globs of the same weight claim its extension (`*.otf`), which the content
   /// settles. Never empty.
-  public func types(forFilename name: String) -> [TypeIdentifier] {
+  package func types(forFilename name: String) -> [TypeIdentifier] {
     let base = Self.classifiableBaseName(name)
     guard !base.isEmpty else { return [.data] }
     for (_, lower) in SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels) {
@@ -350,7 +350,7 @@ public final class TypeRegistry: Sendable {
   }
 
   /// The type for a filename extension without the dot (`png`, `tar.gz`); `public.data` if unknown.
-  public func type(forFilenameExtension ext: String) -> TypeIdentifier {
+  package func type(forFilenameExtension ext: String) -> TypeIdentifier {
     let lower = ext.lowercased()
     if let id = extensionIndex[lower] { return id }
     if let mime = mimeDatabase?.mimeType(forBaseName: "x." + ext) { return type(forMIMEType: mime) }
@@ -359,7 +359,7 @@ public final class TypeRegistry: Sendable {
 
   /// The type for a MIME type (parameters ignored, aliases resolved); a dynamic identifier when
   /// no declaration names it; `public.data` when it is not a well-formed MIME type.
-  public func type(forMIMEType mimeType: String) -> TypeIdentifier {
+  package func type(forMIMEType mimeType: String) -> TypeIdentifier {
     let mime = MIMEType.normalized(mimeType)
     if let id = mimeIndex[mime] { return id }
     guard MIMEType.isValid(mime) else { return .data }
@@ -371,13 +371,13 @@ public final class TypeRegistry: Sendable {
   }
 
   /// The preferred MIME type of a type (its first MIME tag, or a dynamic type's MIME type).
-  public func preferredMIMEType(for identifier: TypeIdentifier) -> String? {
+  package func preferredMIMEType(for identifier: TypeIdentifier) -> String? {
     declarations[identifier]?.mimeTypes.first ?? identifier.dynamicMIMEType
   }
 
   /// The extension a name's type was found by, for messages: the longest dotted suffix known
   /// to the registry, else the last one; nil when the name has no extension.
-  public func filenameExtension(of name: String) -> String? {
+  package func filenameExtension(of name: String) -> String? {
     let base = Self.classifiableBaseName(name)
     let suffixes = SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels)
     for (ext, lower) in suffixes where extensionIndex[lower] != nil { return ext }

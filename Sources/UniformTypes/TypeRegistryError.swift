@@ -1,13 +1,13 @@
 import TextEscaping
 
 /// A declaration `TypeRegistry.adding(_:)` refused.
-public struct TypeRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TypeRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The position of the declaration in the array passed to `adding(_:)`.
-  public var index: Int
-  public var identifier: TypeIdentifier
-  public var problem: Problem
+  package var index: Int
+  package var identifier: TypeIdentifier
+  package var problem: Problem
 
-  public enum Problem: Sendable, Equatable {
+  package enum Problem: Sendable, Equatable {
     case invalidIdentifier
     case duplicate(firstIndex: Int)
     case alreadyDeclared(TypeOrigin)
@@ -20,7 +20,7 @@ public struct TypeRegistryError: Error, Sendable, Equatable, CustomStringConvert
     case mimeTypeClaimedTwice(String, TypeIdentifier)
   }
 
-  public var description: String {
+  package var description: String {
     let id = Escaping.quoted(identifier.rawValue)
     switch problem {
     case .invalidIdentifier:

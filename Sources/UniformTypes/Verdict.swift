@@ -2,9 +2,9 @@
 ///
 /// Property names convert cleanly with `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`
 /// (`name_type`, `content_type`, `decided_by`).
-public struct Verdict: Sendable, Codable, Equatable {
+package struct Verdict: Sendable, Codable, Equatable {
   /// When the verdict was made.
-  public enum Stage: String, Codable, Sendable {
+  package enum Stage: String, Codable, Sendable {
     /// At Ask time, from the name and kind only. An acceptance of a file is provisional: its
     /// content is judged when the first bytes arrive.
     case name
@@ -13,7 +13,7 @@ public struct Verdict: Sendable, Codable, Equatable {
   }
 
   /// The rule that decided (Inbox/TYPES.md, "Rules").
-  public enum Rule: String, Codable, Sendable {
+  package enum Rule: String, Codable, Sendable {
     /// The content's type conforms to an excluded type.
     case excludedContent = "excluded-content"
     /// The name's type conforms to an excluded type.
@@ -33,7 +33,7 @@ public struct Verdict: Sendable, Codable, Equatable {
   }
 
   /// How the name's and the content's types were reconciled into `type` (content stage).
-  public enum Match: String, Codable, Sendable {
+  package enum Match: String, Codable, Sendable {
     /// Both say the same type.
     case same
     /// The content's type conforms to the name's (a `.txt` that is a shell script, a file
@@ -56,27 +56,27 @@ public struct Verdict: Sendable, Codable, Equatable {
   }
 
   /// Whether the item may land in the Inbox (at name stage: may be offered its bytes).
-  public var accepted: Bool
-  public var stage: Stage
+  package var accepted: Bool
+  package var stage: Stage
   /// The type the item is taken to be; this is what Inbox metadata records.
-  public var type: TypeIdentifier
+  package var type: TypeIdentifier
   /// The type its name (or kind) says.
-  public var nameType: TypeIdentifier
+  package var nameType: TypeIdentifier
   /// The type its content shows (content stage only).
-  public var contentType: TypeIdentifier?
+  package var contentType: TypeIdentifier?
   /// How name and content were reconciled (content stage, when they were).
-  public var match: Match?
-  public var rule: Rule
+  package var match: Match?
+  package var rule: Rule
   /// The accepting document type's `CFBundleTypeName`, or the excluded identifier that decided.
-  public var decidedBy: String?
+  package var decidedBy: String?
   /// One sentence: `accepted: …`, or for a refusal `rejected: does not accept …` (with the
   /// policy's `receiverName`: `lab-b does not accept …`); no raw control characters, no line break.
-  public var reason: String
+  package var reason: String
   /// For a refusal by the declarations, the one edit that would have let the item in (for the
   /// receiver's owner, never the sender: `TypePolicy+Remedy`); nil otherwise.
-  public var remedy: DeclarationEdit?
+  package var remedy: DeclarationEdit?
 
-  public init(
+  package init(
     accepted: Bool, stage: Stage, type: TypeIdentifier, nameType: TypeIdentifier, contentType: TypeIdentifier? = nil,
     match: Match? = nil, rule: Rule, decidedBy: String? = nil, reason: String, remedy: DeclarationEdit? = nil
   ) {

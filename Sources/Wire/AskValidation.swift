@@ -2,8 +2,8 @@
 /// entries count), unique ids in range, names and paths of bounded length, no negative size, and
 /// entries only on folders. What a receiver then decides about the items (names, kinds, types,
 /// sizes against its limits) starts from this and never checks the shape again.
-public struct ValidatedAsk: Sendable, Equatable {
-  public let items: [ItemOffer]
+package struct ValidatedAsk: Sendable, Equatable {
+  package let items: [ItemOffer]
 
   /// Only `Ask.validate(limits:)` makes one.
   fileprivate init(_ items: [ItemOffer]) { self.items = items }
@@ -12,7 +12,7 @@ public struct ValidatedAsk: Sendable, Equatable {
 extension Ask {
   /// Checks what a receiver must be able to rely on before judging items (see `ValidatedAsk`).
   @discardableResult
-  public func validate(limits: WireLimits) throws(WireError) -> ValidatedAsk {
+  package func validate(limits: WireLimits) throws(WireError) -> ValidatedAsk {
     var count = items.count
     var ids = Set<Int>()
     for item in items {

@@ -4,20 +4,20 @@
 /// Layout (big-endian): item id (4 bytes), entry index (4 bytes, `0xFFFF_FFFF` for none), offset
 /// (8 bytes), then, only when the offset is not zero, the 32-byte SHA-256 of the bytes before
 /// the offset, so the receiver can prove the prefix it holds is the sender's.
-public struct BeginFrame: Equatable, Sendable {
+package struct BeginFrame: Equatable, Sendable {
   /// Largest encoded size.
-  public static let maxSize = 16 + Digest.size
+  package static let maxSize = 16 + Digest.size
   private static let noEntry: UInt32 = 0xFFFF_FFFF
 
-  public var item: Int
+  package var item: Int
   /// The index into the offered folder's entries, or nil for an item that is not a folder.
-  public var entry: Int?
+  package var entry: Int?
   /// Where the bytes that follow start within the item.
-  public var offset: Int64
+  package var offset: Int64
   /// SHA-256 of bytes `0..<offset` of the item; present exactly when `offset > 0`.
-  public var prefixDigest: Digest?
+  package var prefixDigest: Digest?
 
-  public init(item: Int, entry: Int? = nil, offset: Int64 = 0, prefixDigest: Digest? = nil) {
+  package init(item: Int, entry: Int? = nil, offset: Int64 = 0, prefixDigest: Digest? = nil) {
     self.item = item
     self.entry = entry
     self.offset = offset
@@ -25,7 +25,7 @@ public struct BeginFrame: Equatable, Sendable {
   }
 
   /// The frame payload (header not included).
-  public var encoded: [UInt8] {
+  package var encoded: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(BeginFrame.maxSize)
     append(UInt64(UInt32(truncatingIfNeeded: item)), bytes: 4, to: &out)
@@ -36,7 +36,7 @@ public struct BeginFrame: Equatable, Sendable {
   }
 
   /// Decodes a payload; rejects negative offsets and a digest that does not match the offset.
-  public init(decoding bytes: [UInt8]) throws(WireError) {
+  package init(decoding bytes: [UInt8]) throws(WireError) {
     guard bytes.count == 16 || bytes.count == BeginFrame.maxSize else {
       throw .malformedBegin("\(bytes.count) bytes")
     }

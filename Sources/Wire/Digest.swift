@@ -1,18 +1,18 @@
 /// A SHA-256 digest as carried by `end` frames and receipts.
-public struct Digest: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct Digest: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Bytes in a SHA-256 digest.
-  public static let size = 32
+  package static let size = 32
 
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// Fails unless `bytes` holds exactly 32 bytes.
-  public init?(bytes: [UInt8]) {
+  package init?(bytes: [UInt8]) {
     guard bytes.count == Digest.size else { return nil }
     self.bytes = bytes
   }
 
   /// Parses 64 hexadecimal digits.
-  public init?(hex: String) {
+  package init?(hex: String) {
     let digits = Array(hex.utf8)
     guard digits.count == Digest.size * 2 else { return nil }
     var out: [UInt8] = []
@@ -27,10 +27,10 @@ public struct Digest: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// 64 lowercase hexadecimal digits.
-  public var hex: String { hexString(bytes) }
-  public var description: String { hex }
+  package var hex: String { hexString(bytes) }
+  package var description: String { hex }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     guard let digest = Digest(hex: text) else {
       throw DecodingError.dataCorrupted(
@@ -39,14 +39,14 @@ public struct Digest: Hashable, Sendable, Codable, CustomStringConvertible {
     self = digest
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(hex)
   }
 }
 
 /// Lowercase hexadecimal for a byte sequence.
-public func hexString(_ bytes: some Sequence<UInt8>) -> String {
+package func hexString(_ bytes: some Sequence<UInt8>) -> String {
   let digits = Array("0123456789abcdef".utf8)
   var out: [UInt8] = []
   for b in bytes {

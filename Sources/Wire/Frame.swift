@@ -3,7 +3,7 @@
 /// Every unit on the wire is a frame: a 5-byte header (kind, then a big-endian 32-bit
 /// payload length) followed by the payload. Control messages are JSON; item bytes travel as
 /// data frames between a `begin` and an `end` frame. Framing is pure: no I/O happens here.
-public enum FrameKind: UInt8, Sendable, CaseIterable {
+package enum FrameKind: UInt8, Sendable, CaseIterable {
   /// A JSON control message (`Hello`, `Ask`, `Answer`, `Receipt`, `Failure`).
   case control = 1
   /// Raw bytes of the payload that the last `begin` frame opened.
@@ -16,20 +16,20 @@ public enum FrameKind: UInt8, Sendable, CaseIterable {
 }
 
 /// A decoded frame header.
-public struct FrameHeader: Equatable, Sendable {
+package struct FrameHeader: Equatable, Sendable {
   /// Bytes in an encoded header.
-  public static let size = 5
+  package static let size = 5
 
-  public var kind: FrameKind
-  public var length: Int
+  package var kind: FrameKind
+  package var length: Int
 
-  public init(kind: FrameKind, length: Int) {
+  package init(kind: FrameKind, length: Int) {
     self.kind = kind
     self.length = length
   }
 
   /// Decodes a header and checks its length against the limits for its kind.
-  public init(decoding bytes: some Collection<UInt8>, limits: WireLimits) throws(WireError) {
+  package init(decoding bytes: some Collection<UInt8>, limits: WireLimits) throws(WireError) {
     guard bytes.count == FrameHeader.size else { throw .truncated }
     var iterator = bytes.makeIterator()
     let rawKind = iterator.next() ?? 0
@@ -50,13 +50,13 @@ public struct FrameHeader: Equatable, Sendable {
   }
 
   /// The 5 header bytes.
-  public var encoded: [UInt8] {
+  package var encoded: [UInt8] {
     let n = UInt32(truncatingIfNeeded: length)
     return [kind.rawValue, UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)]
   }
 
   /// Writes the 5 header bytes into `buffer` (which must hold at least `size` bytes).
-  public func encode(into buffer: UnsafeMutableRawBufferPointer) {
+  package func encode(into buffer: UnsafeMutableRawBufferPointer) {
     precondition(buffer.count >= FrameHeader.size, "header buffer too small")
     let n = UInt32(truncatingIfNeeded: length)
     buffer[0] = kind.rawValue
@@ -68,17 +68,17 @@ public struct FrameHeader: Equatable, Sendable {
 }
 
 /// Size caps that protect a peer from a hostile counterpart.
-public struct WireLimits: Sendable, Equatable {
+package struct WireLimits: Sendable, Equatable {
   /// Largest JSON control message accepted.
-  public var maxControlBytes: Int
+  package var maxControlBytes: Int
   /// Largest data frame accepted.
-  public var maxChunkBytes: Int
+  package var maxChunkBytes: Int
   /// Most items one Ask may list (folder entries count too).
-  public var maxItemsPerAsk: Int
+  package var maxItemsPerAsk: Int
   /// Longest item name, in UTF-8 bytes, before the receiver even considers it.
-  public var maxNameBytes: Int
+  package var maxNameBytes: Int
 
-  public init(
+  package init(
     maxControlBytes: Int = 16 << 20, maxChunkBytes: Int = 4 << 20,
     maxItemsPerAsk: Int = 100_000, maxNameBytes: Int = 4096
   ) {
@@ -88,5 +88,5 @@ public struct WireLimits: Sendable, Equatable {
     self.maxNameBytes = maxNameBytes
   }
 
-  public static let `default` = WireLimits()
+  package static let `default` = WireLimits()
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// JSON encoding of control messages: an object with a `type` field and snake_case keys.
 /// Unknown fields are ignored, so a newer peer may add fields without breaking this one.
-public enum MessageCodec {
+package enum MessageCodec {
   /// Encodes a message as the payload of a control frame.
-  public static func encode(_ message: Message) -> [UInt8] {
+  package static func encode(_ message: Message) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     do {
@@ -29,13 +29,13 @@ public enum MessageCodec {
   }
 
   /// Encodes a message with its frame header, ready to write.
-  public static func frame(_ message: Message) -> [UInt8] {
+  package static func frame(_ message: Message) -> [UInt8] {
     let body = encode(message)
     return FrameHeader(kind: .control, length: body.count).encoded + body
   }
 
   /// Decodes a control frame payload, with the peer's text within `TextBounds`.
-  public static func decode(_ bytes: [UInt8]) throws(WireError) -> Message {
+  package static func decode(_ bytes: [UInt8]) throws(WireError) -> Message {
     try decodeFields(bytes).bounded()
   }
 

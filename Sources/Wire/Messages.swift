@@ -1,24 +1,24 @@
 import Foundation
 
 /// The protocol version this build speaks. Peers must speak the same version.
-public let protocolVersion = 1
+package let protocolVersion = 1
 
 /// What an offered item is.
-public enum ItemKind: String, Codable, Sendable, CaseIterable {
+package enum ItemKind: String, Codable, Sendable, CaseIterable {
   case file, folder, url, text
 }
 
 /// `Hello`: the first message each way. The sender speaks first.
-public struct Hello: Codable, Sendable, Equatable {
-  public var version: Int
+package struct Hello: Codable, Sendable, Equatable {
+  package var version: Int
   /// The device name, as its owner chose it (untrusted: escape before display).
-  public var name: String
+  package var name: String
   /// The device ID (64 hex digits); must equal the fingerprint of the certificate presented.
-  public var id: String
+  package var id: String
   /// The receiver's summary of what it accepts; nil from a sender.
-  public var accepts: AcceptsSummary?
+  package var accepts: AcceptsSummary?
 
-  public init(version: Int = protocolVersion, name: String, id: String, accepts: AcceptsSummary? = nil) {
+  package init(version: Int = protocolVersion, name: String, id: String, accepts: AcceptsSummary? = nil) {
     self.version = version
     self.name = name
     self.id = id
@@ -28,15 +28,15 @@ public struct Hello: Codable, Sendable, Equatable {
 
 /// What a receiver accepts, so a sender can warn before it sends bytes: its declarations in
 /// brief (the same shape as the type layer's summary, which ShareKit converts to and from).
-public struct AcceptsSummary: Codable, Sendable, Equatable {
+package struct AcceptsSummary: Codable, Sendable, Equatable {
   /// Accepted groups: a name and the type identifiers it accepts.
-  public var documentTypes: [DocumentTypeSummary]
+  package var documentTypes: [DocumentTypeSummary]
   /// Type identifiers excluded even when they would conform.
-  public var excludedTypes: [String]
+  package var excludedTypes: [String]
   /// The receiver's own type declarations, so the sender can map names to them.
-  public var declaredTypes: [DeclaredType]
+  package var declaredTypes: [DeclaredType]
 
-  public init(documentTypes: [DocumentTypeSummary], excludedTypes: [String], declaredTypes: [DeclaredType] = []) {
+  package init(documentTypes: [DocumentTypeSummary], excludedTypes: [String], declaredTypes: [DeclaredType] = []) {
     self.documentTypes = documentTypes
     self.excludedTypes = excludedTypes
     self.declaredTypes = declaredTypes
@@ -44,23 +44,23 @@ public struct AcceptsSummary: Codable, Sendable, Equatable {
 }
 
 /// One accepted group of a receiver's declarations.
-public struct DocumentTypeSummary: Codable, Sendable, Equatable {
-  public var name: String
-  public var contentTypes: [String]
+package struct DocumentTypeSummary: Codable, Sendable, Equatable {
+  package var name: String
+  package var contentTypes: [String]
 
-  public init(name: String, contentTypes: [String]) {
+  package init(name: String, contentTypes: [String]) {
     self.name = name
     self.contentTypes = contentTypes
   }
 }
 
 /// A receiver-declared type, as summarised in its Hello.
-public struct DeclaredType: Codable, Sendable, Equatable {
-  public var identifier: String
-  public var conformsTo: [String]
-  public var filenameExtensions: [String]
+package struct DeclaredType: Codable, Sendable, Equatable {
+  package var identifier: String
+  package var conformsTo: [String]
+  package var filenameExtensions: [String]
 
-  public init(identifier: String, conformsTo: [String], filenameExtensions: [String]) {
+  package init(identifier: String, conformsTo: [String], filenameExtensions: [String]) {
     self.identifier = identifier
     self.conformsTo = conformsTo
     self.filenameExtensions = filenameExtensions
@@ -68,28 +68,28 @@ public struct DeclaredType: Codable, Sendable, Equatable {
 }
 
 /// `Ask`: the items a sender offers, each describing itself before any byte is read.
-public struct Ask: Codable, Sendable, Equatable {
-  public var items: [ItemOffer]
-  public init(items: [ItemOffer]) { self.items = items }
+package struct Ask: Codable, Sendable, Equatable {
+  package var items: [ItemOffer]
+  package init(items: [ItemOffer]) { self.items = items }
 }
 
 /// One offered item.
-public struct ItemOffer: Codable, Sendable, Equatable {
+package struct ItemOffer: Codable, Sendable, Equatable {
   /// Unique within the Ask.
-  public var id: Int
-  public var kind: ItemKind
+  package var id: Int
+  package var kind: ItemKind
   /// A single file name (never a path): the receiver refuses anything else.
-  public var name: String
+  package var name: String
   /// Total bytes, or nil when unknown in advance (standard input).
-  public var size: Int64?
+  package var size: Int64?
   /// The sender's idea of the type: a hint for display, never trusted by the receiver.
-  public var type: String?
+  package var type: String?
   /// An opaque key that is the same when the same source is offered again, for resuming.
-  public var resumeKey: String?
+  package var resumeKey: String?
   /// For a folder: its entries, in the order their bytes will be sent.
-  public var entries: [EntryOffer]?
+  package var entries: [EntryOffer]?
 
-  public init(
+  package init(
     id: Int, kind: ItemKind, name: String, size: Int64?, type: String? = nil,
     resumeKey: String? = nil, entries: [EntryOffer]? = nil
   ) {
@@ -104,15 +104,15 @@ public struct ItemOffer: Codable, Sendable, Equatable {
 }
 
 /// One entry of an offered folder.
-public struct EntryOffer: Codable, Sendable, Equatable {
+package struct EntryOffer: Codable, Sendable, Equatable {
   /// Relative path inside the folder, components joined by "/".
-  public var path: String
+  package var path: String
   /// `.file` or `.folder`.
-  public var kind: ItemKind
+  package var kind: ItemKind
   /// Bytes of a file entry (0 for a folder).
-  public var size: Int64
+  package var size: Int64
 
-  public init(path: String, kind: ItemKind, size: Int64) {
+  package init(path: String, kind: ItemKind, size: Int64) {
     self.path = path
     self.kind = kind
     self.size = size
@@ -120,25 +120,25 @@ public struct EntryOffer: Codable, Sendable, Equatable {
 }
 
 /// `Answer`: the receiver's verdict on each offered item.
-public struct Answer: Codable, Sendable, Equatable {
-  public var items: [ItemAnswer]
-  public init(items: [ItemAnswer]) { self.items = items }
+package struct Answer: Codable, Sendable, Equatable {
+  package var items: [ItemAnswer]
+  package init(items: [ItemAnswer]) { self.items = items }
 }
 
 /// The verdict on one item.
-public struct ItemAnswer: Codable, Sendable, Equatable {
-  public var id: Int
-  public var accepted: Bool
+package struct ItemAnswer: Codable, Sendable, Equatable {
+  package var id: Int
+  package var accepted: Bool
   /// Why, in words a person understands.
-  public var reason: String?
+  package var reason: String?
   /// The type the receiver decided on from the name.
-  public var type: String?
+  package var type: String?
   /// Where to start sending: the receiver already holds the bytes before it.
-  public var offset: Int64?
+  package var offset: Int64?
   /// For a folder: a verdict per offered entry, in the same order.
-  public var entries: [EntryAnswer]?
+  package var entries: [EntryAnswer]?
 
-  public init(
+  package init(
     id: Int, accepted: Bool, reason: String? = nil, type: String? = nil, offset: Int64? = nil,
     entries: [EntryAnswer]? = nil
   ) {
@@ -152,24 +152,24 @@ public struct ItemAnswer: Codable, Sendable, Equatable {
 }
 
 /// The verdict on one folder entry.
-public struct EntryAnswer: Codable, Sendable, Equatable {
-  public var accepted: Bool
-  public var reason: String?
-  public init(accepted: Bool, reason: String? = nil) {
+package struct EntryAnswer: Codable, Sendable, Equatable {
+  package var accepted: Bool
+  package var reason: String?
+  package init(accepted: Bool, reason: String? = nil) {
     self.accepted = accepted
     self.reason = reason
   }
 }
 
 /// `Receipt`: what became of each item, sent once everything is durable.
-public struct Receipt: Codable, Sendable, Equatable {
-  public var items: [ItemReceipt]
-  public init(items: [ItemReceipt]) { self.items = items }
+package struct Receipt: Codable, Sendable, Equatable {
+  package var items: [ItemReceipt]
+  package init(items: [ItemReceipt]) { self.items = items }
 }
 
 /// The outcome for one item.
-public struct ItemReceipt: Codable, Sendable, Equatable {
-  public enum Status: String, Codable, Sendable {
+package struct ItemReceipt: Codable, Sendable, Equatable {
+  package enum Status: String, Codable, Sendable {
     /// Durably in the Inbox under `storedAs`.
     case stored
     /// Refused by the receiver, at Ask time or on its content; nothing kept.
@@ -177,33 +177,33 @@ public struct ItemReceipt: Codable, Sendable, Equatable {
     /// Accepted but not stored (bad digest, short data, disk full, ...); nothing kept in the Inbox.
     case failed
   }
-  public var id: Int
-  public var status: Status
+  package var id: Int
+  package var status: Status
   /// The name in the receiver's Inbox.
-  public var storedAs: String?
-  public var reason: String?
-  public var type: String?
-  public var size: Int64?
-  public var sha256: Digest?
+  package var storedAs: String?
+  package var reason: String?
+  package var type: String?
+  package var size: Int64?
+  package var sha256: Digest?
   /// For a folder: how many entries were stored and how many were not.
-  public var entriesStored: Int?
-  public var entriesRefused: Int?
+  package var entriesStored: Int?
+  package var entriesRefused: Int?
   /// For a folder: its entries that were not stored, each with why (the first few, in offer
   /// order; `entriesRefused` counts them all). Absent from older receivers.
-  public var refusedEntries: [RefusedEntry]?
+  package var refusedEntries: [RefusedEntry]?
 
   /// One entry of a folder that was not stored, and why.
-  public struct RefusedEntry: Codable, Sendable, Equatable {
+  package struct RefusedEntry: Codable, Sendable, Equatable {
     /// Its path inside the folder, as offered.
-    public var path: String
-    public var reason: String
-    public init(path: String, reason: String) {
+    package var path: String
+    package var reason: String
+    package init(path: String, reason: String) {
       self.path = path
       self.reason = reason
     }
   }
 
-  public init(
+  package init(
     id: Int, status: Status, storedAs: String? = nil, reason: String? = nil, type: String? = nil,
     size: Int64? = nil, sha256: Digest? = nil, entriesStored: Int? = nil, entriesRefused: Int? = nil,
     refusedEntries: [RefusedEntry]? = nil
@@ -222,22 +222,22 @@ public struct ItemReceipt: Codable, Sendable, Equatable {
 }
 
 /// `Failure`: the peer gives up on the connection and says why.
-public struct Failure: Codable, Sendable, Equatable {
+package struct Failure: Codable, Sendable, Equatable {
   /// A stable code: "version", "protocol", "busy", "refused", "shutdown", "internal".
-  public var code: String
-  public var message: String
-  public init(code: String, message: String) {
+  package var code: String
+  package var message: String
+  package init(code: String, message: String) {
     self.code = code
     self.message = message
   }
 }
 
 /// `Wait`: the receiver will answer later (a person is being asked); the sender keeps waiting.
-public struct Wait: Codable, Sendable, Equatable {
-  public var message: String
+package struct Wait: Codable, Sendable, Equatable {
+  package var message: String
   /// Seconds the receiver will wait for the person at most.
-  public var timeout: Int?
-  public init(message: String, timeout: Int? = nil) {
+  package var timeout: Int?
+  package init(message: String, timeout: Int? = nil) {
     self.message = message
     self.timeout = timeout
   }
@@ -245,17 +245,17 @@ public struct Wait: Codable, Sendable, Equatable {
 
 /// `Pair`: instead of an Ask, the sender asks to become a contact. Both people compare a code
 /// derived from both certificates; the receiver's owner accepts with `share accept`.
-public struct Pair: Codable, Sendable, Equatable {
-  public init() {}
+package struct Pair: Codable, Sendable, Equatable {
+  package init() {}
 }
 
 /// `PairResult`: the receiver's answer to a `Pair`. The first says whether its owner accepted
 /// (nobody is trusted yet); after the sender's `PairConfirm`, a second says whether the receiver
 /// now trusts the sender.
-public struct PairResult: Codable, Sendable, Equatable {
-  public var accepted: Bool
-  public var reason: String?
-  public init(accepted: Bool, reason: String? = nil) {
+package struct PairResult: Codable, Sendable, Equatable {
+  package var accepted: Bool
+  package var reason: String?
+  package init(accepted: Bool, reason: String? = nil) {
     self.accepted = accepted
     self.reason = reason
   }
@@ -264,19 +264,19 @@ public struct PairResult: Codable, Sendable, Equatable {
 /// `PairConfirm`: the sender's person says whether the codes matched, once the receiver's owner
 /// accepted. Only a confirmed pairing makes either side trust the other, so a "no" on either
 /// side leaves no one-sided trust behind.
-public struct PairConfirm: Codable, Sendable, Equatable {
-  public var confirmed: Bool
-  public init(confirmed: Bool) { self.confirmed = confirmed }
+package struct PairConfirm: Codable, Sendable, Equatable {
+  package var confirmed: Bool
+  package init(confirmed: Bool) { self.confirmed = confirmed }
 }
 
 /// `Skip`: the receiver refuses an item (or folder entry) on its first bytes, or can keep no more
 /// of it (its disk reserve), while the sender is still sending it: stop and end it empty;
 /// whatever is in flight is dropped.
-public struct Skip: Codable, Sendable, Equatable {
-  public var item: Int
-  public var entry: Int?
-  public var reason: String
-  public init(item: Int, entry: Int? = nil, reason: String) {
+package struct Skip: Codable, Sendable, Equatable {
+  package var item: Int
+  package var entry: Int?
+  package var reason: String
+  package init(item: Int, entry: Int? = nil, reason: String) {
     self.item = item
     self.entry = entry
     self.reason = reason
@@ -284,7 +284,7 @@ public struct Skip: Codable, Sendable, Equatable {
 }
 
 /// Any control message.
-public enum Message: Sendable, Equatable {
+package enum Message: Sendable, Equatable {
   case hello(Hello)
   case ask(Ask)
   case answer(Answer)
@@ -297,7 +297,7 @@ public enum Message: Sendable, Equatable {
   case skip(Skip)
 
   /// The `type` field on the wire.
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .hello: return "hello"
     case .ask: return "ask"

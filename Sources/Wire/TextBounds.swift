@@ -8,13 +8,13 @@ import TextEscaping
 /// and a cut one would be a different name the peer never chose. Prose (reasons, failure and
 /// wait messages) is cut at `messageBytes` (then `…`): it is only ever shown to a person, and
 /// refusing it would turn an honest receiver's long explanation into a broken exchange.
-public enum TextBounds {
+package enum TextBounds {
   /// Longest device name in a Hello, in UTF-8 bytes. share's own are at most 63 (one DNS label).
-  public static let deviceNameBytes = 256
+  package static let deviceNameBytes = 256
   /// Longest type identifier, failure code, device ID or resume key, in UTF-8 bytes.
-  public static let identifierBytes = 256
+  package static let identifierBytes = 256
   /// Longest reason or message kept, in UTF-8 bytes; the rest is cut.
-  public static let messageBytes = 1024
+  package static let messageBytes = 1024
 }
 
 extension Message {

@@ -1,7 +1,7 @@
 import TextEscaping
 
 /// What can be wrong with bytes a peer sent. Each case reads as one sentence for a person.
-public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
   case truncated
   case unknownFrameKind(UInt8)
   case frameTooLarge(kind: FrameKind, length: Int, limit: Int)
@@ -15,7 +15,7 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
   case oversize(declared: Int64)
   case identityMismatch
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .truncated: return "the peer sent a truncated frame"
     case .unknownFrameKind(let k): return "the peer sent an unknown frame kind (\(k))"

@@ -4,10 +4,10 @@ import Synchronization
 /// Where localsend-cli (PyPI; a LocalSend client and receiver nobody here wrote) lives for the
 /// tests, how it is installed, and the environment it runs in: shared by `LocalSendTests` and
 /// `EndToEndTests`, which each drive it their own way.
-public enum LocalsendCLIInstall {
+package enum LocalsendCLIInstall {
   /// Where scripts/localsend/setup-venv.sh puts it: `$SHARE_LOCALSEND_VENV`, else a cache folder
   /// shared by every clone (scripts/test.sh installs it before the tests run).
-  public static let venv: URL = {
+  package static let venv: URL = {
     let environment = ProcessInfo.processInfo.environment
     if let dir = environment["SHARE_LOCALSEND_VENV"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
     let cache =
@@ -17,18 +17,18 @@ public enum LocalsendCLIInstall {
   }()
 
   /// <package>/scripts/localsend.
-  public static let scripts = URL(fileURLWithPath: #filePath)
+  package static let scripts = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scripts/localsend")
 
   /// The venv's Python, and the wrapper that confines localsend-cli to loopback.
-  public static var python: String { venv.appendingPathComponent("bin/python").path }
-  public static var wrapper: String { scripts.appendingPathComponent("loopback_cli.py").path }
+  package static var python: String { venv.appendingPathComponent("bin/python").path }
+  package static var wrapper: String { scripts.appendingPathComponent("loopback_cli.py").path }
 
   private static let installed = Mutex(false)
 
   /// Runs scripts/localsend/setup-venv.sh once per test run; throws what it printed if it fails.
-  public static func ensureInstalled() throws {
+  package static func ensureInstalled() throws {
     try installed.withLock { done in
       guard !done else { return }
       let process = Process()
@@ -51,7 +51,7 @@ public enum LocalsendCLIInstall {
   /// bundle variables (requests lets REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE override the
   /// `session.verify = False` localsend-cli relies on, so with them set it refuses every
   /// self-signed receiver).
-  public static func environment(home: String, port: UInt16) -> [String: String] {
+  package static func environment(home: String, port: UInt16) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["REQUESTS_CA_BUNDLE"] = nil
     environment["CURL_CA_BUNDLE"] = nil
@@ -62,7 +62,7 @@ public enum LocalsendCLIInstall {
   }
 
   /// Its `--json` events, one object per line of `text`.
-  public static func events(_ text: String) -> [[String: Any]] {
+  package static func events(_ text: String) -> [[String: Any]] {
     text.split(separator: "\n").compactMap {
       (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
     }
@@ -70,6 +70,6 @@ public enum LocalsendCLIInstall {
 }
 
 /// setup-venv.sh failed.
-public struct InstallFailure: Error, CustomStringConvertible {
-  public var description: String
+package struct InstallFailure: Error, CustomStringConvertible {
+  package var description: String
 }

@@ -6,16 +6,16 @@ import TLS
 /// cancel, with the device's own certificate presented as client certificate (the LocalSend
 /// app's server asks for one) and the receiver's fingerprint checked by a `PeerCheck`.
 /// Blocking; call from any thread, several at once.
-public final class LocalSendClient: Sendable {
+package final class LocalSendClient: Sendable {
   /// How this device introduces itself (the `info` of prepare-upload, register bodies).
-  public let device: LocalSendDevice
+  package let device: LocalSendDevice
   /// How long a receiver may take to decide an offer (people take time to tap Accept).
-  public let decisionTimeout: Duration
+  package let decisionTimeout: Duration
   /// How long any other answer may take.
-  public let answerTimeout: Duration
+  package let answerTimeout: Duration
   private let exchange: ClientExchange
 
-  public init(
+  package init(
     identity: DeviceIdentity, device: LocalSendDevice, limits: HTTPLimits = .default,
     connectTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(30),
     decisionTimeout: Duration = .seconds(300)
@@ -33,21 +33,21 @@ public final class LocalSendClient: Sendable {
   }
 
   /// `GET /info`: the device's description and the fingerprint its certificate proves.
-  public func info(_ target: LocalSendTarget) throws(LocalSendError) -> (DeviceInfo, LocalSendFingerprint) {
+  package func info(_ target: LocalSendTarget) throws(LocalSendError) -> (DeviceInfo, LocalSendFingerprint) {
     let answer = try exchange.perform(request(.info, target), to: target, answerTimeout: answerTimeout)
     guard answer.head.statusCode == 200 else { throw failure(answer) }
     return (try decode(DeviceInfo.self, answer), answer.peer)
   }
 
   /// `POST /register` with this device's description: the answer to an announcement.
-  public func register(_ target: LocalSendTarget) throws(LocalSendError) -> (DeviceInfo, LocalSendFingerprint) {
+  package func register(_ target: LocalSendTarget) throws(LocalSendError) -> (DeviceInfo, LocalSendFingerprint) {
     let answer = try post(.register, target, json: device, timeout: answerTimeout)
     guard answer.head.statusCode == 200 else { throw failure(answer) }
     return (try decode(DeviceInfo.self, answer), answer.peer)
   }
 
   /// What a receiver made of an offer.
-  public enum PrepareOutcome: Sendable, Equatable {
+  package enum PrepareOutcome: Sendable, Equatable {
     /// A session with a token for each accepted file; files left out were refused.
     case session(PrepareUploadResponse)
     /// 204: nothing needs uploading (e.g. a text message shown from its preview).
@@ -56,7 +56,7 @@ public final class LocalSendClient: Sendable {
 
   /// `POST /prepare-upload`. Throws `.pinRequired`, `.rejected`, `.blocked` or
   /// `.tooManyAttempts` for the protocol's refusals.
-  public func prepareUpload(_ files: [FileOffer], to target: LocalSendTarget, pin: String? = nil)
+  package func prepareUpload(_ files: [FileOffer], to target: LocalSendTarget, pin: String? = nil)
     throws(LocalSendError) -> PrepareOutcome
   {
     let body = PrepareUploadRequest(info: device, files: Dictionary(files.map { ($0.id, $0) }) { a, _ in a })
@@ -80,7 +80,7 @@ public final class LocalSendClient: Sendable {
 
   /// `POST /upload` of one accepted file, streaming `source` (exactly `file.size` bytes);
   /// `progress` gets the bytes sent so far after each write.
-  public func upload(
+  package func upload(
     _ file: FileOffer, from source: any UploadSource, session: String, token: String,
     to target: LocalSendTarget, progress: ((Int64) -> Void)? = nil
   ) throws(LocalSendError) {
@@ -94,7 +94,7 @@ public final class LocalSendClient: Sendable {
   }
 
   /// `POST /cancel` of a session this device started.
-  public func cancel(session: String, at target: LocalSendTarget) throws(LocalSendError) {
+  package func cancel(session: String, at target: LocalSendTarget) throws(LocalSendError) {
     let answer = try exchange.perform(
       request(.cancel, target, query: [("sessionId", session)], length: 0), to: target,
       answerTimeout: answerTimeout)

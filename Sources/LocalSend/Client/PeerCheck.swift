@@ -1,7 +1,7 @@
 /// How a client decides that the device it reached is the one it meant, from the fingerprint
 /// of the certificate the device presented; checked right after the TLS handshake, before any
 /// request byte is sent.
-public enum PeerCheck: Sendable {
+package enum PeerCheck: Sendable {
   /// Any certificate (discovery: the fingerprint is learnt from the answer).
   case any
   /// Exactly this certificate (a pinned device).
@@ -24,12 +24,12 @@ public enum PeerCheck: Sendable {
 }
 
 /// A LocalSend device to talk to.
-public struct LocalSendTarget: Sendable {
-  public var host: String
-  public var port: UInt16
-  public var check: PeerCheck
+package struct LocalSendTarget: Sendable {
+  package var host: String
+  package var port: UInt16
+  package var check: PeerCheck
 
-  public init(host: String, port: UInt16 = LocalSendProtocol.defaultPort, check: PeerCheck = .any) {
+  package init(host: String, port: UInt16 = LocalSendProtocol.defaultPort, check: PeerCheck = .any) {
     self.host = host
     self.port = port
     self.check = check

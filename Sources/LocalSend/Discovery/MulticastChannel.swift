@@ -17,26 +17,26 @@ import System
 ///
 /// `@unchecked Sendable`: the descriptors are immutable after `init` and released once, under
 /// the mutex, when no call is using them.
-public final class MulticastChannel: @unchecked Sendable {
+package final class MulticastChannel: @unchecked Sendable {
   /// One received datagram.
-  public struct Datagram: Sendable {
-    public let bytes: [UInt8]
-    public let sourceAddress: String
-    public let sourcePort: UInt16
+  package struct Datagram: Sendable {
+    package let bytes: [UInt8]
+    package let sourceAddress: String
+    package let sourcePort: UInt16
   }
 
-  public let group: String
+  package let group: String
   /// The bound port (the kernel's choice when created with 0).
-  public let port: UInt16
-  public let interfaceAddress: String
+  package let port: UInt16
+  package let interfaceAddress: String
   private let descriptor: Int32
   private let wake: (read: Int32, write: Int32)
   private let state = Mutex((closed: false, busy: 0))
 
   /// The largest datagram read; longer ones are cut and will fail to parse.
-  public static let maxDatagramBytes = 65_507
+  package static let maxDatagramBytes = 65_507
 
-  public init(
+  package init(
     group: String = LocalSendProtocol.multicastGroup, port: UInt16 = LocalSendProtocol.defaultPort,
     interfaceAddress: String
   ) throws(LocalSendError) {
@@ -110,7 +110,7 @@ public final class MulticastChannel: @unchecked Sendable {
   }
 
   /// Sends one datagram to the group.
-  public func send(_ bytes: [UInt8]) throws(LocalSendError) {
+  package func send(_ bytes: [UInt8]) throws(LocalSendError) {
     try use { fd throws(LocalSendError) in
       var target = sockaddr_in()
       target.sin_family = sa_family_t(AF_INET)
@@ -128,7 +128,7 @@ public final class MulticastChannel: @unchecked Sendable {
   }
 
   /// The next datagram; nil once `close()` was called.
-  public func receive() throws(LocalSendError) -> Datagram? {
+  package func receive() throws(LocalSendError) -> Datagram? {
     do {
       return try use { fd throws(LocalSendError) -> Datagram? in try receive(on: fd) }
     } catch .socket(.listenerClosed) {
@@ -164,7 +164,7 @@ public final class MulticastChannel: @unchecked Sendable {
   }
 
   /// Wakes a blocked `receive` (which returns nil); later calls fail. Any thread, idempotent.
-  public func close() {
+  package func close() {
     state.withLock { state in
       guard !state.closed else { return }
       state.closed = true

@@ -9,19 +9,19 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the channel and client are thread-safe, the rest immutable or in a
 /// `Mutex`.
-public final class MulticastDiscovery: @unchecked Sendable {
+package final class MulticastDiscovery: @unchecked Sendable {
   /// A device heard on the channel.
-  public struct Heard: Sendable, Equatable {
+  package struct Heard: Sendable, Equatable {
     /// Where the datagram came from: the device's HTTP server is at this address, on
     /// `device.port`.
-    public let address: String
-    public let device: LocalSendDevice
+    package let address: String
+    package let device: LocalSendDevice
     /// True for an announcement, false for an answer.
-    public let announce: Bool
+    package let announce: Bool
   }
 
-  public let channel: MulticastChannel
-  public let device: LocalSendDevice
+  package let channel: MulticastChannel
+  package let device: LocalSendDevice
   private let client: LocalSendClient?
   private let limits: LocalSendLimits
   private let heard: @Sendable (Heard) -> Void
@@ -32,7 +32,7 @@ public final class MulticastDiscovery: @unchecked Sendable {
   static let maxConcurrentAnswers = 4
 
   /// `client` registers with announcers; without one, announcements are answered by multicast.
-  public init(
+  package init(
     channel: MulticastChannel, device: LocalSendDevice, client: LocalSendClient?,
     limits: LocalSendLimits = .default, heard: @escaping @Sendable (Heard) -> Void
   ) {
@@ -44,7 +44,7 @@ public final class MulticastDiscovery: @unchecked Sendable {
   }
 
   /// Starts listening on a thread of its own.
-  public func start() {
+  package func start() {
     let thread = Thread { [self] in
       receiveLoop()
       finished.signal()
@@ -54,18 +54,18 @@ public final class MulticastDiscovery: @unchecked Sendable {
   }
 
   /// Closes the channel and waits for the listening thread.
-  public func stop() {
+  package func stop() {
     channel.close()
     _ = finished.wait(timeout: .now() + 5)
   }
 
   /// Sends this device's announcement.
-  public func announce() throws(LocalSendError) {
+  package func announce() throws(LocalSendError) {
     try channel.send(Self.encode(MulticastMessage(device: device, announce: true)))
   }
 
   /// A datagram as a LocalSend message, if it is a valid one.
-  public static func parse(_ bytes: [UInt8], limits: LocalSendLimits = .default) -> MulticastMessage? {
+  package static func parse(_ bytes: [UInt8], limits: LocalSendLimits = .default) -> MulticastMessage? {
     guard let message = try? Validation.decode(MulticastMessage.self, from: bytes, limit: limits.maxRegisterBodyBytes),
       (try? Validation.check(message.device, at: "message", limits: limits)) != nil
     else { return nil }

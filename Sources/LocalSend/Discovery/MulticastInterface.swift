@@ -2,14 +2,14 @@ import Glibc
 
 extension MulticastChannel {
   /// Whether `text` is a dotted IPv4 address (`inet_pton`).
-  public static func isIPv4(_ text: String) -> Bool {
+  package static func isIPv4(_ text: String) -> Bool {
     var address = in_addr()
     return inet_pton(AF_INET, text, &address) == 1
   }
 
   /// The IPv4 address of the first interface that is up, running, multicast-capable and not
   /// loopback (`getifaddrs`), as Avahi would choose by default; nil when there is none.
-  public static func defaultInterfaceAddress() -> String? {
+  package static func defaultInterfaceAddress() -> String? {
     var list: UnsafeMutablePointer<ifaddrs>? = nil
     guard getifaddrs(&list) == 0 else { return nil }
     defer { freeifaddrs(list) }

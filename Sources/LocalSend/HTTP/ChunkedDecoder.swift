@@ -3,7 +3,7 @@
 /// Strict: chunk sizes are 1 to 15 hex digits followed by CRLF (no chunk extensions), every
 /// chunk's data ends in CRLF, and the last chunk `0 CRLF` must be followed by an empty trailer
 /// (CRLF): trailer fields are refused. The sum of the chunk sizes may not pass `limit`.
-public struct ChunkedDecoder: Sendable {
+package struct ChunkedDecoder: Sendable {
   enum State: Sendable, Equatable {
     /// Reading the hex digits of a chunk size.
     case size(value: Int64, digits: Int)
@@ -22,22 +22,22 @@ public struct ChunkedDecoder: Sendable {
 
   private(set) var state: State = .size(value: 0, digits: 0)
   /// Data bytes decoded so far.
-  public private(set) var decoded: Int64 = 0
+  package private(set) var decoded: Int64 = 0
   /// Most data bytes accepted.
-  public let limit: Int64
+  package let limit: Int64
 
-  public init(limit: Int64) {
+  package init(limit: Int64) {
     self.limit = limit
   }
 
   /// Whether the terminating chunk and empty trailer have been read.
-  public var isComplete: Bool { state == .done }
+  package var isComplete: Bool { state == .done }
 
   /// One step over `input`: consumes framing bytes until data or the end of `input`.
   /// Returns how many bytes of `input` were consumed and, when it stopped at data, the range
   /// of `input` holding data (inside the consumed bytes). Call again with the rest.
   /// After `isComplete`, consumes nothing: what follows belongs to the next message.
-  public mutating func step(_ input: UnsafeRawBufferPointer) throws(HTTPError)
+  package mutating func step(_ input: UnsafeRawBufferPointer) throws(HTTPError)
     -> (consumed: Int, data: Range<Int>?)
   {
     var index = 0

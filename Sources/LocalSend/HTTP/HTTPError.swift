@@ -1,6 +1,6 @@
 /// Why an HTTP message was refused. Every case maps to the status a server answers with
 /// (`status`); the parser never guesses at a message it cannot read exactly one way.
-public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The head (request line and header fields) is longer than the limit.
   case headTooLarge(limit: Int)
   /// More header fields than the limit.
@@ -43,7 +43,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
   case timedOut
 
   /// The status a server answers this error with.
-  public var status: HTTPStatus {
+  package var status: HTTPStatus {
     switch self {
     case .headTooLarge, .tooManyHeaders: return .requestHeaderFieldsTooLarge
     case .targetTooLong: return .uriTooLong
@@ -57,7 +57,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .headTooLarge(let limit): return "request head longer than \(limit) bytes"
     case .tooManyHeaders(let limit): return "more than \(limit) header fields"

@@ -7,10 +7,10 @@
 /// `Content-Length`, `Transfer-Encoding` together with `Content-Length`, transfer codings other
 /// than one `chunked`, `Transfer-Encoding` on HTTP/1.0, an HTTP/1.1 request without exactly one
 /// `Host`, and heads over the size and field-count limits.
-public enum HTTPHeadParser {
+package enum HTTPHeadParser {
   /// The request head at the start of `bytes` and its length, or nil while it is incomplete
   /// (call again with more bytes).
-  public static func parseRequest(_ bytes: UnsafeRawBufferPointer, limits: HTTPLimits)
+  package static func parseRequest(_ bytes: UnsafeRawBufferPointer, limits: HTTPLimits)
     throws(HTTPError) -> (head: HTTPRequestHead, length: Int)?
   {
     guard let (lines, length) = try splitLines(bytes, limits: limits) else { return nil }
@@ -36,7 +36,7 @@ public enum HTTPHeadParser {
 
   /// The response head at the start of `bytes` and its length, or nil while incomplete.
   /// `requestMethod` decides whether a body may follow (none after HEAD).
-  public static func parseResponse(
+  package static func parseResponse(
     _ bytes: UnsafeRawBufferPointer, limits: HTTPLimits, requestMethod: String
   ) throws(HTTPError) -> (head: HTTPResponseHead, length: Int)? {
     guard let (lines, length) = try splitLines(bytes, limits: limits) else { return nil }

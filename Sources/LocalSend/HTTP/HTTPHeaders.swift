@@ -1,35 +1,35 @@
 /// Header fields in the order received. Names compare case-insensitively (ASCII); values are
 /// kept as sent, without surrounding whitespace.
-public struct HTTPHeaders: Sendable, Equatable, Sequence {
-  public struct Field: Sendable, Equatable {
-    public var name: String
-    public var value: String
-    public init(name: String, value: String) {
+package struct HTTPHeaders: Sendable, Equatable, Sequence {
+  package struct Field: Sendable, Equatable {
+    package var name: String
+    package var value: String
+    package init(name: String, value: String) {
       self.name = name
       self.value = value
     }
   }
 
-  public private(set) var fields: [Field] = []
+  package private(set) var fields: [Field] = []
 
-  public init(_ fields: [(String, String)] = []) {
+  package init(_ fields: [(String, String)] = []) {
     self.fields = fields.map { Field(name: $0.0, value: $0.1) }
   }
 
-  public mutating func add(_ name: String, _ value: String) {
+  package mutating func add(_ name: String, _ value: String) {
     fields.append(Field(name: name, value: value))
   }
 
   /// Every value of the fields named `name`.
-  public func values(_ name: String) -> [String] {
+  package func values(_ name: String) -> [String] {
     let wanted = name.lowercasedASCII
     return fields.filter { $0.name.lowercasedASCII == wanted }.map(\.value)
   }
 
   /// The value of the only field named `name`; nil when absent.
-  public subscript(name: String) -> String? { values(name).first }
+  package subscript(name: String) -> String? { values(name).first }
 
-  public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+  package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
   /// The comma-separated tokens of every field named `name`, lowercased.
   func tokens(_ name: String) -> [String] {

@@ -1,20 +1,20 @@
 /// Size caps and time limits for one HTTP/1.1 connection. Values only: the parser enforces the
 /// sizes, the connection's I/O layer enforces the durations (as socket timeouts and deadlines).
-public struct HTTPLimits: Sendable, Equatable {
+package struct HTTPLimits: Sendable, Equatable {
   /// Longest head (request or status line plus header fields, final CRLF included).
-  public var maxHeadBytes: Int
+  package var maxHeadBytes: Int
   /// Most header fields in one head.
-  public var maxHeaderCount: Int
+  package var maxHeaderCount: Int
   /// Longest request target (path and query).
-  public var maxTargetBytes: Int
+  package var maxTargetBytes: Int
   /// A client must deliver a whole request head within this time of its first byte.
-  public var headTimeout: Duration
+  package var headTimeout: Duration
   /// A peer that sends or takes nothing for this long while a message is under way is dropped.
-  public var idleTimeout: Duration
+  package var idleTimeout: Duration
   /// How long an open connection may wait for its next request.
-  public var keepAliveTimeout: Duration
+  package var keepAliveTimeout: Duration
 
-  public init(
+  package init(
     maxHeadBytes: Int = 16 * 1024, maxHeaderCount: Int = 64, maxTargetBytes: Int = 4096,
     headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
     keepAliveTimeout: Duration = .seconds(15)
@@ -27,5 +27,5 @@ public struct HTTPLimits: Sendable, Equatable {
     self.keepAliveTimeout = keepAliveTimeout
   }
 
-  public static let `default` = HTTPLimits()
+  package static let `default` = HTTPLimits()
 }

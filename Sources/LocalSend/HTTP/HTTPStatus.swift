@@ -1,40 +1,40 @@
 /// An HTTP status code with its reason phrase.
-public struct HTTPStatus: Equatable, Hashable, Sendable, CustomStringConvertible {
-  public let code: Int
-  public let reason: String
+package struct HTTPStatus: Equatable, Hashable, Sendable, CustomStringConvertible {
+  package let code: Int
+  package let reason: String
 
-  public init(code: Int, reason: String) {
+  package init(code: Int, reason: String) {
     self.code = code
     self.reason = reason
   }
 
-  public var description: String { "\(code) \(reason)" }
+  package var description: String { "\(code) \(reason)" }
 
   /// Whether a response with this status never has a body (RFC 9112 §6.3).
-  public var forbidsBody: Bool { (100..<200).contains(code) || code == 204 || code == 304 }
+  package var forbidsBody: Bool { (100..<200).contains(code) || code == 204 || code == 304 }
 
-  public static let `continue` = HTTPStatus(code: 100, reason: "Continue")
-  public static let ok = HTTPStatus(code: 200, reason: "OK")
-  public static let noContent = HTTPStatus(code: 204, reason: "No Content")
-  public static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
-  public static let unauthorized = HTTPStatus(code: 401, reason: "Unauthorized")
-  public static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
-  public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
-  public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
-  public static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
-  public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
-  public static let lengthRequired = HTTPStatus(code: 411, reason: "Length Required")
-  public static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
-  public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
-  public static let expectationFailed = HTTPStatus(code: 417, reason: "Expectation Failed")
-  public static let unprocessableContent = HTTPStatus(code: 422, reason: "Unprocessable Content")
-  public static let tooManyRequests = HTTPStatus(code: 429, reason: "Too Many Requests")
-  public static let requestHeaderFieldsTooLarge = HTTPStatus(
+  package static let `continue` = HTTPStatus(code: 100, reason: "Continue")
+  package static let ok = HTTPStatus(code: 200, reason: "OK")
+  package static let noContent = HTTPStatus(code: 204, reason: "No Content")
+  package static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
+  package static let unauthorized = HTTPStatus(code: 401, reason: "Unauthorized")
+  package static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
+  package static let notFound = HTTPStatus(code: 404, reason: "Not Found")
+  package static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
+  package static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
+  package static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+  package static let lengthRequired = HTTPStatus(code: 411, reason: "Length Required")
+  package static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
+  package static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
+  package static let expectationFailed = HTTPStatus(code: 417, reason: "Expectation Failed")
+  package static let unprocessableContent = HTTPStatus(code: 422, reason: "Unprocessable Content")
+  package static let tooManyRequests = HTTPStatus(code: 429, reason: "Too Many Requests")
+  package static let requestHeaderFieldsTooLarge = HTTPStatus(
     code: 431, reason: "Request Header Fields Too Large")
-  public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
-  public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
-  public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
-  public static let httpVersionNotSupported = HTTPStatus(
+  package static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
+  package static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
+  package static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
+  package static let httpVersionNotSupported = HTTPStatus(
     code: 505, reason: "HTTP Version Not Supported")
-  public static let insufficientStorage = HTTPStatus(code: 507, reason: "Insufficient Storage")
+  package static let insufficientStorage = HTTPStatus(code: 507, reason: "Insufficient Storage")
 }

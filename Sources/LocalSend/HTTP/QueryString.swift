@@ -1,12 +1,12 @@
 /// `application/x-www-form-urlencoded` query strings, strictly: every parameter is
 /// `name[=value]` with valid percent-escapes that decode to UTF-8, "+" means a space, and no
 /// name appears twice (two values for one name could be read two ways).
-public enum QueryString {
+package enum QueryString {
   /// The most parameters one query may carry.
-  public static let maxParameters = 32
+  package static let maxParameters = 32
 
   /// The parameters of `query` (the text after "?"); empty for an empty query.
-  public static func parse(_ query: Substring) throws(HTTPError) -> [String: String] {
+  package static func parse(_ query: Substring) throws(HTTPError) -> [String: String] {
     var result: [String: String] = [:]
     guard !query.isEmpty else { return result }
     let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
@@ -31,7 +31,7 @@ public enum QueryString {
   }
 
   /// Percent-decodes one component ("+" as space); the result must be valid UTF-8.
-  public static func decode(_ text: Substring) throws(HTTPError) -> String {
+  package static func decode(_ text: Substring) throws(HTTPError) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     var iterator = text.utf8.makeIterator()
@@ -55,7 +55,7 @@ public enum QueryString {
   }
 
   /// Percent-encodes everything but unreserved characters.
-  public static func encode(_ text: String) -> String {
+  package static func encode(_ text: String) -> String {
     var out = ""
     for byte in text.utf8 {
       if ASCII.isUnreserved(byte) {
@@ -71,7 +71,7 @@ public enum QueryString {
   }
 
   /// `name=value&...` with both sides encoded, in the given order.
-  public static func build(_ parameters: [(String, String)]) -> String {
+  package static func build(_ parameters: [(String, String)]) -> String {
     parameters.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
   }
 }

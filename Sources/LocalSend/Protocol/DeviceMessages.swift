@@ -1,37 +1,37 @@
 /// Device types (protocol §7.1), used only for icons. Unknown values read as `desktop`, as the
 /// document asks and the LocalSend app does.
-public enum DeviceType: String, Codable, Sendable, CaseIterable {
+package enum DeviceType: String, Codable, Sendable, CaseIterable {
   case mobile, desktop, web, headless, server
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let value = try decoder.singleValueContainer().decode(String.self)
     self = DeviceType(rawValue: value.lowercased()) ?? .desktop
   }
 }
 
 /// Whether a device's server speaks HTTPS or plain HTTP (the JSON field `protocol`).
-public enum ProtocolScheme: String, Codable, Sendable {
+package enum ProtocolScheme: String, Codable, Sendable {
   case http, https
 }
 
 /// A device as it describes itself in a register request, an announcement and the `info`
 /// object of prepare-upload (protocol §3, §4.1): everything a peer needs to reach it.
-public struct LocalSendDevice: Codable, Sendable, Equatable {
-  public var alias: String
+package struct LocalSendDevice: Codable, Sendable, Equatable {
+  package var alias: String
   /// Protocol version, "major.minor".
-  public var version: String
-  public var deviceModel: String?
-  public var deviceType: DeviceType?
+  package var version: String
+  package var deviceModel: String?
+  package var deviceType: DeviceType?
   /// In HTTPS mode the SHA-256 of its certificate; in HTTP mode a random string. Only a hint:
   /// the document says it is ignored in HTTPS mode, where the certificate speaks.
-  public var fingerprint: String
-  public var port: Int
+  package var fingerprint: String
+  package var port: Int
   /// The JSON field `protocol`.
-  public var scheme: ProtocolScheme
+  package var scheme: ProtocolScheme
   /// Whether its download API (§5) is on; absent means false.
-  public var download: Bool
+  package var download: Bool
 
-  public init(
+  package init(
     alias: String, version: String = LocalSendProtocol.version, deviceModel: String?,
     deviceType: DeviceType?, fingerprint: String, port: Int, scheme: ProtocolScheme = .https,
     download: Bool = false
@@ -51,7 +51,7 @@ public struct LocalSendDevice: Codable, Sendable, Equatable {
     case scheme = "protocol"
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     alias = try container.decode(String.self, forKey: .alias)
     version = try container.decode(String.self, forKey: .version)
@@ -64,7 +64,7 @@ public struct LocalSendDevice: Codable, Sendable, Equatable {
   }
 
   /// What `info` and the register response say about this device.
-  public var info: DeviceInfo {
+  package var info: DeviceInfo {
     DeviceInfo(
       alias: alias, version: version, deviceModel: deviceModel, deviceType: deviceType,
       fingerprint: fingerprint, download: download)
@@ -73,15 +73,15 @@ public struct LocalSendDevice: Codable, Sendable, Equatable {
 
 /// The answer to `GET /info` and to `POST /register` (protocol §3.2, §6.1): a device without
 /// its port and scheme, which the asker already used.
-public struct DeviceInfo: Codable, Sendable, Equatable {
-  public var alias: String
-  public var version: String
-  public var deviceModel: String?
-  public var deviceType: DeviceType?
-  public var fingerprint: String
-  public var download: Bool
+package struct DeviceInfo: Codable, Sendable, Equatable {
+  package var alias: String
+  package var version: String
+  package var deviceModel: String?
+  package var deviceType: DeviceType?
+  package var fingerprint: String
+  package var download: Bool
 
-  public init(
+  package init(
     alias: String, version: String, deviceModel: String?, deviceType: DeviceType?,
     fingerprint: String, download: Bool
   ) {
@@ -93,7 +93,7 @@ public struct DeviceInfo: Codable, Sendable, Equatable {
     self.download = download
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     alias = try container.decode(String.self, forKey: .alias)
     version = try container.decode(String.self, forKey: .version)
@@ -106,18 +106,18 @@ public struct DeviceInfo: Codable, Sendable, Equatable {
 
 /// A multicast datagram (§3.1): a device plus `announce` — true for an announcement, which
 /// asks others to answer, false for an answer. Older apps sent `announcement` instead.
-public struct MulticastMessage: Codable, Sendable, Equatable {
-  public var device: LocalSendDevice
-  public var announce: Bool
+package struct MulticastMessage: Codable, Sendable, Equatable {
+  package var device: LocalSendDevice
+  package var announce: Bool
 
-  public init(device: LocalSendDevice, announce: Bool) {
+  package init(device: LocalSendDevice, announce: Bool) {
     self.device = device
     self.announce = announce
   }
 
   enum Keys: String, CodingKey { case announce, announcement }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     device = try LocalSendDevice(from: decoder)
     let container = try decoder.container(keyedBy: Keys.self)
     announce =
@@ -125,7 +125,7 @@ public struct MulticastMessage: Codable, Sendable, Equatable {
       ?? container.decodeIfPresent(Bool.self, forKey: .announcement) ?? false
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     try device.encode(to: encoder)
     var container = encoder.container(keyedBy: Keys.self)
     try container.encode(announce, forKey: .announce)

@@ -3,7 +3,7 @@ import TLS
 
 /// A failure of the LocalSend layer: starting a server, or talking to another device.
 /// `description` is one sentence for a person; remote text in it is escaped by the caller.
-public enum LocalSendError: Error, Sendable, CustomStringConvertible {
+package enum LocalSendError: Error, Sendable, CustomStringConvertible {
   /// TLS setup, handshake or I/O failed.
   case tls(TLSError)
   /// A socket could not be bound or connected.
@@ -29,7 +29,7 @@ public enum LocalSendError: Error, Sendable, CustomStringConvertible {
   /// Reading a file to send failed.
   case source(path: String, errno: Errno)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .tls(let error): return error.description
     case .socket(let error): return "\(error)"

@@ -8,28 +8,28 @@ import TLS
 /// (localsend-cli) send lowercase, so parsing and comparison ignore case. This is not share's
 /// device ID, which hashes only the public key: the same certificate has both, but a renewed
 /// certificate keeps the share ID and gets a new LocalSend fingerprint.
-public struct LocalSendFingerprint: Hashable, Sendable, CustomStringConvertible {
+package struct LocalSendFingerprint: Hashable, Sendable, CustomStringConvertible {
   /// The 32 digest bytes.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// The fingerprint of a DER-encoded certificate.
-  public init(certificateDER der: [UInt8]) {
+  package init(certificateDER der: [UInt8]) {
     bytes = SHA256Hasher.hash(der)
   }
 
   /// The fingerprint of a PEM certificate (the first CERTIFICATE block); nil if none decodes.
-  public init?(certificatePEM pem: String) {
+  package init?(certificatePEM pem: String) {
     guard let der = Self.der(fromPEM: pem) else { return nil }
     self.init(certificateDER: der)
   }
 
   /// The fingerprint of this device's certificate: the one identity both protocols present.
-  public init?(identity: DeviceIdentity) {
+  package init?(identity: DeviceIdentity) {
     self.init(certificatePEM: identity.certificatePEM)
   }
 
   /// Parses 64 hex digits in either case; nil otherwise.
-  public init?(hex: String) {
+  package init?(hex: String) {
     let digits = Array(hex.utf8)
     guard digits.count == 64 else { return nil }
     var bytes: [UInt8] = []
@@ -43,17 +43,17 @@ public struct LocalSendFingerprint: Hashable, Sendable, CustomStringConvertible 
   }
 
   /// 64 uppercase hex digits.
-  public var hex: String {
+  package var hex: String {
     bytes.map { byte in
       let digits = Array("0123456789ABCDEF")
       return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
     }.joined()
   }
 
-  public var description: String { hex }
+  package var description: String { hex }
 
   /// Whether a fingerprint a peer sent (any case) names this certificate.
-  public func matches(_ claimed: String) -> Bool {
+  package func matches(_ claimed: String) -> Bool {
     LocalSendFingerprint(hex: claimed) == self
   }
 

@@ -1,31 +1,31 @@
 /// Caps on what a LocalSend peer may send. Every string and number from the network is checked
 /// against these before anything else looks at it.
-public struct LocalSendLimits: Sendable, Equatable {
+package struct LocalSendLimits: Sendable, Equatable {
   /// Largest prepare-upload body (the file list, previews included).
-  public var maxPrepareBodyBytes: Int
+  package var maxPrepareBodyBytes: Int
   /// Largest register body (a device description).
-  public var maxRegisterBodyBytes: Int
+  package var maxRegisterBodyBytes: Int
   /// Most files one prepare-upload may offer.
-  public var maxFiles: Int
+  package var maxFiles: Int
   /// Longest alias and device model, in UTF-8 bytes.
-  public var maxAliasBytes: Int
+  package var maxAliasBytes: Int
   /// Longest `fingerprint` (HTTP mode allows any string).
-  public var maxFingerprintBytes: Int
+  package var maxFingerprintBytes: Int
   /// Longest file ID, session ID and token.
-  public var maxIdBytes: Int
+  package var maxIdBytes: Int
   /// Longest file name (a relative path for a file in a folder), and each of its components.
-  public var maxFileNameBytes: Int
-  public var maxFileNameComponentBytes: Int
+  package var maxFileNameBytes: Int
+  package var maxFileNameComponentBytes: Int
   /// Longest `fileType`.
-  public var maxFileTypeBytes: Int
+  package var maxFileTypeBytes: Int
   /// Longest `preview` (a text message's whole text).
-  public var maxPreviewBytes: Int
+  package var maxPreviewBytes: Int
   /// Largest file size accepted in an offer.
-  public var maxFileSize: Int64
+  package var maxFileSize: Int64
   /// Longest PIN.
-  public var maxPinBytes: Int
+  package var maxPinBytes: Int
 
-  public init(
+  package init(
     maxPrepareBodyBytes: Int = 4 << 20, maxRegisterBodyBytes: Int = 16 << 10,
     maxFiles: Int = 4096, maxAliasBytes: Int = 256, maxFingerprintBytes: Int = 256,
     maxIdBytes: Int = 128, maxFileNameBytes: Int = 1024, maxFileNameComponentBytes: Int = 255,
@@ -46,5 +46,5 @@ public struct LocalSendLimits: Sendable, Equatable {
     self.maxPinBytes = maxPinBytes
   }
 
-  public static let `default` = LocalSendLimits()
+  package static let `default` = LocalSendLimits()
 }

@@ -3,22 +3,22 @@ import Foundation
 /// A field from the network that breaks the protocol or a limit. `field` is a JSON path such as
 /// `files["a"].fileName`; `description` is safe to send back in a 400 answer (it never quotes
 /// the offending value).
-public struct InvalidField: Error, Equatable, Sendable, CustomStringConvertible {
-  public let field: String
-  public let reason: String
+package struct InvalidField: Error, Equatable, Sendable, CustomStringConvertible {
+  package let field: String
+  package let reason: String
 
-  public init(_ field: String, _ reason: String) {
+  package init(_ field: String, _ reason: String) {
     self.field = field
     self.reason = reason
   }
 
-  public var description: String { "\(field): \(reason)" }
+  package var description: String { "\(field): \(reason)" }
 }
 
 /// The checks every message from the network passes before it is used.
-public enum Validation {
+package enum Validation {
   /// Decodes JSON into `type`, refusing bodies over `limit`; the error names what is wrong.
-  public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limit: Int)
+  package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limit: Int)
     throws(InvalidField) -> T
   {
     guard bytes.count <= limit else { throw InvalidField("body", "longer than \(limit) bytes") }
@@ -39,7 +39,7 @@ public enum Validation {
   }
 
   /// A device description (register body, announcement, prepare-upload `info`).
-  public static func check(_ device: LocalSendDevice, at field: String, limits: LocalSendLimits)
+  package static func check(_ device: LocalSendDevice, at field: String, limits: LocalSendLimits)
     throws(InvalidField)
   {
     try text(device.alias, "\(field).alias", max: limits.maxAliasBytes, allowEmpty: true)
@@ -52,7 +52,7 @@ public enum Validation {
   }
 
   /// A prepare-upload request: the sender and every offered file.
-  public static func check(_ request: PrepareUploadRequest, limits: LocalSendLimits)
+  package static func check(_ request: PrepareUploadRequest, limits: LocalSendLimits)
     throws(InvalidField)
   {
     try check(request.info, at: "info", limits: limits)
@@ -66,7 +66,7 @@ public enum Validation {
   }
 
   /// One offered file, stored under `key` in `files`.
-  public static func check(_ file: FileOffer, key: String, limits: LocalSendLimits)
+  package static func check(_ file: FileOffer, key: String, limits: LocalSendLimits)
     throws(InvalidField)
   {
     let field = "files[\(label(key))]"
@@ -92,7 +92,7 @@ public enum Validation {
 
   /// A file name or relative path: not empty, no control characters, no absolute path, no
   /// empty, "." or ".." component, within the length limits.
-  public static func fileName(_ name: String, _ field: String, limits: LocalSendLimits)
+  package static func fileName(_ name: String, _ field: String, limits: LocalSendLimits)
     throws(InvalidField)
   {
     try text(name, field, max: limits.maxFileNameBytes, allowEmpty: false)
@@ -108,13 +108,13 @@ public enum Validation {
   }
 
   /// An ID, session ID or token: 1...max bytes, printable, no spaces at either end.
-  public static func identifier(_ value: String, _ field: String, max: Int) throws(InvalidField) {
+  package static func identifier(_ value: String, _ field: String, max: Int) throws(InvalidField) {
     try text(value, field, max: max, allowEmpty: false)
   }
 
   /// Text within `max` UTF-8 bytes, free of control characters (C0, DEL, C1) and of the
   /// line and paragraph separators.
-  public static func text(_ value: String, _ field: String, max: Int, allowEmpty: Bool)
+  package static func text(_ value: String, _ field: String, max: Int, allowEmpty: Bool)
     throws(InvalidField)
   {
     guard allowEmpty || !value.isEmpty else { throw InvalidField(field, "empty") }

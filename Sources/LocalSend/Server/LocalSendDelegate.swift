@@ -1,39 +1,39 @@
 import Synchronization
 
 /// Who is sending: what the sender says about itself and what TLS proved.
-public struct RemoteSender: Sendable, Equatable {
+package struct RemoteSender: Sendable, Equatable {
   /// The sender's numeric IP address; uploads of a session must come from it.
-  public let address: String
+  package let address: String
   /// The sender's description of itself (alias, model, type, port ...): unverified text.
-  public let device: LocalSendDevice
+  package let device: LocalSendDevice
   /// The fingerprint of the certificate the sender presented in the TLS handshake, if any: the
   /// only identity that cannot be forged. The LocalSend app presents one; localsend-cli and
   /// browsers do not.
-  public let certificate: LocalSendFingerprint?
+  package let certificate: LocalSendFingerprint?
 
-  public init(address: String, device: LocalSendDevice, certificate: LocalSendFingerprint?) {
+  package init(address: String, device: LocalSendDevice, certificate: LocalSendFingerprint?) {
     self.address = address
     self.device = device
     self.certificate = certificate
   }
 
   /// Whether the fingerprint the sender claims is the one its certificate proves.
-  public var claimIsProven: Bool {
+  package var claimIsProven: Bool {
     certificate.map { $0.matches(device.fingerprint) } ?? false
   }
 }
 
 /// A prepare-upload request that passed validation (and the PIN, when one is set).
-public struct IncomingOffer: Sendable {
+package struct IncomingOffer: Sendable {
   /// The session ID the sender will get if anything is accepted.
-  public let sessionID: String
-  public let sender: RemoteSender
+  package let sessionID: String
+  package let sender: RemoteSender
   /// The offered files in a stable order (by ID).
-  public let files: [FileOffer]
+  package let files: [FileOffer]
 }
 
 /// What the delegate decides for an offer.
-public enum OfferDecision: Sendable, Equatable {
+package enum OfferDecision: Sendable, Equatable {
   /// Accept these file IDs (any subset of the offer). None accepted answers 204; refused files
   /// are left out of the token map, which is how the protocol says "declined".
   case accept(Set<String>)
@@ -45,15 +45,15 @@ public enum OfferDecision: Sendable, Equatable {
 
 /// Tells the delegate that the sender gave up on an offer it is still deciding: the sender
 /// cancelled, or the server is stopping.
-public final class OfferCancellation: Sendable {
+package final class OfferCancellation: Sendable {
   private let state = Mutex<(cancelled: Bool, handlers: [@Sendable () -> Void])>((false, []))
 
-  public init() {}
+  package init() {}
 
-  public var isCancelled: Bool { state.withLock { $0.cancelled } }
+  package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   /// Runs `handler` once when cancelled (at once if already cancelled), on the cancelling thread.
-  public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+  package func onCancel(_ handler: @escaping @Sendable () -> Void) {
     let runNow = state.withLock { state -> Bool in
       if state.cancelled { return true }
       state.handlers.append(handler)
@@ -74,15 +74,15 @@ public final class OfferCancellation: Sendable {
 }
 
 /// One accepted file whose bytes are about to arrive.
-public struct AcceptedFile: Sendable {
-  public let sessionID: String
-  public let sender: RemoteSender
-  public let offer: FileOffer
+package struct AcceptedFile: Sendable {
+  package let sessionID: String
+  package let sender: RemoteSender
+  package let offer: FileOffer
 }
 
 /// Why an upload was refused; the status the sender gets follows from `kind`.
-public struct UploadRefusal: Error, Sendable, Equatable {
-  public enum Kind: Sendable, Equatable {
+package struct UploadRefusal: Error, Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// Refused by policy (type, content): 403.
     case rejected
     /// No room: 507.
@@ -91,11 +91,11 @@ public struct UploadRefusal: Error, Sendable, Equatable {
     case failed
   }
 
-  public let kind: Kind
+  package let kind: Kind
   /// A short reason sent back to the sender (it may show it).
-  public let message: String
+  package let message: String
 
-  public init(_ kind: Kind, _ message: String) {
+  package init(_ kind: Kind, _ message: String) {
     self.kind = kind
     self.message = message
   }
@@ -112,7 +112,7 @@ public struct UploadRefusal: Error, Sendable, Equatable {
 /// Where an accepted file's bytes go. Called on the upload's connection thread, in order:
 /// any number of `write`, then exactly one of `commit` (every byte arrived, the checksum, when
 /// offered, matched) or `abort` (anything else: refused, cancelled, cut off, mismatched).
-public protocol UploadSink: AnyObject {
+package protocol UploadSink: AnyObject {
   /// The next bytes; throw to refuse the file (e.g. its content is not what its name says).
   func write(_ bytes: UnsafeRawBufferPointer) throws(UploadRefusal)
   /// Makes the file permanent; throw if that fails.
@@ -122,7 +122,7 @@ public protocol UploadSink: AnyObject {
 }
 
 /// How a session ended.
-public enum SessionEnd: Sendable, Equatable {
+package enum SessionEnd: Sendable, Equatable {
   /// Every accepted file was stored or failed.
   case finished(stored: [String], failed: [String])
   /// The sender called `/cancel`.
@@ -135,7 +135,7 @@ public enum SessionEnd: Sendable, Equatable {
 
 /// The receiving policy, implemented by the daemon: may this session's files be accepted, which
 /// ones, where their bytes go. Methods run on connection threads, possibly several at once.
-public protocol LocalSendDelegate: AnyObject, Sendable {
+package protocol LocalSendDelegate: AnyObject, Sendable {
   /// A device registered (answered an announcement, or probed this one).
   func localSend(registered sender: RemoteSender)
   /// Decide an offer; may block (waiting for the person's consent). Watch `cancellation`.

@@ -7,7 +7,7 @@ import System
 /// protocols are guarded by one policy; without one, the server uses `ConnectionCaps`.
 ///
 /// Called from the accept thread and the connection threads.
-public protocol LocalSendDoor: Sendable {
+package protocol LocalSendDoor: Sendable {
   /// A connection was accepted: the ID to serve it under and the instant its TLS handshake must
   /// be done by, or nil to close it at once. The door may close `socket` itself later (a missed
   /// deadline, room made for another address); its connection then ends on its own.
@@ -21,7 +21,7 @@ public protocol LocalSendDoor: Sendable {
 
 /// The server's own door: at most `maxConnections` connections, `maxConnectionsPerAddress` from
 /// one address, and `handshakeTimeout` for the TLS handshake.
-public final class ConnectionCaps: LocalSendDoor {
+package final class ConnectionCaps: LocalSendDoor {
   private struct State {
     var perAddress: [String: Int] = [:]
     var addresses: [Int: String] = [:]
@@ -33,13 +33,13 @@ public final class ConnectionCaps: LocalSendDoor {
   private let maxConnectionsPerAddress: Int
   private let handshakeTimeout: Duration
 
-  public init(maxConnections: Int, maxConnectionsPerAddress: Int, handshakeTimeout: Duration) {
+  package init(maxConnections: Int, maxConnectionsPerAddress: Int, handshakeTimeout: Duration) {
     self.maxConnections = maxConnections
     self.maxConnectionsPerAddress = maxConnectionsPerAddress
     self.handshakeTimeout = handshakeTimeout
   }
 
-  public func arrive(_ socket: Socket) -> (id: Int, deadline: ContinuousClock.Instant)? {
+  package func arrive(_ socket: Socket) -> (id: Int, deadline: ContinuousClock.Instant)? {
     let address = socket.peerAddress
     return state.withLock { state in
       guard state.addresses.count < maxConnections, state.perAddress[address, default: 0] < maxConnectionsPerAddress
@@ -51,9 +51,9 @@ public final class ConnectionCaps: LocalSendDoor {
     }
   }
 
-  public func handshakeDone(_ id: Int, certificate: LocalSendFingerprint?) -> Bool { true }
+  package func handshakeDone(_ id: Int, certificate: LocalSendFingerprint?) -> Bool { true }
 
-  public func leave(_ id: Int) {
+  package func leave(_ id: Int) {
     state.withLock { state in
       guard let address = state.addresses.removeValue(forKey: id) else { return }
       let left = state.perAddress[address, default: 1] - 1

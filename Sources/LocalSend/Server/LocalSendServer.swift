@@ -14,10 +14,10 @@ import TLS
 ///
 /// `@unchecked Sendable`: the listener and TLS context are thread-safe and immutable; mutable
 /// state lives in `Mutex`es.
-public final class LocalSendServer: @unchecked Sendable {
-  public let configuration: LocalSendServerConfiguration
+package final class LocalSendServer: @unchecked Sendable {
+  package let configuration: LocalSendServerConfiguration
   /// The fingerprint other devices know this one by.
-  public let fingerprint: LocalSendFingerprint
+  package let fingerprint: LocalSendFingerprint
   let delegate: any LocalSendDelegate
   let context: TLSContext
   private let listener: TCPListener
@@ -35,10 +35,10 @@ public final class LocalSendServer: @unchecked Sendable {
   }
 
   /// The bound port.
-  public var port: UInt16 { listener.port }
+  package var port: UInt16 { listener.port }
 
   /// This device as announcements and register requests describe it.
-  public var device: LocalSendDevice {
+  package var device: LocalSendDevice {
     LocalSendDevice(
       alias: configuration.alias, deviceModel: configuration.deviceModel,
       deviceType: configuration.deviceType, fingerprint: fingerprint.hex, port: Int(port))
@@ -46,7 +46,7 @@ public final class LocalSendServer: @unchecked Sendable {
 
   /// Binds the port (so it is known at once) without accepting yet.
   /// `door`: who may connect (the daemon's admission); nil for the configuration's caps.
-  public init(
+  package init(
     identity: DeviceIdentity, configuration: LocalSendServerConfiguration,
     delegate: any LocalSendDelegate, door: (any LocalSendDoor)? = nil
   ) throws(LocalSendError) {
@@ -77,7 +77,7 @@ public final class LocalSendServer: @unchecked Sendable {
   }
 
   /// Starts accepting on a thread of its own.
-  public func start() {
+  package func start() {
     let thread = Thread { [self] in acceptLoop() }
     thread.name = "localsend-accept"
     thread.start()
@@ -85,7 +85,7 @@ public final class LocalSendServer: @unchecked Sendable {
 
   /// Stops accepting, aborts every connection, cancels an offer being decided and ends the
   /// active session (`SessionEnd.serverStopped`). Returns once the connection threads ended.
-  public func stop() {
+  package func stop() {
     listener.close()
     let sockets = connections.withLock { state -> [Socket] in
       state.stopped = true

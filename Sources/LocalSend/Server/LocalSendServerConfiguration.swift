@@ -1,26 +1,26 @@
 /// Settings of a LocalSend receiver that do not change while it runs.
-public struct LocalSendServerConfiguration: Sendable {
+package struct LocalSendServerConfiguration: Sendable {
   /// Address to listen on; nil for every interface.
-  public var host: String?
+  package var host: String?
   /// TCP port; 0 lets the kernel choose (tests).
-  public var port: UInt16
+  package var port: UInt16
   /// How this device introduces itself.
-  public var alias: String
-  public var deviceModel: String?
-  public var deviceType: DeviceType
+  package var alias: String
+  package var deviceModel: String?
+  package var deviceType: DeviceType
   /// When set, prepare-upload needs `?pin=` with this value.
-  public var pin: String?
-  public var limits: LocalSendLimits
-  public var http: HTTPLimits
+  package var pin: String?
+  package var limits: LocalSendLimits
+  package var http: HTTPLimits
   /// A client must finish the TLS handshake within this time.
-  public var handshakeTimeout: Duration
+  package var handshakeTimeout: Duration
   /// An active session with no upload for this long gives way to the next offer.
-  public var sessionTimeout: Duration
+  package var sessionTimeout: Duration
   /// Connections served at once, in total and per client address.
-  public var maxConnections: Int
-  public var maxConnectionsPerAddress: Int
+  package var maxConnections: Int
+  package var maxConnectionsPerAddress: Int
 
-  public init(
+  package init(
     host: String? = nil, port: UInt16 = LocalSendProtocol.defaultPort, alias: String,
     deviceModel: String? = "Linux", deviceType: DeviceType = .desktop, pin: String? = nil,
     limits: LocalSendLimits = .default, http: HTTPLimits = .default,

@@ -1,29 +1,29 @@
 /// Describes one command: its options, arguments and help. Parsing, help text, and (generated
 /// from `CommandLineModel`) shell completions and the man page are all derived from it, so they
 /// cannot drift apart.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
   /// The words after `share`, e.g. `["inbox", "move"]`.
-  public var path: [String]
+  package var path: [String]
   /// One line for command lists.
-  public var summary: String
+  package var summary: String
   /// Usage lines after `share`, e.g. `send PATH... [--to PEER]`.
-  public var usage: [String]
+  package var usage: [String]
   /// Paragraphs after the usage.
-  public var discussion: String
+  package var discussion: String
   /// This command's own options, in the order help lists them (the global ones follow).
-  public var options: [OptionSpec]
+  package var options: [OptionSpec]
   /// Bounds on positional arguments.
-  public var arguments: ClosedRange<Int>
+  package var arguments: ClosedRange<Int>
   /// What the positional arguments are (nil when it takes none).
-  public var argumentKind: ValueKind?
+  package var argumentKind: ValueKind?
   /// What the arguments after the first are, when they differ from it (`inbox move ITEM DEST`).
-  public var laterArgumentKind: ValueKind?
+  package var laterArgumentKind: ValueKind?
   /// Not listed in help, completions or the man page (`share __complete`, for the completions).
-  public var hidden: Bool
+  package var hidden: Bool
   /// Examples shown in help.
-  public var examples: [String]
+  package var examples: [String]
 
-  public init(
+  package init(
     path: [String], summary: String, usage: [String], discussion: String = "", options: [any OptionDeclaration] = [],
     arguments: ClosedRange<Int> = 0...0, argumentKind: ValueKind? = nil, laterArgumentKind: ValueKind? = nil,
     examples: [String] = [], hidden: Bool = false
@@ -40,16 +40,16 @@ public struct CommandSpec: Sendable {
     self.hidden = hidden
   }
 
-  public var name: String { path.joined(separator: " ") }
+  package var name: String { path.joined(separator: " ") }
 
   /// What the positional argument at `index` (from 0) is; nil past the last one it takes.
-  public func argumentKind(at index: Int) -> ValueKind? {
+  package func argumentKind(at index: Int) -> ValueKind? {
     guard index < arguments.upperBound else { return nil }
     return index == 0 ? argumentKind : laterArgumentKind ?? argumentKind
   }
 
   /// Every option this command accepts: its own, then the global ones.
-  public var allOptions: [OptionSpec] { options + GlobalOptions.specs }
+  package var allOptions: [OptionSpec] { options + GlobalOptions.specs }
 
   /// Whether `option` is one this command accepts.
   func accepts(_ option: OptionSpec) -> Bool { allOptions.contains { $0.long == option.long } }

@@ -1,14 +1,14 @@
 import ShareKit
 
 /// The two output streams of a command.
-public enum ConsoleStream: Sendable {
+package enum ConsoleStream: Sendable {
   case standardOutput
   case standardError
 }
 
 /// Where the CLI's text goes: the process's stdout and stderr, or a buffer when a test runs
 /// commands in process.
-public protocol Console: Sendable {
+package protocol Console: Sendable {
   /// Writes `text` as it is (no newline added).
   func write(_ text: String, to stream: ConsoleStream)
   /// Whether the stream is a terminal (colour, progress bars, prompts).
@@ -18,7 +18,7 @@ public protocol Console: Sendable {
 }
 
 extension Console {
-  public func columns(_ stream: ConsoleStream) -> Int? { nil }
+  package func columns(_ stream: ConsoleStream) -> Int? { nil }
 }
 
 /// The process's own stdout and stderr.

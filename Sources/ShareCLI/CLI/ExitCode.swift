@@ -1,5 +1,5 @@
 /// The exit codes of `share`, documented in `share help`.
-public enum ExitCode: Int32, CaseIterable, Sendable {
+package enum ExitCode: Int32, CaseIterable, Sendable {
   /// Everything asked was done (every item stored).
   case success = 0
   /// A runtime failure: the exchange could not be completed, or a command failed (see the error).
@@ -17,7 +17,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   case interrupted = 130
 
   /// What it means, as `share help` (and the man page) says.
-  public var meaning: String {
+  package var meaning: String {
     switch self {
     case .success: "success: everything asked was done (every item stored by every receiver)"
     case .failure: "error: see the message (no connection, certificate mismatch, no such peer or daemon, unreadable file)"

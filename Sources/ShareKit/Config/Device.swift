@@ -2,15 +2,15 @@ import Foundation
 import TLS
 
 /// This device as peers see it: its name and its persistent identity.
-public struct Device: Sendable {
-  public var name: String
+package struct Device: Sendable {
+  package var name: String
   /// Where `name` came from.
-  public var nameSource: NameSource
-  public var identity: DeviceIdentity
-  public var paths: SharePaths
+  package var nameSource: NameSource
+  package var identity: DeviceIdentity
+  package var paths: SharePaths
 
   /// Where a device's name comes from, in the order they count.
-  public enum NameSource: Sendable, Equatable {
+  package enum NameSource: Sendable, Equatable {
     /// Given for this run (`share daemon --name`).
     case option
     /// The home's settings (`share name NEW`).
@@ -24,7 +24,7 @@ public struct Device: Sendable {
 
   /// Loads (creating on first use) the identity of the home at `paths`. The name comes from
   /// `name`, else the settings file, else the host name (see `DeviceName.fallback`).
-  public static func load(paths: SharePaths, name: String? = nil) throws(ShareError) -> Device {
+  package static func load(paths: SharePaths, name: String? = nil) throws(ShareError) -> Device {
     let settings = try Settings.load(from: paths.settings)
     let identity: DeviceIdentity
     do {
@@ -53,11 +53,11 @@ public struct Device: Sendable {
     return Device(name: chosen, nameSource: source, identity: identity, paths: paths)
   }
 
-  public var fingerprint: Fingerprint { identity.fingerprint }
+  package var fingerprint: Fingerprint { identity.fingerprint }
 }
 
 /// The rules for device names: what is allowed, and the default when the host name is generic.
-public enum DeviceName {
+package enum DeviceName {
   /// The common name of every device certificate.
   static let certificateName = "share device"
 
@@ -75,7 +75,7 @@ public enum DeviceName {
   /// container ID) followed by the first four hex digits of the device ID, as `share id` shows
   /// them — `debian-3f2a` — so that clones differ, and without putting the user's login on the
   /// network.
-  public static func fallback(hostName: String, id: Fingerprint) -> String {
+  package static func fallback(hostName: String, id: Fingerprint) -> String {
     var host = hostName
     for suffix in [".localdomain", ".local"] where host.lowercased().hasSuffix(suffix) && host.count > suffix.count {
       host.removeLast(suffix.count)
@@ -96,7 +96,7 @@ public enum DeviceName {
 
   /// Why `name` cannot be a device name, or nil when it can: 1 to 63 bytes (a DNS-SD instance
   /// name's limit), no control characters, no leading or trailing blanks.
-  public static func problem(_ name: String) -> String? {
+  package static func problem(_ name: String) -> String? {
     if name.isEmpty || name.utf8.count > 63 { return "must be 1 to 63 bytes long" }
     if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
       return "must not contain control characters"

@@ -2,9 +2,9 @@ import Foundation
 
 /// The JSON conventions of share's own files and control messages: snake_case keys, ISO 8601
 /// dates, sorted keys (stable diffs), pretty-printed where a person may read the file.
-public enum JSONCoding {
+package enum JSONCoding {
   /// An encoder; `pretty` for files people open (settings, contacts), compact for the wire.
-  public static func encoder(pretty: Bool = false) -> JSONEncoder {
+  package static func encoder(pretty: Bool = false) -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.dateEncodingStrategy = .iso8601
@@ -13,7 +13,7 @@ public enum JSONCoding {
   }
 
   /// The matching decoder.
-  public static func decoder() -> JSONDecoder {
+  package static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     decoder.dateDecodingStrategy = .iso8601

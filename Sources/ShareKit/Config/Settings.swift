@@ -2,28 +2,28 @@ import Foundation
 import System
 
 /// A home's settings file (`settings.json`): what the owner chose, all optional.
-public struct Settings: Codable, Sendable, Equatable {
+package struct Settings: Codable, Sendable, Equatable {
   /// The device name peers see (`share name NEW`); when unset, the host name or, when that is
   /// generic, a name made from it (see `DeviceName.fallback`).
-  public var name: String?
+  package var name: String?
   /// The receive mode the daemon starts in (`share receive` changes it); `everyone` when unset.
-  public var receiveMode: ReceiveMode?
+  package var receiveMode: ReceiveMode?
   /// When a timed `everyone` falls back to `contacts`.
-  public var receiveUntil: Date?
+  package var receiveUntil: Date?
   /// Bytes the daemon always leaves free on the disk holding the Inbox (`reserve_bytes`); 64 MiB
   /// when unset.
-  public var reserveBytes: Int64?
+  package var reserveBytes: Int64?
   /// Whether the daemon also receives over LocalSend (`"localsend": true`), its HTTPS port
   /// (`localsend_port`, default 53317) and multicast interface (`localsend_multicast`: an IPv4
   /// address, `auto` or `off`; default `auto`). See `LocalSendOptions`.
-  public var localsend: Bool?
-  public var localsendPort: UInt16?
-  public var localsendMulticast: String?
+  package var localsend: Bool?
+  package var localsendPort: UInt16?
+  package var localsendMulticast: String?
   /// The PIN LocalSend senders must give (`localsend_pin`), however LocalSend is turned on; a
   /// secret, better here (share writes this file owner-only) than on the command line, which `ps` shows. See `LocalSendPin`.
-  public var localsendPin: String?
+  package var localsendPin: String?
 
-  public init(name: String? = nil, receiveMode: ReceiveMode? = nil, receiveUntil: Date? = nil, reserveBytes: Int64? = nil) {
+  package init(name: String? = nil, receiveMode: ReceiveMode? = nil, receiveUntil: Date? = nil, reserveBytes: Int64? = nil) {
     self.name = name
     self.receiveMode = receiveMode
     self.receiveUntil = receiveUntil
@@ -31,7 +31,7 @@ public struct Settings: Codable, Sendable, Equatable {
   }
 
   /// Writes the settings atomically and durably, owner-only.
-  public func save(to url: URL) throws(ShareError) {
+  package func save(to url: URL) throws(ShareError) {
     let data: Data
     do {
       data = try JSONCoding.encoder(pretty: true).encode(self)
@@ -48,7 +48,7 @@ public struct Settings: Codable, Sendable, Equatable {
   }
 
   /// Reads the settings; a missing file is the defaults, a broken one an error.
-  public static func load(from url: URL) throws(ShareError) -> Settings {
+  package static func load(from url: URL) throws(ShareError) -> Settings {
     guard let data = FileManager.default.contents(atPath: url.path) else { return Settings() }
     let settings: Settings
     do {
@@ -63,14 +63,14 @@ public struct Settings: Codable, Sendable, Equatable {
   }
 
   /// The host name (empty when it cannot be read), from which the default device name is made.
-  public static var hostName: String {
+  package static var hostName: String {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Reads the settings at `url`, changes them with `body`, and writes them back.
-  public static func update(at url: URL, _ body: (inout Settings) -> Void) throws(ShareError) {
+  package static func update(at url: URL, _ body: (inout Settings) -> Void) throws(ShareError) {
     var settings = try load(from: url)
     body(&settings)
     try settings.save(to: url)

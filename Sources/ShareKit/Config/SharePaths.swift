@@ -6,28 +6,28 @@ import Foundation
 /// one machine. Otherwise the XDG locations: configuration and identity under
 /// `$XDG_CONFIG_HOME/share` (`~/.config/share`), received items under `~/Documents/Inbox`, the
 /// control socket under `$XDG_RUNTIME_DIR/share`.
-public struct SharePaths: Sendable, Equatable {
+package struct SharePaths: Sendable, Equatable {
   /// Identity, settings, trust store, declarations.
-  public var config: URL
+  package var config: URL
   /// `Documents`, holding `Inbox` and the staging area.
-  public var documents: URL
+  package var documents: URL
   /// Sockets and pid files (owner-only).
-  public var runtime: URL
+  package var runtime: URL
 
-  public var identity: URL { config.appendingPathComponent("identity") }
-  public var settings: URL { config.appendingPathComponent("settings.json") }
-  public var trustStore: URL { config.appendingPathComponent("trust.json") }
+  package var identity: URL { config.appendingPathComponent("identity") }
+  package var settings: URL { config.appendingPathComponent("settings.json") }
+  package var trustStore: URL { config.appendingPathComponent("trust.json") }
   /// Trust on first use: the device ID each peer name had when first sent to.
-  public var knownPeers: URL { config.appendingPathComponent("known_peers.json") }
+  package var knownPeers: URL { config.appendingPathComponent("known_peers.json") }
   /// A home's own declarations, replacing the shipped default when present.
-  public var declarations: URL { config.appendingPathComponent("Declarations.plist") }
-  public var inbox: URL { documents.appendingPathComponent("Inbox") }
+  package var declarations: URL { config.appendingPathComponent("Declarations.plist") }
+  package var inbox: URL { documents.appendingPathComponent("Inbox") }
   /// The daemon's control socket: in the runtime folder, or — when that path is too long for a
   /// Unix socket (107 bytes) — `/tmp/share-UID/HASH.sock`, named after the runtime folder so the
   /// daemon and the commands agree. The daemon creates that shared folder owner-only and refuses
   /// to use one that is not (see `ControlSocketFolder`); the commands check that the socket is
   /// served by their own user, and the daemon checks the caller.
-  public var controlSocket: URL {
+  package var controlSocket: URL {
     guard controlSocketIsInSharedFolder else { return preferredControlSocket }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in runtime.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -36,25 +36,25 @@ public struct SharePaths: Sendable, Equatable {
 
   /// Whether the control socket lives in the shared fallback folder under `/tmp` (whose name
   /// anyone could take first) rather than in the runtime folder.
-  public var controlSocketIsInSharedFolder: Bool { preferredControlSocket.path.utf8.count > 100 }
+  package var controlSocketIsInSharedFolder: Bool { preferredControlSocket.path.utf8.count > 100 }
 
   private var preferredControlSocket: URL { runtime.appendingPathComponent("control.sock") }
 
-  public init(config: URL, documents: URL, runtime: URL) {
+  package init(config: URL, documents: URL, runtime: URL) {
     self.config = config
     self.documents = documents
     self.runtime = runtime
   }
 
   /// Everything under one folder.
-  public init(home: URL) {
+  package init(home: URL) {
     self.init(
       config: home, documents: home.appendingPathComponent("Documents"),
       runtime: home.appendingPathComponent("run"))
   }
 
   /// The paths for an explicit home, `SHARE_HOME`, or the XDG defaults, in that order.
-  public static func resolve(home: String?, environment: [String: String]) -> SharePaths {
+  package static func resolve(home: String?, environment: [String: String]) -> SharePaths {
     if let home = home ?? environment["SHARE_HOME"], !home.isEmpty {
       return SharePaths(home: URL(fileURLWithPath: home).standardizedFileURL)
     }

@@ -7,17 +7,17 @@ import Foundation
 ///
 /// Hooks run one at a time on a queue of their own, so a slow command never holds up receiving;
 /// or, when the owner wants them unconfined, in the `HookRunner` process, which this forwards to.
-public final class ArrivalHooks: Sendable {
+package final class ArrivalHooks: Sendable {
   /// A shell command line written by the owner, run with `/bin/sh -c`.
-  public let command: String?
-  public let notify: Bool
+  package let command: String?
+  package let notify: Bool
   private let notifySend: String?
   private let queue = DispatchQueue(label: "share.hooks")
   private let report: @Sendable (String) -> Void
   /// The runner that runs everything instead of this process, if any.
   private let runner: HookRunner.Channel?
 
-  public init(
+  package init(
     command: String?, notify: Bool, runner: HookRunner.Channel? = nil, report: @escaping @Sendable (String) -> Void
   ) {
     self.command = command
@@ -30,7 +30,7 @@ public final class ArrivalHooks: Sendable {
   }
 
   /// The variables an `--on-receive` command gets for a stored item.
-  public static func environment(
+  package static func environment(
     path: String, name: String, originalName: String, kind: String, size: Int64, type: String?, sha256: String?,
     senderName: String, senderID: String
   ) -> [String: String] {
@@ -42,7 +42,7 @@ public final class ArrivalHooks: Sendable {
   }
 
   /// Runs the hook for a stored item.
-  public func stored(_ variables: [String: String]) {
+  package func stored(_ variables: [String: String]) {
     if let runner { return runner.send(.stored(variables)) }
     if let command {
       queue.async { [report] in
@@ -58,7 +58,7 @@ public final class ArrivalHooks: Sendable {
   }
 
   /// Shows a notification for an ask waiting for the person.
-  public func waiting(_ ask: PendingAsk) {
+  package func waiting(_ ask: PendingAsk) {
     if let runner { return runner.send(.waiting(ask)) }
     guard let notifySend else { return }
     let title = "\(ask.peerName) wants to send \(ask.itemCount) item(s)"
@@ -67,7 +67,7 @@ public final class ArrivalHooks: Sendable {
   }
 
   /// Waits until every queued hook has run (for shutdown).
-  public func drain() {
+  package func drain() {
     if let runner { return runner.drain() }
     queue.sync {}
   }

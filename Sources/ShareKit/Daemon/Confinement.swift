@@ -16,9 +16,9 @@ import System
 /// which then runs confined from its first instruction. Everything it starts — `--on-receive`
 /// hooks, `notify-send` — inherits the confinement, unless the owner asks for unconfined hooks:
 /// then a `HookRunner` process is started before confining, and runs them.
-public enum Confinement {
+package enum Confinement {
   /// What `enter` achieved.
-  public enum Status: Sendable {
+  package enum Status: Sendable {
     /// Confined with Landlock ABI `abi`: only `writable` (folders, and /dev/null) can change.
     /// `hooks` is the channel to the unconfined hook runner, if one was asked for.
     case confined(abi: Int, writable: [String], hooks: HookRunner.Channel?)
@@ -35,7 +35,7 @@ public enum Confinement {
   /// made is an error here as it is at start (`ControlSocketFolder`).
   ///
   /// With `unconfinedHooks`, the runner for the `--on-receive` command is started first.
-  public static func enter(paths: SharePaths, unconfinedHooks: HookRunner.Configuration?) throws(ShareError) -> Status {
+  package static func enter(paths: SharePaths, unconfinedHooks: HookRunner.Configuration?) throws(ShareError) -> Status {
     let environment = ProcessInfo.processInfo.environment
     if let text = environment[confinedKey], let abi = Int(text) {
       unsetenv(confinedKey)

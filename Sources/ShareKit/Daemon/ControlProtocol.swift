@@ -2,7 +2,7 @@ import Foundation
 
 /// A request on the daemon's control socket: one JSON object per line, one request per
 /// connection, e.g. `{"command":"accept","id":3,"trust":true}`.
-public enum ControlRequest: Sendable, Equatable {
+package enum ControlRequest: Sendable, Equatable {
   /// The longest request line the daemon reads (a request is a command and a few fields).
   static let maxBytes = 64 << 10
 
@@ -21,8 +21,8 @@ public enum ControlRequest: Sendable, Equatable {
   case localSendPeers(waitSeconds: Double?)
 
   /// A request that is well-formed JSON but not one the daemon knows, with what to say.
-  public struct Invalid: Error, Sendable, Equatable {
-    public var message: String
+  package struct Invalid: Error, Sendable, Equatable {
+    package var message: String
   }
 }
 
@@ -36,7 +36,7 @@ extension ControlRequest: Codable {
     var trust: Bool?
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let fields = try Fields(from: decoder)
     switch fields.command {
     case "status": self = .status
@@ -54,7 +54,7 @@ extension ControlRequest: Codable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     let fields: Fields
     switch self {
     case .status: fields = Fields(command: "status")
@@ -70,21 +70,21 @@ extension ControlRequest: Codable {
 }
 
 /// The daemon's answer.
-public struct ControlResponse: Codable, Sendable, Equatable {
+package struct ControlResponse: Codable, Sendable, Equatable {
   /// The longest answer a command reads: every waiting ask (16 at most) lists at most
   /// `PendingAsk.listedItems` items, each with a name of at most 4 KiB.
   static let maxBytes = 16 << 20
 
-  public var ok: Bool
-  public var error: String?
-  public var status: DaemonStatus?
-  public var requests: [PendingAsk]?
+  package var ok: Bool
+  package var error: String?
+  package var status: DaemonStatus?
+  package var requests: [PendingAsk]?
   /// For accept/decline: the ask decided.
-  public var decided: PendingAsk?
+  package var decided: PendingAsk?
   /// For `localsend_peers`: the LocalSend devices heard (nil when LocalSend is off).
-  public var localsendPeers: [LocalSendPeer]? = nil
+  package var localsendPeers: [LocalSendPeer]? = nil
 
-  public init(ok: Bool, error: String? = nil, status: DaemonStatus? = nil, requests: [PendingAsk]? = nil, decided: PendingAsk? = nil) {
+  package init(ok: Bool, error: String? = nil, status: DaemonStatus? = nil, requests: [PendingAsk]? = nil, decided: PendingAsk? = nil) {
     self.ok = ok
     self.error = error
     self.status = status
@@ -94,24 +94,24 @@ public struct ControlResponse: Codable, Sendable, Equatable {
 }
 
 /// What `share status` shows.
-public struct DaemonStatus: Codable, Sendable, Equatable {
-  public var name: String
-  public var id: String
-  public var pid: Int32
-  public var port: UInt16
-  public var mode: ReceiveMode
+package struct DaemonStatus: Codable, Sendable, Equatable {
+  package var name: String
+  package var id: String
+  package var pid: Int32
+  package var port: UInt16
+  package var mode: ReceiveMode
   /// When `everyone` falls back to `contacts`.
-  public var modeUntil: Date?
+  package var modeUntil: Date?
   /// The name Avahi advertises (it may differ after a collision); nil when not advertised.
-  public var advertisedAs: String?
-  public var advertising: String
-  public var inbox: String
-  public var declarations: String
-  public var startedAt: Date
-  public var transfers: [TransferStatus]
-  public var pending: [PendingAsk]
+  package var advertisedAs: String?
+  package var advertising: String
+  package var inbox: String
+  package var declarations: String
+  package var startedAt: Date
+  package var transfers: [TransferStatus]
+  package var pending: [PendingAsk]
   /// The LocalSend receiver, when on.
-  public var localsend: LocalSendStatus? = nil
+  package var localsend: LocalSendStatus? = nil
 }
 
 enum ControlCoding {

@@ -8,7 +8,7 @@ import System
 ///
 /// `@unchecked Sendable`: the listening descriptor is set once; `stop()` shuts it down from any
 /// thread, which wakes the blocked accept.
-public final class ControlServer: @unchecked Sendable {
+package final class ControlServer: @unchecked Sendable {
   private let fd: Int32
   private let path: String
   private let handle: @Sendable (ControlRequest) -> ControlResponse
@@ -16,21 +16,21 @@ public final class ControlServer: @unchecked Sendable {
 
   /// Listens at `paths.controlSocket`, once its folder is made and checked owner-only (see
   /// `ControlSocketFolder`: a shared folder that another user could have made is refused).
-  public init(paths: SharePaths, handle: @escaping @Sendable (ControlRequest) -> ControlResponse) throws(ShareError) {
+  package init(paths: SharePaths, handle: @escaping @Sendable (ControlRequest) -> ControlResponse) throws(ShareError) {
     try ControlSocketFolder.prepare(paths)
     path = paths.controlSocket.path
     self.handle = handle
     fd = try UnixSocket.listen(at: path)
   }
 
-  public func start() {
+  package func start() {
     let thread = Thread { [self] in serve() }
     thread.name = "share-control"
     thread.start()
   }
 
   /// Stops serving and removes the socket file.
-  public func stop() {
+  package func stop() {
     guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
     shutdown(fd, Int32(SHUT_RDWR))
     unlink(path)
@@ -81,11 +81,11 @@ public final class ControlServer: @unchecked Sendable {
 }
 
 /// Talks to a running daemon over its control socket.
-public enum ControlClient {
+package enum ControlClient {
   /// Sends one request and returns the daemon's response; a failed request is an error. The
   /// socket must be served by this user (`SO_PEERCRED`): a socket another user put where this
   /// home's daemon should be is refused before a word is sent to it.
-  public static func send(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse {
+  package static func send(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse {
     guard let response = try sendIfRunning(request, paths: paths) else {
       throw .configuration("no share daemon is running for this home (start one with 'share daemon')")
     }
@@ -93,7 +93,7 @@ public enum ControlClient {
   }
 
   /// `send`, or nil when no daemon is running for this home.
-  public static func sendIfRunning(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse? {
+  package static func sendIfRunning(_ request: ControlRequest, paths: SharePaths) throws(ShareError) -> ControlResponse? {
     let socket = paths.controlSocket.path
     guard let fd = try UnixSocket.connectIfListening(to: socket) else { return nil }
     defer { close(fd) }

@@ -10,29 +10,29 @@ import TextEscaping
 import Wire
 
 /// How a daemon is started.
-public struct DaemonOptions: Sendable {
-  public var name: String?
-  public var host: String?
-  public var port: UInt16 = 0
+package struct DaemonOptions: Sendable {
+  package var name: String?
+  package var host: String?
+  package var port: UInt16 = 0
   /// The mode to start in; nil: the home's settings, else `everyone`.
-  public var mode: ModeSetting?
+  package var mode: ModeSetting?
   /// How long transfers in flight may take to finish on SIGTERM before they are cancelled.
-  public var grace: Duration = .seconds(5)
+  package var grace: Duration = .seconds(5)
   /// How long an ask waits for the person before it is declined.
-  public var askTimeout: Duration = .seconds(120)
+  package var askTimeout: Duration = .seconds(120)
   /// A command run for each stored item (`--on-receive`).
-  public var onReceive: String?
+  package var onReceive: String?
   /// The unconfined process that runs `onReceive` and notifications instead of the daemon
   /// (`--hooks-unconfined`; see `Confinement`).
-  public var hookRunner: HookRunner.Channel?
-  public var notify = false
+  package var hookRunner: HookRunner.Channel?
+  package var notify = false
   /// Staging of interrupted transfers is kept this long for resuming.
-  public var stagingExpiry: TimeInterval = 7 * 86400
-  public var configuration = ReceiverConfiguration()
+  package var stagingExpiry: TimeInterval = 7 * 86400
+  package var configuration = ReceiverConfiguration()
   /// Also receive over LocalSend (`--localsend`); nil: as the settings say.
-  public var localSend: LocalSendOptions?
+  package var localSend: LocalSendOptions?
 
-  public init() {}
+  package init() {}
 }
 
 /// The receiving daemon: the receiver, its gatekeeper (modes, contacts, consent), the control
@@ -40,13 +40,13 @@ public struct DaemonOptions: Sendable {
 ///
 /// `@unchecked Sendable`: its parts are Sendable and immutable after `init`; `started` and the
 /// lock descriptor are set once by `start`, before other threads see the daemon.
-public final class Daemon: @unchecked Sendable {
-  public let paths: SharePaths
-  public let device: Device
-  public let store: InboxStore
-  public let receiver: Receiver
-  public let gatekeeper: Gatekeeper
-  public let options: DaemonOptions
+package final class Daemon: @unchecked Sendable {
+  package let paths: SharePaths
+  package let device: Device
+  package let store: InboxStore
+  package let receiver: Receiver
+  package let gatekeeper: Gatekeeper
+  package let options: DaemonOptions
   /// The LocalSend receiver, when turned on.
   let localSend: LocalSendService?
   private let hooks: ArrivalHooks
@@ -62,7 +62,7 @@ public final class Daemon: @unchecked Sendable {
 
   /// Loads everything the daemon needs and binds its port; a malformed declarations or trust
   /// file, a busy port, or another daemon on this home is an error.
-  public init(
+  package init(
     paths: SharePaths, options: DaemonOptions, events: @escaping @Sendable (DaemonEvent) -> Void,
     note: @escaping @Sendable (String) -> Void
   ) throws(ShareError) {
@@ -115,7 +115,7 @@ public final class Daemon: @unchecked Sendable {
 
   /// Takes the home's daemon lock, cleans staging, starts receiving and serving the control
   /// socket, and tells systemd it is ready.
-  public func start() throws(ShareError) {
+  package func start() throws(ShareError) {
     try lock()
     let kept = store.cleanStaging(expiry: options.stagingExpiry)
     if kept > 0 { note("kept \(kept) interrupted transfer(s) in staging for resuming") }
@@ -179,7 +179,7 @@ public final class Daemon: @unchecked Sendable {
   /// Re-reads the declarations and the contacts; a broken file keeps the old one and says why.
   /// Returns why the declarations were kept, or nil when they were reloaded.
   @discardableResult
-  public func reload() -> String? {
+  package func reload() -> String? {
     var kept: String? = nil
     do {
       let gate = try TypeGate.load(paths: paths, receiverName: device.name)
@@ -201,7 +201,7 @@ public final class Daemon: @unchecked Sendable {
 
   /// Stops: no new connections or asks, transfers in flight get the grace period, then the
   /// rest are cancelled with their staging kept for resuming.
-  public func stop() {
+  package func stop() {
     SystemdNotify.send("STOPPING=1")
     // Withdraw first, so nobody new finds a daemon that is going away.
     advertiser.withLock { $0 }?.stop()
@@ -215,7 +215,7 @@ public final class Daemon: @unchecked Sendable {
   }
 
   /// The daemon's state for `share status`.
-  public var status: DaemonStatus {
+  package var status: DaemonStatus {
     let mode = gatekeeper.mode
     let advertised = advertisement.withLock { $0 }
     return DaemonStatus(
@@ -226,7 +226,7 @@ public final class Daemon: @unchecked Sendable {
   }
 
   /// Changes the receive mode now and for the next start.
-  public func set(mode: ModeSetting) throws(ShareError) {
+  package func set(mode: ModeSetting) throws(ShareError) {
     gatekeeper.set(mode: mode)
     updateAdvertisement()
     var settings = try Settings.load(from: paths.settings)

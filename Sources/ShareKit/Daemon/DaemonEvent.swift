@@ -2,7 +2,7 @@ import Wire
 
 /// What a running daemon reports, for its log and `--json` events: the receiver's events, with
 /// items named by the names they were offered under rather than by the wire's offers.
-public enum DaemonEvent: Sendable {
+package enum DaemonEvent: Sendable {
   case listening(port: UInt16)
   case connected(PeerInfo)
   /// An ask from a stranger (or a pairing request) waits for the owner: `share accept` it by

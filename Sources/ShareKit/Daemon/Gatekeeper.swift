@@ -6,50 +6,50 @@ import TextEscaping
 import Wire
 
 /// One item of an ask, as `share requests` shows it.
-public struct AskedItem: Codable, Sendable, Equatable {
+package struct AskedItem: Codable, Sendable, Equatable {
   /// The name the sender offered.
-  public var name: PeerText
-  public var kind: String
-  public var size: Int64?
-  public var type: String?
+  package var name: PeerText
+  package var kind: String
+  package var size: Int64?
+  package var type: String?
   /// The type rules' verdict (an ask only decides about items the rules accept).
-  public var accepted: Bool
+  package var accepted: Bool
   /// The type rules' reason, which may quote what the sender offered.
-  public var reason: PeerText?
+  package var reason: PeerText?
   /// The type's description ("ISO disk image"), for people; `type` is its identifier.
-  public var typeDescription: String? = nil
+  package var typeDescription: String? = nil
   /// For a refused item, the command that would accept it (`share types accept .iso`).
-  public var acceptWith: String? = nil
+  package var acceptWith: String? = nil
 }
 
 /// An ask waiting for the person, as `share requests` lists it.
-public struct PendingAsk: Codable, Sendable, Equatable {
+package struct PendingAsk: Codable, Sendable, Equatable {
   /// The most items a waiting ask lists. An ask may offer 100,000 (Wire's limit); the owner needs
   /// the first ones and the count to decide, and the control socket's answer, which lists every
   /// waiting ask, stays a few hundred KiB whatever strangers ask.
-  public static let listedItems = 100
+  package static let listedItems = 100
 
-  public var id: Int
+  package var id: Int
   /// The name from the sender's Hello.
-  public var peerName: PeerText
-  public var peerId: String
-  public var address: String
+  package var peerName: PeerText
+  package var peerId: String
+  package var address: String
   /// The first `listedItems` items, in offer order.
-  public var items: [AskedItem]
+  package var items: [AskedItem]
   /// How many items the ask offers in all.
-  public var itemCount: Int
-  public var askedAt: Date
-  public var expiresAt: Date
+  package var itemCount: Int
+  package var askedAt: Date
+  package var expiresAt: Date
   /// How many connections wait on this ask (duplicates are folded into one).
-  public var connections: Int
+  package var connections: Int
   /// For a pairing request: the code both people compare.
-  public var pairingCode: String?
+  package var pairingCode: String?
 }
 
 /// Why a connection or an ask is refused, with the code the peer gets.
-public struct Refusal: Error, Sendable, Equatable {
-  public var code: String
-  public var message: String
+package struct Refusal: Error, Sendable, Equatable {
+  package var code: String
+  package var message: String
 }
 
 /// Decides who may ask and whether an ask goes ahead: the receive mode, the contacts, and the
@@ -59,7 +59,7 @@ public struct Refusal: Error, Sendable, Equatable {
 /// Ask spam (AirDoS) is bounded: at most `maxPendingPerPeer` asks waiting per peer and
 /// `maxPending` in all; an ask identical to one already waiting (same peer, same items) is folded
 /// into it; the excess is refused with a reason, without bothering the person.
-public final class Gatekeeper: Sendable {
+package final class Gatekeeper: Sendable {
   private struct Entry {
     var ask: PendingAsk
     var key: String
@@ -79,9 +79,9 @@ public final class Gatekeeper: Sendable {
   }
 
   private let state: Mutex<State>
-  public let askTimeout: Duration
-  public let maxPendingPerPeer: Int
-  public let maxPending: Int
+  package let askTimeout: Duration
+  package let maxPendingPerPeer: Int
+  package let maxPending: Int
   /// Called when a new ask starts waiting (for a notification).
   private let onPending: @Sendable (PendingAsk) -> Void
   /// Called when an ask is withdrawn because every connection waiting on it went away.
@@ -89,7 +89,7 @@ public final class Gatekeeper: Sendable {
   /// How many withdrawn asks `withdrawn(_:)` remembers.
   private static let withdrawnRemembered = 32
 
-  public init(
+  package init(
     mode: ModeSetting, trust: TrustStore, askTimeout: Duration = .seconds(120), maxPendingPerPeer: Int = 2,
     maxPending: Int = 16, onPending: @escaping @Sendable (PendingAsk) -> Void = { _ in },
     onWithdrawn: @escaping @Sendable (PendingAsk) -> Void = { _ in }
@@ -104,16 +104,16 @@ public final class Gatekeeper: Sendable {
 
   // MARK: Mode and contacts
 
-  public var mode: ModeSetting { state.withLock { $0.mode } }
+  package var mode: ModeSetting { state.withLock { $0.mode } }
 
-  public func set(mode: ModeSetting) { state.withLock { $0.mode = mode } }
+  package func set(mode: ModeSetting) { state.withLock { $0.mode = mode } }
 
-  public var trust: TrustStore { state.withLock { $0.trust } }
+  package var trust: TrustStore { state.withLock { $0.trust } }
 
-  public func set(trust: TrustStore) { state.withLock { $0.trust = trust } }
+  package func set(trust: TrustStore) { state.withLock { $0.trust = trust } }
 
   /// Refuses every new ask and declines the waiting ones (shutdown).
-  public func close() {
+  package func close() {
     let waiting = state.withLock { state -> [Waiter] in
       state.closing = true
       var all: [Waiter] = []
@@ -127,7 +127,7 @@ public final class Gatekeeper: Sendable {
   }
 
   /// Whether a peer may ask at all, right after its Hello: nil, or the refusal.
-  public func admit(_ peer: Fingerprint) -> Refusal? {
+  package func admit(_ peer: Fingerprint) -> Refusal? {
     state.withLock { state in
       if state.closing { return Refusal(code: "shutdown", message: "the receiver is shutting down") }
       switch state.mode.effective() {
@@ -150,7 +150,7 @@ public final class Gatekeeper: Sendable {
   /// goes away (it may be called from any thread): its connection stops waiting at once, and
   /// an ask no connection waits on any more is withdrawn — gone from `pending`, and `decide`
   /// finds nothing to accept.
-  public func consent(
+  package func consent(
     peerName: PeerText, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
     willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
   ) -> Refusal? {
@@ -260,19 +260,19 @@ public final class Gatekeeper: Sendable {
   }
 
   /// The asks waiting for the person, oldest first.
-  public var pending: [PendingAsk] {
+  package var pending: [PendingAsk] {
     state.withLock { $0.entries.values.filter { $0.decision == nil }.map(\.ask).sorted { $0.id < $1.id } }
   }
 
   /// The ask with ID `id` if it was withdrawn because its sender went away (one of the latest
   /// few): what `share accept` of it is told.
-  public func withdrawn(_ id: Int) -> PendingAsk? {
+  package func withdrawn(_ id: Int) -> PendingAsk? {
     state.withLock { $0.withdrawn.last { $0.id == id } }
   }
 
   /// Accepts or declines a waiting ask; nil when there is none with that ID (never was,
   /// decided already, or withdrawn because its sender went away: see `withdrawn(_:)`).
-  public func decide(_ id: Int, accept: Bool) -> PendingAsk? {
+  package func decide(_ id: Int, accept: Bool) -> PendingAsk? {
     let (ask, waiters) = state.withLock { state -> (PendingAsk?, [Waiter]) in
       guard let entry = state.entries[id], entry.decision == nil else { return (nil, []) }
       state.entries[id]?.decision = accept

@@ -7,7 +7,7 @@ import System
 extension HookRunner {
   /// The daemon's end of the channel to its hook runner: sends what arrived, logs what the
   /// runner reports. Any thread may send; a thread of its own reads.
-  public final class Channel: Sendable {
+  package final class Channel: Sendable {
     private let descriptor: Mutex<FileDescriptor>
     private let finished = DispatchSemaphore(value: 0)
 

@@ -11,15 +11,15 @@ import System
 /// It trusts the daemon no more than it must: it runs only the owner's command, given when it
 /// was started; from the daemon it takes only `SHARE_*` variables, and an item path directly in
 /// the Inbox. It ends when the daemon closes its end, once the hooks under way have run.
-public enum HookRunner {
+package enum HookRunner {
   /// What the runner runs.
-  public struct Configuration: Sendable {
-    public var command: String?
-    public var notify: Bool
+  package struct Configuration: Sendable {
+    package var command: String?
+    package var notify: Bool
     /// The Inbox: every item path it is given must be directly in it.
-    public var inbox: String
+    package var inbox: String
 
-    public init(command: String?, notify: Bool, inbox: String) {
+    package init(command: String?, notify: Bool, inbox: String) {
       self.command = command
       self.notify = notify
       self.inbox = inbox
@@ -78,7 +78,7 @@ public enum HookRunner {
 
   /// `share`'s entry point calls this first: in a process started as a hook runner, serves the
   /// channel and returns the exit status; otherwise returns nil at once.
-  public static func serveIfAsked(environment: [String: String]) -> Int32? {
+  package static func serveIfAsked(environment: [String: String]) -> Int32? {
     guard environment[channelKey] == String(runnerDescriptor) else { return nil }
     // Ctrl-C in the daemon's terminal reaches this process too; it ends when the daemon does.
     for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { signal(number, SIG_IGN) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who may send to this receiver, as AirDrop's Receiving Off / Contacts Only / Everyone.
-public enum ReceiveMode: String, Codable, Sendable, CaseIterable {
+package enum ReceiveMode: String, Codable, Sendable, CaseIterable {
   /// Not advertised; every connection is refused.
   case off
   /// Only trusted peers (contacts); others are refused without asking anyone.
@@ -11,17 +11,17 @@ public enum ReceiveMode: String, Codable, Sendable, CaseIterable {
 }
 
 /// A mode and, for `everyone`, when it falls back to `contacts` (nil: never).
-public struct ModeSetting: Codable, Sendable, Equatable {
-  public var mode: ReceiveMode
-  public var until: Date?
+package struct ModeSetting: Codable, Sendable, Equatable {
+  package var mode: ReceiveMode
+  package var until: Date?
 
-  public init(mode: ReceiveMode, until: Date? = nil) {
+  package init(mode: ReceiveMode, until: Date? = nil) {
     self.mode = mode
     self.until = mode == .everyone ? until : nil
   }
 
   /// The mode in force at `now`: `everyone` past its time is `contacts`.
-  public func effective(at now: Date = Date()) -> ReceiveMode {
+  package func effective(at now: Date = Date()) -> ReceiveMode {
     if mode == .everyone, let until, until <= now { return .contacts }
     return mode
   }
@@ -29,7 +29,7 @@ public struct ModeSetting: Codable, Sendable, Equatable {
 
 /// Parses durations such as `90s`, `10m`, `2h`, `1h30m`, `1d`; a bare number counts in
 /// `bareUnit` seconds (minutes unless said otherwise). Nil for anything else, or a negative value.
-public func parseDuration(_ text: String, bareUnit: TimeInterval = 60) -> TimeInterval? {
+package func parseDuration(_ text: String, bareUnit: TimeInterval = 60) -> TimeInterval? {
   if let number = Double(text) { return number >= 0 && number.isFinite ? number * bareUnit : nil }
   var total: TimeInterval = 0
   var number = ""

@@ -3,10 +3,10 @@ import System
 
 /// sd_notify(3) without libsystemd: a datagram to the socket in `$NOTIFY_SOCKET` (a path, or an
 /// abstract name starting with '@'). Does nothing when not run by systemd.
-public enum SystemdNotify {
+package enum SystemdNotify {
   /// Sends `state` (e.g. "READY=1\nSTATUS=receiving"); returns whether it was sent.
   @discardableResult
-  public static func send(_ state: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+  package static func send(_ state: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
     guard let target = environment["NOTIFY_SOCKET"], !target.isEmpty else { return false }
     let address =
       target.hasPrefix("@") ? UnixSocketAddress(abstractName: String(target.dropFirst())) : UnixSocketAddress(path: target)

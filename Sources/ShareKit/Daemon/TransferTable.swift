@@ -2,22 +2,22 @@ import Foundation
 import Synchronization
 
 /// A transfer in flight, as `share status` shows it.
-public struct TransferStatus: Codable, Sendable, Equatable {
-  public var id: Int
-  public var peerName: String
-  public var peerId: String
-  public var items: Int
-  public var bytesReceived: Int64
-  public var bytesExpected: Int64
-  public var startedAt: Date
+package struct TransferStatus: Codable, Sendable, Equatable {
+  package var id: Int
+  package var peerName: String
+  package var peerId: String
+  package var items: Int
+  package var bytesReceived: Int64
+  package var bytesExpected: Int64
+  package var startedAt: Date
 }
 
 /// The receiver's transfers in flight. Sessions update their own row from their threads.
-public final class TransferTable: Sendable {
+package final class TransferTable: Sendable {
   private let rows = Mutex<[Int: TransferStatus]>([:])
   private let nextID = Atomic<Int>(1)
 
-  public init() {}
+  package init() {}
 
   /// Adds a row and returns its ID.
   func begin(peerName: String, peerId: String, items: Int, bytes: Int64) -> Int {
@@ -37,5 +37,5 @@ public final class TransferTable: Sendable {
     _ = rows.withLock { $0.removeValue(forKey: id) }
   }
 
-  public var all: [TransferStatus] { rows.withLock { $0.values.sorted { $0.id < $1.id } } }
+  package var all: [TransferStatus] { rows.withLock { $0.values.sorted { $0.id < $1.id } } }
 }

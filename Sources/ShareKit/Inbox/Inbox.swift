@@ -4,10 +4,10 @@ import InboxStore
 /// This home's Inbox as `share inbox` uses it: what arrived, moved out, deleted. The Inbox
 /// store's own rules (read-only items, no overwriting, metadata) apply; its errors come back as
 /// `ShareError`.
-public struct Inbox: Sendable {
+package struct Inbox: Sendable {
   private let store: InboxStore
 
-  public init(paths: SharePaths) throws(ShareError) {
+  package init(paths: SharePaths) throws(ShareError) {
     do {
       store = try InboxStore(documents: paths.documents)
     } catch {
@@ -16,10 +16,10 @@ public struct Inbox: Sendable {
   }
 
   /// Everything in the Inbox, oldest first, with metadata where it is known.
-  public func list() -> [InboxItem] { store.list() }
+  package func list() -> [InboxItem] { store.list() }
 
   /// The item stored under exactly `name`.
-  public func item(named name: String) throws(ShareError) -> InboxItem {
+  package func item(named name: String) throws(ShareError) -> InboxItem {
     do {
       return try store.item(named: name)
     } catch {
@@ -29,7 +29,7 @@ public struct Inbox: Sendable {
 
   /// Moves an item out of the Inbox, writable again, never overwriting anything; returns
   /// where it now is (see `InboxStore.move`).
-  public func move(_ name: String, to destination: URL? = nil) throws(ShareError) -> URL {
+  package func move(_ name: String, to destination: URL? = nil) throws(ShareError) -> URL {
     do {
       return try store.move(name, to: destination)
     } catch {
@@ -38,7 +38,7 @@ public struct Inbox: Sendable {
   }
 
   /// Deletes an item (a folder with everything in it).
-  public func delete(_ name: String) throws(ShareError) {
+  package func delete(_ name: String) throws(ShareError) {
     do {
       try store.delete(name)
     } catch {

@@ -5,17 +5,17 @@ import Synchronization
 /// A LocalSend device the daemon heard: by its multicast announcement (or answer), or by its
 /// `/register`. What it says of itself is unverified; `share send` pins the fingerprint its
 /// certificate proves on first use.
-public struct LocalSendPeer: Codable, Sendable, Equatable {
+package struct LocalSendPeer: Codable, Sendable, Equatable {
   /// Its alias (untrusted text).
-  public var alias: String
+  package var alias: String
   /// The fingerprint it claims (untrusted text).
-  public var fingerprint: String
+  package var fingerprint: String
   /// Where its HTTPS server is: the datagram's source address and the port it announced.
-  public var address: String
-  public var port: UInt16
-  public var deviceModel: String?
-  public var deviceType: String?
-  public var heardAt: Date
+  package var address: String
+  package var port: UInt16
+  package var deviceModel: String?
+  package var deviceType: String?
+  package var heardAt: Date
 }
 
 /// The LocalSend devices heard recently, newest first, by claimed fingerprint. Entries not heard
@@ -54,22 +54,22 @@ final class LocalSendNearby: Sendable {
 extension LocalSendPeer {
   /// The model a share daemon announces over LocalSend, so that share peers, reachable by share's
   /// own protocol, are not taken for LocalSend-only devices.
-  public static let shareModel = "share"
+  package static let shareModel = "share"
 
   /// Whether it is a share daemon speaking LocalSend too.
-  public var isShare: Bool { deviceModel == LocalSendPeer.shareModel }
+  package var isShare: Bool { deviceModel == LocalSendPeer.shareModel }
 
   /// The LocalSend devices this home's running daemon heard (announcing first and waiting up to
   /// `wait` seconds for answers); empty when no daemon runs or LocalSend is off. share daemons
   /// are left out: `share send` reaches them by share's own protocol.
-  public static func heard(paths: SharePaths, wait: Double) -> [LocalSendPeer] {
+  package static func heard(paths: SharePaths, wait: Double) -> [LocalSendPeer] {
     let response = try? ControlClient.sendIfRunning(.localSendPeers(waitSeconds: wait), paths: paths)
     return (response?.localsendPeers ?? []).filter { !$0.isShare }
   }
 
   /// The device `target` names: its exact alias, or a prefix of at least 8 hex digits of its
   /// fingerprint; nil when none or several do.
-  public static func match(_ target: String, in peers: [LocalSendPeer]) -> LocalSendPeer? {
+  package static func match(_ target: String, in peers: [LocalSendPeer]) -> LocalSendPeer? {
     let byAlias = peers.filter { $0.alias == target }
     if byAlias.count == 1 { return byAlias[0] }
     guard target.count >= 8, target.allSatisfy(\.isHexDigit) else { return nil }

@@ -5,18 +5,18 @@ import TLS
 
 /// How the daemon speaks LocalSend (`share daemon --localsend`, or `"localsend": true` in the
 /// settings).
-public struct LocalSendOptions: Sendable, Equatable {
+package struct LocalSendOptions: Sendable, Equatable {
   /// The HTTPS port; 0 lets the kernel choose (tests).
-  public var port: UInt16 = LocalSendProtocol.defaultPort
+  package var port: UInt16 = LocalSendProtocol.defaultPort
   /// Where multicast discovery runs: the IPv4 address of one interface; nil for none (then
   /// senders must be given this machine's address, or find it by the app's HTTP scan).
-  public var multicastInterface: String?
+  package var multicastInterface: String?
   /// The multicast port (the protocol's 53317 unless a test moves it).
-  public var multicastPort: UInt16 = LocalSendProtocol.defaultPort
+  package var multicastPort: UInt16 = LocalSendProtocol.defaultPort
   /// The PIN every offer must carry (`--localsend-pin`); nil: the settings' `localsend_pin`, if any.
-  public var pin: LocalSendPin?
+  package var pin: LocalSendPin?
 
-  public init(
+  package init(
     port: UInt16 = LocalSendProtocol.defaultPort, multicastInterface: String? = nil,
     multicastPort: UInt16 = LocalSendProtocol.defaultPort, pin: LocalSendPin? = nil
   ) {
@@ -28,14 +28,14 @@ public struct LocalSendOptions: Sendable, Equatable {
 }
 
 /// What `share status` shows of LocalSend.
-public struct LocalSendStatus: Codable, Sendable, Equatable {
-  public var port: UInt16
+package struct LocalSendStatus: Codable, Sendable, Equatable {
+  package var port: UInt16
   /// This device's LocalSend fingerprint: SHA-256 of its certificate, uppercase hex.
-  public var fingerprint: String
+  package var fingerprint: String
   /// The interface address multicast discovery runs on, if it does.
-  public var multicast: String?
+  package var multicast: String?
   /// Whether offers need the PIN (`?pin=`); the PIN itself is never shown.
-  public var pinRequired: Bool
+  package var pinRequired: Bool
 }
 
 /// The daemon's LocalSend side: the HTTPS receiver with `LocalSendGate` as its delegate, and,
@@ -138,13 +138,13 @@ extension LocalSendService {
 }
 
 /// Where multicast discovery runs: `off`, `auto`, or the IPv4 address of one interface.
-public enum MulticastSetting: Sendable, Equatable {
+package enum MulticastSetting: Sendable, Equatable {
   case off
   case auto
   case interface(String)
 
   /// Parses `off`, `auto` or an IPv4 address; nil for anything else.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     switch text {
     case "off": self = .off
     case "auto": self = .auto
@@ -157,7 +157,7 @@ public enum MulticastSetting: Sendable, Equatable {
   /// The interface address to use: for `auto`, the address the daemon listens on when that is
   /// one IPv4 address (so a daemon on 127.0.0.1 announces on loopback only), else the first
   /// interface that is up, not loopback and multicast-capable.
-  public func resolve(host: String?) -> String? {
+  package func resolve(host: String?) -> String? {
     switch self {
     case .off: return nil
     case .interface(let address): return address
@@ -171,7 +171,7 @@ public enum MulticastSetting: Sendable, Equatable {
 extension LocalSendOptions {
   /// The options for `port` and `multicast` with the daemon listening on `host`; multicast uses
   /// the same port (the protocol's 53317 when the HTTPS port is left to the kernel).
-  public init(port: UInt16, multicast: MulticastSetting, host: String?) {
+  package init(port: UInt16, multicast: MulticastSetting, host: String?) {
     self.init(
       port: port, multicastInterface: multicast.resolve(host: host),
       multicastPort: port == 0 ? LocalSendProtocol.defaultPort : port)

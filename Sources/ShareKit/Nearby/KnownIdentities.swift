@@ -8,13 +8,13 @@ import TLS
 /// What a record may be shown as is decided here, by whether its name and its claimed ID are a
 /// pair this home knows. Names compare as DNS compares them (ASCII letters regardless of case):
 /// Avahi cannot publish `Lab-B` and `lab-b` side by side on one link.
-public struct KnownIdentities: Sendable {
+package struct KnownIdentities: Sendable {
   /// This home's own name and ID.
-  public let own: (name: String, id: Fingerprint)?
-  public let trust: TrustStore
-  public let known: KnownPeers
+  package let own: (name: String, id: Fingerprint)?
+  package let trust: TrustStore
+  package let known: KnownPeers
 
-  public init(own: (name: String, id: Fingerprint)?, trust: TrustStore, known: KnownPeers) {
+  package init(own: (name: String, id: Fingerprint)?, trust: TrustStore, known: KnownPeers) {
     self.own = own
     self.trust = trust
     self.known = known
@@ -34,13 +34,13 @@ public struct KnownIdentities: Sendable {
   /// The ID this home knows another device's `name` for: the one it remembered sending to by
   /// that name, else a contact's of that name; nil when it knows none. (This home's own name is
   /// no claim on another device: a device elsewhere may well be called the same.)
-  public func id(for name: String) -> Fingerprint? {
+  package func id(for name: String) -> Fingerprint? {
     known.id(for: name) ?? trust.peer(named: name)?.id
       ?? others.first { Self.sameName($0.name, name) }?.id
   }
 
   /// The names this home knows `id` by (its own name, if it is this home's ID), without repeats.
-  public func names(for id: Fingerprint) -> [String] {
+  package func names(for id: Fingerprint) -> [String] {
     var names: [String] = []
     for pair in pairs where pair.id == id && !names.contains(where: { Self.sameName($0, pair.name) }) {
       names.append(pair.name)
@@ -49,7 +49,7 @@ public struct KnownIdentities: Sendable {
   }
 
   /// What a record advertised as `name` with the ID `id` may be shown as.
-  public func standing(name: String, id: Fingerprint?) -> Peer.Standing {
+  package func standing(name: String, id: Fingerprint?) -> Peer.Standing {
     guard let id else { return .new }
     if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
     if let other = self.id(for: name) { return .nameKnownWith(other) }
@@ -58,7 +58,7 @@ public struct KnownIdentities: Sendable {
   }
 
   /// Whether two instance names are the same to DNS: equal but for the case of ASCII letters.
-  public static func sameName(_ a: String, _ b: String) -> Bool {
+  package static func sameName(_ a: String, _ b: String) -> Bool {
     a == b || (a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) })
   }
 

@@ -5,25 +5,25 @@ import TLS
 /// home sent to it. A name that later comes with another ID is refused, with both IDs named,
 /// until the owner forgets the old one. A value: `Contacts` reads and writes it
 /// (`known_peers.json`).
-public struct KnownPeers: Sendable, Equatable {
-  public struct Entry: Codable, Sendable, Equatable {
-    public var name: String
-    public var id: Fingerprint
-    public var firstSeen: Date
-    public var lastSeen: Date
+package struct KnownPeers: Sendable, Equatable {
+  package struct Entry: Codable, Sendable, Equatable {
+    package var name: String
+    package var id: Fingerprint
+    package var firstSeen: Date
+    package var lastSeen: Date
   }
 
-  public private(set) var entries: [Entry]
+  package private(set) var entries: [Entry]
 
-  public init(entries: [Entry] = []) {
+  package init(entries: [Entry] = []) {
     self.entries = entries
   }
 
   /// The ID remembered for a name.
-  public func id(for name: String) -> Fingerprint? { entries.first { $0.name == name }?.id }
+  package func id(for name: String) -> Fingerprint? { entries.first { $0.name == name }?.id }
 
   /// Remembers (or refreshes) a name's ID after a successful exchange.
-  public mutating func remember(name: String, id: Fingerprint, at now: Date = Date()) {
+  package mutating func remember(name: String, id: Fingerprint, at now: Date = Date()) {
     if let index = entries.firstIndex(where: { $0.name == name }) {
       entries[index].id = id
       entries[index].lastSeen = now
@@ -34,7 +34,7 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// Forgets a name; returns the ID it had.
   @discardableResult
-  public mutating func forget(name: String) -> Fingerprint? {
+  package mutating func forget(name: String) -> Fingerprint? {
     let id = id(for: name)
     entries.removeAll { $0.name == name }
     return id

@@ -7,22 +7,22 @@ import TextEscaping
 /// ID, however many interfaces and addresses they were seen on — or, for a device whose name
 /// and ID this home knows, every name it knows it by. Everything here came from the network: a
 /// routing hint only. The TLS certificate must match `id` before any item metadata is sent.
-public struct Peer: Sendable, Equatable {
+package struct Peer: Sendable, Equatable {
   /// Where the peer can be reached.
-  public struct Address: Sendable, Hashable, Codable {
+  package struct Address: Sendable, Hashable, Codable {
     /// Numeric; an IPv6 link-local address keeps its scope (`fe80::1%eth0`).
-    public var address: String
-    public var port: UInt16
-    public var interface: String
+    package var address: String
+    package var port: UInt16
+    package var interface: String
     /// The instance name of the record that gave this address (not encoded: `Peer.name` and
     /// `aliases` say it).
-    public var advertisedAs: String? = nil
+    package var advertisedAs: String? = nil
 
     enum CodingKeys: String, CodingKey { case address, port, interface }
   }
 
   /// What this home can say of a record's name and claimed ID (`KnownIdentities.standing`).
-  public enum Standing: Sendable, Equatable {
+  package enum Standing: Sendable, Equatable {
     /// Its name is one this home knows for its ID (a contact's, one it sent to before, its
     /// own): the pair was proved by a certificate before.
     case known
@@ -36,7 +36,7 @@ public struct Peer: Sendable, Equatable {
     case nameKnownWith(Fingerprint)
 
     /// Whether the record says something this home knows to be otherwise.
-    public var isUnverifiedClaim: Bool {
+    package var isUnverifiedClaim: Bool {
       switch self {
       case .known, .new: false
       case .claimsIDOf, .nameKnownWith: true
@@ -45,22 +45,22 @@ public struct Peer: Sendable, Equatable {
   }
 
   /// The advertised instance name: the device name, as anyone on the network may write it.
-  public var name: PeerText
+  package var name: PeerText
   /// Other names this home knows the same device by, advertised at the same time (after a
   /// rename, say). Only names whose pairing with the ID was proved before are merged here.
-  public var aliases: [PeerText]
+  package var aliases: [PeerText]
   /// The device ID from the TXT record; nil when the record has none or a malformed one.
-  public var id: Fingerprint?
+  package var id: Fingerprint?
   /// The protocol version it advertises.
-  public var version: String?
-  public var addresses: [Address]
+  package var version: String?
+  package var addresses: [Address]
   /// It claims this home's own device ID (this home's daemon, when `standing` is `.known`).
-  public var isSelf: Bool
+  package var isSelf: Bool
   /// A contact of this home, known by this name: never true for an unverified claim.
-  public var trusted: Bool
-  public var standing: Standing
+  package var trusted: Bool
+  package var standing: Standing
 
-  public init(
+  package init(
     name: PeerText, aliases: [PeerText] = [], id: Fingerprint?, version: String?, addresses: [Address], isSelf: Bool,
     trusted: Bool, standing: Standing = .new
   ) {
@@ -84,14 +84,14 @@ public struct Peer: Sendable, Equatable {
   }
 
   /// Whether it is advertised as `name` (its own name or an alias).
-  public func isCalled(_ name: String, caseInsensitive: Bool = false) -> Bool {
+  package func isCalled(_ name: String, caseInsensitive: Bool = false) -> Bool {
     let names = ([self.name] + aliases).map(\.unescaped)
     if caseInsensitive { return names.contains { KnownIdentities.sameName($0, name) } }
     return names.contains(name)
   }
 
   /// Addresses in the order to list them: IPv4, then global IPv6, then link-local IPv6.
-  public var preferredAddresses: [Address] {
+  package var preferredAddresses: [Address] {
     addresses.sorted { rank($0) < rank($1) }
   }
 
@@ -102,7 +102,7 @@ public struct Peer: Sendable, Equatable {
 
   /// The endpoint to send to: every address (tried at once), and the certificate it must
   /// present; `rememberAs` is the name to remember the proved ID under.
-  public func endpoint(label: String? = nil, rememberAs: String? = nil) -> Endpoint? {
+  package func endpoint(label: String? = nil, rememberAs: String? = nil) -> Endpoint? {
     var seen = Set<String>()
     let candidates = preferredAddresses.compactMap { address -> Endpoint.Candidate? in
       let candidate = Endpoint.Candidate(host: address.address, port: address.port, advertisedAs: address.advertisedAs ?? name.unescaped)
@@ -114,14 +114,14 @@ public struct Peer: Sendable, Equatable {
 }
 
 /// The TXT keys share advertises (at most 9 characters each, nothing that identifies a person).
-public enum AdvertisedKeys {
+package enum AdvertisedKeys {
   /// Protocol version.
-  public static let version = "v"
+  package static let version = "v"
   /// Device ID: the 64 hex digits of the certificate's public-key fingerprint.
-  public static let id = "id"
+  package static let id = "id"
 
   /// The TXT record for a device.
-  public static func record(for device: Device) -> [String: String] {
+  package static func record(for device: Device) -> [String: String] {
     [version: String(protocolVersionString), id: device.fingerprint.hex]
   }
 

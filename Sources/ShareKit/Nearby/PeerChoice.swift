@@ -4,14 +4,14 @@ import TLS
 /// Choosing among the peers nearby, and what may be sent to: pure, the peers are values.
 extension PeerResolver {
   /// How choosing among the peers nearby ended.
-  public enum Choice: Sendable {
+  package enum Choice: Sendable {
     case chosen(Match)
     /// Several peers fit; the caller may let a person choose.
     case ambiguous([Peer])
   }
 
   /// What a query matched.
-  public enum Match: Sendable {
+  package enum Match: Sendable {
     /// One peer, by its name (or as the only one nearby).
     case byName(Peer)
     /// Every record claiming one device ID, matched by a prefix of it: all their addresses are
@@ -24,7 +24,7 @@ extension PeerResolver {
   ///
   /// When several devices claim one name, the one whose ID this home knows by it is chosen.
   /// Whether the choice may be sent to is `endpoint(for:query:book:)`'s to say.
-  public static func choose(_ query: String?, among peers: [Peer], book: KnownIdentities) throws(ShareError) -> Choice {
+  package static func choose(_ query: String?, among peers: [Peer], book: KnownIdentities) throws(ShareError) -> Choice {
     let others = peers.filter { !$0.isSelf && !$0.addresses.isEmpty }
     guard let query else {
       let candidates = others.filter { $0.id != nil }

@@ -4,7 +4,7 @@ import Synchronization
 import TLS
 
 /// What `share peers --watch` reports.
-public enum PeerEvent: Sendable, Equatable {
+package enum PeerEvent: Sendable, Equatable {
   case appeared(Peer)
   /// Seen on another address, or lost one of several.
   case changed(Peer)
@@ -17,16 +17,16 @@ public enum PeerEvent: Sendable, Equatable {
 /// what they claim: the records of one name and ID (on several interfaces) are one peer, and a
 /// device whose names and ID this home knows is one peer under all of them; a record claiming
 /// an ID this home knows by another name stands alone, marked (`Peer.Standing`).
-public struct PeerDirectory: Sendable {
-  public let book: KnownIdentities
+package struct PeerDirectory: Sendable {
+  package let book: KnownIdentities
 
-  public init(book: KnownIdentities) {
+  package init(book: KnownIdentities) {
     self.book = book
   }
 
   /// Browses and reports peers as they come and go. A malformed record never stops browsing.
   /// Throws at once when Avahi cannot be reached, with what to do about it.
-  public func watch() throws(ShareError) -> AsyncThrowingStream<PeerEvent, any Error> {
+  package func watch() throws(ShareError) -> AsyncThrowingStream<PeerEvent, any Error> {
     let events: AsyncThrowingStream<BrowseEvent, any Error>
     do {
       events = try ServiceBrowser.browse()
@@ -57,7 +57,7 @@ public struct PeerDirectory: Sendable {
 
   /// The peers present now: browses until Avahi has answered for now ("all for now": every
   /// record present resolved), or `timeout` passes (then whatever was seen so far).
-  public func snapshot(timeout: Duration) async throws -> [Peer] {
+  package func snapshot(timeout: Duration) async throws -> [Peer] {
     let stream = try watch()
     let collected = Collected()
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -79,7 +79,7 @@ public struct PeerDirectory: Sendable {
 
   /// The peer advertised as `name`, resolved directly (no browse, no waiting for "all for
   /// now"): the first record found, within `timeout`; nil when none answers by then.
-  public func resolve(name: String, timeout: Duration) async throws -> Peer? {
+  package func resolve(name: String, timeout: Duration) async throws -> Peer? {
     let stream: AsyncThrowingStream<ResolvedService, any Error>
     do {
       stream = try ServiceResolver.resolve(name: name)
@@ -117,7 +117,7 @@ public struct PeerDirectory: Sendable {
 
 extension PeerEvent {
   /// The peer it is about; nil for `.settled`.
-  public var peer: Peer? {
+  package var peer: Peer? {
     switch self {
     case .appeared(let peer), .changed(let peer), .disappeared(let peer): peer
     case .settled: nil

@@ -11,20 +11,20 @@ import TLS
 /// direct answer cannot: an ID prefix, a name nobody answers for, a record whose claim this
 /// home knows to be otherwise, or no `--to` at all (the one peer nearby, after Avahi has
 /// answered for now).
-public struct PeerResolver: Sendable {
-  public let device: Device
-  public let contacts: Contacts
+package struct PeerResolver: Sendable {
+  package let device: Device
+  package let contacts: Contacts
   /// How long discovery may take to answer.
-  public var timeout: Duration = .seconds(3)
+  package var timeout: Duration = .seconds(3)
 
-  public init(device: Device, contacts: Contacts) {
+  package init(device: Device, contacts: Contacts) {
     self.device = device
     self.contacts = contacts
   }
 
   /// The names and IDs this home knows (`warn` gets what the user should know: a damaged
   /// `known_peers.json`).
-  public func knownIdentities(warn: (String) -> Void) throws(ShareError) -> KnownIdentities {
+  package func knownIdentities(warn: (String) -> Void) throws(ShareError) -> KnownIdentities {
     let trust = try contacts.trusted()
     let (known, warning) = contacts.remembered()
     if let warning { warn(warning) }
@@ -36,7 +36,7 @@ public struct PeerResolver: Sendable {
   /// `choose` is asked when several peers fit a name, or several are nearby (a person may pick
   /// one; it throws when none can be picked). A target shaped like an address that does not
   /// parse is a caller's mistake and is looked up as a name.
-  public func resolve(
+  package func resolve(
     _ targets: [String], warn: (String) -> Void, choose: ([Peer], _ query: String?) throws -> Peer
   ) throws -> [Endpoint] {
     var endpoints: [Endpoint?] = targets.map { Endpoint.parse($0) }
@@ -70,7 +70,7 @@ public struct PeerResolver: Sendable {
   /// remembered under that name; one reached by ID prefix, under the name it was advertised as
   /// when its own Hello (which its certificate vouches for) gives the same name. Best effort: a
   /// name not remembered now is learned next time.
-  public func remember(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>]) {
+  package func remember(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>]) {
     var proven: [(name: String, id: Fingerprint)] = []
     for (endpoint, result) in zip(endpoints, results) {
       guard endpoint.expectedFingerprint != nil, case .success(let report) = result else { continue }

@@ -3,17 +3,17 @@ import Wire
 
 /// What a receiver takes, as values: its limits and its type rules. `AskDecision` applies them
 /// to an Ask; the payload receiver applies the type rules to content.
-public struct ReceivePolicy: Sendable {
+package struct ReceivePolicy: Sendable {
   /// The largest single item accepted.
-  public var maxItemBytes: Int64
+  package var maxItemBytes: Int64
   /// The largest total of one Ask.
-  public var maxAskBytes: Int64
+  package var maxAskBytes: Int64
   /// The largest URL or text item.
-  public static let maxInlineBytes: Int64 = 1 << 20
+  package static let maxInlineBytes: Int64 = 1 << 20
   /// The type rules, when the home has them.
-  public var types: TypeGate?
+  package var types: TypeGate?
 
-  public init(maxItemBytes: Int64 = 1 << 40, maxAskBytes: Int64 = 1 << 42, types: TypeGate? = nil) {
+  package init(maxItemBytes: Int64 = 1 << 40, maxAskBytes: Int64 = 1 << 42, types: TypeGate? = nil) {
     self.maxItemBytes = maxItemBytes
     self.maxAskBytes = maxAskBytes
     self.types = types
@@ -31,14 +31,14 @@ public struct ReceivePolicy: Sendable {
   }
 
   /// How many leading bytes `judgeContent` wants.
-  public var sniffLength: Int { types?.sniffLength ?? 0 }
+  package var sniffLength: Int { types?.sniffLength ?? 0 }
 
   /// What to tell senders this receiver accepts.
-  public var summary: AcceptsSummary? { types?.summary }
+  package var summary: AcceptsSummary? { types?.summary }
 }
 
 /// Bytes for people: "1.5 GiB".
-public func formatBytes(_ bytes: Int64) -> String {
+package func formatBytes(_ bytes: Int64) -> String {
   let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"]
   var value = Double(bytes)
   var unit = 0

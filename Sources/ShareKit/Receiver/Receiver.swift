@@ -7,33 +7,33 @@ import TLS
 import Wire
 
 /// Settings of a receiver that do not change while it runs.
-public struct ReceiverConfiguration: Sendable {
+package struct ReceiverConfiguration: Sendable {
   /// Address to listen on; nil for every interface, IPv4 and IPv6.
-  public var host: String?
+  package var host: String?
   /// Port to listen on; 0 for any free port.
-  public var port: UInt16
+  package var port: UInt16
   /// From accept to a valid Hello (the TLS handshake included): one deadline that no read
   /// restarts. A contact is done with it when its certificate is verified.
-  public var helloTimeout: Duration
+  package var helloTimeout: Duration
   /// A peer that sends nothing for this long is dropped (once it has said Hello).
-  public var idleTimeout: Duration
+  package var idleTimeout: Duration
   /// Connections that have not yet proven who they are, per peer address and in total. Over
   /// the total, a newcomer from a less crowded address takes the place of the oldest one from
   /// the most crowded; over the rest, the newcomer is told `busy`.
-  public var maxUnauthenticatedPerAddress: Int
-  public var maxUnauthenticated: Int
+  package var maxUnauthenticatedPerAddress: Int
+  package var maxUnauthenticated: Int
   /// Authenticated connections served at once, in total and per peer address; of the total,
   /// `contactReserve` are for contacts only.
-  public var maxConnections: Int
-  public var maxConnectionsPerAddress: Int
-  public var contactReserve: Int
-  public var limits: WireLimits
+  package var maxConnections: Int
+  package var maxConnectionsPerAddress: Int
+  package var contactReserve: Int
+  package var limits: WireLimits
   /// Bytes always left free on the disk holding the Inbox: items that would eat into them are
   /// refused before any byte moves, and an item whose bytes reach them as they are written (one
   /// of unknown size, or several sends at once) fails there, its staging removed.
-  public var reserveBytes: Int64
+  package var reserveBytes: Int64
 
-  public init(
+  package init(
     host: String? = nil, port: UInt16 = 0, helloTimeout: Duration = .seconds(5), idleTimeout: Duration = .seconds(60),
     maxUnauthenticatedPerAddress: Int = 8, maxUnauthenticated: Int = 32, maxConnections: Int = 64,
     maxConnectionsPerAddress: Int = 8, contactReserve: Int = 16, limits: WireLimits = .default,
@@ -65,10 +65,10 @@ public struct ReceiverConfiguration: Sendable {
 ///
 /// `@unchecked Sendable`: the listener and TLS context are immutable and thread-safe; the
 /// connection table guards its own state.
-public final class Receiver: @unchecked Sendable {
-  public let device: Device
-  public let store: InboxStore
-  public let configuration: ReceiverConfiguration
+package final class Receiver: @unchecked Sendable {
+  package let device: Device
+  package let store: InboxStore
+  package let configuration: ReceiverConfiguration
   private let listener: TCPListener
   private let context: TLSContext
   private let policy: Mutex<ReceivePolicy>
@@ -78,15 +78,15 @@ public final class Receiver: @unchecked Sendable {
   /// Entered by each session thread, left when it ends: what a graceful stop waits on.
   private let active = DispatchGroup()
   /// Who may ask, and the person's consent; nil accepts every ask the policy accepts.
-  public let gatekeeper: Gatekeeper?
+  package let gatekeeper: Gatekeeper?
   /// Transfers in flight.
-  public let transfers = TransferTable()
+  package let transfers = TransferTable()
 
   /// The port it listens on.
-  public var port: UInt16 { listener.port }
+  package var port: UInt16 { listener.port }
 
   /// Binds the listening socket (so the port is known at once) without accepting yet.
-  public init(
+  package init(
     device: Device, store: InboxStore, policy: ReceivePolicy, configuration: ReceiverConfiguration,
     gatekeeper: Gatekeeper? = nil, events: @escaping @Sendable (ReceiverEvent) -> Void
   ) throws(ShareError) {
@@ -115,12 +115,12 @@ public final class Receiver: @unchecked Sendable {
   }
 
   /// Replaces the policy for connections that start from now on.
-  public func update(policy newPolicy: ReceivePolicy) {
+  package func update(policy newPolicy: ReceivePolicy) {
     policy.withLock { $0 = newPolicy }
   }
 
   /// Starts accepting on a thread of its own.
-  public func start() {
+  package func start() {
     let thread = Thread { [self] in acceptLoop() }
     thread.name = "share-accept"
     thread.start()
@@ -128,13 +128,13 @@ public final class Receiver: @unchecked Sendable {
   }
 
   /// Stops accepting and aborts every connection in flight at once.
-  public func stop() { stop(grace: .zero) }
+  package func stop() { stop(grace: .zero) }
 
   /// Stops gracefully: no new connections or asks; transfers in flight get up to `grace` to
   /// finish, then are cancelled (a resumable item's staging is kept for the sender's next try).
   /// Returns how many connections had to be cancelled.
   @discardableResult
-  public func stop(grace: Duration) -> Int {
+  package func stop(grace: Duration) -> Int {
     listener.close()
     gatekeeper?.close()
     connections.stop()
@@ -147,7 +147,7 @@ public final class Receiver: @unchecked Sendable {
   }
 
   /// The number of connections being served.
-  public var activeConnections: Int { connections.count }
+  package var activeConnections: Int { connections.count }
 
   private func acceptLoop() {
     // Out of descriptors or memory: logged; the loop backs off briefly.

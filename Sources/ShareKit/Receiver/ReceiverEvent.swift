@@ -4,17 +4,17 @@ import UniformTypes
 import Wire
 
 /// A peer as the receiver knows it on one connection.
-public struct PeerInfo: Sendable, Equatable {
+package struct PeerInfo: Sendable, Equatable {
   /// The fingerprint of the certificate it presented: its device ID.
-  public var fingerprint: Fingerprint
+  package var fingerprint: Fingerprint
   /// The name from its Hello (untrusted: escape before display).
-  public var name: String
-  public var address: String
-  public var port: UInt16
+  package var name: String
+  package var address: String
+  package var port: UInt16
 }
 
 /// What a receiver reports as it works, for logs and `--json` output.
-public enum ReceiverEvent: Sendable {
+package enum ReceiverEvent: Sendable {
   case listening(port: UInt16)
   case connected(PeerInfo)
   case asked(PeerInfo, items: [ItemOffer], answers: [ItemAnswer])

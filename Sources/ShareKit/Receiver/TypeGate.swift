@@ -7,17 +7,17 @@ import Wire
 /// payload receiver), in the wire's item kinds.
 ///
 /// Immutable; `ContentSniffer` guards each of its libmagic handles with a mutex, so any thread may judge.
-public struct TypeGate: Sendable {
-  public let policy: TypePolicy
-  public let registry: TypeRegistry
-  public let sniffer: ContentSniffer
+package struct TypeGate: Sendable {
+  package let policy: TypePolicy
+  package let registry: TypeRegistry
+  package let sniffer: ContentSniffer
   /// Where the declarations came from: a home's file, or the shipped default.
-  public let source: String
+  package let source: String
 
   /// The home's `Declarations.plist` when it has one, else the shipped default. A malformed
   /// file is an error that names the key and what is wrong. With `receiverName`, refusals are
   /// its own sentences ("lab-b does not accept disk images (big.iso)").
-  public static func load(paths: SharePaths, receiverName: String? = nil) throws(ShareError) -> TypeGate {
+  package static func load(paths: SharePaths, receiverName: String? = nil) throws(ShareError) -> TypeGate {
     let registry = TypeRegistry.system()
     var policy = try HomeDeclarations.policy(HomeDeclarations.read(paths.declarations), registry: registry)
     policy.receiverName = receiverName
@@ -31,20 +31,20 @@ public struct TypeGate: Sendable {
   }
 
   /// How many leading bytes content judgement examines.
-  public var sniffLength: Int { ContentSniffer.headLength }
+  package var sniffLength: Int { ContentSniffer.headLength }
 
   /// Judges an item from its name and kind (Ask time): rejected items cost no bytes.
-  public func judge(name: String, kind: Wire.ItemKind) -> Verdict {
+  package func judge(name: String, kind: Wire.ItemKind) -> Verdict {
     policy.judge(name: name, kind: UniformTypes.ItemKind(kind))
   }
 
   /// Judges an item's first bytes (libmagic through the sniffer).
-  public func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?) -> Verdict {
+  package func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?) -> Verdict {
     policy.judge(name: name, kind: UniformTypes.ItemKind(kind), head: head, totalSize: size, sniffer: sniffer)
   }
 
   /// The summary for this receiver's Hello.
-  public var summary: AcceptsSummary { AcceptsSummary(policy.summary) }
+  package var summary: AcceptsSummary { AcceptsSummary(policy.summary) }
 }
 
 extension UniformTypes.ItemKind {
@@ -73,7 +73,7 @@ extension AcceptsSummary {
 
 extension AcceptSummary {
   /// The type layer's form of a summary read from the network, cut to safe bounds.
-  public init(_ summary: AcceptsSummary) {
+  package init(_ summary: AcceptsSummary) {
     self.init(
       documentTypes: summary.documentTypes.map {
         DocumentType(name: $0.name, contentTypes: $0.contentTypes.map { TypeIdentifier(rawValue: $0) })

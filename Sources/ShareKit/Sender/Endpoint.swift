@@ -1,45 +1,45 @@
 import TLS
 
 /// Where to send: one receiver, at one or more addresses.
-public struct Endpoint: Sendable, CustomStringConvertible {
+package struct Endpoint: Sendable, CustomStringConvertible {
   /// One address the receiver may be reached at, and the name it was advertised under there
   /// (nil for an address the user gave).
-  public struct Candidate: Sendable, Equatable {
-    public var host: String
-    public var port: UInt16
+  package struct Candidate: Sendable, Equatable {
+    package var host: String
+    package var port: UInt16
     /// The instance name of the record that gave this address (untrusted: escape before display).
-    public var advertisedAs: String?
+    package var advertisedAs: String?
 
-    public init(host: String, port: UInt16, advertisedAs: String? = nil) {
+    package init(host: String, port: UInt16, advertisedAs: String? = nil) {
       self.host = host
       self.port = port
       self.advertisedAs = advertisedAs
     }
 
     /// `host:port`, with brackets around an IPv6 address.
-    public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
   }
 
   /// Every address to try, all at once: the first that presents the expected certificate is
   /// used and the others are closed, so an address that never answers costs nothing. Never empty.
-  public var candidates: [Candidate]
+  package var candidates: [Candidate]
   /// A device name or other label the user knows this endpoint by.
-  public var label: String?
+  package var label: String?
   /// The fingerprint the receiver must present (from discovery or the trust store).
-  public var expectedFingerprint: Fingerprint?
+  package var expectedFingerprint: Fingerprint?
   /// The name under which the ID this receiver proves is remembered (trust on first use); nil
   /// when nothing is to be remembered (an address, an ID prefix).
-  public var rememberAs: String?
+  package var rememberAs: String?
   /// A LocalSend device heard by the daemon: sent to by LocalSend (`LocalSendDelivery`).
-  public var localSend: LocalSendPeer? = nil
+  package var localSend: LocalSendPeer? = nil
 
-  public init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
+  package init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
     candidates = [Candidate(host: host, port: port)]
     self.label = label
     self.expectedFingerprint = expectedFingerprint
   }
 
-  public init(candidates: [Candidate], label: String?, expectedFingerprint: Fingerprint?, rememberAs: String? = nil) {
+  package init(candidates: [Candidate], label: String?, expectedFingerprint: Fingerprint?, rememberAs: String? = nil) {
     precondition(!candidates.isEmpty, "an endpoint needs an address")
     self.candidates = candidates
     self.label = label
@@ -48,23 +48,23 @@ public struct Endpoint: Sendable, CustomStringConvertible {
   }
 
   /// The first address.
-  public var host: String { candidates[0].host }
-  public var port: UInt16 { candidates[0].port }
+  package var host: String { candidates[0].host }
+  package var port: UInt16 { candidates[0].port }
 
   /// `host:port` of the first address, with brackets around an IPv6 address.
-  public var address: String { candidates[0].address }
+  package var address: String { candidates[0].address }
 
   /// A LocalSend device, at the address it was heard from.
-  public init(localSend peer: LocalSendPeer) {
+  package init(localSend peer: LocalSendPeer) {
     self.init(host: peer.address, port: peer.port, label: peer.alias)
     localSend = peer
   }
 
-  public var description: String { label ?? address }
+  package var description: String { label ?? address }
 
   /// Whether `text` is shaped like HOST:PORT (a numeric tail after the last colon, or a bracketed
   /// IPv6 address) even if the port is out of range: such a target is never a device name.
-  public static func looksLikeAddress(_ text: String) -> Bool {
+  package static func looksLikeAddress(_ text: String) -> Bool {
     if text.hasPrefix("[") { return true }
     guard let colon = text.lastIndex(of: ":") else { return false }
     let tail = text[text.index(after: colon)...]
@@ -72,7 +72,7 @@ public struct Endpoint: Sendable, CustomStringConvertible {
   }
 
   /// Parses `HOST:PORT`, `[IPv6]:PORT` or `IPv6%scope` forms; nil when it is not one.
-  public static func parse(_ text: String) -> Endpoint? {
+  package static func parse(_ text: String) -> Endpoint? {
     var host: Substring
     let portText: Substring
     if text.hasPrefix("[") {

@@ -6,18 +6,18 @@ import Wire
 
 /// Turns what a user named into items that describe themselves (name, kind, size) before any
 /// byte is read, as UIActivityItemSource does. Folders are walked without following symlinks.
-public struct ItemCatalog: Sendable {
-  public private(set) var items: [OutgoingItem] = []
+package struct ItemCatalog: Sendable {
+  package private(set) var items: [OutgoingItem] = []
   /// What was left out, for the user: symlinks, special files, unreadable entries.
-  public private(set) var notes: [String] = []
+  package private(set) var notes: [String] = []
   /// The files and folders added so far, by absolute path: the same one named twice is sent once.
   private var paths: Set<String> = []
 
-  public init() {}
+  package init() {}
 
   /// Whether a command-line argument is a URL rather than a path: an absolute URL with a scheme
   /// (`https://…`, `ftp://…`) that does not name an existing file.
-  public static func looksLikeURL(_ argument: String) -> Bool {
+  package static func looksLikeURL(_ argument: String) -> Bool {
     guard let colon = argument.firstIndex(of: ":"), argument[colon...].hasPrefix("://") else { return false }
     let scheme = argument[..<colon]
     guard let first = scheme.first, first.isLetter,
@@ -28,7 +28,7 @@ public struct ItemCatalog: Sendable {
 
   /// Adds a file or a folder by path, offered under `name` when given (else its own name). A
   /// path already added (the same file or folder named twice) is left out, with a note.
-  public mutating func add(path: String, name: String? = nil) throws(ShareError) {
+  package mutating func add(path: String, name: String? = nil) throws(ShareError) {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     guard !paths.contains(url.path) else {
       notes.append("\(path) was named more than once; it is sent once")
@@ -58,7 +58,7 @@ public struct ItemCatalog: Sendable {
   }
 
   /// Adds a URL, stored by the receiver as a small `.url` file holding it.
-  public mutating func add(url: String) throws(ShareError) {
+  package mutating func add(url: String) throws(ShareError) {
     guard let parsed = URL(string: url), let scheme = parsed.scheme, !scheme.isEmpty,
       !url.contains("\n"), !url.contains("\r")
     else {
@@ -72,7 +72,7 @@ public struct ItemCatalog: Sendable {
   }
 
   /// Adds a text snippet, stored by the receiver as a `.txt` file holding exactly the text.
-  public mutating func add(text: String, name: String?) {
+  package mutating func add(text: String, name: String?) {
     let bytes = Array(text.utf8)
     let offer = ItemOffer(
       id: items.count, kind: .text, name: InboxName.withExtension(name ?? "text", "txt"),
@@ -81,7 +81,7 @@ public struct ItemCatalog: Sendable {
   }
 
   /// Adds standard input (or another descriptor), streamed without knowing its size.
-  public mutating func add(stream fd: Int32, name: String) {
+  package mutating func add(stream fd: Int32, name: String) {
     let offer = ItemOffer(id: items.count, kind: .file, name: name, size: nil)
     items.append(OutgoingItem(offer: offer, source: .stream(fd, head: []), label: "-"))
   }
@@ -90,7 +90,7 @@ public struct ItemCatalog: Sendable {
   /// all of it, when shorter) are read now, and it is offered as `base` with the extension of
   /// the type the receiver will find (`stdin.png`, `stdin.txt`), else as `base` alone. When
   /// that was all of it, its size is known (and a terminal is not read again after Ctrl-D).
-  public mutating func add(stream fd: Int32, namedByContent base: String) throws(ShareError) {
+  package mutating func add(stream fd: Int32, namedByContent base: String) throws(ShareError) {
     let limit = 64 << 10
     let head = try Self.readHead(of: fd, upTo: limit)
     let name = TypeNames.name(base, forContent: head)
@@ -176,7 +176,7 @@ extension ItemCatalog {
   /// Copies every stream item into a temporary file, so several receivers can each read it;
   /// the items then have a known size. The file is unlinked at once (kept open), so nothing is
   /// left behind.
-  public mutating func spoolStreams() throws(ShareError) {
+  package mutating func spoolStreams() throws(ShareError) {
     for index in items.indices {
       guard case .stream(let fd, let head) = items[index].source else { continue }
       let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"

@@ -6,15 +6,15 @@ import Synchronization
 /// receiver, each with its own result, so a slow or failing receiver does not hold back the
 /// others. With several receivers, a stream of unknown length (standard input) is first spooled
 /// to a temporary file that each of them reads from the start.
-public final class MultiSend: Sendable {
-  public let endpoints: [Endpoint]
-  public let items: [OutgoingItem]
+package final class MultiSend: Sendable {
+  package let endpoints: [Endpoint]
+  package let items: [OutgoingItem]
   private let senders: [Sender]
   /// For each LocalSend endpoint, its delivery (nil for share receivers).
   private let deliveries: [LocalSendDelivery?]
   private let cancelled = Atomic<Bool>(false)
 
-  public init(device: Device, catalog: ItemCatalog, to endpoints: [Endpoint]) throws(ShareError) {
+  package init(device: Device, catalog: ItemCatalog, to endpoints: [Endpoint]) throws(ShareError) {
     var catalog = catalog
     if endpoints.count > 1 { try catalog.spoolStreams() }
     self.endpoints = endpoints
@@ -30,7 +30,7 @@ public final class MultiSend: Sendable {
   /// Sends to every receiver and waits until each has finished; returns their results in the
   /// order of `endpoints`. `events` and `finished` are called on the receivers' threads with the
   /// receiver's index: several at once, so they must be thread-safe.
-  public func run(
+  package func run(
     events: @escaping @Sendable (Int, SendEvent) -> Void = { _, _ in },
     finished: @escaping @Sendable (Int, Result<SendReport, ShareError>) -> Void = { _, _ in }
   ) -> [Result<SendReport, ShareError>] {
@@ -63,12 +63,12 @@ public final class MultiSend: Sendable {
 
   /// Cancels every send from any thread: each ends with `.cancelled`; a receiver keeps the
   /// partial bytes of a large item for resuming.
-  public func cancel() {
+  package func cancel() {
     cancelled.store(true, ordering: .sequentiallyConsistent)
     senders.forEach { $0.cancel() }
     deliveries.forEach { $0?.cancel() }
   }
 
   /// Whether `cancel()` was called.
-  public var wasCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
+  package var wasCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
 }

@@ -3,24 +3,24 @@ import Wire
 
 /// One item as a send would offer it, with the type this home detects for it: what
 /// `share send --dry-run` shows. Nothing is sent.
-public struct OfferPreview: Sendable, Equatable {
-  public var name: String
+package struct OfferPreview: Sendable, Equatable {
+  package var name: String
   /// `file`, `folder`, `url` or `text`.
-  public var kind: String
+  package var kind: String
   /// Bytes, when known in advance (not for standard input).
-  public var size: Int64?
+  package var size: Int64?
   /// The type detected here from the name and, for a file, its content; else the offer's own.
-  public var type: String?
+  package var type: String?
   /// For a folder: how many entries it offers, and how many of them are files.
-  public var entries: Int?
-  public var files: Int?
+  package var entries: Int?
+  package var files: Int?
   /// The path or argument the user gave.
-  public var source: String
+  package var source: String
 }
 
 extension ItemCatalog {
   /// The items as they would be offered, each file judged by `gate` as this home would.
-  public func preview(judgedBy gate: TypeGate) -> [OfferPreview] {
+  package func preview(judgedBy gate: TypeGate) -> [OfferPreview] {
     items.map { item in
       var type = item.offer.type
       if case .file(let url) = item.source, let report = try? gate.check(path: url.path) {

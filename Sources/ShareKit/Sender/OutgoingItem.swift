@@ -4,9 +4,9 @@ import Wire
 
 /// An item to send: how it describes itself (its offer) and where its bytes come from.
 /// Built once, before anything is read, and shared by every recipient of a send.
-public struct OutgoingItem: Sendable {
+package struct OutgoingItem: Sendable {
   /// Where the bytes come from.
-  public enum Source: Sendable {
+  package enum Source: Sendable {
     /// A regular file, read when the receiver asks for it.
     case file(URL)
     /// Bytes held in memory (a URL or a text snippet).
@@ -20,12 +20,12 @@ public struct OutgoingItem: Sendable {
     case spooled(Int32)
   }
 
-  public var offer: ItemOffer
-  public var source: Source
+  package var offer: ItemOffer
+  package var source: Source
   /// The path or argument the user gave, for messages.
-  public var label: String
+  package var label: String
 
-  public init(offer: ItemOffer, source: Source, label: String) {
+  package init(offer: ItemOffer, source: Source, label: String) {
     self.offer = offer
     self.source = source
     self.label = label
@@ -75,7 +75,7 @@ extension Array {
 
 extension OutgoingItem {
   /// Items for files and folders by path (a convenience over `ItemCatalog`).
-  public static func files(_ paths: [String]) throws(ShareError) -> [OutgoingItem] {
+  package static func files(_ paths: [String]) throws(ShareError) -> [OutgoingItem] {
     var catalog = ItemCatalog()
     for path in paths { try catalog.add(path: path) }
     return catalog.items

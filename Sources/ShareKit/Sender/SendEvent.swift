@@ -2,7 +2,7 @@ import TLS
 import Wire
 
 /// What a send reports as it goes, for progress bars and `--json` events.
-public enum SendEvent: Sendable {
+package enum SendEvent: Sendable {
   /// The receiver proved its identity at `address` (the one of its addresses that answered).
   case connected(peerName: String, fingerprint: Fingerprint, address: String)
   /// The receiver is asking its person before it answers (its message, untrusted); this side
@@ -17,32 +17,32 @@ public enum SendEvent: Sendable {
 }
 
 /// An item (or a folder's file) as its bytes start to go.
-public struct SendingPayload: Sendable, Equatable {
+package struct SendingPayload: Sendable, Equatable {
   /// The name it was offered under; for a folder's file, `folder/path/in/it`.
-  public var name: String
+  package var name: String
   /// Its size, when known (nil: a stream such as standard input).
-  public var size: Int64?
+  package var size: Int64?
   /// The bytes the receiver already holds (an interrupted send resuming): not sent again.
-  public var resumeFrom: Int64
+  package var resumeFrom: Int64
   /// Whether the receiver keeps the bytes it has received if the send is interrupted, so that
   /// the next send of it resumes (a file of known size, large enough: see `resumableBytes`).
-  public var resumable: Bool
+  package var resumable: Bool
 }
 
 /// The receiver's verdict on one offered item.
-public struct ItemVerdict: Sendable, Equatable {
+package struct ItemVerdict: Sendable, Equatable {
   /// The item's number in the offer.
-  public var id: Int
+  package var id: Int
   /// The name it was offered under.
-  public var name: String
-  public var accepted: Bool
+  package var name: String
+  package var accepted: Bool
   /// Why, in the receiver's words (untrusted: escape before display).
-  public var reason: String?
+  package var reason: String?
   /// The type the receiver decided on from the name.
-  public var type: String?
+  package var type: String?
   /// When the receiver already holds the first bytes of it (an interrupted send): where
   /// sending resumes; nil when it starts from the beginning.
-  public var resumeFrom: Int64?
+  package var resumeFrom: Int64?
 
   init(_ answer: ItemAnswer, name: String) {
     id = answer.id

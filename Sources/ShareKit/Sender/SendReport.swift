@@ -2,25 +2,25 @@ import TLS
 import Wire
 
 /// How a send to one receiver ended.
-public struct SendReport: Sendable {
-  public var endpoint: Endpoint
-  public var peerName: String
-  public var peerFingerprint: Fingerprint
+package struct SendReport: Sendable {
+  package var endpoint: Endpoint
+  package var peerName: String
+  package var peerFingerprint: Fingerprint
   /// The address the receiver was reached at (of the endpoint's candidates, the one that won).
-  public var address: String
+  package var address: String
   /// The name the record of that address advertised (nil for an address the user gave).
-  public var advertisedAs: String?
+  package var advertisedAs: String?
   /// The receiver's verdict on each offered item.
-  public var answers: [ItemVerdict]
+  package var answers: [ItemVerdict]
   /// What became of each item, in the receiver's order.
-  public var items: [ItemOutcome]
+  package var items: [ItemOutcome]
 
   /// Every item stored, each folder with all its entries.
-  public var allStored: Bool { items.allSatisfy { $0.status == .stored && ($0.entriesRefused ?? 0) == 0 } }
-  public var storedCount: Int { items.filter { $0.status == .stored }.count }
+  package var allStored: Bool { items.allSatisfy { $0.status == .stored && ($0.entriesRefused ?? 0) == 0 } }
+  package var storedCount: Int { items.filter { $0.status == .stored }.count }
 
   /// How many items were stored, refused and failed.
-  public var counts: (stored: Int, refused: Int, failed: Int) {
+  package var counts: (stored: Int, refused: Int, failed: Int) {
     var counts = (stored: 0, refused: 0, failed: 0)
     for item in items {
       switch item.status {
@@ -34,8 +34,8 @@ public struct SendReport: Sendable {
 }
 
 /// What became of one item at a receiver.
-public struct ItemOutcome: Sendable, Equatable {
-  public enum Status: String, Sendable {
+package struct ItemOutcome: Sendable, Equatable {
+  package enum Status: String, Sendable {
     /// Durably in the receiver's Inbox under `storedAs`.
     case stored
     /// Refused by the receiver, when offered or on its content; nothing kept.
@@ -45,29 +45,29 @@ public struct ItemOutcome: Sendable, Equatable {
   }
 
   /// The item's number in the offer.
-  public var id: Int
+  package var id: Int
   /// The name it was offered under.
-  public var name: String
-  public var status: Status
+  package var name: String
+  package var status: Status
   /// The name in the receiver's Inbox (untrusted: escape before display).
-  public var storedAs: String?
+  package var storedAs: String?
   /// Why it was refused or failed: the receiver's words, else why this side gave up on it.
-  public var reason: String?
-  public var type: String?
-  public var size: Int64?
+  package var reason: String?
+  package var type: String?
+  package var size: Int64?
   /// SHA-256 of what was stored, 64 hex digits.
-  public var sha256: String?
+  package var sha256: String?
   /// For a folder: how many entries were stored and how many were not.
-  public var entriesStored: Int?
-  public var entriesRefused: Int?
+  package var entriesStored: Int?
+  package var entriesRefused: Int?
   /// For a folder: the entries not stored, each with the receiver's reason (the first few;
   /// `entriesRefused` counts them all). Untrusted: escape before display.
-  public var refusedEntries: [RefusedEntry]
+  package var refusedEntries: [RefusedEntry]
 
   /// One entry of a folder that the receiver did not store, and why.
-  public struct RefusedEntry: Sendable, Equatable {
-    public var path: String
-    public var reason: String
+  package struct RefusedEntry: Sendable, Equatable {
+    package var path: String
+    package var reason: String
   }
 
   init(_ receipt: ItemReceipt, name: String, abandoned: String?) {

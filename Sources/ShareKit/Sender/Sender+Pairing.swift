@@ -3,22 +3,22 @@ import Wire
 
 extension Sender {
   /// What pairing ended with.
-  public struct PairOutcome: Sendable {
-    public var peerName: String
-    public var peerFingerprint: Fingerprint
+  package struct PairOutcome: Sendable {
+    package var peerName: String
+    package var peerFingerprint: Fingerprint
     /// The six digits both people compare.
-    public var code: String
-    public var accepted: Bool
-    public var reason: String?
+    package var code: String
+    package var accepted: Bool
+    package var reason: String?
     /// This side's person said the codes do not match (so nobody trusts anybody).
-    public var declinedHere = false
+    package var declinedHere = false
   }
 
   /// Asks the receiver to make this device a contact. `showCode` is called as soon as the code
   /// is known (both sides derive it from both certificates), before the receiver's owner answers;
   /// `confirm`, once the owner accepted, asks this side's person whether the codes match. Only
   /// a confirmed pairing is trusted by the receiver (`accepted`); then the caller trusts it here.
-  public func pair(
+  package func pair(
     with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, confirm: () -> Bool,
     observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> PairOutcome {

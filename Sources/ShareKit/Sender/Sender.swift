@@ -17,8 +17,8 @@ import Wire
 /// `@unchecked Sendable`: only `cancel()` is called from other threads, and it touches the
 /// connection only through the thread-safe `Socket.close()` and `ConnectionRace.cancel()`,
 /// held in `Mutex`es.
-public final class Sender: @unchecked Sendable {
-  public let device: Device
+package final class Sender: @unchecked Sendable {
+  package let device: Device
   let context: TLSContext
   let socket = Mutex<Socket?>(nil)
   let race = Mutex<ConnectionRace?>(nil)
@@ -26,22 +26,22 @@ public final class Sender: @unchecked Sendable {
   /// Signalled by `cancel()`, to end a pause (the backoff before trying a busy receiver again).
   let wake = DispatchSemaphore(value: 0)
 
-  public var connectTimeout: Duration = .seconds(10)
+  package var connectTimeout: Duration = .seconds(10)
   /// How long to wait before trying once more a receiver that said it is busy.
-  public var busyBackoff: Duration = .seconds(1)
+  package var busyBackoff: Duration = .seconds(1)
   /// How long the receiver may take to answer an offer before it says it is asking its owner.
-  public var answerTimeout: Duration = .seconds(60)
+  package var answerTimeout: Duration = .seconds(60)
   /// The longest this side waits for the receiver's owner after a `Wait`, counted from the
   /// first: the receiver's announced time is believed up to this much.
-  public var maximumWait: Duration = .seconds(600)
+  package var maximumWait: Duration = .seconds(600)
   /// After the time a receiver announced for its owner, this much more for its reply to arrive.
-  public var replyGrace: Duration = .seconds(5)
+  package var replyGrace: Duration = .seconds(5)
   /// How long the receiver may take to make everything durable and send its Receipt.
-  public var receiptTimeout: Duration = .seconds(300)
+  package var receiptTimeout: Duration = .seconds(300)
   /// Bytes per data frame.
-  public static let chunkSize = 1 << 20
+  package static let chunkSize = 1 << 20
 
-  public init(device: Device) throws(ShareError) {
+  package init(device: Device) throws(ShareError) {
     ignoreSIGPIPE()
     self.device = device
     do {
@@ -52,7 +52,7 @@ public final class Sender: @unchecked Sendable {
   }
 
   /// Aborts the exchange from any thread; `send` then throws `.cancelled`.
-  public func cancel() {
+  package func cancel() {
     cancelled.store(true, ordering: .sequentiallyConsistent)
     wake.signal()
     race.withLock { $0?.cancel() }
@@ -62,7 +62,7 @@ public final class Sender: @unchecked Sendable {
   var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
 
   /// Runs the whole exchange.
-  public func send(
+  package func send(
     _ items: [OutgoingItem], to endpoint: Endpoint, observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> SendReport {
     do {

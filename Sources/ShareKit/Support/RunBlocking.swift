@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// Runs async work from synchronous code (a command, a thread of its own) and waits for it.
-public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+package func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
   let result = Mutex<Result<T, any Error>?>(nil)
   let done = DispatchSemaphore(value: 0)
   Task {

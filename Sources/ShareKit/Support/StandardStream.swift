@@ -4,23 +4,23 @@ import System
 /// The process's standard output or error, for the command line's console: text is written
 /// whole (a short write is continued, an interrupted one retried), or dropped when the stream is
 /// gone (a closed pipe).
-public enum StandardStream: Sendable {
+package enum StandardStream: Sendable {
   case output
   case error
 
   private var descriptor: FileDescriptor { self == .output ? .standardOutput : .standardError }
 
   /// Writes all of `text`.
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     try? descriptor.writeAll(Array(text.utf8))
   }
 
   /// Whether the stream is a terminal.
-  public var isTerminal: Bool { isatty(descriptor.rawValue) == 1 }
+  package var isTerminal: Bool { isatty(descriptor.rawValue) == 1 }
 
   /// The width of the terminal the stream is, in columns (`TIOCGWINSZ`); nil when it is not a
   /// terminal or reports no width.
-  public var columns: Int? {
+  package var columns: Int? {
     var size = winsize()
     guard ioctl(descriptor.rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)

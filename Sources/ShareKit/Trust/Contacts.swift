@@ -14,13 +14,13 @@ import TLS
 /// Two files, not one: they fail differently (a damaged contacts file is an error, since it
 /// decides who may send; a damaged `known_peers.json` is reported and ignored, since it only
 /// ever adds refusals), and scripts and the README name them.
-public struct Contacts: Sendable {
-  public let trustFile: URL
-  public let knownPeersFile: URL
+package struct Contacts: Sendable {
+  package let trustFile: URL
+  package let knownPeersFile: URL
   /// The lock file every writer takes; it is never removed.
-  public let lockFile: URL
+  package let lockFile: URL
 
-  public init(paths: SharePaths) {
+  package init(paths: SharePaths) {
     trustFile = paths.trustStore
     knownPeersFile = paths.knownPeers
     lockFile = paths.config.appendingPathComponent("contacts.lock")
@@ -29,7 +29,7 @@ public struct Contacts: Sendable {
   // MARK: Reading
 
   /// The contacts; a missing file is none, a damaged one an error.
-  public func trusted() throws(ShareError) -> TrustStore {
+  package func trusted() throws(ShareError) -> TrustStore {
     guard let data = FileManager.default.contents(atPath: trustFile.path) else { return TrustStore() }
     do {
       return TrustStore(peers: try Contacts.decoder.decode(File<TrustedPeer>.self, from: data).peers)
@@ -39,7 +39,7 @@ public struct Contacts: Sendable {
   }
 
   /// The remembered names; a missing file is none, a damaged one is reported and read as none.
-  public func remembered() -> (KnownPeers, warning: String?) {
+  package func remembered() -> (KnownPeers, warning: String?) {
     guard let data = FileManager.default.contents(atPath: knownPeersFile.path) else { return (KnownPeers(), nil) }
     do {
       return (KnownPeers(entries: try Contacts.decoder.decode(File<KnownPeers.Entry>.self, from: data).peers), nil)
@@ -52,12 +52,12 @@ public struct Contacts: Sendable {
 
   /// Adds or updates a contact; returns the contacts as they are now.
   @discardableResult
-  public func trust(_ peer: TrustedPeer) throws(ShareError) -> TrustStore {
+  package func trust(_ peer: TrustedPeer) throws(ShareError) -> TrustStore {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in try changeTrust { $0.add(peer) }.store }
   }
 
   /// What `untrust` did.
-  public enum Removal: Sendable, Equatable {
+  package enum Removal: Sendable, Equatable {
     case removed(TrustedPeer)
     /// No contact matches; nothing changed.
     case noMatch
@@ -66,7 +66,7 @@ public struct Contacts: Sendable {
   }
 
   /// Removes the one contact whose name is `query` or whose ID starts with it.
-  public func untrust(matching query: String) throws(ShareError) -> Removal {
+  package func untrust(matching query: String) throws(ShareError) -> Removal {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       try changeTrust { store -> Removal in
         let matches = store.matches(query)
@@ -78,7 +78,7 @@ public struct Contacts: Sendable {
   }
 
   /// Remembers the ID each name proved (trust on first use).
-  public func remember(_ bindings: [(name: String, id: Fingerprint)]) throws(ShareError) {
+  package func remember(_ bindings: [(name: String, id: Fingerprint)]) throws(ShareError) {
     guard !bindings.isEmpty else { return }
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       try changeKnownPeers { known in
@@ -88,7 +88,7 @@ public struct Contacts: Sendable {
   }
 
   /// Forgets the ID remembered for a name; returns it, or nil when none was.
-  public func forget(name: String) throws(ShareError) -> Fingerprint? {
+  package func forget(name: String) throws(ShareError) -> Fingerprint? {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       try changeKnownPeers { $0.forget(name: name) }
     }
@@ -97,7 +97,7 @@ public struct Contacts: Sendable {
   /// After pairing: the peer becomes a contact and its name is remembered with its ID.
   /// Remembering is best effort (a name not remembered is learned at the next send).
   @discardableResult
-  public func pair(with peer: TrustedPeer) throws(ShareError) -> TrustStore {
+  package func pair(with peer: TrustedPeer) throws(ShareError) -> TrustStore {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       let store = try changeTrust { $0.add(peer) }.store
       _ = try? changeKnownPeers { $0.remember(name: peer.name, id: peer.id) }

@@ -2,15 +2,15 @@ import Foundation
 import TLS
 
 /// A peer this home trusts (a contact): identified by its certificate fingerprint.
-public struct TrustedPeer: Codable, Sendable, Equatable {
-  public var id: Fingerprint
+package struct TrustedPeer: Codable, Sendable, Equatable {
+  package var id: Fingerprint
   /// A name the owner gave it (or its device name when added).
-  public var name: String
-  public var addedAt: Date
+  package var name: String
+  package var addedAt: Date
   /// Whether an ask from this peer still waits for the person (false: accepted without asking).
-  public var ask: Bool
+  package var ask: Bool
 
-  public init(id: Fingerprint, name: String, addedAt: Date = Date(), ask: Bool = false) {
+  package init(id: Fingerprint, name: String, addedAt: Date = Date(), ask: Bool = false) {
     self.id = id
     self.name = name
     self.addedAt = addedAt
@@ -19,24 +19,24 @@ public struct TrustedPeer: Codable, Sendable, Equatable {
 }
 
 /// The home's contacts: a value. `Contacts` reads it from and writes it to `trust.json`.
-public struct TrustStore: Sendable, Equatable {
-  public private(set) var peers: [TrustedPeer]
+package struct TrustStore: Sendable, Equatable {
+  package private(set) var peers: [TrustedPeer]
 
-  public init(peers: [TrustedPeer] = []) {
+  package init(peers: [TrustedPeer] = []) {
     self.peers = peers
   }
 
   /// The entry for a fingerprint.
-  public func peer(_ id: Fingerprint) -> TrustedPeer? { peers.first { $0.id == id } }
+  package func peer(_ id: Fingerprint) -> TrustedPeer? { peers.first { $0.id == id } }
 
   /// Whether a fingerprint is a contact.
-  public func trusts(_ id: Fingerprint) -> Bool { peer(id) != nil }
+  package func trusts(_ id: Fingerprint) -> Bool { peer(id) != nil }
 
   /// The contact by this name.
-  public func peer(named name: String) -> TrustedPeer? { peers.first { $0.name == name } }
+  package func peer(named name: String) -> TrustedPeer? { peers.first { $0.name == name } }
 
   /// Adds or updates a contact.
-  public mutating func add(_ peer: TrustedPeer) {
+  package mutating func add(_ peer: TrustedPeer) {
     if let index = peers.firstIndex(where: { $0.id == peer.id }) {
       peers[index] = peer
     } else {
@@ -46,14 +46,14 @@ public struct TrustStore: Sendable, Equatable {
 
   /// Removes the contacts matching an ID prefix (at least 4 hex digits) or a name; returns them.
   @discardableResult
-  public mutating func remove(matching query: String) -> [TrustedPeer] {
+  package mutating func remove(matching query: String) -> [TrustedPeer] {
     let matches = self.matches(query)
     peers.removeAll { peer in matches.contains { $0.id == peer.id } }
     return matches
   }
 
   /// Contacts whose name equals `query` or whose ID starts with it.
-  public func matches(_ query: String) -> [TrustedPeer] {
+  package func matches(_ query: String) -> [TrustedPeer] {
     peers.filter { $0.name == query || $0.id.matches(prefix: query) }
   }
 }
@@ -61,7 +61,7 @@ public struct TrustStore: Sendable, Equatable {
 /// The short code two people compare to pair their devices: six digits derived from both
 /// fingerprints (in a fixed order), so each side computes the same code only when each saw the
 /// other's real certificate. Like Bluetooth's numeric comparison.
-public func verificationCode(_ a: Fingerprint, _ b: Fingerprint) -> String {
+package func verificationCode(_ a: Fingerprint, _ b: Fingerprint) -> String {
   let (low, high) = a < b ? (a, b) : (b, a)
   let digest = SHA256Hasher.hash(Array("share-pair-v1".utf8) + low.bytes + high.bytes)
   let number = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 1_000_000

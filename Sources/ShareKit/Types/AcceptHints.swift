@@ -4,7 +4,7 @@ import Wire
 
 extension DeclarationEdit {
   /// The command a person types for this edit: `share types accept .iso`.
-  public var command: String { "share types \(action.rawValue) \(arguments.joined(separator: " "))" }
+  package var command: String { "share types \(action.rawValue) \(arguments.joined(separator: " "))" }
 }
 
 /// What the receiver's owner is told about refused items (never the sender): the command that
@@ -12,12 +12,12 @@ extension DeclarationEdit {
 extension TypeGate {
   /// The command that would accept an item refused by its name (`share types accept .iso`), or
   /// nil when its name is not what refused it (a size limit, a disguise found in its content).
-  public func acceptCommand(name: String, kind: Wire.ItemKind) -> String? {
+  package func acceptCommand(name: String, kind: Wire.ItemKind) -> String? {
     policy.judge(name: name, kind: UniformTypes.ItemKind(kind)).remedy?.command
   }
 
   /// "PNG image" for `public.png`; nil for no type.
-  public func describe(_ type: String?) -> String? {
+  package func describe(_ type: String?) -> String? {
     type.map { policy.registry.describe(TypeIdentifier(rawValue: $0)) }
   }
 }

@@ -4,25 +4,25 @@ import UniformTypes
 
 /// What `share types accept|exclude|forget|reset` did: to each type, to the file, and to a
 /// running daemon. Its JSON is `--json`'s contract.
-public struct DeclarationsChange: Sendable, Codable, Equatable {
+package struct DeclarationsChange: Sendable, Codable, Equatable {
   /// `accept`, `exclude`, `forget` or `reset`.
-  public var action: String
+  package var action: String
   /// Per type named, in order (none for `reset`).
-  public var types: [TypeEditOutcome]
+  package var types: [TypeEditOutcome]
   /// The home's declarations file.
-  public var path: String
+  package var path: String
   /// Whether the file was replaced (or, by `reset`, removed).
-  public var written: Bool
+  package var written: Bool
   /// Where the declarations in force come from now: `path`, or `built-in default`.
-  public var source: String
+  package var source: String
   /// The file replaced was not one share wrote: its comments and ignored keys are gone.
-  public var replacedHandWritten: Bool
+  package var replacedHandWritten: Bool
   /// Legal but probably unintended things in the declarations now (`share types` shows them too).
-  public var warnings: [String]
+  package var warnings: [String]
   /// `reloaded`, `not-running` (the next start reads the file), `failed` (see `daemonError`),
   /// or `not-told` (nothing changed).
-  public var daemon: String
-  public var daemonError: String?
+  package var daemon: String
+  package var daemonError: String?
 }
 
 /// A home's `Declarations.plist`: the one code that changes it.
@@ -36,13 +36,13 @@ public struct DeclarationsChange: Sendable, Codable, Equatable {
 /// an edit that fails leaves the file as it was. A damaged file is reported, never edited: it
 /// is fixed by hand or `reset`. The daemon reads the file without the lock: it sees the old one
 /// or the new one.
-public struct DeclarationsStore: Sendable {
-  public let file: URL
+package struct DeclarationsStore: Sendable {
+  package let file: URL
   /// The lock every writer takes; it is never removed (a lock on a renamed file would be on the old inode).
-  public let lockFile: URL
+  package let lockFile: URL
   private let registry: @Sendable () -> TypeRegistry
 
-  public init(paths: SharePaths) {
+  package init(paths: SharePaths) {
     self.init(file: paths.declarations)
   }
 
@@ -56,7 +56,7 @@ public struct DeclarationsStore: Sendable {
   /// Applies `action` to the types `queries` name (identifiers, `.ext`, MIME types).
   /// - Throws: `ShareError.configuration` for a type nobody knows, an accept that an exclusion
   ///   overrides, a damaged file, or a failed write; nothing is written then.
-  public func edit(_ action: DeclarationEdit.Action, _ queries: [String]) throws(ShareError) -> DeclarationsChange {
+  package func edit(_ action: DeclarationEdit.Action, _ queries: [String]) throws(ShareError) -> DeclarationsChange {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       let base = registry()
       let (current, policy, original) = try readCurrent(base)
@@ -93,7 +93,7 @@ public struct DeclarationsStore: Sendable {
   }
 
   /// Removes the home's file, so the built-in default is in force again.
-  public func reset() throws(ShareError) -> DeclarationsChange {
+  package func reset() throws(ShareError) -> DeclarationsChange {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       var change = DeclarationsChange(
         action: "reset", types: [], path: file.path, written: false, source: Declarations.builtinDefault.source,
@@ -154,7 +154,7 @@ public struct DeclarationsStore: Sendable {
 extension DeclarationsChange {
   /// Tells the home's running daemon to re-read its declarations, when the file changed; no
   /// daemon is fine (the next start reads the file). Records the outcome in `daemon`.
-  public mutating func tellDaemon(paths: SharePaths) {
+  package mutating func tellDaemon(paths: SharePaths) {
     guard written else { return }
     do {
       daemon = try ControlClient.sendIfRunning(.reload, paths: paths) == nil ? "not-running" : "reloaded"

@@ -2,16 +2,16 @@ import UniformTypes
 
 /// Types as people read them, and names for content that came without one: the system's type
 /// registry (built-in types and shared-mime-info) and libmagic, not this home's declarations.
-public enum TypeNames {
+package enum TypeNames {
   /// A type's description ("PNG image", "plain text"), or its identifier when it has none.
-  public static func describe(_ type: String) -> String {
+  package static func describe(_ type: String) -> String {
     TypeRegistry.system().describe(TypeIdentifier(rawValue: type))
   }
 
   /// `base` with the extension of the type the first bytes `head` are, as the receiver would
   /// decide it (`stdin.png`, `stdin.txt`, `stdin.tar`); `base` alone when the type is unknown
   /// binary data, has no extension, or libmagic cannot be loaded.
-  public static func name(_ base: String, forContent head: [UInt8]) -> String {
+  package static func name(_ base: String, forContent head: [UInt8]) -> String {
     guard !head.isEmpty, let sniffer = try? ContentSniffer(), let magic = try? sniffer.sniff(head) else { return base }
     let registry = TypeRegistry.system()
     let type = ContentClassifier.classify(head: head, magic: magic, registry: registry).type

@@ -3,12 +3,12 @@ import UniformTypes
 /// What `share types` asks of this home's type rules.
 extension TypeGate {
   /// The effective declarations: accepted, excluded and declared types, and where they came from.
-  public var declarationsReport: DeclarationsReport { policy.declarationsReport }
+  package var declarationsReport: DeclarationsReport { policy.declarationsReport }
 
   /// One type's conformance chain, tags and verdict. `query` is a type identifier
   /// (`public.jpeg`), a file extension (`.jpg`) or a MIME type (`image/jpeg`).
   /// - Throws: `ShareError.configuration` when it names no known type.
-  public func report(for query: String) throws(ShareError) -> TypeReport {
+  package func report(for query: String) throws(ShareError) -> TypeReport {
     let identifier: TypeIdentifier
     do {
       identifier = try policy.registry.identifier(forQuery: query)
@@ -22,11 +22,11 @@ extension TypeGate {
   }
 
   /// How this receiver would judge the file or folder at `path`: by its name, then its content.
-  public func check(path: String) throws -> CheckReport {
+  package func check(path: String) throws -> CheckReport {
     try policy.check(path: path, sniffer: sniffer)
   }
 
   /// A type's description ("PNG image"), and its plural as lists name kinds ("PNG images").
-  public func describe(_ type: TypeIdentifier) -> String { policy.registry.describe(type) }
-  public func describePlural(_ type: TypeIdentifier) -> String { policy.registry.describePlural(type) }
+  package func describe(_ type: TypeIdentifier) -> String { policy.registry.describe(type) }
+  package func describePlural(_ type: TypeIdentifier) -> String { policy.registry.describePlural(type) }
 }
