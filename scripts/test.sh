@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The code's shape: no file in Sources/ over 400 lines, no function over 60.
 scripts/code-shape.py
+# The architecture: the README's picture of the targets and every import match Package.swift.
+scripts/architecture-check.py
 scripts/setup.sh debug >/dev/null
 . scripts/env.sh
 # The code's format: what swift-format (in the toolchain) would change, with .swift-format's rules.
