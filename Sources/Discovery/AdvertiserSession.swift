@@ -90,10 +90,7 @@ final class AdvertiserSession: @unchecked Sendable {
 
   /// Withdraws the service and cancels the reconnect timer. Under the loop lock.
   private func withdraw() {
-    if let timer = reconnectTimer {
-      loop.freeTimer(timer)
-      reconnectTimer = nil
-    }
+    cancelReconnect()
     if let group {
       avahi_entry_group_reset(group)
       avahi_entry_group_free(group)
@@ -106,19 +103,31 @@ final class AdvertiserSession: @unchecked Sendable {
   /// Avahi's reference to `self`. Not on the event thread.
   private func teardown() {
     loop.stopThread()
-    if let timer = reconnectTimer {
-      loop.freeTimer(timer)
-      reconnectTimer = nil
-    }
-    if let client {
-      avahi_client_free(client)  // also frees the entry group, if any is left
-      self.client = nil
-      group = nil
-    }
+    cancelReconnect()
+    freeClient()
     loop.free()
     published.withLock { $0 = nil }
     retained?.release()
     retained = nil
+  }
+
+  /// Disarms and frees the reconnect timer, if armed. On the event thread,
+  /// under the loop lock, or once the thread is joined.
+  private func cancelReconnect() {
+    if let timer = reconnectTimer {
+      loop.freeTimer(timer)
+      reconnectTimer = nil
+    }
+  }
+
+  /// Frees the client, which also frees the entry group, if any is left. Same
+  /// threading rule as `cancelReconnect()`.
+  private func freeClient() {
+    if let client {
+      avahi_client_free(client)
+      self.client = nil
+      group = nil
+    }
   }
 
   // MARK: Connecting (before the thread starts, or on the event thread)
@@ -169,15 +178,8 @@ final class AdvertiserSession: @unchecked Sendable {
   // MARK: Event-thread handlers
 
   fileprivate func reconnectTimerFired() {
-    if let timer = reconnectTimer {
-      loop.freeTimer(timer)
-      reconnectTimer = nil
-    }
-    if let client {
-      avahi_client_free(client)
-      self.client = nil
-      group = nil
-    }
+    cancelReconnect()
+    freeClient()
     connect()
   }
 

@@ -79,6 +79,34 @@ func avahiProtocol(_ proto: IPProtocol) -> AvahiProtocol {
   }
 }
 
+/// The instance an Avahi callback names, with its interface's name.
+func serviceInstance(
+  interface: AvahiIfIndex, version: IPProtocol, name: UnsafePointer<CChar>?,
+  type: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?
+) -> ServiceInstance {
+  ServiceInstance(
+    name: swiftString(name), type: swiftString(type), domain: swiftString(domain),
+    interfaceIndex: interface, interfaceName: interfaceName(interface), ipProtocol: version)
+}
+
+/// What a resolver found for `instance`, TXT record parsed and raw; nil when
+/// the address cannot be formatted.
+func resolvedService(
+  _ instance: ServiceInstance, host: UnsafePointer<CChar>?, address: UnsafePointer<AvahiAddress>,
+  port: UInt16, txt: UnsafeMutablePointer<AvahiStringList>?, isLocal: Bool
+) -> ResolvedService? {
+  guard let text = numericAddress(address, interfaceName: instance.interfaceName) else { return nil }
+  let raw = wireOrderStrings(txt)
+  return ResolvedService(
+    instance: instance, hostName: swiftString(host), address: text, port: port,
+    txt: TXTRecord.parse(raw), rawTXT: raw, isLocal: isLocal)
+}
+
+/// Whether a lookup result comes from this host (AVAHI_LOOKUP_RESULT_LOCAL).
+func isLocal(_ flags: AvahiLookupResultFlags) -> Bool {
+  flags.rawValue & AVAHI_LOOKUP_RESULT_LOCAL.rawValue != 0
+}
+
 /// Formats an address numerically (`avahi_address_snprint`), with the zone
 /// of an IPv6 link-local address (see `zonedAddress`).
 func numericAddress(_ address: UnsafePointer<AvahiAddress>, interfaceName: String) -> String? {

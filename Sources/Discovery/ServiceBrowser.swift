@@ -26,16 +26,7 @@ package enum ServiceBrowser {
   {
     try validateServiceType(type)
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: BrowseEvent.self)
-    let session = try BrowseSession(type: type, continuation: continuation)
-    continuation.onTermination = { _ in
-      session.closeSoon()
-    }
-    do {
-      try session.start()
-    } catch {
-      session.close()
-      throw error
-    }
+    try BrowseSession(type: type, continuation: continuation).start()
     return stream
   }
 

@@ -32,16 +32,7 @@ package enum ServiceResolver {
       throw .invalidServiceName(name, reason: "no service instance can be called that")
     }
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: ResolvedService.self)
-    let session = try ResolveSession(name: name, type: type, continuation: continuation)
-    continuation.onTermination = { _ in
-      session.closeSoon()
-    }
-    do {
-      try session.start()
-    } catch {
-      session.close()
-      throw error
-    }
+    try ResolveSession(name: name, type: type, continuation: continuation).start()
     return stream
   }
 }

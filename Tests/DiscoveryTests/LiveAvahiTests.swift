@@ -188,6 +188,36 @@ import TextEscaping
     }
   }
 
+  @Test func aBrowseEndsWithDaemonUnreachableWhenAvahiGoesAwayMidway() async throws {
+    let browse = EventRecorder(try ServiceBrowser.browse())
+    defer { browse.cancel() }
+    try #require(await browse.first { $0.isAllForNow } != nil, "events: \(browse.events)")
+    try AvahiHarness.down()
+    defer { _ = try? runScript("avahi-up.sh") }
+    #expect(await browse.waitForEnd())
+    let error = browse.ending.error
+    guard case .daemonUnreachable(let detail) = error as? DiscoveryError else {
+      Issue.record("the browse ended with \(String(describing: error)), not daemonUnreachable")
+      return
+    }
+    #expect(detail.contains("avahi-daemon went away while browsing"), "\(detail)")
+  }
+
+  @Test func aResolveEndsWithDaemonUnreachableWhenAvahiGoesAwayMidway() async throws {
+    // Nobody has the name, so the resolvers are still waiting (about five seconds) when Avahi goes.
+    let resolve = EventRecorder(try ServiceResolver.resolve(name: uniqueName("gone")))
+    defer { resolve.cancel() }
+    try AvahiHarness.down()
+    defer { _ = try? runScript("avahi-up.sh") }
+    #expect(await resolve.waitForEnd())
+    let error = resolve.ending.error
+    guard case .daemonUnreachable(let detail) = error as? DiscoveryError else {
+      Issue.record("the resolve ended with \(String(describing: error)), not daemonUnreachable")
+      return
+    }
+    #expect(detail.contains("avahi-daemon went away while resolving"), "\(detail)")
+  }
+
   @Test func advertiserReregistersByItselfAfterAvahiRestarts() async throws {
     let name = uniqueName("restart")
     let (advertiser, events) = try await advertise(name)
