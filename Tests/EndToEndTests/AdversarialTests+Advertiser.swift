@@ -4,13 +4,13 @@ import Testing
 /// A fake advertiser: a DNS-SD record that copies a contact's device ID (anyone can put any ID in
 /// a TXT record) and points at a port that never answers.
 extension AdversarialTests {
-  /// bob trusts alice; alice's daemon runs; `adv-spoof-TAG` advertises alice's ID at a black hole.
+  /// bob trusts alice; alice's daemon runs; `adv-spoof-TAG` advertises alice's ID at a silent port.
   final class Spoof {
     let tag = String(UUID().uuidString.prefix(8)).lowercased()
     let alice: ShareHome
     let bob: ShareHome
     let daemon: Daemon
-    let hole: BlackHole
+    let hole: SilentPort
     let fake: FakeAdvertiser
 
     init() throws {
@@ -18,7 +18,7 @@ extension AdversarialTests {
       bob = try ShareHome(name: "adv-bob-\(tag)")
       let trusted = try bob.share("trust", "add", try alice.deviceID(), "--name", alice.name)
       guard trusted.exited(with: 0) else { throw HarnessError("'share trust add' failed:\n\(trusted)") }
-      hole = try BlackHole()
+      hole = try SilentPort()
       // Published first, so it is in Avahi's cache before the real record.
       fake = try FakeAdvertiser(name: "adv-spoof-\(tag)", port: hole.port, txt: ["v=1", "id=\(try alice.deviceID())"])
       daemon = try alice.startDaemon(trusting: [bob])
@@ -72,6 +72,6 @@ extension AdversarialTests {
     // Not a speed test (the delay is measured in the benchmark): a send by name resolves the name
     // itself and never connects to the copy's address, which accepts and then says nothing, so
     // a sender that tried it would wait out its handshake limit there.
-    #expect(spoof.hole.connections == 0, "the send connected \(spoof.hole.connections) time(s) to the copy's address")
+    #expect(spoof.hole.accepted == 0, "the send connected \(spoof.hole.accepted) time(s) to the copy's address")
   }
 }

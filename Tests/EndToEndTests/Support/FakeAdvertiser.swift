@@ -1,8 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
-import System
-import TLS
 
 /// A DNS-SD record anyone on the link could publish: `_share._tcp` under `name`, with a TXT
 /// record of our choosing, published on the shared loopback Avahi with `avahi-publish` (Debian
@@ -32,29 +29,4 @@ final class FakeAdvertiser {
     process.signal(SIGTERM)
     _ = process.wait(timeout: .seconds(5))
   }
-}
-
-/// A TCP port on 127.0.0.1 that accepts connections and never says anything: where a bogus
-/// record points so that whoever believes it waits for a handshake that never comes.
-final class BlackHole: @unchecked Sendable {
-  private let listener: TCPListener
-  private let held = Mutex<[Socket]>([])
-
-  init() throws {
-    listener = try TCPListener(host: "127.0.0.1", port: 0)
-    let thread = Thread { [self] in
-      while let socket = try? listener.accept() { held.withLock { $0.append(socket) } }
-    }
-    thread.name = "e2e-black-hole"
-    thread.start()
-  }
-
-  deinit {
-    listener.close()
-    held.withLock { $0.forEach { $0.close() } }
-  }
-
-  var port: UInt16 { listener.port }
-  /// Connections accepted so far.
-  var connections: Int { held.withLock { $0.count } }
 }

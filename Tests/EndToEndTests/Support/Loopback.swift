@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import System
+import TLS
 
 /// A TCP port on 127.0.0.1 that was free a moment ago: bound by the kernel's choice, then
 /// released. Nothing listens on it afterwards (barring a rare reuse by another process).
@@ -7,7 +9,7 @@ func unusedLoopbackPort() throws -> UInt16 {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
   defer { close(fd) }
-  var address = loopback(port: 0)
+  var address = ipv4(port: 0)
   let bound = withUnsafePointer(to: &address) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
   }
@@ -20,12 +22,42 @@ func unusedLoopbackPort() throws -> UInt16 {
   return UInt16(bigEndian: address.sin_port)
 }
 
-private func loopback(port: UInt16) -> sockaddr_in {
+/// The IPv4 socket address `host`:`port`; `host` is a numeric address.
+private func ipv4(_ host: String = "127.0.0.1", port: UInt16) -> sockaddr_in {
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_port = port.bigEndian
-  address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+  inet_pton(AF_INET, host, &address.sin_addr)
   return address
+}
+
+/// A TCP connection to 127.0.0.1:`port`, from the loopback source address `source` (127.0.0.2,
+/// ...) when one is given, as a peer on another host would come.
+func loopbackSocket(to port: UInt16, from source: String? = nil) throws -> Socket {
+  guard let source else { return try Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5)) }
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+  guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
+  var local = ipv4(source, port: 0)
+  var remote = ipv4(port: port)
+  let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+  let connected =
+    bound == 0
+    && withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } } == 0
+  guard connected else {
+    let code = errno
+    close(fd)
+    throw HarnessError("connect from \(source) to port \(port): errno \(code)")
+  }
+  return try Socket(adopting: fd)
+}
+
+/// A TLS 1.3 client connection to 127.0.0.1:`port` (from `source`: see `loopbackSocket`), its
+/// handshake finished within `timeout`.
+func loopbackTLS(to port: UInt16, context: TLSContext, from source: String? = nil, timeout: Duration) throws
+  -> TLSConnection
+{
+  try TLSConnection.connect(loopbackSocket(to: port, from: source), context: context, timeout: timeout)
 }
 
 /// A plain (not TLS) TCP connection to 127.0.0.1, closed when it goes away.
@@ -35,7 +67,7 @@ final class PlainConnection {
   init(port: UInt16) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
-    var address = loopback(port: port)
+    var address = ipv4(port: port)
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
@@ -51,8 +83,10 @@ final class PlainConnection {
 
   deinit { close(fd) }
 
-  func send(_ text: String) throws {
-    let bytes = Array(text.utf8)
+  func send(_ text: String) throws { try send(bytes: Array(text.utf8)) }
+
+  /// Sends bytes as they are (not as text): garbage before any TLS, say.
+  func send(bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
       let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }

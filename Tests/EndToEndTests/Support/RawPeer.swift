@@ -1,6 +1,4 @@
 import Foundation
-import Glibc
-import System
 import TLS
 import Wire
 
@@ -91,10 +89,7 @@ final class RawPeer: FramedTLS {
   init(port: UInt16, identity: DeviceIdentity, from source: String? = nil) throws {
     self.identity = identity
     let context = try TLSContext(identity: identity, role: .client)
-    let socket =
-      try source.map { try RawPeer.connect(port: port, from: $0) }
-      ?? Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
-    let tls = try TLSConnection.connect(socket, context: context, timeout: .seconds(10))
+    let tls = try loopbackTLS(to: port, context: context, from: source, timeout: .seconds(10))
     try tls.setIdleTimeout(.seconds(20))
     super.init(tls)
   }
@@ -121,47 +116,5 @@ final class RawPeer: FramedTLS {
   func receipt() throws -> Receipt {
     guard case .receipt(let receipt) = try receive() else { throw HarnessError("expected a Receipt") }
     return receipt
-  }
-
-  /// A TCP connection to 127.0.0.1:`port` bound to the source address `source`.
-  private static func connect(port: UInt16, from source: String) throws -> Socket {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
-    func address(_ host: String, _ port: UInt16) -> sockaddr_in {
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = port.bigEndian
-      inet_pton(AF_INET, host, &address.sin_addr)
-      return address
-    }
-    var local = address(source, 0)
-    var remote = address("127.0.0.1", port)
-    let bound = withUnsafePointer(to: &local) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    let connected =
-      bound == 0
-      && withUnsafePointer(to: &remote) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-      } == 0
-    guard connected else {
-      let code = errno
-      close(fd)
-      throw HarnessError("connect from \(source) to port \(port): errno \(code)")
-    }
-    return try Socket(adopting: fd)
-  }
-}
-
-extension PlainConnection {
-  /// Sends bytes as they are (not as text): garbage before any TLS.
-  func send(bytes: [UInt8]) throws {
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw HarnessError("send: errno \(errno)") }
-      offset += n
-    }
   }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Synchronization
-import System
 import TLS
 
 /// An attacker that holds connections open without ever saying Hello: it connects from several
@@ -54,9 +53,7 @@ final class SilentTLSFlood: @unchecked Sendable {
   /// One connection slot: connect, handshake, wait silently until the receiver hangs up, again.
   private func keepOpen(from address: String, to port: UInt16, context: TLSContext) {
     while !stopped.load(ordering: .sequentiallyConsistent) {
-      guard let socket = try? connect(from: address, to: port),
-        let tls = try? TLSConnection.connect(socket, context: context, timeout: .seconds(5))
-      else {
+      guard let tls = try? loopbackTLS(to: port, context: context, from: address, timeout: .seconds(5)) else {
         usleep(50_000)
         continue
       }
@@ -71,33 +68,5 @@ final class SilentTLSFlood: @unchecked Sendable {
       tls.close()
       held.withLock { $0.removeAll { $0 === tls } }
     }
-  }
-
-  /// A TCP connection from `address` to 127.0.0.1:`port`.
-  private func connect(from address: String, to port: UInt16) throws -> Socket {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
-    func ipv4(_ text: String, _ port: UInt16) -> sockaddr_in {
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = port.bigEndian
-      inet_pton(AF_INET, text, &address.sin_addr)
-      return address
-    }
-    var source = ipv4(address, 0)
-    var target = ipv4("127.0.0.1", port)
-    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &source) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    let connected =
-      bound == 0
-      && withUnsafePointer(to: &target) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
-      } == 0
-    guard connected else {
-      let code = errno
-      Glibc.close(fd)
-      throw HarnessError("connect from \(address): errno \(code)")
-    }
-    return try Socket(adopting: fd)
   }
 }
