@@ -51,16 +51,16 @@ package struct LocalSendDevice: Codable, Sendable, Equatable {
     case scheme = "protocol"
   }
 
+  /// The fields it shares with `DeviceInfo` are read as `DeviceInfo` reads them, but the
+  /// fingerprint must be there.
   package init(from decoder: any Decoder) throws {
+    let info = try DeviceInfo(from: decoder)
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    alias = try container.decode(String.self, forKey: .alias)
-    version = try container.decode(String.self, forKey: .version)
-    deviceModel = try container.decodeIfPresent(String.self, forKey: .deviceModel)
-    deviceType = try container.decodeIfPresent(DeviceType.self, forKey: .deviceType)
-    fingerprint = try container.decode(String.self, forKey: .fingerprint)
-    port = try container.decode(Int.self, forKey: .port)
-    scheme = try container.decode(ProtocolScheme.self, forKey: .scheme)
-    download = try container.decodeIfPresent(Bool.self, forKey: .download) ?? false
+    self.init(
+      alias: info.alias, version: info.version, deviceModel: info.deviceModel, deviceType: info.deviceType,
+      fingerprint: try container.decode(String.self, forKey: .fingerprint),
+      port: try container.decode(Int.self, forKey: .port),
+      scheme: try container.decode(ProtocolScheme.self, forKey: .scheme), download: info.download)
   }
 
   /// What `info` and the register response say about this device.
