@@ -192,30 +192,28 @@ import TextEscaping
     let browse = EventRecorder(try ServiceBrowser.browse())
     defer { browse.cancel() }
     try #require(await browse.first { $0.isAllForNow } != nil, "events: \(browse.events)")
-    try AvahiHarness.down()
-    defer { _ = try? runScript("avahi-up.sh") }
-    #expect(await browse.waitForEnd())
-    let error = browse.ending.error
-    guard case .daemonUnreachable(let detail) = error as? DiscoveryError else {
-      Issue.record("the browse ended with \(String(describing: error)), not daemonUnreachable")
-      return
-    }
-    #expect(detail.contains("avahi-daemon went away while browsing"), "\(detail)")
+    try await expectEndWhenAvahiGoes(browse, "browsing")
   }
 
   @Test func aResolveEndsWithDaemonUnreachableWhenAvahiGoesAwayMidway() async throws {
     // Nobody has the name, so the resolvers are still waiting (about five seconds) when Avahi goes.
     let resolve = EventRecorder(try ServiceResolver.resolve(name: uniqueName("gone")))
     defer { resolve.cancel() }
+    try await expectEndWhenAvahiGoes(resolve, "resolving")
+  }
+
+  /// Stops avahi-daemon (restarting it afterwards) and expects `lookup` to end with
+  /// `.daemonUnreachable`, saying what it was doing.
+  private func expectEndWhenAvahiGoes<Event>(_ lookup: EventRecorder<Event>, _ doing: String) async throws {
     try AvahiHarness.down()
     defer { _ = try? runScript("avahi-up.sh") }
-    #expect(await resolve.waitForEnd())
-    let error = resolve.ending.error
+    #expect(await lookup.waitForEnd())
+    let error = lookup.ending.error
     guard case .daemonUnreachable(let detail) = error as? DiscoveryError else {
-      Issue.record("the resolve ended with \(String(describing: error)), not daemonUnreachable")
+      Issue.record("the lookup ended with \(String(describing: error)), not daemonUnreachable")
       return
     }
-    #expect(detail.contains("avahi-daemon went away while resolving"), "\(detail)")
+    #expect(detail.contains("avahi-daemon went away while \(doing)"), "\(detail)")
   }
 
   @Test func advertiserReregistersByItselfAfterAvahiRestarts() async throws {
