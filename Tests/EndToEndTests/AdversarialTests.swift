@@ -156,7 +156,9 @@ import Wire
     try mallory.hello()
     // The bytes follow the Ask at once, without waiting for an Answer.
     try mallory.send(.ask(Ask(items: [ItemOffer(id: 0, kind: .file, name: "early.txt", size: Int64(payload.count))])))
-    try mallory.sendItem(0, bytes: payload)
+    // The receiver may close the connection while these bytes are still on their way (it reads
+    // nothing more once the sender has spoken out of turn): a refusal too, not the test's failure.
+    try? mallory.sendItem(0, bytes: payload)
     // A sender that says anything while its ask waits is taken to have gone (the receiver
     // watches the connection, and reads nothing from it, until the owner answers): the ask is
     // withdrawn at once, so the owner has nothing to accept and no byte is read.
