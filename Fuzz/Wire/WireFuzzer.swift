@@ -115,12 +115,12 @@ private func referenceProblem(_ ask: Ask, limits: WireLimits) -> String? {
   if ask.items.isEmpty { return "no items" }
   if Set(ask.items.map(\.id)).count != ask.items.count { return "repeated id" }
   if ask.items.contains(where: { $0.id < 0 || $0.id >= Int(UInt32.max) }) { return "id out of range" }
-  if ask.items.contains(where: { $0.name.utf8.count > limits.maxNameBytes }) { return "long name" }
+  if ask.items.contains(where: { $0.name.unescaped.utf8.count > limits.maxNameBytes }) { return "long name" }
   if ask.items.contains(where: { ($0.size ?? 0) < 0 }) { return "negative size" }
   if ask.items.contains(where: { $0.entries != nil && $0.kind != .folder }) { return "entries on a non-folder" }
   let entries = ask.items.flatMap { $0.entries ?? [] }
   if entries.contains(where: { $0.size < 0 }) { return "negative entry size" }
-  if entries.contains(where: { $0.path.utf8.count > limits.maxNameBytes }) { return "long path" }
+  if entries.contains(where: { $0.path.unescaped.utf8.count > limits.maxNameBytes }) { return "long path" }
   if ask.items.count + entries.count > limits.maxItemsPerAsk { return "too many items" }
   return nil
 }

@@ -1,3 +1,5 @@
+import TextEscaping
+
 /// An Ask whose shape `Ask.validate(limits:)` checked: at least one item and not too many (folder
 /// entries count), unique ids in range, names and paths of bounded length, no negative size, and
 /// entries only on folders. What a receiver then decides about the items (names, kinds, types,
@@ -18,14 +20,16 @@ extension Ask {
     for item in items {
       guard ids.insert(item.id).inserted else { throw .invalidAsk("item id \(item.id) appears twice") }
       guard item.id >= 0, item.id <= Int(UInt32.max - 1) else { throw .invalidAsk("item id \(item.id) out of range") }
-      guard item.name.utf8.count <= limits.maxNameBytes else { throw .invalidAsk("a name is over \(limits.maxNameBytes) bytes") }
+      guard item.name.unescaped.utf8.count <= limits.maxNameBytes else { throw .invalidAsk("a name is over \(limits.maxNameBytes) bytes") }
       if let size = item.size, size < 0 { throw .invalidAsk("a size is negative") }
       if let entries = item.entries {
         guard item.kind == .folder else { throw .invalidAsk("only a folder has entries") }
         count += entries.count
         for entry in entries {
           guard entry.size >= 0 else { throw .invalidAsk("a size is negative") }
-          guard entry.path.utf8.count <= limits.maxNameBytes else { throw .invalidAsk("a path is over \(limits.maxNameBytes) bytes") }
+          guard entry.path.unescaped.utf8.count <= limits.maxNameBytes else {
+            throw .invalidAsk("a path is over \(limits.maxNameBytes) bytes")
+          }
         }
       }
       guard count <= limits.maxItemsPerAsk else { throw .invalidAsk("more than \(limits.maxItemsPerAsk) items") }

@@ -1,12 +1,15 @@
 import Foundation
+import TextEscaping
 
 /// JSON encoding of control messages: an object with a `type` field and snake_case keys.
 /// Unknown fields are ignored, so a newer peer may add fields without breaking this one.
+/// A peer's text (`PeerText`) is written whole, exactly as a `String` would be.
 package enum MessageCodec {
   /// Encodes a message as the payload of a control frame.
   package static func encode(_ message: Message) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.userInfo[PeerText.verbatim] = true
     do {
       let data: Data
       switch message {

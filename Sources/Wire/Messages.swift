@@ -1,4 +1,5 @@
 import Foundation
+import TextEscaping
 
 /// The protocol version this build speaks. Peers must speak the same version.
 package let protocolVersion = 1
@@ -11,14 +12,14 @@ package enum ItemKind: String, Codable, Sendable, CaseIterable {
 /// `Hello`: the first message each way. The sender speaks first.
 package struct Hello: Codable, Sendable, Equatable {
   package var version: Int
-  /// The device name, as its owner chose it (untrusted: escape before display).
-  package var name: String
+  /// The device name, as its owner chose it.
+  package var name: PeerText
   /// The device ID (64 hex digits); must equal the fingerprint of the certificate presented.
   package var id: String
   /// The receiver's summary of what it accepts; nil from a sender.
   package var accepts: AcceptsSummary?
 
-  package init(version: Int = protocolVersion, name: String, id: String, accepts: AcceptsSummary? = nil) {
+  package init(version: Int = protocolVersion, name: PeerText, id: String, accepts: AcceptsSummary? = nil) {
     self.version = version
     self.name = name
     self.id = id
@@ -79,7 +80,7 @@ package struct ItemOffer: Codable, Sendable, Equatable {
   package var id: Int
   package var kind: ItemKind
   /// A single file name (never a path): the receiver refuses anything else.
-  package var name: String
+  package var name: PeerText
   /// Total bytes, or nil when unknown in advance (standard input).
   package var size: Int64?
   /// The sender's idea of the type: a hint for display, never trusted by the receiver.
@@ -90,7 +91,7 @@ package struct ItemOffer: Codable, Sendable, Equatable {
   package var entries: [EntryOffer]?
 
   package init(
-    id: Int, kind: ItemKind, name: String, size: Int64?, type: String? = nil,
+    id: Int, kind: ItemKind, name: PeerText, size: Int64?, type: String? = nil,
     resumeKey: String? = nil, entries: [EntryOffer]? = nil
   ) {
     self.id = id
@@ -106,13 +107,13 @@ package struct ItemOffer: Codable, Sendable, Equatable {
 /// One entry of an offered folder.
 package struct EntryOffer: Codable, Sendable, Equatable {
   /// Relative path inside the folder, components joined by "/".
-  package var path: String
+  package var path: PeerText
   /// `.file` or `.folder`.
   package var kind: ItemKind
   /// Bytes of a file entry (0 for a folder).
   package var size: Int64
 
-  package init(path: String, kind: ItemKind, size: Int64) {
+  package init(path: PeerText, kind: ItemKind, size: Int64) {
     self.path = path
     self.kind = kind
     self.size = size
@@ -130,7 +131,7 @@ package struct ItemAnswer: Codable, Sendable, Equatable {
   package var id: Int
   package var accepted: Bool
   /// Why, in words a person understands.
-  package var reason: String?
+  package var reason: PeerText?
   /// The type the receiver decided on from the name.
   package var type: String?
   /// Where to start sending: the receiver already holds the bytes before it.
@@ -139,7 +140,7 @@ package struct ItemAnswer: Codable, Sendable, Equatable {
   package var entries: [EntryAnswer]?
 
   package init(
-    id: Int, accepted: Bool, reason: String? = nil, type: String? = nil, offset: Int64? = nil,
+    id: Int, accepted: Bool, reason: PeerText? = nil, type: String? = nil, offset: Int64? = nil,
     entries: [EntryAnswer]? = nil
   ) {
     self.id = id
@@ -154,8 +155,8 @@ package struct ItemAnswer: Codable, Sendable, Equatable {
 /// The verdict on one folder entry.
 package struct EntryAnswer: Codable, Sendable, Equatable {
   package var accepted: Bool
-  package var reason: String?
-  package init(accepted: Bool, reason: String? = nil) {
+  package var reason: PeerText?
+  package init(accepted: Bool, reason: PeerText? = nil) {
     self.accepted = accepted
     self.reason = reason
   }
@@ -180,8 +181,8 @@ package struct ItemReceipt: Codable, Sendable, Equatable {
   package var id: Int
   package var status: Status
   /// The name in the receiver's Inbox.
-  package var storedAs: String?
-  package var reason: String?
+  package var storedAs: PeerText?
+  package var reason: PeerText?
   package var type: String?
   package var size: Int64?
   package var sha256: Digest?
@@ -195,16 +196,16 @@ package struct ItemReceipt: Codable, Sendable, Equatable {
   /// One entry of a folder that was not stored, and why.
   package struct RefusedEntry: Codable, Sendable, Equatable {
     /// Its path inside the folder, as offered.
-    package var path: String
-    package var reason: String
-    package init(path: String, reason: String) {
+    package var path: PeerText
+    package var reason: PeerText
+    package init(path: PeerText, reason: PeerText) {
       self.path = path
       self.reason = reason
     }
   }
 
   package init(
-    id: Int, status: Status, storedAs: String? = nil, reason: String? = nil, type: String? = nil,
+    id: Int, status: Status, storedAs: PeerText? = nil, reason: PeerText? = nil, type: String? = nil,
     size: Int64? = nil, sha256: Digest? = nil, entriesStored: Int? = nil, entriesRefused: Int? = nil,
     refusedEntries: [RefusedEntry]? = nil
   ) {
@@ -225,8 +226,8 @@ package struct ItemReceipt: Codable, Sendable, Equatable {
 package struct Failure: Codable, Sendable, Equatable {
   /// A stable code: "version", "protocol", "busy", "refused", "shutdown", "internal".
   package var code: String
-  package var message: String
-  package init(code: String, message: String) {
+  package var message: PeerText
+  package init(code: String, message: PeerText) {
     self.code = code
     self.message = message
   }
@@ -234,10 +235,10 @@ package struct Failure: Codable, Sendable, Equatable {
 
 /// `Wait`: the receiver will answer later (a person is being asked); the sender keeps waiting.
 package struct Wait: Codable, Sendable, Equatable {
-  package var message: String
+  package var message: PeerText
   /// Seconds the receiver will wait for the person at most.
   package var timeout: Int?
-  package init(message: String, timeout: Int? = nil) {
+  package init(message: PeerText, timeout: Int? = nil) {
     self.message = message
     self.timeout = timeout
   }
@@ -254,8 +255,8 @@ package struct Pair: Codable, Sendable, Equatable {
 /// now trusts the sender.
 package struct PairResult: Codable, Sendable, Equatable {
   package var accepted: Bool
-  package var reason: String?
-  package init(accepted: Bool, reason: String? = nil) {
+  package var reason: PeerText?
+  package init(accepted: Bool, reason: PeerText? = nil) {
     self.accepted = accepted
     self.reason = reason
   }
@@ -275,8 +276,8 @@ package struct PairConfirm: Codable, Sendable, Equatable {
 package struct Skip: Codable, Sendable, Equatable {
   package var item: Int
   package var entry: Int?
-  package var reason: String
-  package init(item: Int, entry: Int? = nil, reason: String) {
+  package var reason: PeerText
+  package init(item: Int, entry: Int? = nil, reason: PeerText) {
     self.item = item
     self.entry = entry
     self.reason = reason

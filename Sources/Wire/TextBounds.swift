@@ -24,7 +24,7 @@ extension Message {
   func bounded() throws(WireError) -> Message {
     switch self {
     case .hello(let hello):
-      try check(hello.name, TextBounds.deviceNameBytes, "hello", "name")
+      try check(hello.name.unescaped, TextBounds.deviceNameBytes, "hello", "name")
       try check(hello.id, TextBounds.identifierBytes, "hello", "id")
       return self
     case .ask(let ask):
@@ -46,11 +46,11 @@ extension Message {
     case .receipt(var receipt):
       for index in receipt.items.indices {
         try check(receipt.items[index].type, TextBounds.identifierBytes, "receipt", "type")
-        try check(receipt.items[index].storedAs, WireLimits().maxNameBytes, "receipt", "stored_as")
+        try check(receipt.items[index].storedAs?.unescaped, WireLimits().maxNameBytes, "receipt", "stored_as")
         receipt.items[index].reason = cut(receipt.items[index].reason)
         if var entries = receipt.items[index].refusedEntries {
           for entry in entries.indices {
-            try check(entries[entry].path, WireLimits().maxNameBytes, "receipt", "refused entry's path")
+            try check(entries[entry].path.unescaped, WireLimits().maxNameBytes, "receipt", "refused entry's path")
             entries[entry].reason = cut(entries[entry].reason)
           }
           receipt.items[index].refusedEntries = entries
@@ -80,10 +80,10 @@ private func check(_ text: String?, _ limit: Int, _ message: String, _ field: St
   throw .malformedMessage("\(message): the \(field) is over \(limit) bytes")
 }
 
-private func cut(_ text: String) -> String {
-  Escaping.cut(text, toBytes: TextBounds.messageBytes)
+private func cut(_ text: PeerText) -> PeerText {
+  PeerText(Escaping.cut(text.unescaped, toBytes: TextBounds.messageBytes))
 }
 
-private func cut(_ text: String?) -> String? {
+private func cut(_ text: PeerText?) -> PeerText? {
   text.map(cut)
 }

@@ -40,16 +40,17 @@ extension AdversarialTests {
       try session.send(
         .answer(
           Answer(items: [
-            ItemAnswer(id: ask.items[0].id, accepted: false, reason: "rejected: \(evil)"),
+            ItemAnswer(id: ask.items[0].id, accepted: false, reason: PeerText("rejected: \(evil)")),
             ItemAnswer(id: ask.items[1].id, accepted: true),
           ])))
       let bytes = try session.items(1)
       try session.send(
         .receipt(
           Receipt(items: [
-            ItemReceipt(id: ask.items[0].id, status: .rejected, reason: evil),
+            ItemReceipt(id: ask.items[0].id, status: .rejected, reason: PeerText(evil)),
             ItemReceipt(
-              id: ask.items[1].id, status: .stored, storedAs: "b\(evil).txt", reason: evil, size: Int64(bytes.values.first?.count ?? 0)),
+              id: ask.items[1].id, status: .stored, storedAs: PeerText("b\(evil).txt"), reason: PeerText(evil),
+              size: Int64(bytes.values.first?.count ?? 0)),
           ])))
     }
     let alice = try ShareHome(name: "adv-alice")
@@ -76,7 +77,7 @@ extension AdversarialTests {
     let receiver = try FakeReceiver { session, fake in
       try session.send(fake.hello(name: "bob"))
       _ = try session.ask()
-      try session.send(.failure(Failure(code: "refused", message: "no \(Self.terminalAttack)")))
+      try session.send(.failure(Failure(code: "refused", message: PeerText("no \(Self.terminalAttack)"))))
     }
     let alice = try ShareHome(name: "adv-alice")
     let sent = try alice.share("send", try alice.file("a.txt", "a\n").path, "--to", receiver.address)
@@ -87,7 +88,7 @@ extension AdversarialTests {
   @Test func aReceiversFifteenMebibyteNameIsNotPrintedInFull() throws {
     let name = String(repeating: "B", count: 15 << 20)
     let receiver = try FakeReceiver { session, fake in
-      try session.send(.hello(Hello(name: name, id: fake.id)))
+      try session.send(.hello(Hello(name: PeerText(name), id: fake.id)))
       let ask = try session.ask()
       try session.send(.answer(Answer(items: ask.items.map { ItemAnswer(id: $0.id, accepted: false, reason: "no") })))
       try session.send(.receipt(Receipt(items: ask.items.map { ItemReceipt(id: $0.id, status: .rejected, reason: "no") })))

@@ -29,7 +29,7 @@ import Wire
       // Fuzz finding F4: "/" and a combining mark are one Character, which is not "/".
       "../\u{301}\(canary)",
     ]
-    var offers = hostile.enumerated().map { ItemOffer(id: $0.offset, kind: .file, name: $0.element, size: 3) }
+    var offers = hostile.enumerated().map { ItemOffer(id: $0.offset, kind: .file, name: PeerText($0.element), size: 3) }
     offers.append(ItemOffer(id: 99, kind: .file, name: "ok.txt", size: 3))
     let answer = try mallory.ask(offers)
     for (index, name) in hostile.enumerated()
@@ -42,8 +42,8 @@ import Wire
     let receipt = try mallory.receipt()
     for item in receipt.items where item.status == .stored {
       let stored = try #require(item.storedAs)
-      #expect(!stored.unicodeScalars.contains("/") && stored != "." && stored != "..", "stored as \(stored.debugDescription)")
-      #expect(arena.receiver.inboxNames().contains(stored), "\(stored.debugDescription) is not in the Inbox")
+      #expect(!stored.unescaped.unicodeScalars.contains("/") && stored != "." && stored != "..", "stored as \(stored.debugDescription)")
+      #expect(arena.receiver.inboxNames().contains(stored.unescaped), "\(stored.debugDescription) is not in the Inbox")
     }
     #expect(receipt.items.first { $0.id == 99 }?.status == .stored)
     arena.expectIntact()
@@ -58,7 +58,7 @@ import Wire
       "../\(canary).txt", "/tmp/\(canary).txt", "a/../../\(canary).txt", "./\(canary).txt", "a//\(canary).txt",
       "a/./\(canary).txt", "a/b/../../../\(canary).txt", "", "ok.txt",
     ]
-    let entries = paths.map { EntryOffer(path: $0, kind: .file, size: 3) }
+    let entries = paths.map { EntryOffer(path: PeerText($0), kind: .file, size: 3) }
     let answer = try mallory.ask([ItemOffer(id: 0, kind: .folder, name: "trip", size: Int64(3 * paths.count), entries: entries)])
     let verdicts = try #require(answer.items.first?.entries)
     #expect(verdicts.last?.accepted == true, "the plain entry was refused: \(verdicts)")
@@ -85,7 +85,7 @@ import Wire
     let mallory = try arena.peer()
     try mallory.hello()
     let answer = try mallory.ask([
-      ItemOffer(id: 0, kind: .folder, name: "trip", size: 3, entries: [EntryOffer(path: path, kind: .file, size: 3)])
+      ItemOffer(id: 0, kind: .folder, name: "trip", size: 3, entries: [EntryOffer(path: PeerText(path), kind: .file, size: 3)])
     ])
     if answer.items.first?.accepted == true, answer.items.first?.entries?.first?.accepted == true {
       try mallory.sendItem(0, entry: 0, bytes: Array("hi\n".utf8))
@@ -184,7 +184,7 @@ import Wire
     let arena = try Arena(malloryIsContact: false, daemonArguments: ["--mode", "everyone"])
     let mallory = try arena.peer()
     try mallory.hello()
-    let items = (0..<20_000).map { ItemOffer(id: $0, kind: .file, name: "spam-\($0).txt", size: 1) }
+    let items = (0..<20_000).map { ItemOffer(id: $0, kind: .file, name: PeerText("spam-\($0).txt"), size: 1) }
     try mallory.send(.ask(Ask(items: items)))
     #expect(arena.daemon.waitForLog("asks to send 20000 item(s)"), "the ask never reached the owner:\n\(arena.daemon.log)")
     let requests = try arena.receiver.share("requests", "--json")

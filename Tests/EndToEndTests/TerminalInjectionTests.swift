@@ -63,7 +63,7 @@ import Wire
       .ask(
         Ask(items: [
           ItemOffer(id: 0, kind: .file, name: "hi.txt", size: 1),
-          ItemOffer(id: 1, kind: .file, name: "x\(Self.attack).txt", size: 1),
+          ItemOffer(id: 1, kind: .file, name: PeerText("x\(Self.attack).txt"), size: 1),
         ])))
     let asks: [Int]
     do {
@@ -81,7 +81,7 @@ import Wire
     // A Hello whose name is 15 MiB: refused as it is decoded (or, on a loaded machine, at the
     // 5 s Hello deadline while it is still arriving), and logged as a short line either way.
     let huge = try RawPeer(port: daemon.port, identity: identity.identity)
-    try? huge.send(.hello(Hello(name: String(repeating: "B", count: 15 << 20), id: identity.id)))
+    try? huge.send(.hello(Hello(name: PeerText(String(repeating: "B", count: 15 << 20)), id: identity.id)))
     #expect(huge.waitForClose())
     #expect(daemon.waitForLog("declined ask", count: 2), "\(daemon.log)")
     #expect(daemon.waitForLog("over 256 bytes") || daemon.log.contains("no valid Hello"), "\(daemon.log)")
@@ -90,13 +90,50 @@ import Wire
     #expect(daemon.log.utf8.count < 64 << 10, "the daemon logged \(daemon.log.utf8.count) bytes")
   }
 
+  /// A stranger's Hello name with escape sequences and a bidi override is shown escaped where
+  /// people read it (`share requests`, the daemon's log) and carried whole where programs read it
+  /// (`share requests --json`, the daemon's `--json` events): JSON-escaped, it decodes to what
+  /// was sent.
+  @Test func aHelloNameIsShownEscapedAndCarriedWholeInJSON() throws {
+    let name = "eve\u{1B}]0;owned\u{07}\u{1B}[31m\u{202E}gpj.exe"
+    let shown = #"eve\u{1B}]0;owned\u{7}\u{1B}[31m\u{202E}gpj.exe"#
+    let item = "a\u{1B}[2J\u{200F}.txt"
+    let bob = try ShareHome(name: "inj-bob")
+    let daemon = try bob.startDaemon(json: true, arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let identity = try ThrowawayIdentity(name: "eve")
+    let raw = try RawPeer(port: daemon.port, identity: identity.identity)
+    try raw.hello(name: name)
+    try raw.send(.ask(Ask(items: [ItemOffer(id: 0, kind: .file, name: PeerText(item), size: 1)])))
+    let ask = try #require(try pendingAsks(bob, count: 1).first)
+    let listed = try bob.share("requests")
+    expectSafe(listed.stdoutText + listed.stderrText, "share requests")
+    #expect(listed.stdoutText.contains("\(shown) ("), "\(listed)")
+    #expect(listed.stdoutText.contains(#"a\u{1B}[2J\u{200F}.txt"#), "\(listed)")
+    let requests = try parseJSONLines(try bob.share("requests", "--json").stdoutText)
+    #expect(requests.first?["peer_name"] as? String == name)
+    #expect((requests.first?["items"] as? [[String: Any]])?.first?["name"] as? String == item)
+    let declined = try bob.share("decline", String(ask))
+    expectSafe(declined.stdoutText + declined.stderrText, "share decline")
+    #expect(
+      daemon.process.waitFor(timeout: .seconds(20)) { stdout, _, _ in
+        String(decoding: stdout, as: UTF8.self).contains(#""event":"refused""#)
+      })
+    let events = String(decoding: daemon.process.stdoutSoFar, as: UTF8.self)
+    expectSafe(events, "the daemon's --json events", json: true)
+    let asked = try parseJSONLines(events).first { $0["event"] as? String == "ask" }
+    #expect(asked?["peer_name"] as? String == name, "\(events)")
+    let refused = try parseJSONLines(events).first { $0["event"] as? String == "refused" }
+    #expect(refused?["peer_name"] as? String == name && refused?["item"] as? String == item, "\(events)")
+  }
+
   @Test func aReceiversFailureMessageAndNameReachTheSendersTerminalEscapedAndCapped() throws {
     let receiver = try FakeReceiver { session, fake in
-      try session.send(.hello(Hello(name: Self.longName, id: fake.id)))
+      try session.send(.hello(Hello(name: PeerText(Self.longName), id: fake.id)))
       _ = try session.ask()
-      try session.send(.wait(Wait(message: "asking \(Self.attack)", timeout: 5)))
+      try session.send(.wait(Wait(message: PeerText("asking \(Self.attack)"), timeout: 5)))
       let message = "no \(Self.attack)" + String(repeating: "\u{1B}[2J", count: 1 << 20)
-      try session.send(.failure(Failure(code: "refused", message: message)))
+      try session.send(.failure(Failure(code: "refused", message: PeerText(message))))
     }
     let alice = try ShareHome(name: "inj-alice")
     let file = try alice.file("a.txt", "a\n").path
@@ -118,16 +155,16 @@ import Wire
       try session.send(
         .answer(
           Answer(items: [
-            ItemAnswer(id: ask.items[0].id, accepted: false, reason: reason, type: "public.\(Self.attack)"),
+            ItemAnswer(id: ask.items[0].id, accepted: false, reason: PeerText(reason), type: "public.\(Self.attack)"),
             ItemAnswer(id: ask.items[1].id, accepted: true),
           ])))
       let bytes = try session.items(1)
       try session.send(
         .receipt(
           Receipt(items: [
-            ItemReceipt(id: ask.items[0].id, status: .rejected, reason: reason),
+            ItemReceipt(id: ask.items[0].id, status: .rejected, reason: PeerText(reason)),
             ItemReceipt(
-              id: ask.items[1].id, status: .stored, storedAs: "b\(Self.attack).txt\(Self.longName)",
+              id: ask.items[1].id, status: .stored, storedAs: PeerText("b\(Self.attack).txt\(Self.longName)"),
               type: "public.\(Self.attack)", size: Int64(bytes.values.first?.count ?? 0)),
           ])))
     }
@@ -138,12 +175,22 @@ import Wire
       #expect(sent.status == 3, "\(sent)")
       expectSafe(sent.stdoutText, "share send\(json ? " --json" : "")'s stdout", json: json)
       expectSafe(sent.stderrText, "share send\(json ? " --json" : "")'s stderr")
+      if json {
+        // Programs get the receiver's words whole, JSON-escaped.
+        let events = try parseJSONLines(sent.stdoutText)
+        #expect(events.first { $0["event"] as? String == "connected" }?["peer_name"] as? String == "bob\(Self.attack)")
+        // (cut where Wire cuts a reason: at 1 KiB, then "…")
+        let refused = events.first { $0["event"] as? String == "refused" }?["reason"] as? String ?? ""
+        #expect(refused.hasSuffix("…") && refused.utf8.count > 1000 && reason.hasPrefix(refused.dropLast()), "\(refused)")
+      } else {
+        #expect(sent.stderrText.contains(#"Connected to bob\u{1B}]52;c;"#), "\(sent)")
+      }
     }
   }
 
   @Test func aReceiversFifteenMebibyteNameIsRefusedNotPrinted() throws {
     let receiver = try FakeReceiver { session, fake in
-      try session.send(.hello(Hello(name: String(repeating: "B", count: 15 << 20), id: fake.id)))
+      try session.send(.hello(Hello(name: PeerText(String(repeating: "B", count: 15 << 20)), id: fake.id)))
       _ = try session.ask()
     }
     let alice = try ShareHome(name: "inj-alice")

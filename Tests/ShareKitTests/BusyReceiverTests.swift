@@ -10,7 +10,7 @@ import Wire
 /// says so, naming the receiver and its address, in a sentence of its own rather than as a
 /// refusal.
 @Suite struct BusyReceiverTests {
-  static let said = "busy: too many connections from your address are still starting; try again in a moment"
+  static let said: PeerText = "busy: too many connections from your address are still starting; try again in a moment"
 
   /// A receiver at `server`'s address, advertised as lab-b, expecting its certificate.
   static func endpoint(_ server: RawServer) -> Endpoint {

@@ -26,7 +26,7 @@ import Wire
     let items = try OutgoingItem.files([a.file("big.bin", randomBytes(3 << 20)).path, a.file("small.txt", Array("fits\n".utf8)).path])
     let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
     #expect(report.answers.first { $0.id == 0 }?.accepted == false)
-    #expect(report.items.first { $0.id == 0 }?.reason?.contains("not enough free space") == true)
+    #expect(report.items.first { $0.id == 0 }?.reason?.unescaped.contains("not enough free space") == true)
     #expect(report.items.first { $0.id == 1 }?.status == .stored)
     #expect(b.inboxNames() == ["small.txt"])
     #expect(b.stagingNames().isEmpty)
@@ -98,7 +98,7 @@ import Wire
       #expect(
         receiver.waitFor { event in
           if case .failed(_, let item, let reason) = event {
-            return item.name == name && reason.contains("the file system holding \(mount.point.path)")
+            return item.name.unescaped == name && reason.contains("the file system holding \(mount.point.path)")
               && reason.hasSuffix(" is read-only") && !reason.contains("permission denied")
           }
           return false

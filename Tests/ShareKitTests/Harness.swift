@@ -102,7 +102,7 @@ final class RawClient {
   /// Hello both ways; returns the receiver's.
   @discardableResult
   func hello(version: Int = protocolVersion, id: String? = nil) throws -> Message {
-    try connection.sendNow(.hello(Hello(version: version, name: home.device.name, id: id ?? home.device.fingerprint.hex)))
+    try connection.sendNow(.hello(Hello(version: version, name: PeerText(home.device.name), id: id ?? home.device.fingerprint.hex)))
     return try connection.receiveMessage(expecting: "Hello")
   }
 

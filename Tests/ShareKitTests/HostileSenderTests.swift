@@ -25,12 +25,12 @@ import Wire
     let client = try RawClient(to: receiver.port, home: a)
     try client.hello()
     let hostile = ["../x", "/etc/x", "a/../../x", "", ".", "..", "x\0y"]
-    var offers = hostile.enumerated().map { ItemOffer(id: $0.offset, kind: .file, name: $0.element, size: 1) }
+    var offers = hostile.enumerated().map { ItemOffer(id: $0.offset, kind: .file, name: PeerText($0.element), size: 1) }
     offers.append(ItemOffer(id: 99, kind: .file, name: "good.txt", size: 1))
     let answer = try client.ask(offers)
     for item in answer.items where item.id != 99 {
       #expect(!item.accepted)
-      #expect(item.reason?.contains("unsafe name") == true)
+      #expect(item.reason?.unescaped.contains("unsafe name") == true)
     }
     #expect(answer.items.first { $0.id == 99 }?.accepted == true)
     try client.sendItem(id: 99, bytes: [7])
@@ -51,8 +51,8 @@ import Wire
     try client.sendItem(id: 0, bytes: [1, 2])
     let receipt = try client.receipt()
     let stored = try #require(receipt.items.first?.storedAs)
-    #expect(!stored.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f })
-    #expect(b.inboxNames() == [stored])
+    #expect(!stored.unescaped.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f })
+    #expect(b.inboxNames() == [stored.unescaped])
   }
 
   @Test func anOverlongNameIsShortenedNotRefused() throws {
@@ -60,10 +60,10 @@ import Wire
     let receiver = try RunningReceiver(home: b)
     let client = try RawClient(to: receiver.port, home: a)
     try client.hello()
-    _ = try client.ask([ItemOffer(id: 0, kind: .file, name: String(repeating: "n", count: 1000) + ".txt", size: 1)])
+    _ = try client.ask([ItemOffer(id: 0, kind: .file, name: PeerText(String(repeating: "n", count: 1000) + ".txt"), size: 1)])
     try client.sendItem(id: 0, bytes: [1])
     let stored = try #require(try client.receipt().items.first?.storedAs)
-    #expect(stored.utf8.count <= 255 && stored.hasSuffix(".txt"))
+    #expect(stored.unescaped.utf8.count <= 255 && stored.unescaped.hasSuffix(".txt"))
   }
 
   @Test func fewerBytesThanDeclaredFailTheItemAndKeepNothing() throws {
@@ -78,7 +78,7 @@ import Wire
     try client.sendItem(id: 1, bytes: [1, 2, 3])
     let receipt = try client.receipt()
     #expect(receipt.items[0].status == .failed)
-    #expect(receipt.items[0].reason?.contains("60 of the 100") == true)
+    #expect(receipt.items[0].reason?.unescaped.contains("60 of the 100") == true)
     #expect(receipt.items[1].status == .stored)
     #expect(b.inboxNames() == ["fine.bin"])
     #expect(b.stagingNames().isEmpty)
@@ -100,7 +100,7 @@ import Wire
       return
     }
     #expect(failure.code == "protocol")
-    #expect(failure.message.contains("more bytes than"))
+    #expect(failure.message.unescaped.contains("more bytes than"))
     // The item completed before the lie is kept: nothing is lost.
     #expect(
       receiver.waitFor {
@@ -121,7 +121,7 @@ import Wire
     try client.sendItem(id: 0, bytes: [1, 2, 3, 4], digestOf: [9, 9, 9, 9])
     let receipt = try client.receipt()
     #expect(receipt.items[0].status == .failed)
-    #expect(receipt.items[0].reason?.contains("SHA-256") == true)
+    #expect(receipt.items[0].reason?.unescaped.contains("SHA-256") == true)
     #expect(b.inboxNames().isEmpty)
     #expect(b.stagingNames().isEmpty)
   }
@@ -171,7 +171,7 @@ import Wire
       return
     }
     #expect(failure.code == "version")
-    #expect(failure.message.contains("protocol \(protocolVersion + 1)"))
+    #expect(failure.message.unescaped.contains("protocol \(protocolVersion + 1)"))
     try stillServes(receiver)
   }
 
@@ -206,7 +206,7 @@ import Wire
       Issue.record("expected a Failure")
       return
     }
-    #expect(failure.message.contains("over the limit"))
+    #expect(failure.message.unescaped.contains("over the limit"))
     try stillServes(receiver)
   }
 

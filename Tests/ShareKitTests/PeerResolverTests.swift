@@ -172,7 +172,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: home) }
     let paths = SharePaths(home: home)
     let resolver = PeerResolver(device: try Device.load(paths: paths, name: "alice"), contacts: Contacts(paths: paths))
-    func report(_ endpoint: Endpoint, hello: String, advertised: String) -> Result<SendReport, ShareError> {
+    func report(_ endpoint: Endpoint, hello: PeerText, advertised: PeerText) -> Result<SendReport, ShareError> {
       .success(
         SendReport(
           endpoint: endpoint, peerName: hello, peerFingerprint: R.labB, address: "192.0.2.1:1", advertisedAs: advertised,

@@ -70,7 +70,7 @@ final class RawSession {
     guard case .hello = try connection.receiveMessage(expecting: "Hello") else {
       throw WireError.unexpected(expected: "Hello", got: "other")
     }
-    try send(.hello(Hello(name: name, id: home.device.fingerprint.hex)))
+    try send(.hello(Hello(name: PeerText(name), id: home.device.fingerprint.hex)))
   }
 
   func ask() throws -> Ask {

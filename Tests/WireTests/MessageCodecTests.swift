@@ -47,6 +47,19 @@ import Testing
     #expect(json.contains("\"stored_as\""))
   }
 
+  /// A peer's text goes on the wire exactly as a `String` would: whole (not cut as `PeerText`
+  /// cuts for `--json`) and not escaped for a terminal (JSON escapes what it must).
+  @Test func peerTextIsEncodedWholeAndRawLikeAString() throws {
+    let long = String(repeating: "p", count: PeerText.maximumEncodedBytes + 100)
+    let entry = EntryOffer(path: PeerText(long), kind: .file, size: 0)
+    let folder = ItemOffer(id: 0, kind: .folder, name: "d\u{1B}[31m\u{202E}", size: 0, entries: [entry])
+    let json = String(decoding: MessageCodec.encode(.ask(Ask(items: [folder]))), as: UTF8.self)
+    #expect(json.contains("\"path\":\"\(long)\""))
+    #expect(json.contains(#""name":"d\u001b[31m\#u{202E}""#))
+    let failure = try JSONSerialization.jsonObject(with: Data(MessageCodec.encode(.failure(Failure(code: "busy", message: "a\\b")))))
+    #expect(failure as? [String: String] == ["type": "failure", "code": "busy", "message": "a\\b"])
+  }
+
   @Test func unknownFieldsAreIgnored() throws {
     let json = #"{"type":"failure","code":"busy","message":"later","future_field":{"x":[1,2]}}"#
     #expect(try MessageCodec.decode(Array(json.utf8)) == .failure(Failure(code: "busy", message: "later")))
@@ -108,19 +121,19 @@ import Testing
   }
 
   @Test func tooManyItemsAreRefused() {
-    let items = (0..<11).map { ItemOffer(id: $0, kind: .file, name: "f\($0)", size: 0) }
+    let items = (0..<11).map { ItemOffer(id: $0, kind: .file, name: PeerText("f\($0)"), size: 0) }
     #expect(throws: WireError.self) { try ask(items).validate(limits: WireLimits(maxItemsPerAsk: 10)) }
     #expect(throws: Never.self) { try ask(Array(items.prefix(10))).validate(limits: WireLimits(maxItemsPerAsk: 10)) }
   }
 
   @Test func folderEntriesCountTowardTheItemCap() {
-    let entries = (0..<10).map { EntryOffer(path: "e\($0)", kind: .file, size: 1) }
+    let entries = (0..<10).map { EntryOffer(path: PeerText("e\($0)"), kind: .file, size: 1) }
     let folder = ItemOffer(id: 0, kind: .folder, name: "d", size: 10, entries: entries)
     #expect(throws: WireError.self) { try ask([folder]).validate(limits: WireLimits(maxItemsPerAsk: 10)) }
   }
 
   @Test func overlongNameIsRefused() {
-    let name = String(repeating: "n", count: 5000)
+    let name = PeerText(String(repeating: "n", count: 5000))
     #expect(throws: WireError.self) { try ask([ItemOffer(id: 0, kind: .file, name: name, size: 1)]).validate(limits: .default) }
   }
 

@@ -11,19 +11,19 @@ import Testing
   }
 
   @Test func aHelloWithAFifteenMebibyteNameIsRefused() {
-    let hello = Message.hello(Hello(name: String(repeating: "B", count: 15 << 20), id: Self.id))
+    let hello = Message.hello(Hello(name: PeerText(String(repeating: "B", count: 15 << 20)), id: Self.id))
     #expect(throws: WireError.malformedMessage("hello: the name is over 256 bytes")) { try decoded(hello) }
     #expect(throws: WireError.self) { try decoded(.hello(Hello(name: "b", id: String(repeating: "a", count: 257)))) }
   }
 
   @Test func aNameAtTheCapIsKeptWhole() throws {
-    let name = String(repeating: "é", count: TextBounds.deviceNameBytes / 2)
+    let name = PeerText(String(repeating: "é", count: TextBounds.deviceNameBytes / 2))
     #expect(try decoded(.hello(Hello(name: name, id: Self.id))) == .hello(Hello(name: name, id: Self.id)))
   }
 
   @Test func longReasonsAndMessagesAreCutNotRefused() throws {
-    let long = String(repeating: "x", count: 15 << 20)
-    let kept = String(repeating: "x", count: TextBounds.messageBytes) + "…"
+    let long = PeerText(String(repeating: "x", count: 15 << 20))
+    let kept = PeerText(String(repeating: "x", count: TextBounds.messageBytes) + "…")
     #expect(try decoded(.failure(Failure(code: "refused", message: long))) == .failure(Failure(code: "refused", message: kept)))
     #expect(try decoded(.wait(Wait(message: long))) == .wait(Wait(message: kept)))
     #expect(try decoded(.skip(Skip(item: 1, reason: long))) == .skip(Skip(item: 1, reason: kept)))
@@ -45,7 +45,7 @@ import Testing
     #expect(throws: WireError.self) { try decoded(.answer(Answer(items: [ItemAnswer(id: 0, accepted: true, type: long)]))) }
     #expect(throws: WireError.self) { try decoded(.receipt(Receipt(items: [ItemReceipt(id: 0, status: .stored, type: long)]))) }
     #expect(throws: WireError.self) {
-      try decoded(.receipt(Receipt(items: [ItemReceipt(id: 0, status: .stored, storedAs: String(repeating: "n", count: 5000))])))
+      try decoded(.receipt(Receipt(items: [ItemReceipt(id: 0, status: .stored, storedAs: PeerText(String(repeating: "n", count: 5000)))])))
     }
     #expect(throws: WireError.self) { try decoded(.ask(Ask(items: [ItemOffer(id: 0, kind: .file, name: "a", size: 1, type: long)]))) }
   }

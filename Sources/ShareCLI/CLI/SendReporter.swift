@@ -18,7 +18,7 @@ final class SendReporter: Sendable {
   /// What the summary needs of one receiver's send, whether or not bars are drawn.
   private struct Tally {
     /// The receiver's name, once connected.
-    var peerName: String?
+    var peerName: PeerText?
     var sent: Int64 = 0
     var streamingSince: ContinuousClock.Instant?
     var finishedAt: ContinuousClock.Instant?
@@ -45,17 +45,18 @@ final class SendReporter: Sendable {
     tallies = Mutex(Array(repeating: Tally(), count: endpoints.count))
   }
 
-  /// One `--json` line. Keys are snake_case; fields are only ever added.
+  /// One `--json` line. Keys are snake_case; fields are only ever added. What a peer (or a
+  /// file name) wrote is `PeerText`: JSON carries it whole, JSON-escaped.
   struct Event: Encodable {
     var event: String
     /// The receiver as --to named it; absent for what concerns the whole send (a warning).
     var to: String?
-    var peerName: String? = nil
+    var peerName: PeerText? = nil
     var peerId: String? = nil
-    var item: String? = nil
+    var item: PeerText? = nil
     var status: String? = nil
-    var storedAs: String? = nil
-    var reason: String? = nil
+    var storedAs: PeerText? = nil
+    var reason: PeerText? = nil
     var type: String? = nil
     var size: Int64? = nil
     var sha256: String? = nil
@@ -72,21 +73,21 @@ final class SendReporter: Sendable {
     var entriesRefused: Int? = nil
     /// For `done`: how long the bytes took to go.
     var seconds: Double? = nil
-    var message: String? = nil
+    var message: PeerText? = nil
     /// For `waiting`: how long this side still waits for the receiver's owner.
     var secondsLeft: Int? = nil
   }
 
   /// One entry of a folder that was not stored, in `--json`.
   struct RefusedEntry: Encodable {
-    var path: String
-    var reason: String
+    var path: PeerText
+    var reason: PeerText
   }
 
   func warn(_ message: String) {
     guard !quiet else { return }
     if json {
-      emit(Event(event: "warning", message: message))
+      emit(Event(event: "warning", message: PeerText(message)))
     } else {
       line(terminal.paint("Warning: ", .yellow) + message)
     }
@@ -97,11 +98,11 @@ final class SendReporter: Sendable {
     switch event {
     case .connected(let name, let fingerprint, let address):
       tallies.withLock { $0[recipient].peerName = name }
-      progress?.update(recipient, now: true) { $0.peerName = escape(name) }
+      progress?.update(recipient, now: true) { $0.peerName = name.description }
       if json {
         emit(Event(event: "connected", to: to, peerName: name, peerId: fingerprint.hex))
       } else if !quiet {
-        line("Connected to \(escape(name)) at \(address)\n  receiver ID: \(fingerprint.grouped)")
+        line("Connected to \(name) at \(address)\n  receiver ID: \(fingerprint.grouped)")
       }
     case .waiting(let message, let timeLeft):
       let seconds = Int((timeLeft / .seconds(1)).rounded())
@@ -111,7 +112,7 @@ final class SendReporter: Sendable {
       } else if !quiet {
         // A LocalSend device's owner answers on the device itself, not with share's commands.
         let how = endpoints[recipient].localSend == nil ? "; they can run 'share requests' and 'share accept'" : ""
-        line("\(escape(to)): \(escape(message))\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
+        line("\(escape(to)): \(message)\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
       }
     case .answered(let answers):
       answered(answers, recipient: recipient)
@@ -137,10 +138,10 @@ final class SendReporter: Sendable {
             event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
             reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
-        let peer = tallies.withLock { $0[recipient].peerName } ?? to
-        line("\(escape(peer)) already holds \(formatBytes(offset)) of \(escape(name)): resuming from there")
+        let peer = tallies.withLock { $0[recipient].peerName }?.description ?? escape(to)
+        line("\(peer) already holds \(formatBytes(offset)) of \(name): resuming from there")
       } else if !quiet && !answer.accepted {
-        line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(escape(name)): \(escape(answer.reason ?? "refused"))")
+        line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(name): \(answer.reason ?? "refused")")
       }
     }
   }
@@ -153,7 +154,7 @@ final class SendReporter: Sendable {
       if tallies[recipient].streamingSince == nil { tallies[recipient].streamingSince = now }
     }
     progress?.update(recipient, now: true) { line in
-      line.item = escape(payload.name)
+      line.item = payload.name.description
       if payload.size == nil { line.total = nil }
     }
     if json {
@@ -190,7 +191,7 @@ final class SendReporter: Sendable {
     let to = endpoints[recipient].description
     switch result {
     case .failure(let error):
-      if json { emit(Event(event: "failed", to: to, message: error.description)) }
+      if json { emit(Event(event: "failed", to: to, message: PeerText(error.description))) }
     case .success(let report):
       guard json else { return }
       for item in report.items {
@@ -223,7 +224,7 @@ final class SendReporter: Sendable {
         let message =
           interrupted
           ? SendSummary.interrupted(
-            peer: escape(tallies[index].peerName ?? to), payload: tallies[index].current,
+            peer: tallies[index].peerName?.description ?? escape(to), payload: tallies[index].current,
             sentOfIt: tallies[index].sent - tallies[index].sentBeforeCurrent, commandLine: commandLine)
           : error.description
         terminal.error(results.count > 1 ? "\(escape(to)): \(message)" : message, detail: error.detail)
@@ -237,26 +238,26 @@ final class SendReporter: Sendable {
 
   /// One receiver's items, then the line that sums them up.
   private func describe(_ report: SendReport, tally: Tally, to: String, several: Bool) {
-    if several { terminal.out("\(escape(report.peerName)) (\(escape(to))):") }
+    if several { terminal.out("\(report.peerName) (\(escape(to))):") }
     let indent = several ? "  " : ""
     for item in report.items {
       let name = item.name
       let reason = item.reason
       switch item.status {
       case .stored:
-        let renamed = item.storedAs.map { $0 == name ? "" : " as \(escape($0))" } ?? ""
-        let note = reason.map { " (\(escape($0)))" } ?? ""
-        terminal.out("\(indent)stored   \(escape(name))\(renamed)\(note)")
+        let renamed = item.storedAs.map { $0 == name ? "" : " as \($0)" } ?? ""
+        let note = reason.map { " (\($0))" } ?? ""
+        terminal.out("\(indent)stored   \(name)\(renamed)\(note)")
         for line in SendSummary.refusedEntries(item) { terminal.out("\(indent)         \(line)") }
       case .rejected:
-        terminal.out("\(indent)refused  \(escape(name)): \(escape(reason ?? "refused"))")
+        terminal.out("\(indent)refused  \(name): \(reason ?? "refused")")
       case .failed:
-        terminal.out("\(indent)failed   \(escape(name)): \(escape(reason ?? "failed"))")
+        terminal.out("\(indent)failed   \(name): \(reason ?? "failed")")
       }
     }
     terminal.err(
       SendSummary.stored(
-        report.counts.stored, of: report.items.count, peer: escape(report.peerName), sent: tally.sent, seconds: tally.seconds))
+        report.counts.stored, of: report.items.count, peer: report.peerName.description, sent: tally.sent, seconds: tally.seconds))
   }
 
   private func line(_ text: String) {

@@ -56,7 +56,7 @@ enum SendSummary {
   /// (`not stored: src/run.sh: bob does not accept shell scripts`), and how many more there
   /// were when the receiver named only the first few.
   static func refusedEntries(_ item: ItemOutcome) -> [String] {
-    var lines = item.refusedEntries.map { "not stored: \(escape($0.path)): \(escape($0.reason))" }
+    var lines = item.refusedEntries.map { "not stored: \($0.path): \($0.reason)" }
     let more = (item.entriesRefused ?? 0) - item.refusedEntries.count
     if more > 0 {
       lines.append(lines.isEmpty ? "\(more) of its entries not stored (the receiver did not say which)" : "… and \(more) more not stored")
@@ -71,7 +71,7 @@ enum SendSummary {
       return "cancelled; nothing partial is kept in \(peer)'s Inbox"
     }
     let kept = formatBytes(payload.resumeFrom + sentOfIt)
-    return "cancelled; \(peer) keeps the \(kept) of \(escape(payload.name)) it received (not in its Inbox); "
+    return "cancelled; \(peer) keeps the \(kept) of \(payload.name) it received (not in its Inbox); "
       + "to resume, run:\n  " + shellCommand(commandLine)
   }
 

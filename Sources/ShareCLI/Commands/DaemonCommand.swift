@@ -183,18 +183,19 @@ struct DaemonLog: Sendable {
   var terminal: Terminal
   var json: Bool
 
+  /// One `--json` line; what a peer wrote is `PeerText`, carried whole (JSON-escaped).
   struct Event: Encodable {
     var event: String
     var time = Date()
     var port: UInt16? = nil
-    var peerName: String? = nil
+    var peerName: PeerText? = nil
     var peerId: String? = nil
     var address: String? = nil
-    var item: String? = nil
-    var storedAs: String? = nil
+    var item: PeerText? = nil
+    var storedAs: PeerText? = nil
     var size: Int64? = nil
     var type: String? = nil
-    var reason: String? = nil
+    var reason: PeerText? = nil
     var stored: Int? = nil
     var refused: Int? = nil
     var failed: Int? = nil
@@ -233,12 +234,12 @@ struct DaemonLog: Sendable {
       let what = ask.pairingCode.map { "asks to pair (code \($0))" } ?? "asks to send \(ask.itemCount) item(s)"
       emit(
         Event(
-          event: "ask", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
+          event: "ask", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
           itemCount: ask.itemCount, pairingCode: ask.pairingCode),
         "\(ask.peerName) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'")
     case .withdrawn(let ask):
       emit(
-        Event(event: "withdrawn", peerName: ask.peerName.unescaped, peerId: ask.peerId, address: ask.address, ask: ask.id),
+        Event(event: "withdrawn", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id),
         "ask \(ask.id) from \(ask.peerName) (\(String(ask.peerId.prefix(12)))) withdrawn: the sender went away")
     case .asked(let peer, let offered, let accepted):
       emit(
@@ -247,18 +248,20 @@ struct DaemonLog: Sendable {
     case .stored(let peer, let item, let storedAs, let size, let type):
       emit(
         Event(event: "stored", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, storedAs: storedAs, size: size, type: type),
-        "stored \(escape(storedAs)) (\(formatBytes(size))) from \(describe(peer))")
+        "stored \(storedAs) (\(formatBytes(size))) from \(describe(peer))")
     case .refused(let peer, let item, let reason, let acceptWith):
       emit(
         Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason, acceptWith: acceptWith),
-        "refused \(escape(item)) from \(describe(peer)): \(escape(reason))" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
+        "refused \(item) from \(describe(peer)): \(reason)" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
     case .failed(let peer, let item, let reason):
       emit(
         Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
-        "failed to receive \(escape(item)) from \(describe(peer)): \(escape(reason))")
+        "failed to receive \(item) from \(describe(peer)): \(reason)")
     case .connectionFailed(let address, let peer, let error):
       emit(
-        Event(event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address, reason: error.description),
+        Event(
+          event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address,
+          reason: PeerText(error.description)),
         "connection from \(address) failed: \(escape(error.description))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
     case .paired(let peer):
       emit(
@@ -280,6 +283,6 @@ struct DaemonLog: Sendable {
   }
 
   private func describe(_ peer: PeerInfo) -> String {
-    "\(escape(peer.name)) (\(peer.fingerprint.short))"
+    "\(peer.name) (\(peer.fingerprint.short))"
   }
 }

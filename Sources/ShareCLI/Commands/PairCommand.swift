@@ -39,9 +39,9 @@ enum PairCommand: Command {
     let outcome = try sender.pair(
       with: endpoint,
       showCode: { code, name, id in
-        terminal.err("Pairing with \(escape(name)) (\(id.grouped))")
+        terminal.err("Pairing with \(name) (\(id.grouped))")
         terminal.err("Verification code: \(terminal.paint(code, .bold))")
-        terminal.err("Check that \(escape(name))'s owner sees the same code in 'share requests', and accepts it there.")
+        terminal.err("Check that \(name)'s owner sees the same code in 'share requests', and accepts it there.")
       },
       confirm: {
         // Asked once the peer's owner accepted; the peer trusts this device only after a yes.
@@ -57,11 +57,11 @@ enum PairCommand: Command {
         terminal.err("Not paired: neither device trusts the other.")
         return .failure
       }
-      throw ShareError.peerFailure(code: "declined", message: PeerText(outcome.reason ?? "the pairing was declined"))
+      throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
     }
-    try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
+    try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName.unescaped))
     _ = try? ControlClient.send(.reload, paths: context.paths)
-    terminal.err("Paired: \(escape(outcome.peerName)) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
+    terminal.err("Paired: \(outcome.peerName) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
     return .success
   }
 }

@@ -98,8 +98,8 @@ package final class Daemon: @unchecked Sendable {
       if case .stored(let peer, let item, let name, let size, let type) = event {
         hooks.stored(
           ArrivalHooks.environment(
-            path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name, kind: item.kind.rawValue,
-            size: size, type: type?.rawValue, sha256: nil, senderName: peer.name, senderID: peer.fingerprint.hex))
+            path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name.unescaped, kind: item.kind.rawValue,
+            size: size, type: type?.rawValue, sha256: nil, senderName: peer.name.unescaped, senderID: peer.fingerprint.hex))
       }
     }
     receiver = try Receiver(

@@ -1,7 +1,9 @@
+import TextEscaping
 import Wire
 
 /// What a running daemon reports, for its log and `--json` events: the receiver's events, with
-/// items named by the names they were offered under rather than by the wire's offers.
+/// items named by the names they were offered under rather than by the wire's offers. Names
+/// and reasons are `PeerText`: the log shows them escaped, `--json` carries them whole.
 package enum DaemonEvent: Sendable {
   case listening(port: UInt16)
   case connected(PeerInfo)
@@ -13,10 +15,10 @@ package enum DaemonEvent: Sendable {
   case withdrawn(PendingAsk)
   /// An ask arrived: how many items it offers, and how many of them were accepted.
   case asked(PeerInfo, offered: Int, accepted: Int)
-  case stored(PeerInfo, item: String, storedAs: String, size: Int64, type: String?)
+  case stored(PeerInfo, item: PeerText, storedAs: PeerText, size: Int64, type: String?)
   /// `acceptWith`: for the receiver's owner, the command that would accept the item (`share types accept .iso`).
-  case refused(PeerInfo, item: String, reason: String, acceptWith: String?)
-  case failed(PeerInfo, item: String, reason: String)
+  case refused(PeerInfo, item: PeerText, reason: PeerText, acceptWith: String?)
+  case failed(PeerInfo, item: PeerText, reason: PeerText)
   /// A connection ended with an error (before or during the exchange).
   case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
   case finished(PeerInfo, stored: Int, refused: Int, failed: Int)
@@ -31,10 +33,11 @@ package enum DaemonEvent: Sendable {
     case .asked(let peer, let items, let answers):
       self = .asked(peer, offered: items.count, accepted: answers.filter(\.accepted).count)
     case .stored(let peer, let item, let storedAs, let size, let type):
-      self = .stored(peer, item: item.name, storedAs: storedAs, size: size, type: type?.rawValue)
+      self = .stored(peer, item: item.name, storedAs: PeerText(storedAs), size: size, type: type?.rawValue)
     case .refused(let peer, let item, let reason):
-      self = .refused(peer, item: item.name, reason: reason, acceptWith: types?.acceptCommand(name: item.name, kind: item.kind))
-    case .failed(let peer, let item, let reason): self = .failed(peer, item: item.name, reason: reason)
+      self = .refused(
+        peer, item: item.name, reason: PeerText(reason), acceptWith: types?.acceptCommand(name: item.name.unescaped, kind: item.kind))
+    case .failed(let peer, let item, let reason): self = .failed(peer, item: item.name, reason: PeerText(reason))
     case .connectionFailed(let address, let peer, let error): self = .connectionFailed(address: address, peer: peer, error: error)
     case .finished(let peer, let stored, let refused, let failed):
       self = .finished(peer, stored: stored, refused: refused, failed: failed)

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
+import TextEscaping
 
 /// A transfer in flight, as `share status` shows it.
 package struct TransferStatus: Codable, Sendable, Equatable {
   package var id: Int
-  package var peerName: String
+  package var peerName: PeerText
   package var peerId: String
   package var items: Int
   package var bytesReceived: Int64
@@ -20,7 +21,7 @@ package final class TransferTable: Sendable {
   package init() {}
 
   /// Adds a row and returns its ID.
-  func begin(peerName: String, peerId: String, items: Int, bytes: Int64) -> Int {
+  func begin(peerName: PeerText, peerId: String, items: Int, bytes: Int64) -> Int {
     let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
     rows.withLock {
       $0[id] = TransferStatus(

@@ -17,8 +17,8 @@ extension LocalSendDelivery {
   /// An item LocalSend cannot carry, and why.
   struct Unsupported {
     var id: Int
-    var name: String
-    var reason: String
+    var name: PeerText
+    var reason: PeerText
   }
 
   /// The items as LocalSend files (a file from disk, a URL or text from memory); folders and
@@ -31,10 +31,10 @@ extension LocalSendDelivery {
       let type = offer.type ?? "application/octet-stream"
       switch item.source {
       case .file(let url):
-        let file = FileOffer(id: String(offer.id), fileName: offer.name, size: offer.size ?? 0, fileType: type)
+        let file = FileOffer(id: String(offer.id), fileName: offer.name.unescaped, size: offer.size ?? 0, fileType: type)
         offers.append(Offer(id: offer.id, file: file) { () throws(LocalSendError) in try FileSource(path: url.path) })
       case .inline(let bytes):
-        let name = offer.kind == .url ? offer.name + ".url" : offer.name
+        let name = offer.kind == .url ? offer.name.unescaped + ".url" : offer.name.unescaped
         let file = FileOffer(id: String(offer.id), fileName: name, size: Int64(bytes.count), fileType: "text/plain")
         offers.append(Offer(id: offer.id, file: file) { BytesSource(bytes) })
       case .folder:
@@ -57,10 +57,12 @@ extension LocalSendDelivery {
     var items: [ItemOutcome] = []
     for offer in offers {
       let accepted = tokens[offer.file.id] != nil
-      answers.append(ItemVerdict(ItemAnswer(id: offer.id, accepted: accepted, reason: accepted ? nil : refusal), name: offer.file.fileName))
+      answers.append(
+        ItemVerdict(
+          ItemAnswer(id: offer.id, accepted: accepted, reason: accepted ? nil : PeerText(refusal)), name: PeerText(offer.file.fileName)))
       let receipt = ItemReceipt(
-        id: offer.id, status: accepted ? .failed : .rejected, reason: accepted ? "not sent" : refusal, size: offer.file.size)
-      items.append(ItemOutcome(receipt, name: offer.file.fileName, abandoned: nil))
+        id: offer.id, status: accepted ? .failed : .rejected, reason: accepted ? "not sent" : PeerText(refusal), size: offer.file.size)
+      items.append(ItemOutcome(receipt, name: PeerText(offer.file.fileName), abandoned: nil))
     }
     for item in unsupported {
       answers.append(ItemVerdict(ItemAnswer(id: item.id, accepted: false, reason: item.reason), name: item.name))
@@ -68,7 +70,8 @@ extension LocalSendDelivery {
     }
     let fingerprint = proven.value.withLock { $0 } ?? Fingerprint(bytes: [UInt8](repeating: 0, count: Fingerprint.byteCount))!
     return SendReport(
-      endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, address: endpoint.address, answers: answers, items: items)
+      endpoint: endpoint, peerName: PeerText(peer.alias), peerFingerprint: fingerprint, address: endpoint.address, answers: answers,
+      items: items)
   }
 
   /// What a failed prepare-upload means for the whole send; `remembered`: the fingerprint

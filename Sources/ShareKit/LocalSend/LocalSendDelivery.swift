@@ -58,7 +58,7 @@ final class LocalSendDelivery: Sendable {
       throw LocalSendDelivery.failure(error, peer: peer, endpoint: endpoint, remembered: remembered)
     }
     guard let fingerprint = proven.value.withLock({ $0 }) else { throw .transport("no certificate from \(endpoint)", detail: "") }
-    events(.connected(peerName: peer.alias, fingerprint: fingerprint, address: endpoint.address))
+    events(.connected(peerName: PeerText(peer.alias), fingerprint: fingerprint, address: endpoint.address))
     try contacts.remember([(LocalSendDelivery.pinName(peer), fingerprint)])
     guard case .session(let session) = outcome else {
       return report([:], "the receiver wants nothing transferred")
@@ -105,12 +105,12 @@ final class LocalSendDelivery: Sendable {
           events(.progress(sent: base + sent, total: total))
         }
         report.items[index].status = .stored
-        report.items[index].storedAs = offer.file.fileName
+        report.items[index].storedAs = PeerText(offer.file.fileName)
         report.items[index].reason = nil
       } catch {
         let (status, reason) = LocalSendDelivery.uploadFailure(error)
         report.items[index].status = status
-        report.items[index].reason = reason
+        report.items[index].reason = PeerText(reason)
       }
       done += offer.file.size
     }

@@ -82,7 +82,7 @@ final class LocalSendGate: LocalSendDelegate {
     var plans: [String: ItemPlan] = [:]
     for plan in decision.accepted { plans[ask.fileID(plan.offer.id)] = plan }
     let transfer = context.transfers.begin(
-      peerName: sender.displayName, peerId: sender.senderId, items: plans.count, bytes: decision.expectedBytes)
+      peerName: PeerText(sender.displayName), peerId: sender.senderId, items: plans.count, bytes: decision.expectedBytes)
     sessions.withLock {
       $0[offer.sessionID] = Session(
         sender: sender, policy: policy, plans: plans, transfer: transfer, refusedByName: decision.refused.count)
@@ -136,7 +136,7 @@ struct LocalSendOfferMapping: Sendable {
     ids = files.map(\.id)
     ask = Ask(
       items: files.enumerated().map { index, file in
-        ItemOffer(id: index, kind: .file, name: file.fileName, size: file.size, type: file.fileType)
+        ItemOffer(id: index, kind: .file, name: PeerText(file.fileName), size: file.size, type: file.fileType)
       })
   }
 
@@ -150,9 +150,9 @@ extension AskDecision {
   func askedItems(types: TypeGate?) -> [AskedItem] {
     zip(items, answer.items).map { item, answer in
       AskedItem(
-        name: PeerText(item.offer.name), kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
-        accepted: answer.accepted, reason: answer.reason.map(PeerText.init), typeDescription: types?.describe(answer.type),
-        acceptWith: answer.accepted ? nil : types?.acceptCommand(name: item.offer.name, kind: item.offer.kind))
+        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
+        accepted: answer.accepted, reason: answer.reason, typeDescription: types?.describe(answer.type),
+        acceptWith: answer.accepted ? nil : types?.acceptCommand(name: item.offer.name.unescaped, kind: item.offer.kind))
     }
   }
 }

@@ -40,7 +40,7 @@ struct LocalSendSender: Sendable {
   /// fingerprint it claims when it proved none (the gatekeeper never sees that one).
   var peer: PeerInfo {
     let named = proven ? gateID : Fingerprint(hex: claimedFingerprint) ?? gateID
-    return PeerInfo(fingerprint: named, name: displayName, address: address, port: 0)
+    return PeerInfo(fingerprint: named, name: PeerText(displayName), address: address, port: 0)
   }
 
   /// The ID recorded in an item's metadata: the proven fingerprint, else the claimed one.

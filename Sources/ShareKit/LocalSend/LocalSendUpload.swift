@@ -92,7 +92,7 @@ final class LocalSendUpload: UploadSink {
     if content.isPending { try judgeContent() }
     state = .done
     var metadata = ItemMetadata(
-      originalName: plan.offer.name, kind: .file, senderName: sender.alias, senderId: sender.senderId, receivedAt: Date(),
+      originalName: plan.offer.name.unescaped, kind: .file, senderName: sender.alias, senderId: sender.senderId, receivedAt: Date(),
       size: received, sha256: Digest(bytes: hasher.finalize())?.hex, type: content.type ?? plan.type)
     metadata.protocol = "localsend"
     metadata.senderVerified = sender.proven
@@ -144,6 +144,6 @@ final class LocalSendUpload: UploadSink {
     }
     batch.commit(into: book)
     guard let receipt = book.receipt(for: [plan.offer]).items.first, receipt.status != .stored else { return }
-    throw UploadRefusal(receipt.status == .rejected ? .rejected : .failed, receipt.reason ?? "not stored")
+    throw UploadRefusal(receipt.status == .rejected ? .rejected : .failed, receipt.reason?.unescaped ?? "not stored")
   }
 }

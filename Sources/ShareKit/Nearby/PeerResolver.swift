@@ -77,7 +77,7 @@ package struct PeerResolver: Sendable {
       if let name = endpoint.rememberAs {
         proven.append((name, report.peerFingerprint))
       } else if let advertised = report.advertisedAs, advertised == report.peerName {
-        proven.append((advertised, report.peerFingerprint))
+        proven.append((advertised.unescaped, report.peerFingerprint))
       }
     }
     try? contacts.remember(proven)

@@ -87,7 +87,7 @@ struct PeerTable {
     }
     let trusted = first.standing == .known && first.id.map { book.trust.trusts($0) } == true
     return Peer(
-      name: PeerText(names[0]), aliases: names.dropFirst().map(PeerText.init), id: first.id, version: first.version,
+      name: PeerText(names[0]), aliases: names.dropFirst().map { PeerText($0) }, id: first.id, version: first.version,
       addresses: addresses, isSelf: first.id != nil && first.id == book.own?.id, trusted: trusted,
       standing: first.standing)
   }

@@ -94,7 +94,7 @@ struct AskDecision: Sendable {
       guard plan.offer.kind == .file, let size = plan.offer.size, size >= AskDecision.resumableBytes,
         let key = plan.offer.resumeKey
       else { return nil }
-      return (plan.offer.id, ResumeRecord(senderId: senderId, resumeKey: key, name: plan.offer.name, size: size))
+      return (plan.offer.id, ResumeRecord(senderId: senderId, resumeKey: key, name: plan.offer.name.unescaped, size: size))
     }
   }
 
@@ -113,7 +113,7 @@ struct AskDecision: Sendable {
   static func judge(_ offer: ItemOffer, policy: ReceivePolicy) -> Fate {
     var name: String
     do {
-      name = try InboxName.sanitize(offer.name)
+      name = try InboxName.sanitize(offer.name.unescaped)
     } catch {
       return .refused(.unsafeName(error), type: nil)
     }
@@ -147,7 +147,7 @@ struct AskDecision: Sendable {
     return (offer.entries ?? []).map { entry in
       let components: [String]
       do throws(InboxName.Problem) {
-        components = try InboxName.sanitize(relativePath: entry.path)
+        components = try InboxName.sanitize(relativePath: entry.path.unescaped)
       } catch {
         return .refused(.unsafePath(error))
       }
@@ -248,10 +248,10 @@ extension AskDecision {
         switch item.fate {
         case .accepted(let plan):
           return ItemAnswer(
-            id: item.offer.id, accepted: true, reason: plan.note, type: plan.type?.rawValue, offset: plan.offset,
+            id: item.offer.id, accepted: true, reason: plan.note.map { PeerText($0) }, type: plan.type?.rawValue, offset: plan.offset,
             entries: item.offer.kind == .folder ? plan.entries.map(\.answer) : nil)
         case .refused(let refusal, let type):
-          return ItemAnswer(id: item.offer.id, accepted: false, reason: refusal.reason, type: type?.rawValue)
+          return ItemAnswer(id: item.offer.id, accepted: false, reason: PeerText(refusal.reason), type: type?.rawValue)
         }
       })
   }
@@ -259,7 +259,7 @@ extension AskDecision {
 
 extension EntryPlan {
   var answer: EntryAnswer {
-    if case .refused(let refusal) = self { return EntryAnswer(accepted: false, reason: refusal.reason) }
+    if case .refused(let refusal) = self { return EntryAnswer(accepted: false, reason: PeerText(refusal.reason)) }
     return EntryAnswer(accepted: true)
   }
 }

@@ -66,7 +66,7 @@ final class ItemReceiver {
         return
       }
       let metadata = ItemMetadata(
-        originalName: offer.name, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name,
+        originalName: offer.name.unescaped, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name.unescaped,
         senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type)
       do {
         try batch.add(file, offer: offer, name: plan.storedName, metadata: metadata)
@@ -112,7 +112,7 @@ final class ItemReceiver {
     }
 
     mutating func refuse(_ index: Int, _ entry: EntryOffer, _ reason: String) {
-      refused[index] = ItemReceipt.RefusedEntry(path: entry.path, reason: reason)
+      refused[index] = ItemReceipt.RefusedEntry(path: entry.path, reason: PeerText(reason))
     }
 
     /// The outcome for the Receipt, refused entries in offer order.
@@ -180,14 +180,14 @@ final class ItemReceiver {
     let offer = plan.offer
     let entries = tally.entries
     guard let folder, tally.stored > 0 || plan.offeredFiles == 0 else {
-      let first = tally.problem ?? entries.refused.first.map { "\($0.path): \($0.reason)" }
+      let first = tally.problem ?? entries.refused.first.map { "\($0.path.unescaped): \($0.reason.unescaped)" }
       book.failed(offer, first ?? "none of its files could be stored", type: plan.type, entries: entries)
       return false
     }
     let metadata = ItemMetadata(
-      originalName: offer.name, kind: .folder, senderName: peer.name, senderId: peer.fingerprint.hex,
+      originalName: offer.name.unescaped, kind: .folder, senderName: peer.name.unescaped, senderId: peer.fingerprint.hex,
       receivedAt: Date(), size: tally.bytes, type: plan.type ?? .folder, files: tally.stored,
-      refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path, reason: $0.reason) })
+      refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path.unescaped, reason: $0.reason.unescaped) })
     do {
       try batch.add(folder, offer: offer, name: plan.storedName, metadata: metadata, entries: entries)
     } catch {
@@ -202,8 +202,8 @@ final class ItemReceiver {
   /// folder, so the owner is told how to accept its type), the first few only.
   private func logRefusals(_ entries: ReceiptBook.FolderEntries, of offer: ItemOffer) {
     for refused in entries.refused.prefix(ReceiptBook.FolderEntries.named) {
-      let entry = ItemOffer(id: offer.id, kind: .file, name: "\(offer.name)/\(refused.path)", size: nil)
-      emit(.refused(peer, item: entry, reason: refused.reason))
+      let entry = ItemOffer(id: offer.id, kind: .file, name: PeerText(offer.name.unescaped + "/" + refused.path.unescaped), size: nil)
+      emit(.refused(peer, item: entry, reason: refused.reason.unescaped))
     }
     let more = entries.refused.count - ReceiptBook.FolderEntries.named
     if more > 0 { emit(.refused(peer, item: offer, reason: "\(more) more of its entries were not stored")) }

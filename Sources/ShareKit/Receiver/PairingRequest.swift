@@ -21,16 +21,16 @@ struct PairingRequest {
     let connection = self.connection
     var watch: PeerWatch? = nil
     let refusal = gatekeeper.consent(
-      peerName: PeerText(peer.name), peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
+      peerName: peer.name, peer: peer.fingerprint, address: peer.address, items: [], pairingCode: code
     ) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(
-        .wait(Wait(message: "waiting for the receiver's owner to compare the code (ask \(ask.id))", timeout: seconds)))
+        .wait(Wait(message: PeerText("waiting for the receiver's owner to compare the code (ask \(ask.id))"), timeout: seconds)))
       watch = PeerWatch(connection, departed: senderLeft)
     }
     watch?.stop()
     if let refusal {
-      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: refusal.message)))
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: PeerText(refusal.message))))
       return
     }
     // Accepted here; the sender's person confirms the code too before anyone is trusted.
@@ -42,7 +42,7 @@ struct PairingRequest {
       return
     }
     do {
-      try context.trust(TrustedPeer(id: peer.fingerprint, name: peer.name))
+      try context.trust(TrustedPeer(id: peer.fingerprint, name: peer.name.unescaped))
     } catch {
       try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "the receiver could not save its contacts")))
       context.emit(.connectionFailed(address: peer.address, peer: peer, error: error))

@@ -175,7 +175,7 @@ final class PayloadReceiver {
       case .control:
         let message = try MessageCodec.decode(try connection.receivePayload(frame.length))
         if case .failure(let failure) = message {
-          throw ShareError.peerFailure(code: failure.code, message: PeerText(failure.message))
+          throw ShareError.peerFailure(code: failure.code, message: failure.message)
         }
         throw WireError.unexpected(expected: "the bytes of item \(payload.item)", got: "a \(message.typeName) message")
       case .begin:
@@ -225,7 +225,7 @@ final class PayloadReceiver {
   /// Tells the sender to stop sending this payload and end it empty; whatever it has in flight
   /// is drained. (A Skip that arrives after the payload ended is ignored.)
   private func skip(_ reason: String) {
-    try? connection.sendNow(.skip(Skip(item: payload.item, entry: payload.entry, reason: reason)))
+    try? connection.sendNow(.skip(Skip(item: payload.item, entry: payload.entry, reason: PeerText(reason))))
   }
 
   /// The end frame: the outcome, from the state and, for bytes still wanted, the declared size

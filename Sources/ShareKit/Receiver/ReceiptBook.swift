@@ -31,7 +31,7 @@ final class ReceiptBook {
 
   /// Refused by the receiver, at Ask time or on its content; nothing kept.
   func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?) {
-    receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: reason, type: type?.rawValue)
+    receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue)
     counts.refused += 1
     emit(.refused(peer, item: offer, reason: reason))
   }
@@ -42,7 +42,7 @@ final class ReceiptBook {
     _ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: FolderEntries? = nil, detail: String? = nil
   ) {
     receipts[offer.id] = ItemReceipt(
-      id: offer.id, status: .failed, reason: reason, type: type?.rawValue, entriesStored: entries.map { _ in 0 },
+      id: offer.id, status: .failed, reason: PeerText(reason), type: type?.rawValue, entriesStored: entries.map { _ in 0 },
       entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
     counts.failed += 1
     emit(.failed(peer, item: offer, reason: detail ?? reason))
@@ -52,8 +52,8 @@ final class ReceiptBook {
   func stored(_ offer: ItemOffer, as name: String, metadata: ItemMetadata, entries: FolderEntries?) {
     let refused = entries?.refused.count ?? 0
     receipts[offer.id] = ItemReceipt(
-      id: offer.id, status: .stored, storedAs: name,
-      reason: refused > 0 ? "\(refused) of its entries were not stored" : nil,
+      id: offer.id, status: .stored, storedAs: PeerText(name),
+      reason: refused > 0 ? PeerText("\(refused) of its entries were not stored") : nil,
       type: metadata.type?.rawValue, size: metadata.size, sha256: metadata.sha256.flatMap(Digest.init(hex:)),
       entriesStored: entries?.stored, entriesRefused: entries.map { $0.refused.count },
       refusedEntries: entries?.namedRefusals)

@@ -98,7 +98,7 @@ final class ReceiveSession {
     if let refusal = context.gatekeeper?.admit(fingerprint) { throw refusal }
     emit(.connected(peer))
     let device = context.device
-    try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex, accepts: policy.summary)))
+    try connection.sendNow(.hello(Hello(name: PeerText(device.name), id: device.fingerprint.hex, accepts: policy.summary)))
     return peer
   }
 
@@ -131,17 +131,18 @@ final class ReceiveSession {
     guard let gatekeeper = context.gatekeeper else { return nil }
     let items = zip(decision.items, decision.answer.items).map { item, answer in
       AskedItem(
-        name: PeerText(item.offer.name), kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
-        accepted: answer.accepted, reason: answer.reason.map(PeerText.init), typeDescription: policy.types?.describe(answer.type),
-        acceptWith: answer.accepted ? nil : policy.types?.acceptCommand(name: item.offer.name, kind: item.offer.kind))
+        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
+        accepted: answer.accepted, reason: answer.reason, typeDescription: policy.types?.describe(answer.type),
+        acceptWith: answer.accepted ? nil : policy.types?.acceptCommand(name: item.offer.name.unescaped, kind: item.offer.kind))
     }
     let connection = self.connection
     // While the ask waits, the connection is watched: a sender that goes away withdraws it.
     var watch: PeerWatch? = nil
     defer { watch?.stop() }
-    return gatekeeper.consent(peerName: PeerText(peer.name), peer: peer.fingerprint, address: address, items: items) { ask, senderLeft in
+    return gatekeeper.consent(peerName: peer.name, peer: peer.fingerprint, address: address, items: items) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
-      try? connection.sendNow(.wait(Wait(message: "waiting for the receiver's owner to accept (ask \(ask.id))", timeout: seconds)))
+      try? connection.sendNow(
+        .wait(Wait(message: PeerText("waiting for the receiver's owner to accept (ask \(ask.id))"), timeout: seconds)))
       watch = PeerWatch(connection, departed: senderLeft)
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import TextEscaping
 import UniformTypes
 import Wire
 
@@ -7,8 +8,8 @@ import Wire
 package struct PeerInfo: Sendable, Equatable {
   /// The fingerprint of the certificate it presented: its device ID.
   package var fingerprint: Fingerprint
-  /// The name from its Hello (untrusted: escape before display).
-  package var name: String
+  /// The name from its Hello.
+  package var name: PeerText
   package var address: String
   package var port: UInt16
 }

@@ -46,7 +46,7 @@ package struct ItemCatalog: Sendable {
     case S_IFREG:
       guard access(url.path, R_OK) == 0 else { throw .source(path: path, reason: Errno.current.description) }
       let offer = ItemOffer(
-        id: items.count, kind: .file, name: name ?? url.lastPathComponent, size: Int64(info.st_size),
+        id: items.count, kind: .file, name: PeerText(name ?? url.lastPathComponent), size: Int64(info.st_size),
         resumeKey: OutgoingItem.resumeKey(for: url, info: info))
       items.append(OutgoingItem(offer: offer, source: .file(url), label: path))
     case S_IFDIR:
@@ -67,7 +67,7 @@ package struct ItemCatalog: Sendable {
     var name = parsed.host ?? scheme
     if let last = parsed.pathComponents.last, last != "/" { name += "-" + last }
     let bytes = Array((url + "\n").utf8)
-    let offer = ItemOffer(id: items.count, kind: .url, name: name + ".url", size: Int64(bytes.count), type: "public.url")
+    let offer = ItemOffer(id: items.count, kind: .url, name: PeerText(name + ".url"), size: Int64(bytes.count), type: "public.url")
     items.append(OutgoingItem(offer: offer, source: .inline(bytes), label: url))
   }
 
@@ -75,14 +75,14 @@ package struct ItemCatalog: Sendable {
   package mutating func add(text: String, name: String?) {
     let bytes = Array(text.utf8)
     let offer = ItemOffer(
-      id: items.count, kind: .text, name: InboxName.withExtension(name ?? "text", "txt"),
+      id: items.count, kind: .text, name: PeerText(InboxName.withExtension(name ?? "text", "txt")),
       size: Int64(bytes.count), type: "public.utf8-plain-text")
     items.append(OutgoingItem(offer: offer, source: .inline(bytes), label: "text"))
   }
 
   /// Adds standard input (or another descriptor), streamed without knowing its size.
   package mutating func add(stream fd: Int32, name: String) {
-    let offer = ItemOffer(id: items.count, kind: .file, name: name, size: nil)
+    let offer = ItemOffer(id: items.count, kind: .file, name: PeerText(name), size: nil)
     items.append(OutgoingItem(offer: offer, source: .stream(fd, head: []), label: "-"))
   }
 
@@ -95,10 +95,10 @@ package struct ItemCatalog: Sendable {
     let head = try Self.readHead(of: fd, upTo: limit)
     let name = TypeNames.name(base, forContent: head)
     if head.count < limit {
-      let offer = ItemOffer(id: items.count, kind: .file, name: name, size: Int64(head.count))
+      let offer = ItemOffer(id: items.count, kind: .file, name: PeerText(name), size: Int64(head.count))
       items.append(OutgoingItem(offer: offer, source: .inline(head), label: "-"))
     } else {
-      let offer = ItemOffer(id: items.count, kind: .file, name: name, size: nil)
+      let offer = ItemOffer(id: items.count, kind: .file, name: PeerText(name), size: nil)
       items.append(OutgoingItem(offer: offer, source: .stream(fd, head: head), label: "-"))
     }
   }
@@ -149,11 +149,11 @@ package struct ItemCatalog: Sendable {
             notes.append("skipped \(path): not readable")
             continue
           }
-          entries.append(EntryOffer(path: path, kind: .file, size: Int64(info.st_size)))
+          entries.append(EntryOffer(path: PeerText(path), kind: .file, size: Int64(info.st_size)))
           sources.append(url)
           total += Int64(info.st_size)
         case S_IFDIR:
-          entries.append(EntryOffer(path: path, kind: .folder, size: 0))
+          entries.append(EntryOffer(path: PeerText(path), kind: .folder, size: 0))
           sources.append(nil)
           walk(url, relative: path)
         case S_IFLNK:
@@ -166,7 +166,7 @@ package struct ItemCatalog: Sendable {
     }
     walk(root, relative: "")
     let offer = ItemOffer(
-      id: items.count, kind: .folder, name: name ?? root.lastPathComponent, size: total, type: "public.folder",
+      id: items.count, kind: .folder, name: PeerText(name ?? root.lastPathComponent), size: total, type: "public.folder",
       entries: entries)
     items.append(OutgoingItem(offer: offer, source: .folder(root, entries: sources), label: label))
   }

@@ -28,7 +28,7 @@ extension ItemCatalog {
       }
       let entries = item.offer.entries
       return OfferPreview(
-        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: type, entries: entries?.count,
+        name: item.offer.name.unescaped, kind: item.offer.kind.rawValue, size: item.offer.size, type: type, entries: entries?.count,
         files: entries?.filter { $0.kind == .file }.count, source: item.label)
     }
   }

@@ -49,7 +49,8 @@ package struct OutgoingItem: Sendable {
     let path = entry.flatMap { offer.entries?[safe: $0]?.path }
     let resumable = offer.kind == .file && offer.resumeKey != nil && (offer.size ?? 0) >= AskDecision.resumableBytes
     return SendingPayload(
-      name: path.map { "\(offer.name)/\($0)" } ?? offer.name, size: size, resumeFrom: offset, resumable: resumable)
+      name: path.map { PeerText(offer.name.unescaped + "/" + $0.unescaped) } ?? offer.name, size: size, resumeFrom: offset,
+      resumable: resumable)
   }
 
   /// The bytes the receiver will get for `answer`, when known.

@@ -1,3 +1,4 @@
+import TextEscaping
 import Wire
 
 /// What a sender checks in a receiver's answers before it believes them. A receiver may lie: an
@@ -6,13 +7,13 @@ import Wire
 /// refused. Each is a protocol error that names the receiver. Pure: the checks are functions of
 /// the offer and the answers.
 struct ReceiverClaims {
-  /// The receiver's name as its Hello gave it (untrusted) and the address it was reached at.
-  let peerName: String
+  /// The receiver's name as its Hello gave it and the address it was reached at.
+  let peerName: PeerText
   let address: String
   let offers: [ItemOffer]
   private let offered: [Int: ItemOffer]
 
-  init(peerName: String, address: String, offers: [ItemOffer]) {
+  init(peerName: PeerText, address: String, offers: [ItemOffer]) {
     self.peerName = peerName
     self.address = address
     self.offers = offers
@@ -20,8 +21,8 @@ struct ReceiverClaims {
   }
 
   /// The name an item was offered under.
-  func name(of id: Int) -> String {
-    offered[id]?.name ?? "#\(id)"
+  func name(of id: Int) -> PeerText {
+    offered[id]?.name ?? PeerText("#\(id)")
   }
 
   /// Throws unless `answer` has one verdict for each offered item and nothing else, resume
@@ -78,9 +79,9 @@ struct ReceiverClaims {
   }
 
   private func violation(_ problem: String) -> ShareError {
-    .protocolViolation(peer: Escaping.escaped(peerName), address: address, problem: problem)
+    .protocolViolation(peer: peerName.shown(limit: Escaping.maximumLength), address: address, problem: problem)
   }
 
-  private func shown(_ name: String) -> String { Self.shown(name) }
-  private static func shown(_ name: String) -> String { Escaping.quoted(name) }
+  private func shown(_ name: PeerText) -> String { Self.shown(name) }
+  private static func shown(_ name: PeerText) -> String { Escaping.quoted(name.unescaped) }
 }

@@ -1,15 +1,16 @@
 import TLS
+import TextEscaping
 import Wire
 
 /// How a send to one receiver ended.
 package struct SendReport: Sendable {
   package var endpoint: Endpoint
-  package var peerName: String
+  package var peerName: PeerText
   package var peerFingerprint: Fingerprint
   /// The address the receiver was reached at (of the endpoint's candidates, the one that won).
   package var address: String
   /// The name the record of that address advertised (nil for an address the user gave).
-  package var advertisedAs: String?
+  package var advertisedAs: PeerText?
   /// The receiver's verdict on each offered item.
   package var answers: [ItemVerdict]
   /// What became of each item, in the receiver's order.
@@ -47,12 +48,12 @@ package struct ItemOutcome: Sendable, Equatable {
   /// The item's number in the offer.
   package var id: Int
   /// The name it was offered under.
-  package var name: String
+  package var name: PeerText
   package var status: Status
-  /// The name in the receiver's Inbox (untrusted: escape before display).
-  package var storedAs: String?
+  /// The name in the receiver's Inbox.
+  package var storedAs: PeerText?
   /// Why it was refused or failed: the receiver's words, else why this side gave up on it.
-  package var reason: String?
+  package var reason: PeerText?
   package var type: String?
   package var size: Int64?
   /// SHA-256 of what was stored, 64 hex digits.
@@ -61,16 +62,16 @@ package struct ItemOutcome: Sendable, Equatable {
   package var entriesStored: Int?
   package var entriesRefused: Int?
   /// For a folder: the entries not stored, each with the receiver's reason (the first few;
-  /// `entriesRefused` counts them all). Untrusted: escape before display.
+  /// `entriesRefused` counts them all).
   package var refusedEntries: [RefusedEntry]
 
   /// One entry of a folder that the receiver did not store, and why.
   package struct RefusedEntry: Sendable, Equatable {
-    package var path: String
-    package var reason: String
+    package var path: PeerText
+    package var reason: PeerText
   }
 
-  init(_ receipt: ItemReceipt, name: String, abandoned: String?) {
+  init(_ receipt: ItemReceipt, name: PeerText, abandoned: String?) {
     id = receipt.id
     self.name = name
     switch receipt.status {
@@ -79,7 +80,7 @@ package struct ItemOutcome: Sendable, Equatable {
     case .failed: status = .failed
     }
     storedAs = receipt.storedAs
-    reason = receipt.reason ?? abandoned
+    reason = receipt.reason ?? abandoned.map { PeerText($0) }
     type = receipt.type
     size = receipt.size
     sha256 = receipt.sha256?.hex

@@ -71,7 +71,7 @@ extension Sender {
       opened = connection
       try tls.setIdleTimeout(connectTimeout)
       // The receiver's certificate is the one expected: only now is anything said.
-      try connection.sendNow(.hello(Hello(name: device.name, id: device.fingerprint.hex)))
+      try connection.sendNow(.hello(Hello(name: PeerText(device.name), id: device.fingerprint.hex)))
       let hello = try receive("Hello", on: connection) { message -> Hello? in
         if case .hello(let hello) = message { return hello }
         return nil

@@ -1,15 +1,16 @@
 import TLS
+import TextEscaping
 import Wire
 
 extension Sender {
   /// What pairing ended with.
   package struct PairOutcome: Sendable {
-    package var peerName: String
+    package var peerName: PeerText
     package var peerFingerprint: Fingerprint
     /// The six digits both people compare.
     package var code: String
     package var accepted: Bool
-    package var reason: String?
+    package var reason: PeerText?
     /// This side's person said the codes do not match (so nobody trusts anybody).
     package var declinedHere = false
   }
@@ -19,7 +20,7 @@ extension Sender {
   /// `confirm`, once the owner accepted, asks this side's person whether the codes match. Only
   /// a confirmed pairing is trusted by the receiver (`accepted`); then the caller trusts it here.
   package func pair(
-    with endpoint: Endpoint, showCode: (String, String, Fingerprint) -> Void, confirm: () -> Bool,
+    with endpoint: Endpoint, showCode: (String, PeerText, Fingerprint) -> Void, confirm: () -> Bool,
     observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> PairOutcome {
     do {

@@ -49,7 +49,7 @@ extension Sender {
       // A late Skip for a payload already sent whole: nothing to stop.
       guard skip.item == item, skip.entry == entry else { return nil }
       return "refused by the receiver while sending: \(skip.reason)"
-    case .failure(let f): throw ShareError.peerFailure(code: f.code, message: PeerText(f.message))
+    case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
     case let other: throw WireError.unexpected(expected: "Skip", got: "a \(other.typeName) message")
     }
   }

@@ -39,7 +39,7 @@ extension Sender {
         deadline = min(cap, now + announced) + replyGrace
         observer(.waiting(wait.message, timeLeft: deadline - now))
       case .failure(let f):
-        throw ShareError.peerFailure(code: f.code, message: PeerText(f.message))
+        throw ShareError.peerFailure(code: f.code, message: f.message)
       default:
         throw WireError.unexpected(expected: expected, got: "a \(message.typeName) message")
       }
@@ -47,7 +47,7 @@ extension Sender {
   }
 
   private func noReply(from receiver: ReceiverClaims, waited: Bool) -> ShareError {
-    let who = "\(Escaping.escaped(receiver.peerName)) at \(receiver.address)"
+    let who = "\(receiver.peerName.shown(limit: Escaping.maximumLength)) at \(receiver.address)"
     let why = waited ? "in the time it said its owner had to answer" : "within \(Int(answerTimeout / .seconds(1))) seconds"
     return .transport("\(who) did not reply \(why); nothing was sent", detail: "no reply before the deadline")
   }

@@ -102,7 +102,7 @@ final class FramedConnection {
 
   /// Sends a `Failure` and closes, best effort: the peer may already be gone.
   func fail(code: String, message: String) {
-    try? sendNow(.failure(Failure(code: code, message: message)))
+    try? sendNow(.failure(Failure(code: code, message: PeerText(message))))
     close()
   }
 

@@ -84,5 +84,5 @@ final class FakeReceiver: @unchecked Sendable {
   func record(_ ask: Ask) { asks.withLock { $0.append(ask) } }
 
   /// A truthful Hello from this receiver under `name`.
-  func hello(name: String = "mallory-rx") -> Message { .hello(Hello(name: name, id: identity.id)) }
+  func hello(name: String = "mallory-rx") -> Message { .hello(Hello(name: PeerText(name), id: identity.id)) }
 }

@@ -97,7 +97,7 @@ final class RawPeer: FramedTLS {
   /// Sends Hello (by default a truthful one) and returns the receiver's answer to it.
   @discardableResult
   func hello(name: String = "mallory", id: String? = nil) throws -> Message {
-    try send(.hello(Hello(name: name, id: id ?? identity.fingerprint.hex)))
+    try send(.hello(Hello(name: PeerText(name), id: id ?? identity.fingerprint.hex)))
     return try receive()
   }
 
