@@ -57,6 +57,11 @@ package struct PeerText: Sendable, Hashable, Codable, CustomStringConvertible, C
     Escaping.escaped(value, maximumLength: limit)
   }
 
+  /// The first `maxLength` characters, still someone else's text (`abcdef012345` of an ID).
+  package func prefix(_ maxLength: Int) -> PeerText {
+    PeerText(String(value.prefix(maxLength)))
+  }
+
   /// Whether there is no text.
   package var isEmpty: Bool { value.isEmpty }
 

@@ -88,9 +88,9 @@ enum PeersCommand: Command {
 
   /// A LocalSend device as `--json` prints it.
   struct LocalSendOutput: Encodable {
-    var name: String
+    var name: PeerText
     var `protocol` = "localsend"
-    var fingerprint: String
+    var fingerprint: PeerText
     var address: String
     var port: UInt16
     var deviceModel: String?
@@ -107,7 +107,7 @@ enum PeersCommand: Command {
       return
     }
     let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
-    terminal.out("\(escape(peer.alias))\t\(escape(String(peer.fingerprint.prefix(12))))\t\(escape(address))\t(LocalSend)")
+    terminal.out("\(peer.alias)\t\(peer.fingerprint.prefix(12))\t\(escape(address))\t(LocalSend)")
   }
 
   /// `--watch`: each appearance, change and disappearance once, until interrupted.

@@ -15,7 +15,7 @@ extension PeersCommand {
     }
     for peer in localSend {
       let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
-      table.add(escape(peer.alias), escape(String(peer.fingerprint.prefix(12))), escape(address), "(LocalSend)")
+      table.add(peer.alias.description, peer.fingerprint.prefix(12).description, escape(address), "(LocalSend)")
     }
     return table
   }

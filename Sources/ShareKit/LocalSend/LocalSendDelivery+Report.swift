@@ -70,7 +70,7 @@ extension LocalSendDelivery {
     }
     let fingerprint = proven.value.withLock { $0 } ?? Fingerprint(bytes: [UInt8](repeating: 0, count: Fingerprint.byteCount))!
     return SendReport(
-      endpoint: endpoint, peerName: PeerText(peer.alias), peerFingerprint: fingerprint, address: endpoint.address, answers: answers,
+      endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, address: endpoint.address, answers: answers,
       items: items)
   }
 
@@ -90,7 +90,9 @@ extension LocalSendDelivery {
       return .peerFailure(code: "refused", message: PeerText("the LocalSend device wants a PIN, which share cannot send yet"))
     case .blocked: return .peerFailure(code: "busy", message: PeerText("the LocalSend device is receiving from someone else"))
     case .tooManyAttempts: return .peerFailure(code: "busy", message: PeerText("the LocalSend device says too many requests"))
-    default: return .transport("LocalSend to \(peer.alias) at \(endpoint.address) failed: \(error)", detail: "\(error)")
+    default:
+      // The error's sentence may quote the device; its alias is PeerText, the rest is escaped here.
+      return .transport("LocalSend to \(peer.alias) at \(endpoint.address) failed: \(PeerText(error.description))", detail: "\(error)")
     }
   }
 

@@ -37,7 +37,7 @@ final class LocalSendDelivery: Sendable {
   func cancel() { cancelled.store(true, ordering: .sequentiallyConsistent) }
 
   /// The name `peer`'s fingerprint is remembered under.
-  static func pinName(_ peer: LocalSendPeer) -> String { "localsend:" + peer.alias }
+  static func pinName(_ peer: LocalSendPeer) -> String { "localsend:" + peer.alias.unescaped }
 
   func send(_ items: [OutgoingItem], to endpoint: Endpoint, peer: LocalSendPeer, events: @escaping (SendEvent) -> Void)
     throws(ShareError) -> SendReport
@@ -58,7 +58,7 @@ final class LocalSendDelivery: Sendable {
       throw LocalSendDelivery.failure(error, peer: peer, endpoint: endpoint, remembered: remembered)
     }
     guard let fingerprint = proven.value.withLock({ $0 }) else { throw .transport("no certificate from \(endpoint)", detail: "") }
-    events(.connected(peerName: PeerText(peer.alias), fingerprint: fingerprint, address: endpoint.address))
+    events(.connected(peerName: peer.alias, fingerprint: fingerprint, address: endpoint.address))
     try contacts.remember([(LocalSendDelivery.pinName(peer), fingerprint)])
     guard case .session(let session) = outcome else {
       return report([:], "the receiver wants nothing transferred")
@@ -74,7 +74,7 @@ final class LocalSendDelivery: Sendable {
   private func pinnedTarget(_ peer: LocalSendPeer, endpoint: Endpoint) -> (LocalSendTarget, ProvenFingerprint) {
     let remembered = contacts.remembered().0.id(for: LocalSendDelivery.pinName(peer))
     let proven = ProvenFingerprint()
-    let claimed = peer.fingerprint
+    let claimed = peer.fingerprint.unescaped
     let check = PeerCheck.custom { certificate in
       guard let id = Fingerprint(bytes: certificate.bytes), certificate.matches(claimed), remembered.map({ $0 == id }) ?? true
       else { return false }

@@ -6,10 +6,10 @@ import Synchronization
 /// `/register`. What it says of itself is unverified; `share send` pins the fingerprint its
 /// certificate proves on first use.
 package struct LocalSendPeer: Codable, Sendable, Equatable {
-  /// Its alias (untrusted text).
-  package var alias: String
-  /// The fingerprint it claims (untrusted text).
-  package var fingerprint: String
+  /// Its alias.
+  package var alias: PeerText
+  /// The fingerprint it claims, unverified.
+  package var fingerprint: PeerText
   /// Where its HTTPS server is: the datagram's source address and the port it announced.
   package var address: String
   package var port: UInt16
@@ -35,12 +35,12 @@ final class LocalSendNearby: Sendable {
   func heard(_ device: LocalSendDevice, from address: String, at now: Date = Date()) {
     guard device.scheme == .https, let port = UInt16(exactly: device.port), port > 0 else { return }
     let peer = LocalSendPeer(
-      alias: device.alias, fingerprint: device.fingerprint.uppercased(), address: address, port: port,
+      alias: PeerText(device.alias), fingerprint: PeerText(device.fingerprint.uppercased()), address: address, port: port,
       deviceModel: device.deviceModel, deviceType: device.deviceType?.rawValue, heardAt: now)
     peers.withLock { peers in
       peers = peers.filter { now.timeIntervalSince($0.value.heardAt) < lifetime }
-      guard peers[peer.fingerprint] != nil || peers.count < Self.maxPeers else { return }
-      peers[peer.fingerprint] = peer
+      guard peers[peer.fingerprint.unescaped] != nil || peers.count < Self.maxPeers else { return }
+      peers[peer.fingerprint.unescaped] = peer
     }
   }
 
@@ -70,10 +70,10 @@ extension LocalSendPeer {
   /// The device `target` names: its exact alias, or a prefix of at least 8 hex digits of its
   /// fingerprint; nil when none or several do.
   package static func match(_ target: String, in peers: [LocalSendPeer]) -> LocalSendPeer? {
-    let byAlias = peers.filter { $0.alias == target }
+    let byAlias = peers.filter { $0.alias.unescaped == target }
     if byAlias.count == 1 { return byAlias[0] }
     guard target.count >= 8, target.allSatisfy(\.isHexDigit) else { return nil }
-    let byPrefix = peers.filter { $0.fingerprint.hasPrefix(target.uppercased()) }
+    let byPrefix = peers.filter { $0.fingerprint.unescaped.hasPrefix(target.uppercased()) }
     return byPrefix.count == 1 ? byPrefix[0] : nil
   }
 }

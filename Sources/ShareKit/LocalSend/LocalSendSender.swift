@@ -1,5 +1,6 @@
 import LocalSend
 import TLS
+import TextEscaping
 
 /// A LocalSend sender as share's policy sees it. It is a contact only when the certificate it
 /// presented in the TLS handshake proves the fingerprint it claims and that fingerprint is a
@@ -11,15 +12,15 @@ struct LocalSendSender: Sendable {
   /// is always a stranger and `share accept --trust` cannot make a claim a contact.
   let gateID: Fingerprint
   let proven: Bool
-  /// The alias it gave itself (untrusted text).
-  let alias: String
-  /// The fingerprint it claims, as sent (untrusted text).
-  let claimedFingerprint: String
+  /// The alias it gave itself.
+  let alias: PeerText
+  /// The fingerprint it claims, as sent.
+  let claimedFingerprint: PeerText
   let address: String
 
   init(_ remote: RemoteSender) {
-    alias = remote.device.alias
-    claimedFingerprint = remote.device.fingerprint
+    alias = PeerText(remote.device.alias)
+    claimedFingerprint = PeerText(remote.device.fingerprint)
     address = remote.address
     if remote.claimIsProven, let certificate = remote.certificate, let id = Fingerprint(bytes: certificate.bytes) {
       gateID = id
@@ -34,15 +35,15 @@ struct LocalSendSender: Sendable {
   }
 
   /// How the owner sees it in `share requests` and the log.
-  var displayName: String { proven ? "\(alias) (LocalSend)" : "\(alias) (LocalSend, unverified)" }
+  var displayName: PeerText { PeerText(alias.unescaped + (proven ? " (LocalSend)" : " (LocalSend, unverified)")) }
 
   /// The sender as the receiver's events (the log, `SHARE_SENDER_ID` for hooks) name it: by the
   /// fingerprint it claims when it proved none (the gatekeeper never sees that one).
   var peer: PeerInfo {
-    let named = proven ? gateID : Fingerprint(hex: claimedFingerprint) ?? gateID
-    return PeerInfo(fingerprint: named, name: PeerText(displayName), address: address, port: 0)
+    let named = proven ? gateID : Fingerprint(hex: claimedFingerprint.unescaped) ?? gateID
+    return PeerInfo(fingerprint: named, name: displayName, address: address, port: 0)
   }
 
   /// The ID recorded in an item's metadata: the proven fingerprint, else the claimed one.
-  var senderId: String { proven ? gateID.hex : claimedFingerprint }
+  var senderId: String { proven ? gateID.hex : claimedFingerprint.unescaped }
 }

@@ -56,7 +56,7 @@ package struct Endpoint: Sendable, CustomStringConvertible {
 
   /// A LocalSend device, at the address it was heard from.
   package init(localSend peer: LocalSendPeer) {
-    self.init(host: peer.address, port: peer.port, label: peer.alias)
+    self.init(host: peer.address, port: peer.port, label: peer.alias.unescaped)
     localSend = peer
   }
 
