@@ -25,7 +25,7 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
   /// (escaped). Trying again in a moment may work.
   case busy(peer: String, address: String, reason: String)
   /// The peer's certificate is not the one expected.
-  case identityMismatch(expected: String, actual: String, peer: String)
+  case identityMismatch(expected: String, actual: String, peer: PeerText)
   /// The Inbox or staging area failed.
   case inbox(InboxError)
   /// A source to send cannot be read.
@@ -46,7 +46,6 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
     case .busy(let peer, let address, let reason):
       return "\(peer) at \(address) is busy (\(reason)); try again in a moment"
     case .identityMismatch(let expected, let actual, let peer):
-      let peer = PeerText(peer)
       return
         "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
     case .inbox(let error): return error.description

@@ -10,7 +10,7 @@ import Testing
 /// and the name that failed.
 @Suite struct AddressRaceTests {
   static func candidate(_ port: UInt16, _ name: String) -> Endpoint.Candidate {
-    Endpoint.Candidate(host: "127.0.0.1", port: port, advertisedAs: name)
+    Endpoint.Candidate(host: "127.0.0.1", port: port, advertisedAs: PeerText(name))
   }
 
   static func sendOne(to endpoint: Endpoint) throws -> Result<SendReport, ShareError> {

@@ -41,7 +41,7 @@ final class SendReporter: Sendable {
     self.commandLine = commandLine
     progress =
       (!json && !quiet && terminal.showsProgress)
-      ? ProgressDisplay(terminal: terminal, labels: endpoints.map { escape($0.description) }) : nil
+      ? ProgressDisplay(terminal: terminal, labels: endpoints.map(\.description)) : nil
     tallies = Mutex(Array(repeating: Tally(), count: endpoints.count))
   }
 
@@ -50,7 +50,7 @@ final class SendReporter: Sendable {
   struct Event: Encodable {
     var event: String
     /// The receiver as --to named it; absent for what concerns the whole send (a warning).
-    var to: String?
+    var to: PeerText?
     var peerName: PeerText? = nil
     var peerId: String? = nil
     var item: PeerText? = nil
@@ -94,7 +94,7 @@ final class SendReporter: Sendable {
   }
 
   func event(_ event: SendEvent, recipient: Int) {
-    let to = endpoints[recipient].description
+    let to = endpoints[recipient].name
     switch event {
     case .connected(let name, let fingerprint, let address):
       tallies.withLock { $0[recipient].peerName = name }
@@ -112,7 +112,7 @@ final class SendReporter: Sendable {
       } else if !quiet {
         // A LocalSend device's owner answers on the device itself, not with share's commands.
         let how = endpoints[recipient].localSend == nil ? "; they can run 'share requests' and 'share accept'" : ""
-        line("\(escape(to)): \(message)\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
+        line("\(to.description): \(message)\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
       }
     case .answered(let answers):
       answered(answers, recipient: recipient)
@@ -124,7 +124,7 @@ final class SendReporter: Sendable {
   }
 
   private func answered(_ answers: [ItemVerdict], recipient: Int) {
-    let to = endpoints[recipient].description
+    let to = endpoints[recipient].name
     let held = answers.filter(\.accepted).reduce(Int64(0)) { $0 + ($1.resumeFrom ?? 0) }
     progress?.update(recipient, now: true) {
       $0.phase = .sending
@@ -138,10 +138,10 @@ final class SendReporter: Sendable {
             event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
             reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
-        let peer = tallies.withLock { $0[recipient].peerName }?.description ?? escape(to)
+        let peer = tallies.withLock { $0[recipient].peerName }?.description ?? to.description
         line("\(peer) already holds \(formatBytes(offset)) of \(name): resuming from there")
       } else if !quiet && !answer.accepted {
-        line(terminal.paint("Warning: ", .yellow) + "\(escape(to)) refuses \(name): \(answer.reason ?? "refused")")
+        line(terminal.paint("Warning: ", .yellow) + "\(to.description) refuses \(name): \(answer.reason ?? "refused")")
       }
     }
   }
@@ -160,7 +160,7 @@ final class SendReporter: Sendable {
     if json {
       emit(
         Event(
-          event: "sending", to: endpoints[recipient].description, item: payload.name, size: payload.size,
+          event: "sending", to: endpoints[recipient].name, item: payload.name, size: payload.size,
           resumeFrom: payload.resumeFrom > 0 ? payload.resumeFrom : nil))
     }
   }
@@ -178,7 +178,7 @@ final class SendReporter: Sendable {
       line.sent = sent
       if line.total != nil { line.total = total }
     }
-    if json, due { emit(Event(event: "progress", to: endpoints[recipient].description, sent: sent, total: total)) }
+    if json, due { emit(Event(event: "progress", to: endpoints[recipient].name, sent: sent, total: total)) }
   }
 
   /// Reports how one receiver's send ended: each item's fate, then a `done` event.
@@ -188,7 +188,7 @@ final class SendReporter: Sendable {
       return tallies[recipient]
     }
     progress?.update(recipient, now: true) { $0.phase = .done }
-    let to = endpoints[recipient].description
+    let to = endpoints[recipient].name
     switch result {
     case .failure(let error):
       if json { emit(Event(event: "failed", to: to, message: PeerText(error.description))) }
@@ -218,16 +218,16 @@ final class SendReporter: Sendable {
     progress?.clear()
     let tallies = self.tallies.withLock { $0 }
     for (index, result) in results.enumerated() {
-      let to = endpoints[index].description
+      let to = endpoints[index].name
       switch result {
       case .failure(let error):
         let message =
           interrupted
           ? SendSummary.interrupted(
-            peer: tallies[index].peerName?.description ?? escape(to), payload: tallies[index].current,
+            peer: tallies[index].peerName?.description ?? to.description, payload: tallies[index].current,
             sentOfIt: tallies[index].sent - tallies[index].sentBeforeCurrent, commandLine: commandLine)
           : error.description
-        terminal.error(results.count > 1 ? "\(escape(to)): \(message)" : message, detail: error.detail)
+        terminal.error(results.count > 1 ? "\(to.description): \(message)" : message, detail: error.detail)
       case .success(let report):
         guard !json && !quiet else { continue }
         describe(report, tally: tallies[index], to: to, several: results.count > 1)
@@ -237,8 +237,8 @@ final class SendReporter: Sendable {
   }
 
   /// One receiver's items, then the line that sums them up.
-  private func describe(_ report: SendReport, tally: Tally, to: String, several: Bool) {
-    if several { terminal.out("\(report.peerName) (\(escape(to))):") }
+  private func describe(_ report: SendReport, tally: Tally, to: PeerText, several: Bool) {
+    if several { terminal.out("\(report.peerName) (\(to.description)):") }
     let indent = several ? "  " : ""
     for item in report.items {
       let name = item.name

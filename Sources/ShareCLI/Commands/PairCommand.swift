@@ -46,11 +46,11 @@ enum PairCommand: Command {
       confirm: {
         // Asked once the peer's owner accepted; the peer trusts this device only after a yes.
         if yes { return true }
-        terminal.errRaw("\(escape(endpoint.description))'s owner accepted. Does it show the same code? [y/N] ")
+        terminal.errRaw("\(endpoint)'s owner accepted. Does it show the same code? [y/N] ")
         return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
       },
       observer: { event in
-        if case .waiting = event { terminal.err("Waiting for \(escape(endpoint.description))'s owner to accept…") }
+        if case .waiting = event { terminal.err("Waiting for \(endpoint)'s owner to accept…") }
       })
     guard outcome.accepted else {
       if outcome.declinedHere {

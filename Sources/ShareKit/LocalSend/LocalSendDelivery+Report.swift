@@ -85,7 +85,7 @@ extension LocalSendDelivery {
       let pinned = remembered.flatMap { $0.bytes == actual.bytes ? nil : $0.hex }
       return .identityMismatch(
         expected: pinned.map { "\($0), remembered for it" } ?? "\(peer.fingerprint), the fingerprint it announced",
-        actual: actual.hex, peer: pinName(peer))
+        actual: actual.hex, peer: PeerText(pinName(peer)))
     case .pinRequired:
       return .peerFailure(code: "refused", message: PeerText("the LocalSend device wants a PIN, which share cannot send yet"))
     case .blocked: return .peerFailure(code: "busy", message: PeerText("the LocalSend device is receiving from someone else"))

@@ -16,7 +16,7 @@ package struct Peer: Sendable, Equatable {
     package var interface: String
     /// The instance name of the record that gave this address (not encoded: `Peer.name` and
     /// `aliases` say it).
-    package var advertisedAs: String? = nil
+    package var advertisedAs: PeerText? = nil
 
     enum CodingKeys: String, CodingKey { case address, port, interface }
   }
@@ -102,14 +102,14 @@ package struct Peer: Sendable, Equatable {
 
   /// The endpoint to send to: every address (tried at once), and the certificate it must
   /// present; `rememberAs` is the name to remember the proved ID under.
-  package func endpoint(label: String? = nil, rememberAs: String? = nil) -> Endpoint? {
+  package func endpoint(label: PeerText? = nil, rememberAs: String? = nil) -> Endpoint? {
     var seen = Set<String>()
     let candidates = preferredAddresses.compactMap { address -> Endpoint.Candidate? in
-      let candidate = Endpoint.Candidate(host: address.address, port: address.port, advertisedAs: address.advertisedAs ?? name.unescaped)
+      let candidate = Endpoint.Candidate(host: address.address, port: address.port, advertisedAs: address.advertisedAs ?? name)
       return seen.insert(candidate.address).inserted ? candidate : nil
     }
     guard !candidates.isEmpty else { return nil }
-    return Endpoint(candidates: candidates, label: label ?? name.unescaped, expectedFingerprint: id, rememberAs: rememberAs)
+    return Endpoint(candidates: candidates, label: label ?? name, expectedFingerprint: id, rememberAs: rememberAs)
   }
 }
 

@@ -93,7 +93,7 @@ extension PeerResolver {
       let merged = Peer(
         name: PeerText(label), id: peers[0].id, version: peers[0].version, addresses: peers.flatMap(\.addresses), isSelf: false,
         trusted: false, standing: .new)
-      guard let endpoint = merged.endpoint(label: label) else { throw .configuration("\(PeerText(label)) has no address") }
+      guard let endpoint = merged.endpoint(label: PeerText(label)) else { throw .configuration("\(PeerText(label)) has no address") }
       return endpoint
     case .byName(let peer):
       let name = query.flatMap { peer.isCalled($0) ? $0 : nil } ?? peer.name.unescaped
@@ -103,14 +103,14 @@ extension PeerResolver {
       switch peer.standing {
       case .known, .new: break
       case .nameKnownWith(let expected):
-        throw .identityMismatch(expected: expected.hex, actual: id.hex, peer: name)
+        throw .identityMismatch(expected: expected.hex, actual: id.hex, peer: shown)
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
         throw .configuration(
           "\(shown) advertises the device ID \(id.short) of \(known), which this home knows by that name: not sending to it (the record may be a copy made to impersonate \(known)). If \(known) was renamed \(shown), send to it once by its ID: --to \(id.short)"
         )
       }
-      guard let endpoint = peer.endpoint(label: name, rememberAs: name) else { throw .configuration("\(shown) has no address") }
+      guard let endpoint = peer.endpoint(label: shown, rememberAs: name) else { throw .configuration("\(shown) has no address") }
       return endpoint
     }
   }

@@ -41,7 +41,7 @@ struct PeerTable {
       key: Peer.key(name: name, id: id, standing: standing), name: name, id: id,
       version: service.txt[AdvertisedKeys.version],
       address: Peer.Address(
-        address: service.address, port: service.port, interface: service.instance.interfaceName, advertisedAs: name),
+        address: service.address, port: service.port, interface: service.instance.interfaceName, advertisedAs: PeerText(name)),
       standing: standing)
     let previous = records.updateValue(record, forKey: service.instance)
     if previous == nil { order.append(service.instance) }

@@ -7,10 +7,10 @@ package struct Endpoint: Sendable, CustomStringConvertible {
   package struct Candidate: Sendable, Equatable {
     package var host: String
     package var port: UInt16
-    /// The instance name of the record that gave this address (untrusted: escape before display).
-    package var advertisedAs: String?
+    /// The instance name of the record that gave this address: someone else's text.
+    package var advertisedAs: PeerText?
 
-    package init(host: String, port: UInt16, advertisedAs: String? = nil) {
+    package init(host: String, port: UInt16, advertisedAs: PeerText? = nil) {
       self.host = host
       self.port = port
       self.advertisedAs = advertisedAs
@@ -23,8 +23,9 @@ package struct Endpoint: Sendable, CustomStringConvertible {
   /// Every address to try, all at once: the first that presents the expected certificate is
   /// used and the others are closed, so an address that never answers costs nothing. Never empty.
   package var candidates: [Candidate]
-  /// A device name or other label the user knows this endpoint by.
-  package var label: String?
+  /// A device name or other label the user knows this endpoint by: what the user typed or a
+  /// name someone advertised, so shown only escaped.
+  package var label: PeerText?
   /// The fingerprint the receiver must present (from discovery or the trust store).
   package var expectedFingerprint: Fingerprint?
   /// The name under which the ID this receiver proves is remembered (trust on first use); nil
@@ -33,13 +34,13 @@ package struct Endpoint: Sendable, CustomStringConvertible {
   /// A LocalSend device heard by the daemon: sent to by LocalSend (`LocalSendDelivery`).
   package var localSend: LocalSendPeer? = nil
 
-  package init(host: String, port: UInt16, label: String? = nil, expectedFingerprint: Fingerprint? = nil) {
+  package init(host: String, port: UInt16, label: PeerText? = nil, expectedFingerprint: Fingerprint? = nil) {
     candidates = [Candidate(host: host, port: port)]
     self.label = label
     self.expectedFingerprint = expectedFingerprint
   }
 
-  package init(candidates: [Candidate], label: String?, expectedFingerprint: Fingerprint?, rememberAs: String? = nil) {
+  package init(candidates: [Candidate], label: PeerText?, expectedFingerprint: Fingerprint?, rememberAs: String? = nil) {
     precondition(!candidates.isEmpty, "an endpoint needs an address")
     self.candidates = candidates
     self.label = label
@@ -56,11 +57,15 @@ package struct Endpoint: Sendable, CustomStringConvertible {
 
   /// A LocalSend device, at the address it was heard from.
   package init(localSend peer: LocalSendPeer) {
-    self.init(host: peer.address, port: peer.port, label: peer.alias.unescaped)
+    self.init(host: peer.address, port: peer.port, label: peer.alias)
     localSend = peer
   }
 
-  package var description: String { label ?? address }
+  /// The label (escaped) or the address.
+  package var description: String { label?.description ?? address }
+
+  /// The label or the address, whole, for `--json` and for messages that escape it themselves.
+  package var name: PeerText { label ?? PeerText(address) }
 
   /// Whether `text` is shaped like HOST:PORT (a numeric tail after the last colon, or a bracketed
   /// IPv6 address) even if the port is out of range: such a target is never a device name.

@@ -66,7 +66,7 @@ extension Sender {
         tcp.close()
         return race.fail(candidate, ShareError.cancelled("another address answered first"))
       }
-      let tls = try handshake(tcp, expecting: endpoint.expectedFingerprint, name: candidate.advertisedAs ?? endpoint.description)
+      let tls = try handshake(tcp, expecting: endpoint.expectedFingerprint, name: candidate.advertisedAs ?? endpoint.name)
       let connection = FramedConnection(tls)
       opened = connection
       try tls.setIdleTimeout(connectTimeout)
@@ -90,7 +90,7 @@ extension Sender {
 
   /// The TLS handshake on a connected socket; a receiver presenting another certificate than
   /// `expected` is an identity mismatch under `name`, found before anything is said to it.
-  private func handshake(_ tcp: Socket, expecting expected: Fingerprint?, name: String) throws -> TLSConnection {
+  private func handshake(_ tcp: Socket, expecting expected: Fingerprint?, name: PeerText) throws -> TLSConnection {
     do {
       return try TLSConnection.connect(tcp, context: context, timeout: connectTimeout, expectedPeer: expected)
     } catch {
@@ -105,12 +105,12 @@ extension Sender {
     let errors = failures.map { (candidate: $0.candidate, error: ShareError.wrap($0.error)) }
     func at(_ failure: (candidate: Endpoint.Candidate, error: ShareError)) -> String {
       let name = failure.candidate.advertisedAs ?? endpoint.label
-      return (name.map { "\(Escaping.escaped($0)) at " } ?? "") + "\(failure.candidate.address): \(failure.error.description)"
+      return (name.map { "\($0) at " } ?? "") + "\(failure.candidate.address): \(failure.error.description)"
     }
     if let refusal = errors.first(where: { if case .peerFailure = $0.error { true } else { false } }) {
       guard case .peerFailure("busy", let message) = refusal.error else { return refusal.error }
       let name = refusal.candidate.advertisedAs ?? endpoint.label ?? "the receiver"
-      return .busy(peer: Escaping.escaped(name), address: refusal.candidate.address, reason: busyReason(message))
+      return .busy(peer: name.description, address: refusal.candidate.address, reason: busyReason(message))
     }
     let ordered =
       errors.filter { if case .identityMismatch = $0.error { true } else { false } }
@@ -120,7 +120,7 @@ extension Sender {
     }
     let summary =
       ordered.count == 1
-      ? at(first) : "could not reach \(Escaping.escaped(endpoint.description)): " + ordered.map(at).joined(separator: "; ")
+      ? at(first) : "could not reach \(endpoint): " + ordered.map(at).joined(separator: "; ")
     return .transport(summary, detail: ordered.map { "\($0.candidate.address): \($0.error.detail)" }.joined(separator: "; "))
   }
 

@@ -109,7 +109,7 @@ package final class Sender: @unchecked Sendable {
     try receiver.check(receipt, after: answer)
     return SendReport(
       endpoint: endpoint, peerName: hello.name, peerFingerprint: fingerprint, address: session.candidate.address,
-      advertisedAs: session.candidate.advertisedAs.map { PeerText($0) }, answers: verdicts,
+      advertisedAs: session.candidate.advertisedAs, answers: verdicts,
       items: receipt.items.map { ItemOutcome($0, name: receiver.name(of: $0.id), abandoned: abandoned[$0.id]) })
   }
 
