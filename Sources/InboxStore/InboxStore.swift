@@ -143,11 +143,16 @@ package final class InboxStore: Sendable {
       names.removeAll { crossing.contains($0) }
     }
     var byIdentity: [FileIdentity: ItemMetadata] = [:]
-    for record in journal.readAll().records { byIdentity[record.file] = record.meta }
+    byIdentity.reserveCapacity(names.count)
+    journal.forEachRecord { byIdentity[$0.file] = $0.meta }
+    guard let folder = try? FileDescriptor.open(inbox.path, .readOnly, options: .directory) else { return [] }
+    defer { try? folder.close() }
+    let directory = inbox.path
     var items: [InboxItem] = []
+    items.reserveCapacity(names.count)
     for name in names {
-      let url = inbox.appendingPathComponent(name)
-      guard let status = try? FileSystem.status(url.path, followSymlinks: false) else { continue }
+      // Each entry's status relative to the open folder: no path lookup per item.
+      guard let status = try? folder.status(ofEntry: name) else { continue }
       let identity = FileIdentity(status)
       let kind: InboxItem.Kind
       switch status.kind {
@@ -158,7 +163,7 @@ package final class InboxStore: Sendable {
       let metadata = byIdentity[identity]
       items.append(
         InboxItem(
-          name: name, url: url, kind: kind, size: metadata?.size ?? identity.size, metadata: metadata,
+          name: name, directory: directory, kind: kind, size: metadata?.size ?? identity.size, metadata: metadata,
           identity: identity))
     }
     // Sorted through an index of keys: moving the items themselves would copy every field.
@@ -191,12 +196,17 @@ package struct InboxItem: Sendable {
   package enum Kind: String, Sendable, Codable { case file, folder, other }
   /// The name in the Inbox (from the disk; escape before display).
   package var name: String
-  package var url: URL
+  /// The Inbox folder's path (one string shared by every item of a listing).
+  let directory: String
   package var kind: Kind
   package var size: Int64
   /// nil when the item has no record (put there by hand, or its record was lost).
   package var metadata: ItemMetadata?
   package var identity: FileIdentity
+
+  /// Where it is: the Inbox folder's path, `/`, its name.
+  package var path: String { directory + "/" + name }
+  package var url: URL { URL(fileURLWithPath: path, isDirectory: kind == .folder) }
 }
 
 /// The status of `url` itself (not following a symbolic link).

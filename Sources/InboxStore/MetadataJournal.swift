@@ -32,9 +32,18 @@ struct MetadataJournal {
 
   /// Every record, newest last, and the journal files they came from.
   func readAll() -> (records: [MetadataRecord], files: [URL]) {
+    var records: [MetadataRecord] = []
+    let files = forEachRecord { records.append($0) }
+    return (records, files)
+  }
+
+  /// Calls `body` with every record, newest last, one journal file in memory at a time;
+  /// returns the journal files they came from.
+  @discardableResult
+  func forEachRecord(_ body: (MetadataRecord) -> Void) -> [URL] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     let files = names.filter { $0.hasSuffix(".jsonl") }.sorted().map { directory.appendingPathComponent($0) }
-    var records: [MetadataRecord] = []
+    var parser = MetadataLineParser()
     for file in files {
       guard let data = FileManager.default.contents(atPath: file.path) else { continue }
       data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
@@ -45,15 +54,15 @@ struct MetadataJournal {
           start = end + 1
           guard !line.isEmpty else { continue }
           // A torn or foreign line is skipped: metadata is a convenience, never a reason to fail.
-          if let record = MetadataLineParser.parse(line)
+          if let record = parser.parse(line)
             ?? (try? MetadataJournal.decoder.decode(MetadataRecord.self, from: Data(line)))
           {
-            records.append(record)
+            body(record)
           }
         }
       }
     }
-    return (records, files)
+    return files
   }
 
   /// Rewrites the journal as one file holding only the records for `live` identities, when

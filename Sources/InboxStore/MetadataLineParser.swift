@@ -3,19 +3,30 @@ import UniformTypes
 
 /// Reads back exactly the journal lines `MetadataRecord.jsonLine` writes (its keys in its order,
 /// its escapes), about fifty times faster than `JSONDecoder`: listing an Inbox of 100,000 items
-/// reads 100,000 records. Pure. Any other line (an older writer's, a torn one) gives nil, and
-/// the journal then decodes it with `JSONDecoder`, so the result never depends on the fast path.
+/// reads 100,000 records. Any other line (an older writer's, a torn one) gives nil, and the
+/// journal then decodes it with `JSONDecoder`, so the result never depends on the fast path.
+/// One parser reads many lines: values that repeat from record to record (the sender, the
+/// type) are made into strings once and shared.
 struct MetadataLineParser {
-  private let bytes: UnsafeRawBufferPointer
+  private var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
   private var index = 0
+  /// The fields whose values repeat from record to record.
+  private enum Repeating: Int, CaseIterable { case senderId, senderName, type }
+  /// Recent values of each repeating field, reused when the bytes are the same.
+  private var recent = [RecentStrings](repeating: RecentStrings(), count: Repeating.allCases.count)
 
   /// The record on `line`, or nil when the line is not in `jsonLine`'s exact shape.
   static func parse(_ line: UnsafeRawBufferPointer) -> MetadataRecord? {
-    var parser = MetadataLineParser(bytes: line)
-    return parser.record()
+    var parser = MetadataLineParser()
+    return parser.parse(line)
   }
 
-  private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+  /// The record on `line` (valid only during the call), or nil as `parse` says.
+  mutating func parse(_ line: UnsafeRawBufferPointer) -> MetadataRecord? {
+    bytes = line
+    index = 0
+    return record()
+  }
 
   private mutating func record() -> MetadataRecord? {
     guard literal("{\"file\":{\"inode\":"), let inode = integer().flatMap(UInt64.init(exactly:)),
@@ -23,8 +34,8 @@ struct MetadataLineParser {
       literal("},\"meta\":{\"kind\":"), let kindText = string(), let kind = ItemKind(rawValue: kindText),
       literal(",\"original_name\":"), let originalName = string(), literal(",\"received_at\":"),
       let receivedText = string(), let receivedAt = MetadataLineParser.date(receivedText),
-      literal(",\"sender_id\":"), let senderId = string(), literal(",\"sender_name\":"), let senderName = string(),
-      literal(",\"size\":"), let size = integer()
+      literal(",\"sender_id\":"), let senderId = string(reusing: .senderId), literal(",\"sender_name\":"),
+      let senderName = string(reusing: .senderName), literal(",\"size\":"), let size = integer()
     else { return nil }
     var meta = ItemMetadata(
       originalName: originalName, kind: kind, senderName: senderName, senderId: senderId, receivedAt: receivedAt, size: size)
@@ -37,7 +48,7 @@ struct MetadataLineParser {
       meta.sha256 = sha
     }
     if literal(",\"type\":") {
-      guard let type = string() else { return nil }
+      guard let type = string(reusing: .type) else { return nil }
       meta.type = TypeIdentifier(rawValue: type)
     }
     guard literal("}}"), index == bytes.count else { return nil }
@@ -72,10 +83,32 @@ struct MetadataLineParser {
   }
 
   /// A JSON string with only the escapes `jsonString` writes (`\"`, `\\`, `\n`, `\r`, `\t` and
-  /// `\u00XX` for a control character); anything else gives nil.
-  private mutating func string() -> String? {
+  /// `\u00XX` for a control character); anything else gives nil. With `recent`, a value without
+  /// escapes that is among those recently read is that same string.
+  private mutating func string(reusing field: Repeating? = nil) -> String? {
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-    index += 1
+    let start = index + 1
+    var end = start
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+    guard end < bytes.count else { return nil }
+    guard bytes[end] == UInt8(ascii: "\"") else { return escapedString(from: start) }
+    index = end + 1
+    let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    guard let field else { return MetadataLineParser.text(raw) }
+    if let known = recent[field.rawValue].find(raw) { return known }
+    guard let made = MetadataLineParser.text(raw) else { return nil }
+    recent[field.rawValue].add(made)
+    return made
+  }
+
+  /// `raw` as a string when it is valid UTF-8.
+  private static func text(_ raw: UnsafeRawBufferPointer) -> String? {
+    String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+  }
+
+  /// The rest of a string that has escapes, from the byte after its opening quote.
+  private mutating func escapedString(from start: Int) -> String? {
+    index = start
     var utf8: [UInt8] = []
     while index < bytes.count {
       let byte = bytes[index]
@@ -139,5 +172,31 @@ struct MetadataLineParser {
     parts.tm_min = minute
     parts.tm_sec = second
     return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+  }
+}
+
+/// A few strings recently made from journal bytes, found again by their bytes.
+struct RecentStrings {
+  private var strings: [String] = []
+  private var next = 0
+
+  /// The remembered string whose UTF-8 is exactly `raw`.
+  func find(_ raw: UnsafeRawBufferPointer) -> String? {
+    guard !raw.isEmpty, let start = raw.baseAddress else { return nil }
+    for string in strings where string.utf8.count == raw.count {
+      let same = string.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, start, raw.count) == 0 } ?? false
+      if same { return string }
+    }
+    return nil
+  }
+
+  /// Remembers `string`, forgetting the oldest beyond eight.
+  mutating func add(_ string: String) {
+    if strings.count < 8 {
+      strings.append(string)
+    } else {
+      strings[next] = string
+      next = (next + 1) % 8
+    }
   }
 }

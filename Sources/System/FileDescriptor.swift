@@ -162,6 +162,15 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     return FileStatus(info)
   }
 
+  /// The status of `name` in this directory, not following a symbolic link: a directory's
+  /// entries without resolving its path again for each. The corresponding C function is
+  /// `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+  package func status(ofEntry name: String) throws(Errno) -> FileStatus {
+    var info = stat()
+    try nothingOrErrno { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }
+    return FileStatus(info)
+  }
+
   /// Sets the file's permission bits exactly (the umask does not apply). The corresponding C
   /// function is `fchmod`.
   package func setPermissions(_ permissions: FilePermissions) throws(Errno) {

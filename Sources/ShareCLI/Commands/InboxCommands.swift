@@ -21,7 +21,7 @@ struct InboxItemOutput: Encodable {
 
   init(_ item: InboxItem) {
     name = item.name
-    path = item.url.path
+    path = item.path
     kind = item.metadata?.kind.rawValue ?? item.kind.rawValue
     size = item.size
     originalName = item.metadata?.originalName
@@ -119,7 +119,7 @@ enum InboxShowCommand: Command {
       return .success
     }
     terminal.out("Name:       \(escape(item.name))")
-    terminal.out("Path:       \(escape(item.url.path))")
+    terminal.out("Path:       \(escape(item.path))")
     terminal.out("Kind:       \(item.metadata?.kind.rawValue ?? item.kind.rawValue)")
     terminal.out("Size:       \(item.size < 1024 ? formatBytes(item.size) : "\(formatBytes(item.size)) (\(item.size) bytes)")")
     guard let meta = item.metadata else {
