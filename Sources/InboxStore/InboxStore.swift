@@ -24,7 +24,7 @@ package final class InboxStore: Sendable {
   /// The metadata journal.
   package let metadataDirectory: URL
 
-  private var journal: MetadataJournal { MetadataJournal(directory: metadataDirectory) }
+  var journal: MetadataJournal { MetadataJournal(directory: metadataDirectory) }
 
   /// Opens the store under `documents`, creating the folders (owner-only) if needed.
   package init(documents: URL) throws(InboxError) {
@@ -134,44 +134,6 @@ package final class InboxStore: Sendable {
 
   // MARK: Browsing
 
-  /// Everything in the Inbox, oldest first, with metadata where it is known.
-  package func list() -> [InboxItem] {
-    var names = (try? FileManager.default.contentsOfDirectory(atPath: inbox.path)) ?? []
-    if names.contains(where: FolderPassage.isTransient) {
-      // A folder crossing the threshold (or left there by a crash) is not an item yet.
-      let crossing = FolderPassage.transientNames(in: staging)
-      names.removeAll { crossing.contains($0) }
-    }
-    var byIdentity: [FileIdentity: ItemMetadata] = [:]
-    byIdentity.reserveCapacity(names.count)
-    journal.forEachRecord { byIdentity[$0.file] = $0.meta }
-    guard let folder = try? FileDescriptor.open(inbox.path, .readOnly, options: .directory) else { return [] }
-    defer { try? folder.close() }
-    let directory = inbox.path
-    var items: [InboxItem] = []
-    items.reserveCapacity(names.count)
-    for name in names {
-      // Each entry's status relative to the open folder: no path lookup per item.
-      guard let status = try? folder.status(ofEntry: name) else { continue }
-      let identity = FileIdentity(status)
-      let kind: InboxItem.Kind
-      switch status.kind {
-      case .regular: kind = .file
-      case .directory: kind = .folder
-      case .symbolicLink, .other: kind = .other
-      }
-      let metadata = byIdentity[identity]
-      items.append(
-        InboxItem(
-          name: name, directory: directory, kind: kind, size: metadata?.size ?? identity.size, metadata: metadata,
-          identity: identity))
-    }
-    // Sorted through an index of keys: moving the items themselves would copy every field.
-    let keys = items.map { $0.metadata?.receivedAt ?? .distantPast }
-    let order = items.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : items[$0].name < items[$1].name }
-    return order.map { items[$0] }
-  }
-
   /// The item stored under exactly `name`.
   package func item(named name: String) throws(InboxError) -> InboxItem {
     guard InboxStore.isPlainName(name), let item = list().first(where: { $0.name == name }) else {
@@ -189,24 +151,6 @@ package final class InboxStore: Sendable {
   static func isPlainName(_ name: String) -> Bool {
     !name.isEmpty && name != "." && name != ".." && !name.unicodeScalars.contains("/") && !name.unicodeScalars.contains("\0")
   }
-}
-
-/// An item in the Inbox.
-package struct InboxItem: Sendable {
-  package enum Kind: String, Sendable, Codable { case file, folder, other }
-  /// The name in the Inbox (from the disk; escape before display).
-  package var name: String
-  /// The Inbox folder's path (one string shared by every item of a listing).
-  let directory: String
-  package var kind: Kind
-  package var size: Int64
-  /// nil when the item has no record (put there by hand, or its record was lost).
-  package var metadata: ItemMetadata?
-  package var identity: FileIdentity
-
-  /// Where it is: the Inbox folder's path, `/`, its name.
-  package var path: String { directory + "/" + name }
-  package var url: URL { URL(fileURLWithPath: path, isDirectory: kind == .folder) }
 }
 
 /// The status of `url` itself (not following a symbolic link).

@@ -47,9 +47,10 @@ struct MetadataJournal {
     for file in files {
       guard let data = FileManager.default.contents(atPath: file.path) else { continue }
       data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
-          let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+          let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
           let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
           start = end + 1
           guard !line.isEmpty else { continue }

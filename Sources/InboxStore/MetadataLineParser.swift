@@ -33,26 +33,62 @@ struct MetadataLineParser {
       literal(",\"mtime_nanoseconds\":"), let mtime = integer(), literal(",\"size\":"), let fileSize = integer(),
       literal("},\"meta\":{\"kind\":"), let kindText = string(), let kind = ItemKind(rawValue: kindText),
       literal(",\"original_name\":"), let originalName = string(), literal(",\"received_at\":"),
-      let receivedText = string(), let receivedAt = MetadataLineParser.date(receivedText),
+      let receivedAt = date(),
       literal(",\"sender_id\":"), let senderId = string(reusing: .senderId), literal(",\"sender_name\":"),
       let senderName = string(reusing: .senderName), literal(",\"size\":"), let size = integer()
     else { return nil }
     var meta = ItemMetadata(
       originalName: originalName, kind: kind, senderName: senderName, senderId: senderId, receivedAt: receivedAt, size: size)
+    guard optionalFields(&meta), literal("}}"), index == bytes.count else { return nil }
+    return MetadataRecord(file: FileIdentity(inode: inode, size: fileSize, mtimeNanoseconds: mtime), meta: meta)
+  }
+
+  /// The fields `jsonLine` writes only when they have a value, in its order; false when one is
+  /// malformed.
+  private mutating func optionalFields(_ meta: inout ItemMetadata) -> Bool {
     if literal(",\"files\":") {
-      guard let files = integer() else { return nil }
+      guard let files = integer() else { return false }
       meta.files = Int(files)
     }
     if literal(",\"sha256\":") {
-      guard let sha = string() else { return nil }
+      guard let sha = string() else { return false }
       meta.sha256 = sha
     }
     if literal(",\"type\":") {
-      guard let type = string(reusing: .type) else { return nil }
+      guard let type = string(reusing: .type) else { return false }
       meta.type = TypeIdentifier(rawValue: type)
     }
-    guard literal("}}"), index == bytes.count else { return nil }
-    return MetadataRecord(file: FileIdentity(inode: inode, size: fileSize, mtimeNanoseconds: mtime), meta: meta)
+    if literal(",\"protocol\":") {
+      guard let via = string() else { return false }
+      meta.protocol = via
+    }
+    if literal(",\"sender_verified\":") {
+      if literal("true") {
+        meta.senderVerified = true
+      } else if literal("false") {
+        meta.senderVerified = false
+      } else {
+        return false
+      }
+    }
+    if literal(",\"refused_entries\":[") {
+      guard let entries = refusedEntries() else { return false }
+      meta.refusedEntries = entries
+    }
+    return true
+  }
+
+  /// A folder's refused entries, after the opening bracket up to and with the closing one.
+  private mutating func refusedEntries() -> [ItemMetadata.RefusedEntry]? {
+    var entries: [ItemMetadata.RefusedEntry] = []
+    if literal("]") { return entries }
+    repeat {
+      guard literal("{\"path\":"), let path = string(), literal(",\"reason\":"), let reason = string(), literal("}") else {
+        return nil
+      }
+      entries.append(ItemMetadata.RefusedEntry(path: path, reason: reason))
+    } while literal(",")
+    return literal("]") ? entries : nil
   }
 
   /// Consumes `text` if the bytes at the cursor are exactly it.
@@ -89,21 +125,35 @@ struct MetadataLineParser {
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
     let start = index + 1
     var end = start
-    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+    var bits: UInt8 = 0
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
+      bits |= bytes[end]
+      end += 1
+    }
     guard end < bytes.count else { return nil }
     guard bytes[end] == UInt8(ascii: "\"") else { return escapedString(from: start) }
     index = end + 1
     let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-    guard let field else { return MetadataLineParser.text(raw) }
+    guard let field else { return MetadataLineParser.text(raw, ascii: bits < 0x80) }
     if let known = recent[field.rawValue].find(raw) { return known }
-    guard let made = MetadataLineParser.text(raw) else { return nil }
+    guard let made = MetadataLineParser.text(raw, ascii: bits < 0x80) else { return nil }
     recent[field.rawValue].add(made)
     return made
   }
 
-  /// `raw` as a string when it is valid UTF-8.
-  private static func text(_ raw: UnsafeRawBufferPointer) -> String? {
-    String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+  /// `raw` as a string when it is valid UTF-8 (all of it is when it is ASCII).
+  private static func text(_ raw: UnsafeRawBufferPointer, ascii: Bool) -> String? {
+    let units = raw.assumingMemoryBound(to: UInt8.self)
+    return ascii ? String(decoding: units, as: UTF8.self) : String(validating: units, as: UTF8.self)
+  }
+
+  /// A string of exactly `YYYY-MM-DDTHH:MM:SSZ`, as `iso8601` writes it, read as a date.
+  private mutating func date() -> Date? {
+    guard index + 22 <= bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 21] == UInt8(ascii: "\"") else {
+      return nil
+    }
+    defer { index += 22 }
+    return MetadataLineParser.date(UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 21]))
   }
 
   /// The rest of a string that has escapes, from the byte after its opening quote.
@@ -147,8 +197,7 @@ struct MetadataLineParser {
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ`, as `iso8601` writes it.
-  static func date(_ text: String) -> Date? {
-    let digits = Array(text.utf8)
+  static func date(_ digits: UnsafeRawBufferPointer) -> Date? {
     guard digits.count == 20, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"), digits[10] == UInt8(ascii: "T"),
       digits[13] == UInt8(ascii: ":"), digits[16] == UInt8(ascii: ":"), digits[19] == UInt8(ascii: "Z")
     else { return nil }

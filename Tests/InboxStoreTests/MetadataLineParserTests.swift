@@ -13,10 +13,15 @@ import UniformTypes
   ]
 
   func record(_ name: String, optionals: Bool) -> MetadataRecord {
-    let meta = ItemMetadata(
+    var meta = ItemMetadata(
       originalName: name, kind: optionals ? .folder : .file, senderName: "Bob's \"phone\"", senderId: String(repeating: "c", count: 64),
       receivedAt: Date(timeIntervalSince1970: 1_764_558_000), size: 1234, sha256: optionals ? String(repeating: "f", count: 64) : nil,
-      type: optionals ? TypeIdentifier(rawValue: "public.folder") : nil, files: optionals ? 7 : nil)
+      type: optionals ? TypeIdentifier(rawValue: "public.folder") : nil, files: optionals ? 7 : nil,
+      refusedEntries: optionals ? [.init(path: name, reason: "refused: \"\(name)\""), .init(path: "b", reason: "")] : nil)
+    if optionals {
+      meta.protocol = "localsend"
+      meta.senderVerified = name.isEmpty
+    }
     return MetadataRecord(file: FileIdentity(inode: 987_654_321, size: 4096, mtimeNanoseconds: 1_764_558_000_123_456_789), meta: meta)
   }
 
@@ -46,6 +51,9 @@ import UniformTypes
     #expect(parsed(line.replacingOccurrences(of: "2025-", with: "2025-13-")) == nil)
     #expect(parsed(line.replacingOccurrences(of: "\"size\":1234", with: "\"size\":99999999999999999999")) == nil)
     #expect(parsed(line.replacingOccurrences(of: "}}", with: "},\"extra\":1}")) == nil)
+    #expect(parsed(line.replacingOccurrences(of: "\"sender_verified\":false", with: "\"sender_verified\":0")) == nil)
+    #expect(parsed(line.replacingOccurrences(of: "\"reason\":\"\"}", with: "\"reason\":\"\",\"x\":1}")) == nil)
+    #expect(parsed(line.replacingOccurrences(of: "\"reason\":\"\"}]", with: "\"reason\":\"\"}")) == nil, "no closing bracket")
   }
 
   @Test func theJournalStillReadsALineTheFastReaderDeclines() throws {

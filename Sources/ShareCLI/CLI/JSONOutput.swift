@@ -25,7 +25,8 @@ enum JSONOutput {
     return String(out)
   }
 
-  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+  /// Whether `line` writes `scalar` (one above ASCII's controls) as `\uXXXX`.
+  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x7F...0x9F, 0x2028, 0x2029: return true
     case 0x10000...: return false

@@ -51,7 +51,9 @@ enum InboxListCommand: Command {
     let items = try Inbox(paths: context.paths).list()
     let terminal = context.terminal
     if arguments[Self.json] {
-      printInChunks(items.lazy.map { JSONOutput.line(InboxItemOutput($0)) }, to: terminal)
+      var output = InboxListOutput(to: terminal)
+      for item in items { output.writeJSON(item) }
+      output.finish()
       return .success
     }
     if items.isEmpty {
@@ -60,7 +62,9 @@ enum InboxListCommand: Command {
     }
     // For scripts (a pipe), tab-separated lines as they have always been.
     guard terminal.stdoutIsTerminal else {
-      printInChunks(items.lazy.map(line), to: terminal)
+      var output = InboxListOutput(to: terminal)
+      for item in items { output.writeLine(item) }
+      output.finish()
       return .success
     }
     // For people: aligned columns, local times and type names.
@@ -74,30 +78,14 @@ enum InboxListCommand: Command {
     return .success
   }
 
-  /// Prints `lines` in chunks of about 64 KiB, not one write each: an Inbox may hold 100,000 items.
-  static func printInChunks(_ lines: some Sequence<String>, to terminal: Terminal) {
-    var chunk = ""
-    for line in lines {
-      if !chunk.isEmpty { chunk += "\n" }
-      chunk += line
-      if chunk.utf8.count >= 65536 {
-        terminal.out(chunk)
-        chunk = ""
-      }
-    }
-    if !chunk.isEmpty { terminal.out(chunk) }
-  }
-
   /// Who sent an item: name and the start of its ID, escaped.
   static func sender(_ item: InboxItem) -> String {
-    item.metadata.map { "\(escape($0.senderName)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
+    item.metadata.map { sender(name: $0.senderName, id: $0.senderId) } ?? "unknown sender"
   }
 
-  /// One item as a line of the table: name, size, type, when, from whom.
-  static func line(_ item: InboxItem) -> String {
-    let when = item.metadata?.receivedAtText ?? "-"
-    let type = item.metadata?.type?.rawValue ?? item.kind.rawValue
-    return "\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(sender(item))"
+  /// A sender's name and the start of its ID, escaped.
+  static func sender(name: String, id: String) -> String {
+    "\(escape(name)) (\(escape(String(id.prefix(12)))))"
   }
 }
 
