@@ -56,7 +56,7 @@ let package = Package(
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "InboxStore", "TLS", "Wire", "System", "UniformTypes", "LocalSend"]),
     .testTarget(name: "EndToEndTests", dependencies: ["ShareKit", "TLS", "Wire", "System", "LocalsendCLIHarness"]),
-    .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI"]),
+    .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "InboxStore"]),
     .testTarget(name: "LocalSendTests", dependencies: ["LocalSend", "TLS", "System", "LocalsendCLIHarness"]),
     // Installs and runs localsend-cli (PyPI) for the tests that talk to it.
     .target(name: "LocalsendCLIHarness", path: "Tests/LocalsendCLIHarness"),
