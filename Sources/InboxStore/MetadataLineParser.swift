@@ -1,4 +1,5 @@
 import Foundation
+import System
 import UniformTypes
 
 /// Reads back exactly the journal lines `MetadataRecord.jsonLine` writes (its keys in its order,
@@ -198,29 +199,7 @@ struct MetadataLineParser {
 
   /// `YYYY-MM-DDTHH:MM:SSZ`, as `iso8601` writes it.
   static func date(_ digits: UnsafeRawBufferPointer) -> Date? {
-    guard digits.count == 20, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"), digits[10] == UInt8(ascii: "T"),
-      digits[13] == UInt8(ascii: ":"), digits[16] == UInt8(ascii: ":"), digits[19] == UInt8(ascii: "Z")
-    else { return nil }
-    func number(_ range: Range<Int>) -> Int32? {
-      var value: Int32 = 0
-      for index in range {
-        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digits[index]) else { return nil }
-        value = value * 10 + Int32(digits[index] - UInt8(ascii: "0"))
-      }
-      return value
-    }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-      let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
-      hour < 24, minute < 60, second < 61
-    else { return nil }
-    var parts = tm()
-    parts.tm_year = year - 1900
-    parts.tm_mon = month - 1
-    parts.tm_mday = day
-    parts.tm_hour = hour
-    parts.tm_min = minute
-    parts.tm_sec = second
-    return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+    UTCTimestamp.seconds(digits).map { Date(timeIntervalSince1970: TimeInterval($0)) }
   }
 }
 
