@@ -26,7 +26,7 @@ let package = Package(
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "TextEscaping"),
     .target(name: "UniformTypes", dependencies: ["CMagic", "System", "TextEscaping"]),
-    .target(name: "InboxStore", dependencies: ["System", "UniformTypes"]),
+    .target(name: "InboxStore", dependencies: ["System", "TextEscaping", "UniformTypes"]),
     .target(name: "Wire", dependencies: ["TextEscaping"]),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),
     .target(name: "Discovery", dependencies: ["CAvahi", "TextEscaping"]),
@@ -50,7 +50,7 @@ let package = Package(
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "TextEscapingTests", dependencies: ["TextEscaping"]),
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "System"]),
-    .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore", "UniformTypes"]),
+    .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore", "TextEscaping", "UniformTypes"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "System"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),

@@ -1,14 +1,15 @@
 import Foundation
+import TextEscaping
 import UniformTypes
 
 /// What the Inbox remembers about an item beside its bytes.
 package struct ItemMetadata: Codable, Sendable, Equatable {
-  /// The name the sender offered (untrusted: escape before display).
-  package var originalName: String
+  /// The name the sender offered: the sender's text, shown only escaped.
+  package var originalName: PeerText
   /// What was offered: a file, a folder, a URL or a text snippet.
   package var kind: ItemKind
-  /// The sender's device name (untrusted: escape before display).
-  package var senderName: String
+  /// The sender's device name: the sender's text, shown only escaped.
+  package var senderName: PeerText
   /// The sender's device ID: the fingerprint of its certificate, 64 hex digits.
   package var senderId: String
   package var receivedAt: Date
@@ -32,17 +33,18 @@ package struct ItemMetadata: Codable, Sendable, Equatable {
 
   /// One entry of a folder that is not in it, and why: the receiver's sentence.
   package struct RefusedEntry: Codable, Sendable, Equatable {
-    /// Its path inside the folder, as offered (untrusted: escape before display).
-    package var path: String
-    package var reason: String
-    package init(path: String, reason: String) {
+    /// Its path inside the folder, as offered: the sender's text.
+    package var path: PeerText
+    /// Why it is not there (the receiver's sentence, which names the sender's text).
+    package var reason: PeerText
+    package init(path: PeerText, reason: PeerText) {
       self.path = path
       self.reason = reason
     }
   }
 
   package init(
-    originalName: String, kind: ItemKind, senderName: String, senderId: String,
+    originalName: PeerText, kind: ItemKind, senderName: PeerText, senderId: String,
     receivedAt: Date, size: Int64, sha256: String? = nil, type: TypeIdentifier? = nil, files: Int? = nil,
     refusedEntries: [RefusedEntry]? = nil
   ) {
@@ -79,10 +81,10 @@ extension MetadataRecord {
     ]
     var meta: [String] = [
       "\"kind\":\(jsonString(self.meta.kind.rawValue))",
-      "\"original_name\":\(jsonString(self.meta.originalName))",
+      "\"original_name\":\(jsonString(self.meta.originalName.unescaped))",
       "\"received_at\":\"\(iso8601(self.meta.receivedAt))\"",
       "\"sender_id\":\(jsonString(self.meta.senderId))",
-      "\"sender_name\":\(jsonString(self.meta.senderName))",
+      "\"sender_name\":\(jsonString(self.meta.senderName.unescaped))",
       "\"size\":\(self.meta.size)",
     ]
     if let files = self.meta.files { meta.append("\"files\":\(files)") }
@@ -91,7 +93,7 @@ extension MetadataRecord {
     if let via = self.meta.protocol { meta.append("\"protocol\":\(jsonString(via))") }
     if let verified = self.meta.senderVerified { meta.append("\"sender_verified\":\(verified)") }
     if let refused = self.meta.refusedEntries {
-      let entries = refused.map { "{\"path\":\(jsonString($0.path)),\"reason\":\(jsonString($0.reason))}" }
+      let entries = refused.map { "{\"path\":\(jsonString($0.path.unescaped)),\"reason\":\(jsonString($0.reason.unescaped))}" }
       meta.append("\"refused_entries\":[" + entries.joined(separator: ",") + "]")
     }
     fields.append("\"meta\":{" + meta.joined(separator: ",") + "}")

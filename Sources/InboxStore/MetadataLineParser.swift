@@ -1,5 +1,6 @@
 import Foundation
 import System
+import TextEscaping
 import UniformTypes
 
 /// Reads back exactly the journal lines `MetadataRecord.jsonLine` writes (its keys in its order,
@@ -39,7 +40,8 @@ struct MetadataLineParser {
       let senderName = string(reusing: .senderName), literal(",\"size\":"), let size = integer()
     else { return nil }
     var meta = ItemMetadata(
-      originalName: originalName, kind: kind, senderName: senderName, senderId: senderId, receivedAt: receivedAt, size: size)
+      originalName: PeerText(originalName), kind: kind, senderName: PeerText(senderName), senderId: senderId, receivedAt: receivedAt,
+      size: size)
     guard optionalFields(&meta), literal("}}"), index == bytes.count else { return nil }
     return MetadataRecord(file: FileIdentity(inode: inode, size: fileSize, mtimeNanoseconds: mtime), meta: meta)
   }
@@ -87,7 +89,7 @@ struct MetadataLineParser {
       guard literal("{\"path\":"), let path = string(), literal(",\"reason\":"), let reason = string(), literal("}") else {
         return nil
       }
-      entries.append(ItemMetadata.RefusedEntry(path: path, reason: reason))
+      entries.append(ItemMetadata.RefusedEntry(path: PeerText(path), reason: PeerText(reason)))
     } while literal(",")
     return literal("]") ? entries : nil
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TextEscaping
 import UniformTypes
 
 @testable import InboxStore

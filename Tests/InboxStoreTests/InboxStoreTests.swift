@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TextEscaping
 import UniformTypes
 
 @testable import InboxStore
@@ -23,7 +24,7 @@ final class TempDocuments: Sendable {
     try bytes.withUnsafeBytes { try file.write($0) }
     let identity = try file.finish(sync: sync)
     let meta = ItemMetadata(
-      originalName: name, kind: .file, senderName: "peer", senderId: String(repeating: "a", count: 64),
+      originalName: PeerText(name), kind: .file, senderName: "peer", senderId: String(repeating: "a", count: 64),
       receivedAt: Date(), size: Int64(bytes.count), sha256: nil, type: "public.data")
     return InboxStore.Placement(staged: file.url, name: name, identity: identity, metadata: meta)
   }
@@ -188,7 +189,7 @@ final class TempDocuments: Sendable {
   @Test func aJournalLineDecodesToTheSameRecordWhateverTheNamesHold() throws {
     let hostile = "q\"uote\\back\nline\u{1b}[2J\u{9b}tab\there 日本 \u{202e}"
     let meta = ItemMetadata(
-      originalName: hostile, kind: .file, senderName: hostile, senderId: String(repeating: "ab", count: 32),
+      originalName: PeerText(hostile), kind: .file, senderName: PeerText(hostile), senderId: String(repeating: "ab", count: 32),
       receivedAt: Date(timeIntervalSince1970: 1_790_000_000), size: 42, sha256: String(repeating: "0", count: 64),
       type: "public.plain-text", files: 3)
     let record = MetadataRecord(file: FileIdentity(inode: 12345, size: 42, mtimeNanoseconds: 1_790_000_000_123_456_789), meta: meta)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TextEscaping
 import UniformTypes
 
 @testable import InboxStore
@@ -14,10 +15,12 @@ import UniformTypes
 
   func record(_ name: String, optionals: Bool) -> MetadataRecord {
     var meta = ItemMetadata(
-      originalName: name, kind: optionals ? .folder : .file, senderName: "Bob's \"phone\"", senderId: String(repeating: "c", count: 64),
+      originalName: PeerText(name), kind: optionals ? .folder : .file, senderName: "Bob's \"phone\"",
+      senderId: String(repeating: "c", count: 64),
       receivedAt: Date(timeIntervalSince1970: 1_764_558_000), size: 1234, sha256: optionals ? String(repeating: "f", count: 64) : nil,
       type: optionals ? TypeIdentifier(rawValue: "public.folder") : nil, files: optionals ? 7 : nil,
-      refusedEntries: optionals ? [.init(path: name, reason: "refused: \"\(name)\""), .init(path: "b", reason: "")] : nil)
+      refusedEntries: optionals
+        ? [.init(path: PeerText(name), reason: PeerText("refused: \"\(name)\"")), .init(path: "b", reason: "")] : nil)
     if optionals {
       meta.protocol = "localsend"
       meta.senderVerified = name.isEmpty

@@ -28,12 +28,12 @@ import Testing
       let folder = index % 7 == 3
       let sender = InboxListOutputTests.hostile[index % InboxListOutputTests.hostile.count]
       var meta = ItemMetadata(
-        originalName: sender, kind: folder ? .folder : .file, senderName: sender,
+        originalName: PeerText(sender), kind: folder ? .folder : .file, senderName: PeerText(sender),
         senderId: String(repeating: "0123456789abcdef", count: 4),
         receivedAt: Date(timeIntervalSince1970: Double(1_764_558_000 + index % 50)),
         size: Int64(index * 1000), sha256: folder ? nil : String(repeating: "f", count: 64),
         type: index % 5 == 0 ? nil : TypeIdentifier(rawValue: "public.data"), files: folder ? 1 : nil,
-        refusedEntries: folder ? [.init(path: sender, reason: name), .init(path: "b", reason: "")] : nil)
+        refusedEntries: folder ? [.init(path: PeerText(sender), reason: PeerText(name)), .init(path: "b", reason: "")] : nil)
       if index % 4 == 1 {
         meta.protocol = "localsend"
         meta.senderVerified = index % 8 == 1
@@ -60,7 +60,7 @@ import Testing
   func referenceLine(_ item: InboxItem) -> String {
     let when = item.metadata?.receivedAtText ?? "-"
     let type = item.metadata?.type?.rawValue ?? item.kind.rawValue
-    let from = item.metadata.map { "\(escape($0.senderName)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
+    let from = item.metadata.map { "\(escape($0.senderName.unescaped)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
     return "\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(from)"
   }
 

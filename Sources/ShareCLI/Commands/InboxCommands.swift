@@ -7,8 +7,8 @@ struct InboxItemOutput: Encodable {
   var path: String
   var kind: String
   var size: Int64
-  var originalName: String?
-  var senderName: String?
+  var originalName: PeerText?
+  var senderName: PeerText?
   var senderId: String?
   var receivedAt: Date?
   var sha256: String?
@@ -84,8 +84,8 @@ enum InboxListCommand: Command {
   }
 
   /// A sender's name and the start of its ID, escaped.
-  static func sender(name: String, id: String) -> String {
-    "\(escape(name)) (\(escape(String(id.prefix(12)))))"
+  static func sender(name: PeerText, id: String) -> String {
+    "\(name) (\(escape(String(id.prefix(12)))))"
   }
 }
 
@@ -115,15 +115,15 @@ enum InboxShowCommand: Command {
       return .success
     }
     terminal.out("Type:       \(meta.type.map { "\(TypeNames.describe($0.rawValue)) (\($0.rawValue))" } ?? "unknown")")
-    terminal.out("Sent as:    \(escape(meta.originalName))")
-    terminal.out("From:       \(escape(meta.senderName))")
+    terminal.out("Sent as:    \(meta.originalName)")
+    terminal.out("From:       \(meta.senderName)")
     terminal.out("Sender ID:  \(escape(meta.senderId))\(meta.senderVerified == false ? " (claimed, not proven)" : "")")
     if let via = meta.protocol { terminal.out("Protocol:   \(escape(via))") }
     terminal.out("Received:   \(LocalTime.string(meta.receivedAt, seconds: true))")
     if let sha = meta.sha256 { terminal.out("SHA-256:    \(sha)") }
     if let files = meta.files { terminal.out("Files:      \(files)") }
     for (index, entry) in (meta.refusedEntries ?? []).enumerated() {
-      terminal.out("\(index == 0 ? "Not stored: " : "            ")\(escape(entry.path)): \(escape(entry.reason))")
+      terminal.out("\(index == 0 ? "Not stored: " : "            ")\(entry.path): \(entry.reason)")
     }
     return .success
   }

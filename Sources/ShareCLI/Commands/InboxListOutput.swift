@@ -10,7 +10,7 @@ struct InboxListOutput {
   private var chunk: [UInt8] = []
   /// The last date and sender written, with their text: items arrive in runs from one send.
   private var lastDate: (date: Date, text: String)?
-  private var lastSender: (name: String, id: String, text: String)?
+  private var lastSender: (name: PeerText, id: String, text: String)?
 
   init(to terminal: Terminal) {
     self.terminal = terminal
@@ -38,7 +38,7 @@ struct InboxListOutput {
     appendJSON(meta?.kind.rawValue ?? item.kind.rawValue)
     append(",\"name\":")
     appendJSON(item.name)
-    if let meta { field("original_name", meta.originalName) }
+    if let meta { field("original_name", meta.originalName.unescaped) }
     field("path", item.path)
     if let via = meta?.protocol { field("protocol", via) }
     if let meta { field("received_at", receivedAtText(meta)) }
@@ -46,16 +46,16 @@ struct InboxListOutput {
       append(",\"refused_entries\":[")
       for (index, entry) in refused.enumerated() {
         append(index == 0 ? "{\"path\":" : ",{\"path\":")
-        appendJSON(entry.path)
+        appendJSON(entry.path.unescaped)
         append(",\"reason\":")
-        appendJSON(entry.reason)
+        appendJSON(entry.reason.unescaped)
         append("}")
       }
       append("]")
     }
     if let meta {
       field("sender_id", meta.senderId)
-      field("sender_name", meta.senderName)
+      field("sender_name", meta.senderName.unescaped)
     }
     if let verified = meta?.senderVerified { append(verified ? ",\"sender_verified\":true" : ",\"sender_verified\":false") }
     if let sha = meta?.sha256 { field("sha256", sha) }
@@ -127,7 +127,7 @@ struct InboxListOutput {
   }
 
   /// Who sent an item: name and the start of its ID, escaped.
-  private mutating func sender(name: String, id: String) -> String {
+  private mutating func sender(name: PeerText, id: String) -> String {
     if let lastSender, lastSender.name == name, lastSender.id == id { return lastSender.text }
     let text = InboxListCommand.sender(name: name, id: id)
     lastSender = (name, id, text)

@@ -92,7 +92,7 @@ final class LocalSendUpload: UploadSink {
     if content.isPending { try judgeContent() }
     state = .done
     var metadata = ItemMetadata(
-      originalName: plan.offer.name.unescaped, kind: .file, senderName: sender.alias.unescaped, senderId: sender.senderId,
+      originalName: plan.offer.name, kind: .file, senderName: sender.alias, senderId: sender.senderId,
       receivedAt: Date(),
       size: received, sha256: Digest(bytes: hasher.finalize())?.hex, type: content.type ?? plan.type)
     metadata.protocol = "localsend"

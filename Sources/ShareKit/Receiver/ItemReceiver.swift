@@ -66,7 +66,7 @@ final class ItemReceiver {
         return
       }
       let metadata = ItemMetadata(
-        originalName: offer.name.unescaped, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name.unescaped,
+        originalName: offer.name, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name,
         senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type)
       do {
         try batch.add(file, offer: offer, name: plan.storedName, metadata: metadata)
@@ -185,9 +185,9 @@ final class ItemReceiver {
       return false
     }
     let metadata = ItemMetadata(
-      originalName: offer.name.unescaped, kind: .folder, senderName: peer.name.unescaped, senderId: peer.fingerprint.hex,
+      originalName: offer.name, kind: .folder, senderName: peer.name, senderId: peer.fingerprint.hex,
       receivedAt: Date(), size: tally.bytes, type: plan.type ?? .folder, files: tally.stored,
-      refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path.unescaped, reason: $0.reason.unescaped) })
+      refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path, reason: $0.reason) })
     do {
       try batch.add(folder, offer: offer, name: plan.storedName, metadata: metadata, entries: entries)
     } catch {
