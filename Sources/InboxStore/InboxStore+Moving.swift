@@ -71,7 +71,7 @@ extension InboxStore {
   /// never leaves part of an item in the Inbox (what is left in staging goes when the daemon
   /// starts). A folder's top folder must be writable (`leaving`).
   func discard(fromInbox url: URL) throws(InboxError) {
-    let trash = staging.appendingPathComponent("\(randomHex(12)).trash")
+    let trash = staging.appendingPathComponent("\(randomHex(12)).trash", isDirectory: false)
     do {
       try FileSystem.renameNoReplace(url.path, to: trash.path)
     } catch .improperLink {
@@ -93,7 +93,7 @@ extension InboxStore {
     for number in 0..<100_000 {
       let candidate = InboxName.variant(of: name, number: number)
       do {
-        try renameNoReplace(source, to: folder.appendingPathComponent(candidate), acrossFileSystems: acrossFileSystems)
+        try renameNoReplace(source, to: folder.appendingPathComponent(candidate, isDirectory: false), acrossFileSystems: acrossFileSystems)
         return candidate
       } catch .system(_, _, .fileExists) {
         continue

@@ -45,7 +45,9 @@ package final class InboxStore: Sendable {
 
   /// A new, empty staging file, owner-only until it is finished.
   package func createStagingFile() throws(InboxError) -> StagingFile {
-    let url = staging.appendingPathComponent("\(randomHex(12)).part")
+    // Every per-item path here says whether it names a folder: Foundation's
+    // `appendingPathComponent(_:)` without it lstat()s the path to find out, once per item.
+    let url = staging.appendingPathComponent("\(randomHex(12)).part", isDirectory: false)
     let file = try InboxError.attempt("open", url.path) { () throws(Errno) in
       try FileDescriptor.open(url.path, .writeOnly, options: [.create, .exclusiveCreate], permissions: .ownerReadWrite)
     }
@@ -54,7 +56,7 @@ package final class InboxStore: Sendable {
 
   /// A new, empty staging folder to build a folder item in.
   package func createStagingFolder() throws(InboxError) -> URL {
-    let url = staging.appendingPathComponent("\(randomHex(12)).dir")
+    let url = staging.appendingPathComponent("\(randomHex(12)).dir", isDirectory: true)
     try InboxError.attempt("mkdir", url.path) { () throws(Errno) in
       try FileSystem.makeDirectory(url.path, permissions: .ownerReadWriteExecute)
     }

@@ -26,7 +26,7 @@ struct MetadataJournal {
       text.append(contentsOf: record.jsonLine.utf8)
     }
     let name = "\(UInt64(Date().timeIntervalSince1970 * 1000))-\(randomHex(8)).jsonl"
-    let path = directory.appendingPathComponent(name).path
+    let path = directory.appendingPathComponent(name, isDirectory: false).path
     try InboxError.attempt("write", path) { () throws(Errno) in try writeDurably(text, to: path) }
   }
 

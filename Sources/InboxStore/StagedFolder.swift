@@ -15,7 +15,7 @@ package final class StagedFolder {
     try Self.requirePlainNames(components)
     var current = url
     for component in components {
-      current.appendPathComponent(component)
+      current.appendPathComponent(component, isDirectory: true)
       do {
         try FileSystem.makeDirectory(current.path, permissions: .ownerReadWriteExecute)
       } catch .fileExists {
@@ -32,7 +32,7 @@ package final class StagedFolder {
     guard !components.isEmpty else { throw InboxError.unexpected("an entry has an empty path") }
     try Self.requirePlainNames(components)
     try makeFolder(Array(components.dropLast()))
-    let file = components.reduce(url) { $0.appendingPathComponent($1) }
+    let file = components.reduce(url) { $0.appendingPathComponent($1, isDirectory: false) }
     let descriptor = try InboxError.attempt("open", file.path) { () throws(Errno) in
       try FileDescriptor.open(
         file.path, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)

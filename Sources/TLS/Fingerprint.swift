@@ -39,13 +39,15 @@ package struct Fingerprint: Hashable, Sendable, Codable, Comparable, CustomStrin
 
   /// The canonical device ID: 64 lowercase hex digits.
   package var hex: String {
-    var out = ""
-    out.reserveCapacity(2 * bytes.count)
-    for byte in bytes {
-      out.unicodeScalars.append(hexDigit(byte >> 4))
-      out.unicodeScalars.append(hexDigit(byte & 0x0f))
+    // Built as UTF-8 bytes in one go: appending scalars one by one costs a receiver about 2% of
+    // its CPU for many small items (the sender's ID goes into every item's record).
+    String(unsafeUninitializedCapacity: 2 * bytes.count) { buffer in
+      for (index, byte) in bytes.enumerated() {
+        buffer[2 * index] = UInt8(ascii: hexDigit(byte >> 4))
+        buffer[2 * index + 1] = UInt8(ascii: hexDigit(byte & 0x0f))
+      }
+      return 2 * bytes.count
     }
-    return out
   }
 
   /// The human form: 16 groups of 4 hex digits joined by "-".

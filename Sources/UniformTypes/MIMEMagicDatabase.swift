@@ -1,0 +1,220 @@
+/// libmagic's compiled database cut down to the entries that can print a MIME type, every MIME
+/// type in it marked with a leading `!`. Pure: bytes in, bytes out.
+///
+/// Why a `MAGIC_MIME_TYPE` answer needs nothing else: libmagic tries the database's top-level
+/// entries in one fixed order (strongest first) and stops at the first that *matches*, where an
+/// entry matches when a line with a description or a MIME type succeeds (`match()` in
+/// softmagic.c). The answer is that entry's MIME type, if it has one; an entry without one only
+/// stops the search, and the answer is then what the built-in checks say, exactly as when no
+/// entry matches at all. So, keeping the order:
+/// - if no entry that can print a MIME type matches, the full database prints no MIME type
+///   either, and its answer is the cut one's (same built-in checks on the same bytes);
+/// - if one does, an entry the cut database lacks may have matched first in the full one, so the
+///   full database must be asked.
+///
+/// The mark tells the two apart: an answer without `!` came from the built-in checks and stands;
+/// an answer with one means "ask the full database". Random or unrecognised bytes (the common
+/// case for what no signature fits) are then judged by a third of the entries; a recognised
+/// format costs one pass of the cut database more. An entry "can print a MIME type" when one of
+/// its lines has one, uses (`use`) a named entry that can, or holds an `indirect` test (which
+/// runs the whole database again at an offset). Named entries stay whole, so a `use` finds what
+/// it found before.
+package enum MIMEMagicDatabase {
+  /// The byte that starts every MIME type in the cut database.
+  package static let marker = UInt8(ascii: "!")
+
+  /// libmagic's compiled-database header: `MAGICNO`, `VERSIONNO` 18 (file 5.x), then the entry
+  /// counts of the two sets (ordinary entries, named entries); one entry long.
+  static let magicNumber: UInt32 = 0xF11E_041C
+  static let version: UInt32 = 18
+  /// `sizeof(struct magic)` for version 18.
+  static let entrySize = 376
+  /// Offsets in `struct magic` (file.h): `cont_level`, `type`, `value.s`, `mimetype`.
+  static let continuationLevelOffset = 0
+  static let typeOffset = 6
+  static let valueOffset = 32
+  static let valueLength = 128
+  static let mimeOffset = 224
+  static let mimeLength = 80
+  /// `FILE_INDIRECT`, `FILE_USE` in file.h.
+  static let indirectType: UInt8 = 41
+  static let useType: UInt8 = 46
+
+  /// The cut database built from a compiled one (`magic.mgc`), or nil when `database` is not a
+  /// native-endian version-18 database or a MIME type is too long to mark.
+  package static func cut(_ database: UnsafeRawBufferPointer) -> [UInt8]? {
+    guard let plan = Plan(database) else { return nil }
+    var written = false
+    let output = [UInt8](unsafeUninitializedCapacity: plan.byteCount) { buffer, count in
+      written = plan.write(into: UnsafeMutableRawBufferPointer(buffer))
+      count = plan.byteCount
+    }
+    return written ? output : nil
+  }
+
+  /// Which groups of entries the cut database keeps, in the full database's order.
+  package struct Plan {
+    let database: UnsafeRawBufferPointer
+    let ordinary: [Range<Int>]
+    let named: [Range<Int>]
+    let ordinaryCount: Int
+    let namedCount: Int
+    /// The cut database's size in bytes.
+    package var byteCount: Int { entrySize * (1 + ordinaryCount + namedCount) }
+
+    /// The plan for `database`; nil when it is not a native-endian version-18 database.
+    package init?(_ database: UnsafeRawBufferPointer) {
+      guard let layout = Layout(database) else { return nil }
+      self.database = database
+      let ordinary = groups(database, first: 1, count: layout.ordinary)
+      let named = groups(database, first: 1 + layout.ordinary, count: layout.named)
+      var capability = Capability(database: database, named: named)
+      self.ordinary = ordinary.filter { capability.canPrintMIME($0) }
+      let reachable = capability.namedReachable(from: self.ordinary)
+      self.named = named.indices.filter { reachable.contains($0) }.map { named[$0] }
+      ordinaryCount = self.ordinary.reduce(0) { $0 + $1.count }
+      namedCount = self.named.reduce(0) { $0 + $1.count }
+    }
+
+    /// Writes the cut database into `output` (`byteCount` bytes); false when a MIME type is too
+    /// long to mark.
+    package func write(into output: UnsafeMutableRawBufferPointer) -> Bool {
+      precondition(output.count >= byteCount)
+      output.initializeMemory(as: UInt8.self, repeating: 0)
+      for (index, word) in [magicNumber, version, UInt32(ordinaryCount), UInt32(namedCount)].enumerated() {
+        output.storeBytes(of: word, toByteOffset: 4 * index, as: UInt32.self)
+      }
+      var next = 1
+      for group in ordinary + named {
+        for entry in group {
+          let target = UnsafeMutableRawBufferPointer(rebasing: output[next * entrySize..<(next + 1) * entrySize])
+          target.copyMemory(from: UnsafeRawBufferPointer(rebasing: database[entry * entrySize..<(entry + 1) * entrySize]))
+          guard mark(target) else { return false }
+          next += 1
+        }
+      }
+      return true
+    }
+  }
+
+  /// The header's counts, when the header is one this reads and the size fits them.
+  struct Layout {
+    var ordinary: Int
+    var named: Int
+
+    init?(_ database: UnsafeRawBufferPointer) {
+      guard database.count >= MIMEMagicDatabase.entrySize else { return nil }
+      let words = (0..<4).map { database.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) }
+      guard words[0] == MIMEMagicDatabase.magicNumber, words[1] == MIMEMagicDatabase.version else { return nil }
+      (ordinary, named) = (Int(words[2]), Int(words[3]))
+      guard database.count == MIMEMagicDatabase.entrySize * (1 + ordinary + named) else { return nil }
+    }
+  }
+
+  /// Entry indices grouped by top-level entry (a group is a top-level line and its continuations).
+  static func groups(_ database: UnsafeRawBufferPointer, first: Int, count: Int) -> [Range<Int>] {
+    var groups: [Range<Int>] = []
+    var start = first
+    for entry in first..<first + count where entry > first && continuationLevel(database, entry) == 0 {
+      groups.append(start..<entry)
+      start = entry
+    }
+    if count > 0 { groups.append(start..<first + count) }
+    return groups
+  }
+
+  static func continuationLevel(_ database: UnsafeRawBufferPointer, _ entry: Int) -> UInt16 {
+    database.loadUnaligned(fromByteOffset: entry * entrySize + continuationLevelOffset, as: UInt16.self)
+  }
+
+  static func type(_ database: UnsafeRawBufferPointer, _ entry: Int) -> UInt8 {
+    database[entry * entrySize + typeOffset]
+  }
+
+  static func hasMIME(_ database: UnsafeRawBufferPointer, _ entry: Int) -> Bool {
+    database[entry * entrySize + mimeOffset] != 0
+  }
+
+  /// The C string in `value.s` (a named entry's name, or the name a `use` line calls).
+  static func value(_ database: UnsafeRawBufferPointer, _ entry: Int) -> [UInt8] {
+    let start = entry * entrySize + valueOffset
+    let bytes = database[start..<start + valueLength]
+    return Array(bytes.prefix { $0 != 0 })
+  }
+
+  /// Puts the marker before an entry's MIME type, if it has one; false when it does not fit.
+  private static func mark(_ entry: UnsafeMutableRawBufferPointer) -> Bool {
+    guard entry[mimeOffset] != 0 else { return true }
+    let field = UnsafeMutableRawBufferPointer(rebasing: entry[mimeOffset..<mimeOffset + mimeLength])
+    guard let end = field.firstIndex(of: 0), end + 2 <= mimeLength else { return false }
+    for index in stride(from: end, to: 0, by: -1) { field[index] = field[index - 1] }
+    field[0] = marker
+    field[end + 1] = 0
+    return true
+  }
+}
+
+extension MIMEMagicDatabase {
+  /// Which groups can print a MIME type, following `use` lines into named entries.
+  struct Capability {
+    let database: UnsafeRawBufferPointer
+    let named: [Range<Int>]
+    /// Named groups by name: the first of each name, as libmagic's `file_magicfind` finds it.
+    let byName: [[UInt8]: Int]
+    private var known: [Int: Bool] = [:]
+    private var visiting: Set<Int> = []
+
+    init(database: UnsafeRawBufferPointer, named: [Range<Int>]) {
+      self.database = database
+      self.named = named
+      var byName: [[UInt8]: Int] = [:]
+      for (index, group) in named.enumerated() where byName[MIMEMagicDatabase.value(database, group.lowerBound)] == nil {
+        byName[MIMEMagicDatabase.value(database, group.lowerBound)] = index
+      }
+      self.byName = byName
+    }
+
+    /// The named group a `use` line calls (its name without the `^` that flips byte order).
+    func callee(_ entry: Int) -> Int? {
+      var name = MIMEMagicDatabase.value(database, entry)
+      if name.first == UInt8(ascii: "^") { name.removeFirst() }
+      return byName[name]
+    }
+
+    /// Whether some line of `group` has a MIME type, runs the database again (`indirect`), or
+    /// calls a named group that can. A `use` of a name that does not exist counts: libmagic
+    /// fails on it, and the full database must be the one that fails.
+    mutating func canPrintMIME(_ group: Range<Int>) -> Bool {
+      for entry in group {
+        let type = MIMEMagicDatabase.type(database, entry)
+        if MIMEMagicDatabase.hasMIME(database, entry) || type == MIMEMagicDatabase.indirectType { return true }
+        guard type == MIMEMagicDatabase.useType else { continue }
+        guard let callee = callee(entry) else { return true }
+        if let answer = known[callee] {
+          if answer { return true }
+          continue
+        }
+        // A named group that calls itself back: assume it can (keeping too much is safe).
+        if visiting.contains(callee) { return true }
+        visiting.insert(callee)
+        let answer = canPrintMIME(named[callee])
+        visiting.remove(callee)
+        known[callee] = answer
+        if answer { return true }
+      }
+      return false
+    }
+
+    /// Indices of the named groups that `groups` call, directly or through other named groups.
+    func namedReachable(from groups: [Range<Int>]) -> Set<Int> {
+      var reached: Set<Int> = []
+      var pending = groups
+      while let group = pending.popLast() {
+        for entry in group where MIMEMagicDatabase.type(database, entry) == MIMEMagicDatabase.useType {
+          if let callee = callee(entry), reached.insert(callee).inserted { pending.append(named[callee]) }
+        }
+      }
+      return reached
+    }
+  }
+}
