@@ -34,7 +34,7 @@ import Testing
         for step in 0..<perWriter {
           let n = writer * perWriter + step
           do {
-            try contacts.trust(TrustedPeer(id: Self.id(n), name: "peer-\(n)"))
+            try contacts.trust(TrustedPeer(id: Self.id(n), name: PeerText("peer-\(n)")))
             try contacts.remember([(name: "name-\(n)", id: Self.id(n))])
           } catch {
             failures.withLock { $0.append("\(error)") }

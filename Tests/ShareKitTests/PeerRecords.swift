@@ -29,7 +29,7 @@ enum PeerRecords {
   static func book(contacts: [String: Fingerprint] = [:], sentTo: [String: Fingerprint] = [:]) -> KnownIdentities {
     var known = KnownPeers()
     for (name, id) in sentTo { known.remember(name: name, id: id) }
-    let trust = TrustStore(peers: contacts.map { TrustedPeer(id: $0.value, name: $0.key) })
+    let trust = TrustStore(peers: contacts.map { TrustedPeer(id: $0.value, name: PeerText($0.key)) })
     return KnownIdentities(own: ("me", me), trust: trust, known: known)
   }
 

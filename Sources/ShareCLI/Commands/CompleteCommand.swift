@@ -63,8 +63,9 @@ enum CompleteCommand: Command {
     return advertised + contactNames(paths: paths) + remembered
   }
 
+  /// Contacts' names as they are (`run` leaves out any that would not print as they are).
   static func contactNames(paths: SharePaths) -> [String] {
-    ((try? Contacts(paths: paths).trusted())?.peers ?? []).map(\.name)
+    ((try? Contacts(paths: paths).trusted())?.peers ?? []).map(\.name.unescaped)
   }
 
   /// The Inbox's items; nothing (and no folder made) when this home has no Inbox yet.

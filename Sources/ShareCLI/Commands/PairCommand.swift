@@ -59,7 +59,7 @@ enum PairCommand: Command {
       }
       throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
     }
-    try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName.unescaped))
+    try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
     _ = try? ControlClient.send(.reload, paths: context.paths)
     terminal.err("Paired: \(outcome.peerName) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
     return .success

@@ -26,7 +26,7 @@ enum TrustListCommand: Command {
     }
     var table = Table("NAME", "ID", "")
     for peer in store.peers {
-      table.add(escape(peer.name), peer.id.grouped, peer.ask ? "(asks first)" : "")
+      table.add(peer.name.description, peer.id.grouped, peer.ask ? "(asks first)" : "")
     }
     // On a pipe, as before: no empty last cell.
     if context.terminal.stdoutIsTerminal {
@@ -54,7 +54,8 @@ enum TrustAddCommand: Command {
     guard let id = Fingerprint(hex: arguments.positionals[0]) else {
       throw UsageError("'\(escape(arguments.positionals[0]))' is not a device ID (64 hex digits, as 'share id' prints)", spec: spec)
     }
-    try Contacts(paths: context.paths).trust(TrustedPeer(id: id, name: arguments[Self.name] ?? id.short, ask: arguments[Self.ask]))
+    try Contacts(paths: context.paths).trust(
+      TrustedPeer(id: id, name: PeerText(arguments[Self.name] ?? id.short), ask: arguments[Self.ask]))
     notifyDaemon(context)
     context.terminal.err("Trusted \(escape(arguments[Self.name] ?? id.short)) (\(id.grouped))")
     return .success
@@ -76,7 +77,7 @@ enum TrustRemoveCommand: Command {
       throw ShareError.configuration("'\(escape(query))' matches \(matches.count) contacts; give more of the ID")
     case .removed(let peer):
       notifyDaemon(context)
-      context.terminal.err("No longer trusted: \(escape(peer.name)) (\(peer.id.grouped))")
+      context.terminal.err("No longer trusted: \(peer.name) (\(peer.id.grouped))")
       return .success
     }
   }

@@ -282,7 +282,7 @@ package final class Daemon: @unchecked Sendable {
     note("\(accept ? "accepted" : "declined") ask \(id) from \(decided.peerName)")
     if accept, trust, let fingerprint = Fingerprint(hex: decided.peerId) {
       do {
-        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: decided.peerName.unescaped)))
+        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: decided.peerName)))
       } catch {
         return ControlResponse(ok: false, error: "accepted ask \(id), but could not trust \(decided.peerName): \(error)")
       }

@@ -23,7 +23,7 @@ package struct KnownIdentities: Sendable {
   /// The pairs of other devices, a name to an ID; one name may come twice (a contact and a
   /// remembered name).
   private var others: [(name: String, id: Fingerprint)] {
-    known.entries.map { ($0.name, $0.id) } + trust.peers.map { ($0.name, $0.id) }
+    known.entries.map { ($0.name, $0.id) } + trust.peers.map { ($0.name.unescaped, $0.id) }
   }
 
   /// Every pair, this home's own included.

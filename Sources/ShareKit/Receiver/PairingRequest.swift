@@ -42,7 +42,7 @@ struct PairingRequest {
       return
     }
     do {
-      try context.trust(TrustedPeer(id: peer.fingerprint, name: peer.name.unescaped))
+      try context.trust(TrustedPeer(id: peer.fingerprint, name: peer.name))
     } catch {
       try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "the receiver could not save its contacts")))
       context.emit(.connectionFailed(address: peer.address, peer: peer, error: error))

@@ -100,7 +100,7 @@ package struct Contacts: Sendable {
   package func pair(with peer: TrustedPeer) throws(ShareError) -> TrustStore {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       let store = try changeTrust { $0.add(peer) }.store
-      _ = try? changeKnownPeers { $0.remember(name: peer.name, id: peer.id) }
+      _ = try? changeKnownPeers { $0.remember(name: peer.name.unescaped, id: peer.id) }
       return store
     }
   }

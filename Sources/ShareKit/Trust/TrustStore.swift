@@ -1,16 +1,18 @@
 import Foundation
 import TLS
+import TextEscaping
 
 /// A peer this home trusts (a contact): identified by its certificate fingerprint.
 package struct TrustedPeer: Codable, Sendable, Equatable {
   package var id: Fingerprint
-  /// A name the owner gave it (or its device name when added).
-  package var name: String
+  /// A name the owner gave it, or the device name it said in its Hello when added (someone
+  /// else's text, so shown only escaped).
+  package var name: PeerText
   package var addedAt: Date
   /// Whether an ask from this peer still waits for the person (false: accepted without asking).
   package var ask: Bool
 
-  package init(id: Fingerprint, name: String, addedAt: Date = Date(), ask: Bool = false) {
+  package init(id: Fingerprint, name: PeerText, addedAt: Date = Date(), ask: Bool = false) {
     self.id = id
     self.name = name
     self.addedAt = addedAt
@@ -33,7 +35,7 @@ package struct TrustStore: Sendable, Equatable {
   package func trusts(_ id: Fingerprint) -> Bool { peer(id) != nil }
 
   /// The contact by this name.
-  package func peer(named name: String) -> TrustedPeer? { peers.first { $0.name == name } }
+  package func peer(named name: String) -> TrustedPeer? { peers.first { $0.name.unescaped == name } }
 
   /// Adds or updates a contact.
   package mutating func add(_ peer: TrustedPeer) {
@@ -54,7 +56,7 @@ package struct TrustStore: Sendable, Equatable {
 
   /// Contacts whose name equals `query` or whose ID starts with it.
   package func matches(_ query: String) -> [TrustedPeer] {
-    peers.filter { $0.name == query || $0.id.matches(prefix: query) }
+    peers.filter { $0.name.unescaped == query || $0.id.matches(prefix: query) }
   }
 }
 
