@@ -72,3 +72,5 @@ int clinux_landlock_restrict_self(int ruleset_fd) {
 }
 
 int clinux_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
+
+int clinux_set_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }

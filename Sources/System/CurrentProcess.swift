@@ -22,6 +22,13 @@ package enum CurrentProcess {
     execve(executable, argv, envp)
     throw Errno.current
   }
+
+  /// Names the process as ps, top, pgrep and killall show it (the kernel keeps the first 15
+  /// bytes): an image started from `/proc/self/exe` would otherwise be called `exe`. Call it on
+  /// the main thread. The corresponding C function is `prctl` (`PR_SET_NAME`).
+  package static func setName(_ name: String) throws(Errno) {
+    try nothingOrErrno { clinux_set_name(name) }
+  }
 }
 
 extension FileDescriptor {

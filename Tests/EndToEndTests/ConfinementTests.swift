@@ -34,6 +34,10 @@ import Testing
     // stderr is read apart from stdout: the note may arrive after the port.
     #expect(daemon.waitForLog("confined with Landlock"), "\(daemon.log)")
     #expect(noNewPrivileges(daemon.process.pid) == "1")
+    // Re-executed from /proc/self/exe, it still goes by the name it was started under: ps,
+    // pgrep, killall and the scripts' share_stop_pid find it (they found 'exe', and left it running).
+    let comm = try String(contentsOfFile: "/proc/\(daemon.process.pid)/comm", encoding: .utf8)
+    #expect(comm == "share\n", "\(comm)")
 
     let folder = a.files.appendingPathComponent("trip")
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("day 1"), withIntermediateDirectories: true)

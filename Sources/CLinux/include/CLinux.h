@@ -57,4 +57,9 @@ int clinux_landlock_restrict_self(int ruleset_fd);
 /// file capabilities), for this thread and its descendants; Landlock requires it of an
 /// unprivileged process. Returns 0, or -1 with errno set.
 int clinux_set_no_new_privs(void);
+
+/// prctl(PR_SET_NAME, name): the calling thread's name, which ps, top, pgrep and killall show
+/// for the process when it is the main thread (the kernel keeps the first 15 bytes). Returns 0,
+/// or -1 with errno set.
+int clinux_set_name(const char *name);
 #endif

@@ -39,6 +39,9 @@ package enum Confinement {
     let environment = ProcessInfo.processInfo.environment
     if let text = environment[confinedKey], let abi = Int(text) {
       unsetenv(confinedKey)
+      // The image came from /proc/self/exe: keep the name the daemon was started under
+      // (`share`), so that ps, pgrep and killall find it.
+      try? CurrentProcess.setName(URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent)
       return .confined(abi: abi, writable: try writableFolders(paths), hooks: HookRunner.Channel.inherited())
     }
     let abi: Int
