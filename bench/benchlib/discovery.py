@@ -1,6 +1,7 @@
 """share found by name: daemon start to visible on another host (with sends by name across the
 link), and the first send to a name never seen before over the loopback Avahi."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -197,6 +198,12 @@ def measure_new_name(ctx, share):
         rmtree(sender)
         shutil.copytree(share.template, home, symlinks=True)
         shutil.copytree(share.sender_home, sender, symlinks=True)
+        # The receiver's home is a copy (its identity included): a sender that remembered or
+        # trusted that identity under the receiver's usual name would rightly refuse a record
+        # claiming it under a new one. Never seen before means nothing known of it at all.
+        for known in ("known_peers.json", "trust.json"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(os.path.join(sender, known))
         ctx.quiet()
         daemon, _port, _ready = share.start_daemon(home, "new", extra=("--host", "127.0.0.1", "--name", name))
         try:

@@ -6,8 +6,10 @@
 /// Unauthenticated connections are capped per address and in total; when the total is reached, a
 /// newcomer from an address holding fewer of them takes the place of the oldest one of the
 /// addresses holding the most, so a flood from some addresses cannot lock out the others.
-/// Authenticated connections have caps of their own, per address and in total, and a reserve of
-/// the total that only contacts may use: strangers cannot take every slot from contacts.
+/// Authenticated connections have caps of their own, in total and, for strangers, per address,
+/// and a reserve of the total that only contacts may use: strangers cannot take every slot from
+/// contacts. Contacts are not capped per address: each proved who it is, and several of them
+/// may well share one (the users of one lab server, the devices behind one NAT).
 struct Admission {
   /// The caps. See `ReceiverConfiguration` for what each means.
   struct Limits: Sendable {
@@ -144,7 +146,7 @@ struct Admission {
       if !isContact { strangers += 1 }
       if entry.address == address { fromAddress += 1 }
     }
-    if fromAddress >= limits.maxConnectionsPerAddress {
+    if !contact && fromAddress >= limits.maxConnectionsPerAddress {
       return "\(fromAddress) connections from your address are already being served"
     }
     let cap = contact ? limits.maxConnections : limits.maxConnections - limits.contactReserve

@@ -22,8 +22,8 @@ package struct ReceiverConfiguration: Sendable {
   /// the most crowded; over the rest, the newcomer is told `busy`.
   package var maxUnauthenticatedPerAddress: Int
   package var maxUnauthenticated: Int
-  /// Authenticated connections served at once, in total and per peer address; of the total,
-  /// `contactReserve` are for contacts only.
+  /// Authenticated connections served at once, in total and (for strangers) per peer address;
+  /// of the total, `contactReserve` are for contacts only.
   package var maxConnections: Int
   package var maxConnectionsPerAddress: Int
   package var contactReserve: Int
