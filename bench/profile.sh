@@ -104,7 +104,7 @@ end=$(date +%s.%N)
 echo "profile: sent in $(awk "BEGIN{printf \"%.2f\", $end - $start}") s (under perf)" >&2
 
 # Stop the daemon (repeat SIGTERM: an early one can be lost, see README).
-daemon_pid=$(pgrep -P "$perf_pid" | head -1 || true)
+daemon_pid=$(pgrep -P "$perf_pid" | awk 'NR == 1' || true)
 for _ in $(seq 1 20); do
   [ -n "$daemon_pid" ] && kill -TERM "$daemon_pid" 2>/dev/null || break
   sleep 0.5

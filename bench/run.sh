@@ -29,7 +29,7 @@ packages=(
 )
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep >/dev/null "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
   echo "bench: installing ${missing[*]}" >&2
@@ -75,7 +75,7 @@ cleanup() {
   # is ours if its leader still runs with the scratch folder in its command line or as its cwd.
   if [ -f "$scratch/pids" ]; then
     while read -r pgid; do
-      if tr '\0' ' ' <"/proc/$pgid/cmdline" 2>/dev/null | grep -qF "$scratch" \
+      if tr '\0' ' ' <"/proc/$pgid/cmdline" 2>/dev/null | grep >/dev/null -F "$scratch" \
          || [ "$(readlink "/proc/$pgid/cwd" 2>/dev/null)" = "$scratch/wormhole" ]; then
         kill -KILL -- "-$pgid" 2>/dev/null || true
       fi

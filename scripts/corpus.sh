@@ -37,7 +37,7 @@ rows() { grep -v '^#' "$table" | grep -v '^[[:space:]]*$'; }
 
 # --- Debian packages -------------------------------------------------------------------------
 
-deb_of() { compgen -G "$debs/${1}_*.deb" | head -n 1; }
+deb_of() { compgen -G "$debs/${1}_*.deb" | awk "NR == 1"; }
 
 needed_packages() {
   rows | awk -F'\t' '$6 == "deb" || $6 == "gunzip" { split($7, a, ":"); print a[1] } $6 == "package" { print $7 }'
@@ -78,7 +78,7 @@ packaged() { printf '%s/%s/%s' "$root" "${1%%:*}" "${1#*:}"; }
 ensure_tools() {
   local missing=() pkg
   for pkg in "${recipe_tools[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep >/dev/null "install ok installed" || missing+=("$pkg")
   done
   ((${#missing[@]} == 0)) || share_apt_install "${missing[@]}"
 }

@@ -46,7 +46,7 @@ step "alice's first send waits for bob, who accepts it and trusts her"
 printf 'Hello from alice, %s\n' "$(date)" >"$work/hello.txt"
 "${alice[@]}" send "$work/hello.txt" --to "$name" &
 send_pid=$!
-for _ in $(seq 1 50); do "${bob[@]}" requests --json 2>/dev/null | grep -q '"id"' && break; sleep 0.1; done
+for _ in $(seq 1 50); do "${bob[@]}" requests --json 2>/dev/null | grep >/dev/null '"id"' && break; sleep 0.1; done
 "${bob[@]}" requests
 "${bob[@]}" accept 1 --trust
 wait "$send_pid"

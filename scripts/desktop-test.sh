@@ -127,7 +127,7 @@ if run_helper 3 FAKE_PICK="$name" -- notes.txt run.sh "$work/files/a<b>&c.txt"; 
   check "zenity listed the test peer" grep -qF -- "$name" "$FAKE_LOG/zenity.log"
   check "two items arrived in the receiver's Inbox" [ "$(inbox_count)" = $((before + 2)) ]
   check "progress notification (a bubble with a percentage, replaced in place)" \
-    bash -c 'grep -F "[Sending to '"$name"']" "$FAKE_LOG/notify.log" | grep -q -- "--hint=int:value:" &&
+    bash -c 'grep -F "[Sending to '"$name"']" "$FAKE_LOG/notify.log" | grep >/dev/null -- "--hint=int:value:" &&
       grep -q -- "--replace-id=1" "$FAKE_LOG/notify.log"'
   check "result notification: 2 of 3 stored" notified "[Partly sent to $name: 2 of 3 stored]"
   check "the refusal is named with its reason" bash -c 'grep -E "refused run\.sh: .*(script|executable)" "$FAKE_LOG/notify.log" >/dev/null'
@@ -140,7 +140,7 @@ if run_helper 4 FAKE_PICK="$name" SHARE_SEND_GUI_CHOOSER=kdialog -- run.sh; then
   check "kdialog listed the test peer" grep -qF -- "$name" "$FAKE_LOG/kdialog.log"
   check "nothing arrived" [ "$(inbox_count)" = "$before" ]
   check "result notification: nothing stored, with the reason" \
-    bash -c 'grep -F "[Nothing stored on '"$name"']" "$FAKE_LOG/notify.log" | grep -q "refused run.sh"'
+    bash -c 'grep -F "[Nothing stored on '"$name"']" "$FAKE_LOG/notify.log" | grep >/dev/null "refused run.sh"'
 fi
 
 # 3. The dialog is cancelled: nothing is sent, exit 1, no "Sending" notification.
@@ -182,7 +182,7 @@ terminal_pid=$!
 exec 4>"$work/answers"
 prompted() { grep -q "to which device?" "$work/helper.err"; }
 if share_wait_until 100 prompted; then
-  number=$(grep -F -- "  $name  " "$work/helper.err" | awk '{print $1}' | head -1)
+  number=$(grep -F -- "  $name  " "$work/helper.err" | awk '{print $1}' | awk 'NR == 1')
   echo "$number" >&4
 fi
 exec 4>&-

@@ -59,7 +59,7 @@ while read -r name binary; do
   printf '%-16s %12s %10s %8s  %s\n' "$name" "${runs:-?}" "${speed:-?}" "$corpus" "$result" >&2
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$name" "$seconds" "${runs:-?}" "${result%% *}" >>"$out/history.tsv"
   if [ "$status" -ne 0 ]; then
-    grep -E 'property violated|ERROR: |SUMMARY: |Fatal error|Test unit written' "$log" | head -8 | sed 's/^/    /' >&2
+    grep -E 'property violated|ERROR: |SUMMARY: |Fatal error|Test unit written' "$log" | awk 'NR <= 8' | sed 's/^/    /' >&2
     crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
     [ -n "$crash" ] && echo "    replay: SWIFT_BACKTRACE=enable=no $binary $crash" >&2
     echo "    full log: $log" >&2

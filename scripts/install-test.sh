@@ -95,7 +95,7 @@ rmdir "$HOME/.local/share/doc/share" "$HOME/.local/share/doc"
 snapshot >"$work/after"
 check "uninstall leaves HOME as it was (apart from the kept file)" cmp -s "$work/before" "$work/after" ||
   diff "$work/before" "$work/after" >&2 || true
-check "a second uninstall has nothing to do" bash -c 'install_sh() { "$1/scripts/install.sh" "$2"; }; install_sh "$1" --uninstall 2>&1 | grep -q "nothing to remove"' _ "$SHARE_REPO"
+check "a second uninstall has nothing to do" bash -c 'install_sh() { "$1/scripts/install.sh" "$2"; }; install_sh "$1" --uninstall 2>&1 | grep >/dev/null "nothing to remove"' _ "$SHARE_REPO"
 
 [ "$failures" = 0 ] || share_die "$failures check(s) failed"
 share_say "ok: all checks passed"

@@ -130,7 +130,7 @@ install_user() {
   done < <(layout)
   # Files of an earlier install that this one no longer has.
   for dest in "${!owned[@]}"; do
-    printf '%s\n' "${records[@]}" | grep -qF $'\t'"$dest"$'\t' || remove_entry "$dest"
+    printf '%s\n' "${records[@]}" | grep >/dev/null -F $'\t'"$dest"$'\t' || remove_entry "$dest"
   done
   write_manifest
   trap - EXIT

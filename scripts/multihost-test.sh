@@ -114,10 +114,10 @@ check "... and sends to none of them" none_got_it
 tmux_sock="$work/tmux.sock"
 tmux -S "$tmux_sock" new-session -d -x 120 -y 30 \
   "$(realpath "$hosts") exec share-b '$share' --home '$work/b' send '$work/files/which.txt'; echo share-exit=\$?; sleep 600"
-screen_has() { for _ in $(seq 1 200); do tmux -S "$tmux_sock" capture-pane -p | grep -q "$1" && return 0; sleep 0.1; done; return 1; }
+screen_has() { for _ in $(seq 1 200); do tmux -S "$tmux_sock" capture-pane -p | grep >/dev/null "$1" && return 0; sleep 0.1; done; return 1; }
 choice=""
 if screen_has 'Send to which one?'; then
-  choice=$(tmux -S "$tmux_sock" capture-pane -p | sed -n 's/^ *\([0-9]*\)\. lab-b2 (.*/\1/p' | head -n 1)
+  choice=$(tmux -S "$tmux_sock" capture-pane -p | sed -n 's/^ *\([0-9]*\)\. lab-b2 (.*/\1/p' | awk "NR == 1")
 fi
 [ -n "$choice" ] && tmux -S "$tmux_sock" send-keys "$choice" Enter
 check "on a terminal, a numbered choice: lab-b2 chosen by its number" screen_has 'share-exit=0'
@@ -331,7 +331,7 @@ import json, sys
 peer = json.loads(sys.argv[1])
 assert peer["address"] == sys.argv[2] and peer["port"] == 53317, peer' "$peer" "$("$hosts" addr share-b)"
   check "... marked (LocalSend) in the text listing" \
-    bash -c '"$0" exec share-a "$1" --home "$2" peers --timeout 1 | grep -q "(LocalSend)"' "$hosts" "$share" "$work/ls-a"
+    bash -c '"$0" exec share-a "$1" --home "$2" peers --timeout 1 | grep >/dev/null "(LocalSend)"' "$hosts" "$share" "$work/ls-a"
   alias=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["name"])' "$peer")
 
   local files=$work/ls-files

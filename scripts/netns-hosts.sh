@@ -82,7 +82,7 @@ usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 
 need_root() { [ "$(id -u)" = 0 ] || share_die "$1 needs root (network namespaces, daemons)"; }
 
-ns_exists() { [ -e "/run/netns/$1" ] && ip netns list 2>/dev/null | awk '{print $1}' | grep -qx "$1"; }
+ns_exists() { [ -e "/run/netns/$1" ] && ip netns list 2>/dev/null | awk '{print $1}' | grep >/dev/null -x "$1"; }
 
 # set_members [lan|all]: this set's namespaces and state folders; lan: only the hosts on the link
 # and the switch (not PREFIX-lo).

@@ -83,16 +83,16 @@ dpkg -L share | LC_ALL=C sort >/tmp/share-files
 [ "$(share --version)" = "share $expected" ] || fail "share --version printed '$(share --version)'"
 home=$(mktemp -d)
 id=$(HOME=$home share id) || fail "share id failed"
-printf '%s\n' "$id" | grep -Eq '^ID: +([0-9a-f]{4}-){15}[0-9a-f]{4}$' || fail "share id printed: $id"
+printf '%s\n' "$id" | grep >/dev/null -E '^ID: +([0-9a-f]{4}-){15}[0-9a-f]{4}$' || fail "share id printed: $id"
 echo "meeting at six" >/tmp/notes.txt
 cp /usr/bin/share /tmp/photo.png
 HOME=$home share types check /tmp/notes.txt /tmp/photo.png >/tmp/types 2>&1 || true
-grep -A3 '^/tmp/notes.txt' /tmp/types | grep -q 'verdict: *accepted' || fail "types check: notes.txt not accepted: $(cat /tmp/types)"
-grep -A3 '^/tmp/photo.png' /tmp/types | grep -Eq 'verdict: *rejected: .*\[rule: excluded-content\]' || fail "types check: an ELF named .png not refused: $(cat /tmp/types)"
+grep -A3 '^/tmp/notes.txt' /tmp/types | grep >/dev/null 'verdict: *accepted' || fail "types check: notes.txt not accepted: $(cat /tmp/types)"
+grep -A3 '^/tmp/photo.png' /tmp/types | grep >/dev/null -E 'verdict: *rejected: .*\[rule: excluded-content\]' || fail "types check: an ELF named .png not refused: $(cat /tmp/types)"
 
 # share(1) and the completions where man and the shells look; bash's works without
 # bash-completion (which minbase lacks), so it is run here.
-zcat /usr/share/man/man1/share.1.gz | grep -q '^\.TH SHARE 1 ' || fail "no share(1) in /usr/share/man/man1"
+zcat /usr/share/man/man1/share.1.gz | grep >/dev/null '^\.TH SHARE 1 ' || fail "no share(1) in /usr/share/man/man1"
 modes=$(bash -c 'source /usr/share/bash-completion/completions/share && COMP_WORDS=(share receive "") COMP_CWORD=2 && _share && echo "${COMPREPLY[*]}"')
 [ "$modes" = "off contacts everyone" ] || fail "bash completion offered '$modes' after 'share receive'"
 for completion in /usr/share/zsh/vendor-completions/_share /usr/share/fish/vendor_completions.d/share.fish; do
@@ -116,7 +116,7 @@ fi
 kill -TERM "$daemon"; wait "$daemon" || true
 
 apt-get purge -y -qq share >/tmp/apt-purge.log 2>&1 || { cat /tmp/apt-purge.log >&2; exit 1; }
-dpkg-query -W -f='${Status}' share 2>/dev/null | grep -q . && fail "dpkg still knows share: $(dpkg-query -W -f='${Status}' share)"
+dpkg-query -W -f='${Status}' share 2>/dev/null | grep >/dev/null . && fail "dpkg still knows share: $(dpkg-query -W -f='${Status}' share)"
 find /usr | LC_ALL=C sort >/tmp/usr-after
 # Packages still list /lib, /bin and /sbin, which are /usr/lib, /usr/bin and /usr/sbin here.
 sed -E 's#^/(lib|lib64|bin|sbin)(/|$)#/usr/\1\2#' /var/lib/dpkg/info/*.list | LC_ALL=C sort -u >/tmp/owned

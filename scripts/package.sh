@@ -46,7 +46,7 @@ put() { install -D -m "$3" "$1" "$root/$2"; }
 # share lives beside it, and lintian rejects custom search paths).
 put "$binary" usr/bin/share 0755
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/share"
-if readelf -d "$root/usr/bin/share" | grep -Eq 'R(UN)?PATH'; then chrpath -d "$root/usr/bin/share" >/dev/null; fi
+if readelf -d "$root/usr/bin/share" | grep >/dev/null -E 'R(UN)?PATH'; then chrpath -d "$root/usr/bin/share" >/dev/null; fi
 [ "$("$root/usr/bin/share" --version)" = "share $version" ] || share_die "the stripped binary does not run"
 
 share_unit system >"$work/share.service"
@@ -105,5 +105,5 @@ sed -n 's/^Depends: /  Depends: /p; s/^Recommends: /  Recommends: /p; s/^Suggest
 share_say "lintian $deb"
 report=$(lintian --info --display-level '>=info' "$deb" 2>&1) || true
 [ -z "$report" ] || printf '%s\n' "$report" >&2
-! printf '%s\n' "$report" | grep -q '^E: ' || share_die "lintian reports errors"
+! printf '%s\n' "$report" | grep >/dev/null '^E: ' || share_die "lintian reports errors"
 echo "$SHARE_REPO/$deb"

@@ -72,7 +72,7 @@ unshare --mount --propagation private bash "$work/manager.sh" >"$work/manager.lo
 manager=$!
 in_manager() { nsenter --mount --target "$manager" setpriv --reuid "$uid" --regid "$gid" --clear-groups \
   env -i HOME="$home" XDG_RUNTIME_DIR="$runtime" PATH=/usr/bin:/bin "$@"; }
-running() { in_manager systemctl --user is-system-running 2>/dev/null | grep -Eq 'running|degraded'; }
+running() { in_manager systemctl --user is-system-running 2>/dev/null | grep >/dev/null -E 'running|degraded'; }
 share_wait_until 100 running || share_die "the user manager did not start: $(cat "$work/manager.log")"
 
 failures=0
@@ -88,9 +88,9 @@ pid=$(in_manager systemctl --user show -p MainPID --value share.service)
 grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$pid/status" || fail "no NoNewPrivs"
 grep -q '^Seccomp:[[:space:]]*2' "/proc/$pid/status" || fail "no seccomp filter"
 grep -q '^CapBnd:[[:space:]]*0*$' "/proc/$pid/status" || fail "capabilities left in the bounding set"
-awk '$5 == "/" {print $6}' "/proc/$pid/mountinfo" | grep -q '^ro' || fail "/ is not read-only for the daemon"
-awk -v d="$home/Documents" '$5 == d {print $6}' "/proc/$pid/mountinfo" | grep -q '^rw' || fail "$home/Documents is not writable"
-advertised() { in_manager "$S" status 2>/dev/null | grep -q '(advertised)'; }
+awk '$5 == "/" {print $6}' "/proc/$pid/mountinfo" | grep >/dev/null '^ro' || fail "/ is not read-only for the daemon"
+awk -v d="$home/Documents" '$5 == d {print $6}' "/proc/$pid/mountinfo" | grep >/dev/null '^rw' || fail "$home/Documents is not writable"
+advertised() { in_manager "$S" status 2>/dev/null | grep >/dev/null '(advertised)'; }
 share_wait_until 100 advertised || fail "not advertised through Avahi: $(in_manager "$S" status 2>&1)"
 port=$(in_manager "$S" status | sed -n 's/^Daemon:.*port \([0-9]*\)$/\1/p')
 
@@ -103,7 +103,7 @@ cmp -s "$work/big.tar" "$home/Documents/Inbox/big.tar" || fail "big.tar did not 
 # A stranger's ask, accepted through the control socket; then reload, a mode change, a stop.
 SHARE_HOME="$work/stranger" "$S" send "$work/notes.txt" --to "127.0.0.1:$port" >"$work/stranger.out" 2>&1 &
 stranger=$!
-asked() { in_manager "$S" requests 2>/dev/null | grep -q '^\[1\]'; }
+asked() { in_manager "$S" requests 2>/dev/null | grep >/dev/null '^\[1\]'; }
 share_wait_until 100 asked && in_manager "$S" accept 1 >/dev/null || fail "the stranger's ask never showed"
 wait "$stranger" || fail "the stranger's send: $(cat "$work/stranger.out")"
 in_manager systemctl --user reload share.service || fail "reload"

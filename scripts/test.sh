@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 scripts/code-shape.py
 # The architecture: the README's picture of the targets and every import match Package.swift.
 scripts/architecture-check.py
+scripts/pipefail-check.py
 scripts/setup.sh debug >/dev/null
 . scripts/env.sh
 # The code's format: what swift-format (in the toolchain) would change, with .swift-format's rules.

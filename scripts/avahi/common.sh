@@ -108,12 +108,12 @@ share_bus_reachable() {
 share_avahi_owned() {
   dbus-send --system --print-reply=literal --reply-timeout=2000 --dest=org.freedesktop.DBus \
     /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Avahi \
-    2>/dev/null | grep -q true
+    2>/dev/null | grep >/dev/null true
 }
 # True when avahi-daemon answers on the system bus and its server state is
 # AVAHI_SERVER_RUNNING (2): host name established, ready to publish/browse.
 share_avahi_running() {
   share_avahi_owned &&
     dbus-send --system --print-reply=literal --reply-timeout=2000 --dest=org.freedesktop.Avahi \
-      / org.freedesktop.Avahi.Server.GetState 2>/dev/null | grep -q 'int32 2$'
+      / org.freedesktop.Avahi.Server.GetState 2>/dev/null | grep >/dev/null 'int32 2$'
 }
