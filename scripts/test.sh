@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 scripts/code-shape.py
 # The architecture: the README's picture of the targets and every import match Package.swift.
 scripts/architecture-check.py
+# The scripts: no pipeline whose reader stops early (a SIGPIPE that pipefail turns into a failure).
 scripts/pipefail-check.py
 scripts/setup.sh debug >/dev/null
 . scripts/env.sh
