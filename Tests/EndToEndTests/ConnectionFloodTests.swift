@@ -54,17 +54,23 @@ import Testing
     #expect(waiting == 8)
 
     // A ninth stranger from the same address is over the limit: the sender is told "busy",
-    // not that the connection closed.
+    // not that the connection closed; it says so and tries again for --busy-wait.
     let ninth = try ShareHome(name: "stranger-8")
-    let over = try ninth.share("send", try ninth.file("over.txt", "one too many\n").path, "--to", daemon.address)
+    let over = try ninth.share("send", try ninth.file("over.txt", "one too many\n").path, "--to", daemon.address, "--busy-wait", "2")
     #expect(!over.exited(with: 0), "\(over)")
-    #expect(over.stderrText.contains("busy"), "\(over)")
-    // Said as such, naming the address that turned it away (after one more try), not as a
+    #expect(over.stderrText.contains("\(daemon.address) is busy (") && over.stderrText.contains("); trying again in 1 s"), "\(over)")
+    // Said as such, naming the address that turned it away (after the tries), not as a
     // refusal by "the peer".
     #expect(over.stderrText.contains("Error: the receiver at \(daemon.address) is busy ("), "\(over)")
     #expect(over.stderrText.contains("try again in a moment") && !over.stderrText.contains("the peer refused"), "\(over)")
     #expect(!over.stderrText.contains("closed"), "\(over)")
     #expect(daemon.waitForLog("busy"), "\(daemon.log)")
+    // In --json, a `busy` event for each pause: what the receiver said and when the next try is.
+    let overJSON = try ninth.share(
+      "send", try ninth.file("over.txt", "one too many\n").path, "--to", daemon.address, "--busy-wait", "2", "--json")
+    let busy = try parseJSONLines(overJSON.stdoutText).filter { $0["event"] as? String == "busy" }
+    #expect(!busy.isEmpty, "\(overJSON)")
+    #expect(busy.allSatisfy { ($0["reason"] as? String)?.contains("connections") == true && $0["seconds_left"] as? Int == 1 }, "\(busy)")
     #expect(b.inboxNames().isEmpty)
     // A contact on that address is not capped per address (it proved who it is; the users of
     // one lab server share an address): its send goes through.

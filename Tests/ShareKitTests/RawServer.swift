@@ -16,13 +16,22 @@ final class RawServer: Sendable {
   private let listener: TCPListener
   private let after = Locked<[String]>([])
 
-  init(home: TestHome, script: @escaping @Sendable (RawSession) throws -> Void) throws {
+  /// `door` sees each accepted connection first: when it says no, the connection is closed at
+  /// once, before the TLS handshake (as a receiver over its caps does).
+  init(
+    home: TestHome, door: @escaping @Sendable () -> Bool = { true },
+    script: @escaping @Sendable (RawSession) throws -> Void
+  ) throws {
     self.home = home
     listener = try TCPListener(host: "127.0.0.1", port: 0)
     let context = try TLSContext(identity: home.device.identity, role: .server)
     let (listener, after) = (self.listener, self.after)
     Thread {
       while let socket = try? listener.accept() {
+        guard door() else {
+          socket.close()
+          continue
+        }
         Thread {
           guard let tls = try? TLSConnection.accept(socket, context: context, timeout: .seconds(5)) else { return }
           let session = RawSession(FramedConnection(tls), home: home)

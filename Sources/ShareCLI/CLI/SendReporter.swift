@@ -74,7 +74,8 @@ final class SendReporter: Sendable {
     /// For `done`: how long the bytes took to go.
     var seconds: Double? = nil
     var message: PeerText? = nil
-    /// For `waiting`: how long this side still waits for the receiver's owner.
+    /// For `waiting`: how long this side still waits for the receiver's owner; for `busy`, until
+    /// it tries again.
     var secondsLeft: Int? = nil
   }
 
@@ -103,6 +104,13 @@ final class SendReporter: Sendable {
         emit(Event(event: "connected", to: to, peerName: name, peerId: fingerprint.hex))
       } else if !quiet {
         line("Connected to \(name) at \(address)\n  receiver ID: \(fingerprint.grouped)")
+      }
+    case .busy(let reason, let retryIn):
+      let seconds = max(1, Int((retryIn / .seconds(1)).rounded()))
+      if json {
+        emit(Event(event: "busy", to: to, reason: reason, secondsLeft: seconds))
+      } else if !quiet {
+        line("\(to.description) is busy (\(reason)); trying again in \(seconds) s (Ctrl-C to stop)")
       }
     case .waiting(let message, let timeLeft):
       let seconds = Int((timeLeft / .seconds(1)).rounded())

@@ -14,6 +14,9 @@ enum SendCommand: Command {
   )
   static let json = Flag("--json", "Print events as JSON lines on stdout (a stable contract)")
   static let quiet = Flag("--quiet", short: "-q", "Print nothing but errors")
+  static let busyWait = Option(
+    "--busy-wait", "DURATION", kind: .duration,
+    "Keep trying a busy receiver this long, in growing pauses (30s, 2m; a bare number is seconds; default 30s; 0: give up at once)")
   static let dryRun = Flag("--dry-run", "Show what would be offered (name, kind, size, the type detected here) and send nothing")
 
   static let spec = CommandSpec(
@@ -38,14 +41,15 @@ enum SendCommand: Command {
 
       --to may be repeated: the sends run at once, each with its own result; a slow or failing
       receiver does not hold back the others. With several receivers, standard input is first
-      spooled to a temporary file.
+      spooled to a temporary file. A receiver that is busy (too many connections starting at
+      once) is tried again after a pause of about a second, then longer ones, for --busy-wait.
 
       On a terminal a progress bar per receiver is drawn on stderr. --json prints one JSON object
-      per line per event on stdout (a stable contract; see README.md): connected, answered,
+      per line per event on stdout (a stable contract; see README.md): busy, connected, answered,
       progress (at most 5 a second per receiver), stored, refused, failed, done.
       Exit status: 0 all stored, 3 some refused or failed, 4 none stored, 1 error, 130 interrupted.
       """,
-    options: [to, url, text, name, json, quiet, dryRun],
+    options: [to, url, text, name, json, quiet, busyWait, dryRun],
     arguments: 0...Int.max, argumentKind: .path,
     examples: [
       "share send photo.jpg notes.txt --to 192.168.1.20:40123",
@@ -60,7 +64,8 @@ enum SendCommand: Command {
     let device = try context.device()
     let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
     let endpoints = try resolveTargets(arguments.all(Self.to), resolver: resolver, context: context)
-    let send = try MultiSend(device: device, catalog: catalog, to: endpoints)
+    let busyWait = try arguments.duration(Self.busyWait, bare: .seconds, in: 0...3600) ?? 30
+    let send = try MultiSend(device: device, catalog: catalog, to: endpoints, busyWait: .seconds(busyWait))
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments[Self.json], quiet: arguments[Self.quiet],
       endpoints: endpoints, commandLine: context.commandLine)

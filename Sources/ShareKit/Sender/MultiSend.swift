@@ -14,13 +14,20 @@ package final class MultiSend: Sendable {
   private let deliveries: [LocalSendDelivery?]
   private let cancelled = Atomic<Bool>(false)
 
-  package init(device: Device, catalog: ItemCatalog, to endpoints: [Endpoint]) throws(ShareError) {
+  /// `busyWait`: how long each receiver that is busy is tried again (`Sender.busyPatience`).
+  package init(
+    device: Device, catalog: ItemCatalog, to endpoints: [Endpoint], busyWait: Duration = .seconds(30)
+  ) throws(ShareError) {
     var catalog = catalog
     if endpoints.count > 1 { try catalog.spoolStreams() }
     self.endpoints = endpoints
     items = catalog.items
     var senders: [Sender] = []
-    for _ in endpoints { senders.append(try Sender(device: device)) }
+    for _ in endpoints {
+      let sender = try Sender(device: device)
+      sender.busyPatience = busyWait
+      senders.append(sender)
+    }
     self.senders = senders
     var deliveries: [LocalSendDelivery?] = []
     for endpoint in endpoints { deliveries.append(endpoint.localSend == nil ? nil : try LocalSendDelivery(device: device)) }

@@ -23,16 +23,57 @@ extension Sender {
   ///
   /// When none works, the error names each address and the name it was advertised under, a
   /// certificate mismatch first: it is the one that matters. A `Failure` from a receiver that
-  /// proved its identity (another version) is its answer, reported as such; a receiver that
-  /// says it is busy is tried once more after `busyBackoff` (cut short by `cancel()`), then
-  /// reported as busy.
-  func openSession(_ endpoint: Endpoint) throws -> Session {
-    do {
-      return try raceAddresses(endpoint)
-    } catch ShareError.busy where !isCancelled {
-      _ = wake.wait(timeout: .now() + .milliseconds(Int(busyBackoff / .milliseconds(1))))
-      if isCancelled { throw ShareError.cancelled("cancelled") }
-      return try raceAddresses(endpoint)
+  /// proved its identity (another version) is its answer, reported as such. A receiver that
+  /// turned the connection away — it said it is busy, or closed the connection before the
+  /// Hellos were exchanged, as a receiver does when too many connections are starting — is
+  /// tried again after a pause (`busyBackoff`, growing, with jitter; cut short by `cancel()`)
+  /// for up to `busyPatience`, then reported as what it said last.
+  func openSession(_ endpoint: Endpoint, observer: (SendEvent) -> Void = { _ in }) throws -> Session {
+    let giveUp = ContinuousClock.now + busyPatience
+    var pause = busyBackoff
+    while true {
+      do {
+        return try raceAddresses(endpoint)
+      } catch let turnedAway as TurnedAway {
+        let wait = Self.jittered(pause)
+        guard !isCancelled, ContinuousClock.now + wait <= giveUp else { throw turnedAway.error }
+        observer(.busy(reason: turnedAway.reason, retryIn: wait))
+        _ = wake.wait(timeout: .now() + .milliseconds(Int(wait / .milliseconds(1))))
+        if isCancelled { throw ShareError.cancelled("cancelled") }
+        pause = min(pause * 2, busyBackoff * 4)
+      }
+    }
+  }
+
+  /// Every address turned the connection away (see `openSession`); `error` says how.
+  private struct TurnedAway: Error {
+    let error: ShareError
+    /// What the receiver said, or what it did.
+    let reason: PeerText
+
+    init(_ failures: [(candidate: Endpoint.Candidate, error: any Error)], error: ShareError) {
+      self.error = error
+      let said = failures.lazy.compactMap { failure -> PeerText? in
+        guard case ShareError.peerFailure("busy", let message) = failure.error else { return nil }
+        return Sender.busyWords(message)
+      }.first
+      reason = said.map { $0.isEmpty ? "it gave no reason" : $0 } ?? "it closed the connection before it was set up"
+    }
+  }
+
+  /// `pause`, shortened or lengthened by up to a quarter at random.
+  static func jittered(_ pause: Duration) -> Duration {
+    pause * Double.random(in: 0.75...1.25)
+  }
+
+  /// Whether an attempt's failure is a receiver turning the connection away rather than
+  /// refusing it for good: it said `busy`, or closed the connection during the TLS handshake or
+  /// before its Hello.
+  static func isTurnedAway(_ error: any Error) -> Bool {
+    switch error {
+    case ShareError.busy, ShareError.peerFailure(code: "busy", _): return true
+    case TLSError.connectionClosed: return true
+    default: return false
     }
   }
 
@@ -49,7 +90,10 @@ extension Sender {
     }
     guard let winner = race.wait() else {
       if isCancelled { throw ShareError.cancelled("cancelled") }
-      throw Sender.failure(of: endpoint, race.failures)
+      let failures = race.failures
+      let failure = Sender.failure(of: endpoint, failures)
+      if !failures.isEmpty, failures.allSatisfy({ Self.isTurnedAway($0.error) }) { throw TurnedAway(failures, error: failure) }
+      throw failure
     }
     socket.withLock { $0 = winner.socket }
     if isCancelled { winner.socket.close() }
@@ -127,9 +171,15 @@ extension Sender {
   /// What a busy receiver said, escaped and cut, without the "busy: " and "try again" it wraps
   /// it in.
   static func busyReason(_ message: PeerText) -> String {
+    let words = busyWords(message)
+    return words.isEmpty ? "it gave no reason" : words.description
+  }
+
+  /// What a busy receiver said, without the "busy: " and "try again" it wraps it in.
+  static func busyWords(_ message: PeerText) -> PeerText {
     var reason = Substring(message.unescaped)
     if reason.hasPrefix("busy: ") { reason = reason.dropFirst("busy: ".count) }
     if reason.hasSuffix("; try again in a moment") { reason = reason.dropLast("; try again in a moment".count) }
-    return reason.isEmpty ? "it gave no reason" : PeerText(String(reason)).description
+    return PeerText(String(reason))
   }
 }

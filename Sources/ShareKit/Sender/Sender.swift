@@ -27,8 +27,14 @@ package final class Sender: @unchecked Sendable {
   let wake = DispatchSemaphore(value: 0)
 
   package var connectTimeout: Duration = .seconds(10)
-  /// How long to wait before trying once more a receiver that said it is busy.
+  /// How long to wait before trying once more a receiver that said it is busy (or closed the
+  /// connection before it was set up, as a receiver does when too many are starting at once);
+  /// each pause after is twice the one before, up to 4 times this, each shortened or
+  /// lengthened by up to a quarter at random, so that senders turned away together do not come
+  /// back together.
   package var busyBackoff: Duration = .seconds(1)
+  /// How long in all a busy receiver is tried again before the send reports it busy.
+  package var busyPatience: Duration = .seconds(30)
   /// How long the receiver may take to answer an offer before it says it is asking its owner.
   package var answerTimeout: Duration = .seconds(60)
   /// The longest this side waits for the receiver's owner after a `Wait`, counted from the
@@ -76,7 +82,7 @@ package final class Sender: @unchecked Sendable {
   private func exchange(
     _ items: [OutgoingItem], endpoint: Endpoint, observer: (SendEvent) -> Void
   ) throws -> SendReport {
-    let session = try openSession(endpoint)
+    let session = try openSession(endpoint, observer: observer)
     let (connection, hello) = (session.connection, session.hello)
     let tls = connection.tls
     let fingerprint = tls.peerFingerprint
