@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
@@ -74,3 +75,5 @@ int clinux_landlock_restrict_self(int ruleset_fd) {
 int clinux_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
 
 int clinux_set_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
+
+int clinux_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }

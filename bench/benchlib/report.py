@@ -223,8 +223,8 @@ class Report:
             out.append(f"{'one sender, ' + sn['label']:40} {one['mbs']:7.0f} MB/s  {one['wall']:.2f} s")
             label = f"{many['senders']} senders at once, each the same"
             out.append(f"{label:40} {many['mbs']:7.0f} MB/s  aggregate; {many['wall']:.2f} s to the last; "
-                       f"{many['completed']}/{many['senders']} completed, {many['refused']} refused by the daemon "
-                       f"(\"too many connections\"), {many['failed']} sends failed; daemon peak RSS {mib(many['recv_rss']):.1f} MiB "
+                       f"{many['completed']}/{many['senders']} completed, {many.get('turned_away', 0)} turned away at the door and came back "
+                       f"({many.get('pauses', 0)} pauses), {many['refused']} gave up busy, {many['failed']} sends failed; daemon peak RSS {mib(many['recv_rss']):.1f} MiB "
                        f"(anon {fmt(mib(many.get('recv_anon')), '.1f')}, file {fmt(mib(many.get('recv_file')), '.1f')})")
             if many.get("errors"):
                 out.append(f"{'  … first failure':40} {many['errors'][0][:200]}")

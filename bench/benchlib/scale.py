@@ -2,7 +2,6 @@
 network-namespace hosts, and an Inbox of many items (`share inbox list`, daemon start)."""
 
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -35,9 +34,10 @@ def fresh_receiver(share, tag):
 def measure_senders(ctx, share):
     """--senders senders at once (each its own device, trusted by the receiver), each sending
     --sender-items × 1 MiB by HOST:PORT to one fresh daemon, against one sender alone doing the
-    same (median of --runs). Counts the senders that completed (exit 0), the connections the
-    daemon refused ("too many connections" in its log), the sends that failed, and samples the
-    daemon's memory."""
+    same (median of --runs). Counts the senders that completed (exit 0), those turned away at
+    the door (over the cap of connections still starting from one address) that came back
+    after a pause, those that gave up on a receiver still busy, the sends that failed, and
+    samples the daemon's memory."""
     n, runs = ctx.args.senders, ctx.args.runs
     res = ctx.results.setdefault("senders", {"error": None})
     paths = item_files(ctx)
@@ -66,7 +66,7 @@ def measure_senders(ctx, share):
         return
     res["many"] = many
     log(f"   one sender {res['one']['mbs']:.0f} MB/s; {n} at once {many['mbs']:.0f} MB/s aggregate, "
-        f"{many['completed']}/{n} completed, {many['refused']} refused, daemon RSS {many['recv_rss'] / MiB:.1f} MiB")
+        f"{many['completed']}/{n} completed, {many['turned_away']} turned away and came back, {many['refused']} gave up busy, daemon RSS {many['recv_rss'] / MiB:.1f} MiB")
 
 
 def trusting_daemon(ctx, share, tag, ids):
@@ -100,22 +100,37 @@ def many_senders(ctx, share, homes, ids, paths):
     procs = []
     try:
         t0 = time.monotonic()
+        events = []
         for i, home in enumerate(homes):
-            argv = [ctx.args.share, "--home", home, "send", *paths, "--to", f"127.0.0.1:{port}", "--quiet"]
-            procs.append(Timed(ctx.logname(f"share-send-many-{i}"), argv, ctx.logs, env=share.env))
+            # --json: each pause before coming back to a receiver that turned the connection
+            # away is a `busy` event.
+            name = ctx.logname(f"share-send-many-{i}")
+            events.append(os.path.join(ctx.logs, f"{name}.jsonl"))
+            argv = [ctx.args.share, "--home", home, "send", *paths, "--to", f"127.0.0.1:{port}", "--json"]
+            with open(events[-1], "wb") as out:
+                procs.append(Timed(name, argv, ctx.logs, stdout=out, env=share.env))
         codes = [p.wait(ctx.args.timeout) for p in procs]
         wall = max(p.ended for p in procs) - t0
     finally:
         peaks = sampler.stop().get("recv", {})
         share.stop_daemon(daemon)
     _cpu, rss, _sys = daemon.usage()
-    with open(daemon.err_file, errors="replace") as f:
-        refused = len(re.findall(r"too many connections", f.read()))
+    pauses = [busy_events(path) for path in events]
     files, stored = tree_bytes(os.path.join(recv, "Documents", "Inbox"))
     errors = [f"sender {i}: exit {rc}: {p.stderr_tail(300)}" for i, (p, rc) in enumerate(zip(procs, codes)) if rc]
+    busy = sum(1 for p, rc in zip(procs, codes) if rc and " is busy (" in p.stderr_tail(2000))
     return {"senders": len(homes), "wall": wall, "mbs": stored / wall / 1e6, "completed": codes.count(0), "failed": len(errors),
-            "refused": refused, "stored_files": files, "recv_rss": rss, "recv_anon": peaks.get("anon"), "recv_file": peaks.get("file"),
-            "errors": errors[:5]}
+            "refused": busy, "turned_away": sum(1 for n in pauses if n), "pauses": sum(pauses), "stored_files": files,
+            "recv_rss": rss, "recv_anon": peaks.get("anon"), "recv_file": peaks.get("file"), "errors": errors[:5]}
+
+
+def busy_events(path):
+    """How many times a sender paused for a receiver that turned it away (its `busy` events)."""
+    try:
+        with open(path, errors="replace") as f:
+            return sum(1 for line in f if '"event":"busy"' in line.replace(" ", ""))
+    except OSError:
+        return 0
 
 
 def measure_fanout(ctx, share):

@@ -62,4 +62,8 @@ int clinux_set_no_new_privs(void);
 /// for the process when it is the main thread (the kernel keeps the first 15 bytes). Returns 0,
 /// or -1 with errno set.
 int clinux_set_name(const char *name);
+
+/// mallopt(M_ARENA_MAX, count): glibc's malloc keeps at most `count` arenas (its default is 8 per
+/// core, each holding on to what its threads freed). Returns 1 on success, 0 on error.
+int clinux_limit_malloc_arenas(int count);
 #endif

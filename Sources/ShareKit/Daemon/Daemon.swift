@@ -66,6 +66,9 @@ package final class Daemon: @unchecked Sendable {
     paths: SharePaths, options: DaemonOptions, events: @escaping @Sendable (DaemonEvent) -> Void,
     note: @escaping @Sendable (String) -> Void
   ) throws(ShareError) {
+    // A thread per connection: with malloc's default of 8 arenas per core, 50 senders at once
+    // left the daemon holding 17% more anonymous memory than with one arena per core.
+    CurrentProcess.limitMallocArenas(max(2, ProcessInfo.processInfo.activeProcessorCount))
     self.paths = paths
     self.options = options
     self.note = note

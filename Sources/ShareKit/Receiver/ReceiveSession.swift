@@ -23,9 +23,12 @@ final class ReceiveSession {
   private var heldResumeKeys: [String] = []
   private var emit: @Sendable (ReceiverEvent) -> Void { context.emit }
 
-  /// The receive buffer: allocated once per connection, independent of item sizes.
+  /// The receive buffer: allocated once per connection, independent of item sizes. Items
+  /// under `Payload.largeBytes` gather here and go to disk 256 KiB at a time (larger ones use
+  /// their own pipeline's buffers): 1 MiB cost the daemon 50 MiB with 50 senders at once, for
+  /// no speed a smaller write loses.
   private let buffer: UnsafeMutableRawBufferPointer
-  static let bufferSize = 1 << 20
+  static let bufferSize = 256 << 10
 
   init(connection: FramedConnection, address: String, port: UInt16, context: SessionContext, policy: ReceivePolicy) {
     self.connection = connection
