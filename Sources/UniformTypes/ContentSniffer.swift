@@ -73,24 +73,37 @@ package final class ContentSniffer: Sendable {
   ///   - cutFirst: whether MIME types are asked of the cut database first (`MIMEMagicDatabase`:
   ///     the same answers, about 2.5 times faster for bytes no signature fits); false asks the
   ///     full database only (for comparing the two).
+  ///   - cutFile: a file to keep the cut database in between processes (`CutMagicFile`), or
+  ///     nil to build it in memory in each.
   /// - Throws: `ContentSnifferError` from `magic_open` or `magic_load`.
-  package convenience init(databasePath: String? = nil, handles: Int = 1, cutFirst: Bool = true) throws(ContentSnifferError) {
+  package convenience init(
+    databasePath: String? = nil, handles: Int = 1, cutFirst: Bool = true, cutFile: String? = nil
+  ) throws(ContentSnifferError) {
     let (opened, mapped) = try Self.openAll(databasePath, count: max(1, handles))
-    self.init(opened, database: mapped, cutFirst: cutFirst)
+    self.init(opened, database: mapped, cutFirst: cutFirst, cutFile: cutFile)
   }
 
-  private init(_ handles: [OpaquePointer], database: (address: Int, length: Int)?, cutFirst: Bool) {
+  private init(_ handles: [OpaquePointer], database: MappedDatabase?, cutFirst: Bool, cutFile: String?) {
     let cut = cutFirst && database != nil
     cookies = handles.map { MagicCookie($0, cut: cut) }
-    self.database = database
-    cutDatabase = CutMagicDatabase(source: cut ? database : nil)
+    self.database = database.map { ($0.address, $0.length) }
+    var file: CutMagicFile? = nil
+    if let cutFile, let database { file = CutMagicFile(path: cutFile, source: database.source) }
+    cutDatabase = CutMagicDatabase(source: cut ? self.database : nil, file: file)
+  }
+
+  /// The system's compiled database mapped by us, and which file it was.
+  private struct MappedDatabase {
+    let address: Int
+    let length: Int
+    let source: CutMagicFile.Source
   }
 
   /// `count` handles all reading one mapping of the database (`magic_load_buffers`); if that
   /// cannot be, each loading the database itself (`magic_load`).
   private static func openAll(
     _ databasePath: String?, count: Int
-  ) throws(ContentSnifferError) -> ([OpaquePointer], (address: Int, length: Int)?) {
+  ) throws(ContentSnifferError) -> ([OpaquePointer], MappedDatabase?) {
     if let mapped = mapDatabase(databasePath ?? "/usr/share/misc/magic.mgc") {
       var opened: [OpaquePointer] = []
       var loaded = 0
@@ -146,25 +159,28 @@ package final class ContentSniffer: Sendable {
   }
 
   /// Maps a compiled magic file read-only; nil when it cannot (libmagic then loads it itself).
-  private static func mapDatabase(_ path: String) -> (address: Int, length: Int)? {
+  private static func mapDatabase(_ path: String) -> MappedDatabase? {
     guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
-    return file.closeAfter { () -> (address: Int, length: Int)? in
-      guard let size = try? file.status().size, size > 0 else { return nil }
-      let length = Int(size)
+    return file.closeAfter { () -> MappedDatabase? in
+      guard let status = try? file.status(), status.size > 0 else { return nil }
+      let length = Int(status.size)
       guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
-      return (Int(bitPattern: base), length)
+      let source = CutMagicFile.Source(inode: status.inode, size: UInt64(status.size), modified: status.modificationNanoseconds)
+      return MappedDatabase(address: Int(bitPattern: base), length: length, source: source)
     }
   }
 
   /// Gives the database's pages back to the system (they stay in the page cache and come back
-  /// on the next sniff, at the cost of a few thousand minor faults). A receiver calls it after
-  /// judging a large item, so the ~6 MiB database does not stay resident for the whole transfer.
+  /// on the next sniff, at the cost of a few thousand minor faults), and the cut database's when
+  /// it is mapped from its file. A receiver calls it after judging a large item, so the ~6 MiB
+  /// database and the ~4 MiB cut one do not stay resident for the whole transfer.
   package func releaseDatabasePages() {
     guard let database else { return }
     // Under every handle's lock, so that no sniff is reading the pages meanwhile.
     func release(from index: Int) {
       guard index < cookies.count else {
         _ = madvise(UnsafeMutableRawPointer(bitPattern: database.address), database.length, MADV_DONTNEED)
+        cutDatabase.releasePages()
         return
       }
       cookies[index].mutex.withLock { _ in release(from: index + 1) }

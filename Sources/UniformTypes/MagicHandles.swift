@@ -37,11 +37,16 @@ final class MagicCookie: Sendable {
 
 /// The cut database, built once on first use from the mapped full one and shared by every handle
 /// (libmagic reads it in place: `magic_load_buffers`); freed with the sniffer, after the handles.
-/// Built lazily so a daemon that never sniffs never holds it (about 4 MiB).
+/// Built lazily so a daemon that never sniffs never holds it (about 4 MiB). With a `CutMagicFile`
+/// it is read from that file when the file holds it, else built and written there, and read
+/// from the file's mapping: clean pages that `releasePages` can give back.
 final class CutMagicDatabase: Sendable {
   private enum State {
     case unbuilt(source: Mapping)
+    /// Built in memory: the allocation (a header's room, then the database).
     case built(address: Int, length: Int)
+    /// Mapped from its file.
+    case mapped(CutMagicFile.Mapping)
     case unavailable
   }
 
@@ -52,15 +57,23 @@ final class CutMagicDatabase: Sendable {
   }
 
   private let state: Mutex<State>
+  private let file: CutMagicFile?
 
-  /// - Parameter source: the mapped full database; nil when there is none to cut.
-  init(source: (address: Int, length: Int)?) {
+  /// - Parameters:
+  ///   - source: the mapped full database; nil when there is none to cut.
+  ///   - file: where the cut database is kept between processes, if anywhere.
+  init(source: (address: Int, length: Int)?, file: CutMagicFile? = nil) {
     state = Mutex(source.map { .unbuilt(source: Mapping(address: $0.address, length: $0.length)) } ?? .unavailable)
+    self.file = file
   }
 
   deinit {
     state.withLock { state in
-      if case .built(let address, _) = state { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }
+      switch state {
+      case .built(let address, _): UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
+      case .mapped(let mapping): munmap(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.length)
+      case .unbuilt, .unavailable: break
+      }
     }
   }
 
@@ -87,23 +100,46 @@ final class CutMagicDatabase: Sendable {
     return handle
   }
 
-  /// The cut database, built on the first call; nil when it cannot be.
-  private func bytes() -> (address: Int, length: Int)? {
+  /// Gives the pages of a cut database mapped from its file back to the system (they come back
+  /// from the page cache on the next sniff); one built in memory cannot be. Call it under every
+  /// handle's lock.
+  func releasePages() {
     state.withLock { state in
-      switch state {
-      case .built(let address, let length): return (address, length)
-      case .unavailable: return nil
-      case .unbuilt(let source):
-        guard let built = Self.build(from: source) else {
-          state = .unavailable
-          return nil
-        }
-        state = .built(address: built.address, length: built.length)
-        return built
+      if case .mapped(let mapping) = state {
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.length, MADV_DONTNEED)
       }
     }
   }
 
+  /// The cut database, read from its file or built on the first call; nil when it cannot be.
+  private func bytes() -> (address: Int, length: Int)? {
+    state.withLock { state in
+      switch state {
+      case .built(let address, let length): return (address + CutMagicFile.headerSize, length - CutMagicFile.headerSize)
+      case .mapped(let mapping): return mapping.payload
+      case .unavailable: return nil
+      case .unbuilt(let source):
+        if let mapping = file?.map() {
+          state = .mapped(mapping)
+          return mapping.payload
+        }
+        guard let built = Self.build(from: source) else {
+          state = .unavailable
+          return nil
+        }
+        let whole = UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(bitPattern: built.address), count: built.length)
+        if let file, file.store(whole), let mapping = file.map() {
+          whole.deallocate()
+          state = .mapped(mapping)
+          return mapping.payload
+        }
+        state = .built(address: built.address, length: built.length)
+        return (built.address + CutMagicFile.headerSize, built.length - CutMagicFile.headerSize)
+      }
+    }
+  }
+
+  /// The cut database built in memory, after a header's room (`CutMagicFile.headerSize`).
   private static func build(from source: Mapping) -> (address: Int, length: Int)? {
     let database = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: source.address), count: source.length)
     defer {
@@ -113,12 +149,16 @@ final class CutMagicDatabase: Sendable {
       _ = madvise(UnsafeMutableRawPointer(bitPattern: source.address), source.length, MADV_DONTNEED)
     }
     guard let plan = MIMEMagicDatabase.Plan(database) else { return nil }
-    // Aligned for libmagic, which reads the bytes as an array of `struct magic`.
-    let output = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.byteCount, alignment: 16)
-    guard plan.write(into: output), let address = output.baseAddress else {
+    // Aligned for libmagic, which reads the bytes as an array of `struct magic` (the header is
+    // 64 bytes, so the database after it stays aligned).
+    let length = CutMagicFile.headerSize + plan.byteCount
+    let output = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
+    guard plan.write(into: UnsafeMutableRawBufferPointer(rebasing: output[CutMagicFile.headerSize...])),
+      let address = output.baseAddress
+    else {
       output.deallocate()
       return nil
     }
-    return (Int(bitPattern: address), plan.byteCount)
+    return (Int(bitPattern: address), length)
   }
 }

@@ -63,6 +63,16 @@ class Share:
             r = run_quiet([share, "--home", home, "types", "--json"], env=self.env)
             if r.returncode != 0 or "public.data" not in r.stdout:
                 raise BenchError(f"share types does not take bench/receiver-declarations.plist: {r.stdout[-300:]}")
+            # A home that has judged content keeps libmagic's cut database in a file
+            # (config/cache/magic-mime.cut), built once per system database; judge one file here so
+            # the measured daemons are the everyday ones, not the first one a home ever started.
+            sample = os.path.join(home, "sample.bin")
+            with open(sample, "wb") as f:
+                f.write(os.urandom(4096))
+            r = run_quiet([share, "--home", home, "types", "check", sample], env=self.env)
+            os.remove(sample)
+            if not os.path.exists(os.path.join(home, "cache", "magic-mime.cut")):
+                raise BenchError(f"share types check left no cut magic database: {r.stdout[-300:]}")
         return device
 
     def device_id(self, home):

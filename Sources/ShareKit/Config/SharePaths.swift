@@ -21,6 +21,9 @@ package struct SharePaths: Sendable, Equatable {
   package var knownPeers: URL { config.appendingPathComponent("known_peers.json") }
   /// A home's own declarations, replacing the shipped default when present.
   package var declarations: URL { config.appendingPathComponent("Declarations.plist") }
+  /// libmagic's database cut to what can print a MIME type, kept between processes
+  /// (`CutMagicFile`): rebuilt whenever missing, damaged or out of date, so it may be deleted.
+  package var magicCutFile: URL { config.appendingPathComponent("cache/magic-mime.cut") }
   package var inbox: URL { documents.appendingPathComponent("Inbox") }
   /// The daemon's control socket: in the runtime folder, or — when that path is too long for a
   /// Unix socket (107 bytes) — `/tmp/share-UID/HASH.sock`, named after the runtime folder so the

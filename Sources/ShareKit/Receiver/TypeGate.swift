@@ -23,7 +23,8 @@ package struct TypeGate: Sendable {
     policy.receiverName = receiverName
     do {
       // One libmagic handle per core, so that small files are judged on every core at once.
-      let sniffer = try ContentSniffer(handles: min(8, ProcessInfo.processInfo.activeProcessorCount))
+      let sniffer = try ContentSniffer(
+        handles: min(8, ProcessInfo.processInfo.activeProcessorCount), cutFile: paths.magicCutFile.path)
       return TypeGate(policy: policy, registry: registry, sniffer: sniffer, source: policy.declarations.source)
     } catch {
       throw .configuration("cannot load libmagic for content sniffing: \(error)")

@@ -1,0 +1,98 @@
+import System
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The cut database (`MIMEMagicDatabase`) kept in a file, so that it is built once per system
+/// database rather than once per process, and its pages are the page cache's: clean and
+/// file-backed, given back after a large item (`CutMagicDatabase.releasePages`) and faulted
+/// back in from the cache, where a copy built in memory was anonymous memory held for the
+/// process's life; and a process that finds the file never reads the whole full database to
+/// build it (7 MiB more at its peak).
+///
+/// The file is a 64-byte header, then the cut database as libmagic reads it. The header names
+/// this format (`signature`: change it when the cut changes), the payload's length and
+/// checksum, and the full database it was cut from (inode, size, modification time). A file
+/// that is not whole, not this format, or cut from another full database is rebuilt and
+/// replaced (written to a temporary file, then renamed over it).
+struct CutMagicFile: Sendable {
+  static let headerSize = 64
+  static let signature = Array("share-magic-cut1".utf8)
+
+  /// The full database a cut came from, as `fstat` saw it.
+  struct Source: Equatable, Sendable {
+    var inode: UInt64
+    var size: UInt64
+    var modified: Int64
+  }
+
+  /// A read-only mapping of the whole file, header included.
+  struct Mapping: Sendable {
+    let address: Int
+    let length: Int
+    /// The cut database in it.
+    var payload: (address: Int, length: Int) { (address + CutMagicFile.headerSize, length - CutMagicFile.headerSize) }
+  }
+
+  let path: String
+  let source: Source
+
+  /// Maps the file; nil when there is none, or it is not whole, or not cut from `source`.
+  func map() -> Mapping? {
+    guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
+    return file.closeAfter { () -> Mapping? in
+      guard let size = try? file.status().size, size > Self.headerSize else { return nil }
+      let length = Int(size)
+      guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
+      let mapping = Mapping(address: Int(bitPattern: base), length: length)
+      let bytes = UnsafeRawBufferPointer(start: base, count: length)
+      let payload = UnsafeRawBufferPointer(rebasing: bytes[Self.headerSize...])
+      guard Array(bytes[0..<Self.headerSize]) == header(for: payload) else {
+        munmap(base, length)
+        return nil
+      }
+      return mapping
+    }
+  }
+
+  /// Writes `whole` (a header's room, then the cut database) to the file, the header filled in
+  /// here; false when it cannot (a read-only folder: the caller keeps its copy in memory).
+  func store(_ whole: UnsafeMutableRawBufferPointer) -> Bool {
+    let payload = UnsafeRawBufferPointer(rebasing: whole[Self.headerSize...])
+    let header = header(for: payload)
+    for (index, byte) in header.enumerated() { whole[index] = byte }
+    let folder = FileSystem.parentDirectory(of: path)
+    do {
+      try FileSystem.makeDirectories(folder, permissions: .ownerReadWriteExecute)
+      try writeDurably(UnsafeRawBufferPointer(whole), to: path)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// The header for `payload`, cut from `source`.
+  func header(for payload: UnsafeRawBufferPointer) -> [UInt8] {
+    var header = Self.signature
+    for word in [UInt64(payload.count), Self.checksum(payload), source.inode, source.size, UInt64(bitPattern: source.modified), 0] {
+      withUnsafeBytes(of: word.littleEndian) { header.append(contentsOf: $0) }
+    }
+    return header
+  }
+
+  /// FNV-1a over 64-bit words (the tail byte by byte): it finds a truncated or damaged file,
+  /// not a forged one (whoever can write the file can already act as its owner).
+  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    let prime: UInt64 = 0x0100_0000_01b3
+    let words = bytes.count / 8
+    for index in 0..<words {
+      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* prime
+    }
+    for byte in bytes[(words * 8)...] { hash = (hash ^ UInt64(byte)) &* prime }
+    return hash
+  }
+}

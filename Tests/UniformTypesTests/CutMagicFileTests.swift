@@ -1,0 +1,104 @@
+import Foundation
+import System
+import Testing
+
+@testable import UniformTypes
+
+/// The cut database kept in a file: written by the first process that needs it, read by the
+/// next ones, rebuilt when damaged or cut from another database, and never needed (memory
+/// serves) when the folder cannot be written. The answers are the same in every case.
+@Suite struct CutMagicFileTests {
+  static let heads: [(String, [UInt8])] = [
+    ("png", SampleBytes.png), ("pdf", SampleBytes.pdf), ("zip", SampleBytes.plainZip), ("deb", SampleBytes.deb),
+    ("random", SampleBytes.random(count: 4096, seed: 0xC0FFEE)),
+  ]
+
+  /// What a sniffer says of every head, with the cut database first.
+  static func answers(_ sniffer: ContentSniffer) throws -> [MagicResult] {
+    try heads.map { try sniffer.sniff($0.1) }
+  }
+
+  static func folder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test func theFirstSnifferWritesTheFileAndTheNextReadsItWithTheSameAnswers() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("cache/magic-mime.cut").path
+    let expected = try Self.answers(try ContentSniffer(cutFirst: false))
+
+    #expect(try Self.answers(try ContentSniffer(cutFile: path)) == expected)
+    let written = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(written.prefix(16) == Data(CutMagicFile.signature), "no cut database written at \(path)")
+    let modified = try FileSystem.status(path).modificationNanoseconds
+
+    usleep(20_000)
+    #expect(try Self.answers(try ContentSniffer(cutFile: path)) == expected)
+    #expect(try FileSystem.status(path).modificationNanoseconds == modified, "a good file was written again")
+  }
+
+  @Test(arguments: ["damaged", "truncated", "another database"])
+  func aFileThatCannotBeTrustedIsRebuiltAndReplaced(_ flaw: String) throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("magic-mime.cut").path
+    let expected = try Self.answers(try ContentSniffer(cutFirst: false))
+    _ = try Self.answers(try ContentSniffer(cutFile: path))
+    let good = try Data(contentsOf: URL(fileURLWithPath: path))
+
+    var bad = good
+    switch flaw {
+    case "damaged": bad[bad.count / 2] ^= 0xFF
+    case "truncated": bad = bad.prefix(bad.count - 4096)
+    default: bad[32] ^= 0x01  // the full database's inode, as the header records it
+    }
+    try bad.write(to: URL(fileURLWithPath: path))
+
+    #expect(try Self.answers(try ContentSniffer(cutFile: path)) == expected)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good, "the \(flaw) file was not replaced by a good one")
+  }
+
+  @Test func aFolderThatCannotBeWrittenLeavesTheCutDatabaseInMemory() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A regular file where the folder should be: nothing can be created under it, even by root.
+    let blocked = folder.appendingPathComponent("not-a-folder")
+    try Data("x".utf8).write(to: blocked)
+    let path = blocked.appendingPathComponent("magic-mime.cut").path
+    #expect(try Self.answers(try ContentSniffer(cutFile: path)) == (try Self.answers(try ContentSniffer(cutFirst: false))))
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func releasingTheDatabasePagesGivesBackTheCutFilesToo() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("magic-mime.cut").path
+    let sniffer = try ContentSniffer(cutFile: path)
+    _ = try sniffer.sniff(SampleBytes.random(count: 4096, seed: 7))
+    #expect(try Self.residentKiB(of: path) > 0, "the cut database was not read from its file")
+    sniffer.releaseDatabasePages()
+    #expect(try Self.residentKiB(of: path) == 0)
+    // And it comes back on the next sniff, with the same answer.
+    #expect(try sniffer.sniff(Self.heads[0].1) == (try ContentSniffer(cutFirst: false).sniff(Self.heads[0].1)))
+  }
+
+  /// This process's resident pages of its mappings of `path`, from /proc/self/smaps (read to
+  /// its end: a single read of a /proc file stops at a page).
+  static func residentKiB(of path: String) throws -> Int {
+    var inMapping = false
+    var total = 0
+    let smaps = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps")).readToEnd() ?? Data()
+    for line in String(decoding: smaps, as: UTF8.self).split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+        inMapping = fields.count >= 6 && fields[5...].joined(separator: " ") == path
+      } else if inMapping, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
+        total += kib
+      }
+    }
+    return total
+  }
+}
