@@ -76,51 +76,30 @@ extension MetadataRecord {
   /// The record as one line of JSON, in the journal's keys (what `MetadataJournal`'s decoder
   /// reads), written directly: JSONEncoder costs more than the rest of placing a small item.
   var jsonLine: String {
+    func string(_ value: String) -> String { JSONString.literal(value, style: .journal) }
     var fields: [String] = [
       "\"file\":{\"inode\":\(file.inode),\"mtime_nanoseconds\":\(file.mtimeNanoseconds),\"size\":\(file.size)}"
     ]
     var meta: [String] = [
-      "\"kind\":\(jsonString(self.meta.kind.rawValue))",
-      "\"original_name\":\(jsonString(self.meta.originalName.unescaped))",
+      "\"kind\":\(string(self.meta.kind.rawValue))",
+      "\"original_name\":\(string(self.meta.originalName.unescaped))",
       "\"received_at\":\"\(iso8601(self.meta.receivedAt))\"",
-      "\"sender_id\":\(jsonString(self.meta.senderId))",
-      "\"sender_name\":\(jsonString(self.meta.senderName.unescaped))",
+      "\"sender_id\":\(string(self.meta.senderId))",
+      "\"sender_name\":\(string(self.meta.senderName.unescaped))",
       "\"size\":\(self.meta.size)",
     ]
     if let files = self.meta.files { meta.append("\"files\":\(files)") }
-    if let sha = self.meta.sha256 { meta.append("\"sha256\":\(jsonString(sha))") }
-    if let type = self.meta.type { meta.append("\"type\":\(jsonString(type.rawValue))") }
-    if let via = self.meta.protocol { meta.append("\"protocol\":\(jsonString(via))") }
+    if let sha = self.meta.sha256 { meta.append("\"sha256\":\(string(sha))") }
+    if let type = self.meta.type { meta.append("\"type\":\(string(type.rawValue))") }
+    if let via = self.meta.protocol { meta.append("\"protocol\":\(string(via))") }
     if let verified = self.meta.senderVerified { meta.append("\"sender_verified\":\(verified)") }
     if let refused = self.meta.refusedEntries {
-      let entries = refused.map { "{\"path\":\(jsonString($0.path.unescaped)),\"reason\":\(jsonString($0.reason.unescaped))}" }
+      let entries = refused.map { "{\"path\":\(string($0.path.unescaped)),\"reason\":\(string($0.reason.unescaped))}" }
       meta.append("\"refused_entries\":[" + entries.joined(separator: ",") + "]")
     }
     fields.append("\"meta\":{" + meta.joined(separator: ",") + "}")
     return "{" + fields.joined(separator: ",") + "}\n"
   }
-}
-
-/// A JSON string literal: quotes, backslashes and control characters escaped.
-func jsonString(_ value: String) -> String {
-  var out = "\""
-  for scalar in value.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\t": out += "\\t"
-    default:
-      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return out + "\""
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, as JSONDecoder's `.iso8601` strategy reads it.

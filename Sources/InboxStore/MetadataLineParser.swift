@@ -121,7 +121,7 @@ struct MetadataLineParser {
     return negative ? -value : value
   }
 
-  /// A JSON string with only the escapes `jsonString` writes (`\"`, `\\`, `\n`, `\r`, `\t` and
+  /// A JSON string with only the escapes `JSONString`'s journal style writes (`\"`, `\\`, `\n`, `\r`, `\t` and
   /// `\u00XX` for a control character); anything else gives nil. With `recent`, a value without
   /// escapes that is among those recently read is that same string.
   private mutating func string(reusing field: Repeating? = nil) -> String? {

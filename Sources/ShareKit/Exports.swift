@@ -9,6 +9,8 @@
 @_exported import struct TLS.Fingerprint
 // Escaping of untrusted text for a terminal or a log.
 @_exported import enum TextEscaping.Escaping
+// JSON string literals written by hand (`share inbox list --json`).
+@_exported import enum TextEscaping.JSONString
 // Text a peer wrote: shown only escaped and cut.
 @_exported import struct TextEscaping.PeerText
 @_exported import struct UniformTypes.CheckReport

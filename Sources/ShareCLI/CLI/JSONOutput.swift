@@ -16,21 +16,12 @@ enum JSONOutput {
     if data.allSatisfy({ $0 < 0x7F }) { return String(decoding: data, as: UTF8.self) }
     var out = String.UnicodeScalarView()
     for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-      if needsEscape(scalar) {
+      if JSONString.outputEscapes(scalar) {
         out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
       } else {
         out.append(scalar)
       }
     }
     return String(out)
-  }
-
-  /// Whether `line` writes `scalar` (one above ASCII's controls) as `\uXXXX`.
-  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x7F...0x9F, 0x2028, 0x2029: return true
-    case 0x10000...: return false
-    default: return scalar.properties.generalCategory == .format
-    }
   }
 }

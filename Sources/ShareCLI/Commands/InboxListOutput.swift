@@ -87,37 +87,8 @@ struct InboxListOutput {
     appendJSON(value)
   }
 
-  /// `value` as a JSON string, escaped as `JSONOutput.line` escapes it: what JSONEncoder
-  /// escapes, then DEL, C1 controls, line and paragraph separators and format characters.
-  private mutating func appendJSON(_ value: String) {
-    chunk.append(UInt8(ascii: "\""))
-    for scalar in value.unicodeScalars {
-      switch scalar.value {
-      case 0x22: append("\\\"")
-      case 0x5C: append("\\\\")
-      case 0x08: append("\\b")
-      case 0x0C: append("\\f")
-      case 0x0A: append("\\n")
-      case 0x0D: append("\\r")
-      case 0x09: append("\\t")
-      case 0x20..<0x7F: chunk.append(UInt8(scalar.value))
-      default:
-        if scalar.value < 0x20 || JSONOutput.needsEscape(scalar) {
-          appendHexEscape(scalar.value)
-        } else {
-          chunk.append(contentsOf: String(scalar).utf8)
-        }
-      }
-    }
-    chunk.append(UInt8(ascii: "\""))
-  }
-
-  /// `\uXXXX`, lower-case hex.
-  private mutating func appendHexEscape(_ value: UInt32) {
-    let digits: [UInt8] = Array("0123456789abcdef".utf8)
-    append("\\u")
-    for shift in stride(from: 12, through: 0, by: -4) { chunk.append(digits[Int((value >> UInt32(shift)) & 0xF)]) }
-  }
+  /// `value` as a JSON string, escaped as `JSONOutput.line` escapes it.
+  private mutating func appendJSON(_ value: String) { JSONString.append(value, style: .output, to: &chunk) }
 
   private mutating func receivedAtText(_ meta: ItemMetadata) -> String {
     if let lastDate, lastDate.date == meta.receivedAt { return lastDate.text }
