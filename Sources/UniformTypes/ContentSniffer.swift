@@ -174,18 +174,14 @@ package final class ContentSniffer: Sendable {
   /// on the next sniff, at the cost of a few thousand minor faults), and the cut database's when
   /// it is mapped from its file. A receiver calls it after judging a large item, so the ~6 MiB
   /// database and the ~4 MiB cut one do not stay resident for the whole transfer.
+  ///
+  /// No lock is needed: both mappings are private, read-only and never written, so a page given
+  /// back while a sniff on another thread reads it faults back in from the page cache with the
+  /// same bytes.
   package func releaseDatabasePages() {
     guard let database else { return }
-    // Under every handle's lock, so that no sniff is reading the pages meanwhile.
-    func release(from index: Int) {
-      guard index < cookies.count else {
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: database.address), database.length, MADV_DONTNEED)
-        cutDatabase.releasePages()
-        return
-      }
-      cookies[index].mutex.withLock { _ in release(from: index + 1) }
-    }
-    release(from: 0)
+    _ = madvise(UnsafeMutableRawPointer(bitPattern: database.address), database.length, MADV_DONTNEED)
+    cutDatabase.releasePages()
   }
 
   /// libmagic's MIME type and description of `head` (up to four `magic_buffer` calls on one handle).

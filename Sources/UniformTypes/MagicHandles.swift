@@ -101,8 +101,8 @@ final class CutMagicDatabase: Sendable {
   }
 
   /// Gives the pages of a cut database mapped from its file back to the system (they come back
-  /// from the page cache on the next sniff); one built in memory cannot be. Call it under every
-  /// handle's lock.
+  /// from the page cache on the next sniff); one built in memory cannot be. Any thread, at any
+  /// time: the mapping is private, read-only and never written.
   func releasePages() {
     state.withLock { state in
       if case .mapped(let mapping) = state {
