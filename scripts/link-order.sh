@@ -25,8 +25,9 @@ command -v valgrind >/dev/null || {
 share=$(scripts/setup.sh release)
 work=$(mktemp -d)
 daemon_pid=""
+asking=""
 cleanup() {
-  [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null
+  for pid in $daemon_pid $asking; do kill "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -48,14 +49,21 @@ port=$((47000 + RANDOM % 1000))
 # daemon's code is one compact run of pages.
 (profiled idle --home "$work/bob" daemon --host 127.0.0.1 --port "$port") >"$work/idle.log" 2>&1 &
 daemon_pid=$!
-for _ in $(seq 1 600); do grep >/dev/null -E 'advertised as|cannot advertise|not advertised' "$work/idle.log" && break; sleep 0.1; done
+advertised() { # LOG: wait for the daemon under valgrind to advertise (or say it cannot)
+  for _ in $(seq 1 600); do
+    grep >/dev/null -E 'advertised as|cannot advertise|not advertised' "$1" && return 0
+    kill -0 "$daemon_pid" 2>/dev/null || { echo "link-order: the daemon ended:" >&2; cat "$1" >&2; exit 1; }
+    sleep 0.1
+  done
+}
+advertised "$work/idle.log"
 sleep 2
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || true
 
 (profiled daemon --home "$work/bob" daemon --host 127.0.0.1 --port "$port") >"$work/daemon.log" 2>&1 &
 daemon_pid=$!
-for _ in $(seq 1 600); do grep >/dev/null -E 'advertised as|cannot advertise|not advertised' "$work/daemon.log" && break; sleep 0.1; done
+advertised "$work/daemon.log"
 to=(--to "127.0.0.1:$port" --busy-wait 60)
 
 echo "meeting at six" >"$work/note.txt"
@@ -73,6 +81,7 @@ asking=$!
 for _ in $(seq 1 1200); do "$share" --home "$work/bob" requests 2>/dev/null | grep >/dev/null '^\[1\]' && break; sleep 0.1; done
 "$share" --home "$work/bob" accept 1 >/dev/null || echo "link-order: the stranger's ask never arrived" >&2
 wait "$asking" || echo "link-order: the stranger's send failed" >&2
+asking=""
 "$share" --home "$work/bob" status >/dev/null
 (profiled inbox-list --home "$work/bob" inbox list) >/dev/null
 kill -TERM "$daemon_pid"
@@ -82,7 +91,7 @@ daemon_pid=""
 # The functions of the share binary itself (not of the libraries) that ran, one per line: the
 # idle daemon's first, then the rest; callgrind marks recursion with 'N, which the symbol table
 # does not have.
-python3 - "$work" >scripts/share.order <<'PY'
+python3 - "$work" >"$work/share.order" <<'PY'
 import glob, os, re, sys
 
 def functions(path):
@@ -106,4 +115,5 @@ print("# Regenerate rather than edit.")
 for name in sorted(idle) + sorted(rest):
     print(name)
 PY
+mv "$work/share.order" scripts/share.order
 echo "link-order: $(grep -vc '^#' scripts/share.order) functions in scripts/share.order" >&2

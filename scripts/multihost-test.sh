@@ -213,7 +213,7 @@ ls_send_accepted() {
   sender=$!
   for _ in $(seq 1 200); do
     id=$("$share" --home "$work/ls-a" requests --json |
-      python3 -c 'import json, sys; print(next((json.loads(l)["id"] for l in sys.stdin if l.strip()), ""))')
+      python3 -c 'import json, sys; asks = [json.loads(l)["id"] for l in sys.stdin.readlines() if l.strip()]; print(asks[0] if asks else "")')
     [ -n "$id" ] && break
     sleep 0.05
   done

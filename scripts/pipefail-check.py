@@ -5,6 +5,9 @@ has more to write, and the pipeline then fails although the reader found what it
 package test once reported 'no share(1)' for a man page that was there). Read the whole input
 instead: `grep PATTERN >/dev/null`, `awk 'NR == 1'`. A script may turn pipefail off (`set +o
 pipefail`); lines after that are not checked. Prints each offender and exits 1 if there is one.
+It reads one line at a time and knows `grep -q`/`-m` (short options) and `head`: it misses
+`grep --quiet`, `-q` after the pattern, a reader on a continuation line, and readers in other
+languages that stop early (Python's `next()` on stdin, `sed q`) — look for those by eye.
     scripts/pipefail-check.py [ROOT]"""
 import os, re, sys
 

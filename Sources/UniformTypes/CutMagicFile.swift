@@ -40,12 +40,16 @@ struct CutMagicFile: Sendable {
   let path: String
   let source: Source
 
-  /// Maps the file; nil when there is none, or it is not whole, or not cut from `source`.
+  /// Maps the file; nil when there is none, or it is not a regular file (a symbolic link, a
+  /// FIFO: never followed, never waited on), is larger than a cut of `source` can be, is not
+  /// whole, or was not cut from `source`.
   func map() -> Mapping? {
-    guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
+    guard let file = try? FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking]) else { return nil }
     return file.closeAfter { () -> Mapping? in
-      guard let size = try? file.status().size, size > Self.headerSize else { return nil }
-      let length = Int(size)
+      guard let status = try? file.status(), status.kind == .regular, status.size > Self.headerSize,
+        UInt64(status.size) <= source.size + UInt64(Self.headerSize)
+      else { return nil }
+      let length = Int(status.size)
       guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
       let mapping = Mapping(address: Int(bitPattern: base), length: length)
       let bytes = UnsafeRawBufferPointer(start: base, count: length)

@@ -65,12 +65,13 @@ import Testing
     #expect(over.stderrText.contains("try again in a moment") && !over.stderrText.contains("the peer refused"), "\(over)")
     #expect(!over.stderrText.contains("closed"), "\(over)")
     #expect(daemon.waitForLog("busy"), "\(daemon.log)")
-    // In --json, a `busy` event for each pause: what the receiver said and when the next try is.
+    // In --json, a `busy` event for each pause: what the receiver said, and the seconds until
+    // the next try.
     let overJSON = try ninth.share(
       "send", try ninth.file("over.txt", "one too many\n").path, "--to", daemon.address, "--busy-wait", "2", "--json")
     let busy = try parseJSONLines(overJSON.stdoutText).filter { $0["event"] as? String == "busy" }
     #expect(!busy.isEmpty, "\(overJSON)")
-    #expect(busy.allSatisfy { ($0["reason"] as? String)?.contains("connections") == true && $0["seconds_left"] as? Int == 1 }, "\(busy)")
+    #expect(busy.allSatisfy { ($0["reason"] as? String)?.contains("connections") == true && $0["retry_in"] as? Int == 1 }, "\(busy)")
     #expect(b.inboxNames().isEmpty)
     // A contact on that address is not capped per address (it proved who it is; the users of
     // one lab server share an address): its send goes through.

@@ -13,24 +13,32 @@ import Wire
 @Suite struct BusyReceiverTests {
   static let said: PeerText = "busy: too many connections from your address are still starting; try again in a moment"
 
-  /// A receiver at `server`'s address, advertised as lab-b, expecting its certificate.
-  static func endpoint(_ server: RawServer) -> Endpoint {
+  /// A receiver at `server`'s address (and at `more` addresses), advertised as lab-b, expecting
+  /// its certificate.
+  static func endpoint(_ server: RawServer, more: [Endpoint.Candidate] = []) -> Endpoint {
     Endpoint(
-      candidates: [Endpoint.Candidate(host: "127.0.0.1", port: server.port, advertisedAs: "lab-b")], label: "lab-b",
+      candidates: [Endpoint.Candidate(host: "127.0.0.1", port: server.port, advertisedAs: "lab-b")] + more, label: "lab-b",
       expectedFingerprint: server.fingerprint)
   }
 
-  static func send(to server: RawServer, configure: (Sender) -> Void = { _ in }) throws -> Result<SendReport, ShareError> {
+  /// A send of one small file to `server`, and the pauses it made for a busy receiver.
+  static func send(
+    to server: RawServer, more: [Endpoint.Candidate] = [], configure: (Sender) -> Void = { _ in }
+  ) throws -> (result: Result<SendReport, ShareError>, pauses: [PeerText?]) {
     let home = try TestHome()
     let sender = try Sender(device: home.device)
-    sender.busyBackoff = .milliseconds(200)
-    sender.busyPatience = .milliseconds(1500)
+    sender.busyBackoff = .milliseconds(100)
+    sender.busyPatience = .seconds(1)
     configure(sender)
     let items = try OutgoingItem.files([home.file("hello.txt", Array("hi".utf8)).path])
+    var pauses: [PeerText?] = []
     do throws(ShareError) {
-      return .success(try sender.send(items, to: endpoint(server)))
+      let report = try sender.send(items, to: endpoint(server, more: more)) { event in
+        if case .busy(let said, _) = event { pauses.append(said) }
+      }
+      return (.success(report), pauses)
     } catch {
-      return .failure(error)
+      return (.failure(error), pauses)
     }
   }
 
@@ -42,9 +50,10 @@ import Wire
       }
       try Self.storeOne(session)
     }
-    let report = try Self.send(to: server).get()
-    #expect(report.allStored)
+    let (result, pauses) = try Self.send(to: server)
+    #expect(try result.get().allStored)
     #expect(connections.load(ordering: .relaxed) == 2)
+    #expect(pauses == ["too many connections from your address are still starting"])
   }
 
   /// The script of a receiver that takes the item and stores it.
@@ -60,19 +69,36 @@ import Wire
     let knocks = Atomic<Int>(0)
     let server = try RawServer(
       home: try TestHome(), door: { knocks.add(1, ordering: .relaxed).newValue > 3 }, script: Self.storeOne)
-    let report = try Self.send(to: server).get()
-    #expect(report.allStored)
+    let (result, pauses) = try Self.send(to: server) { $0.busyPatience = .seconds(60) }
+    #expect(try result.get().allStored)
     #expect(knocks.load(ordering: .relaxed) == 4, "three closed at the door, the fourth served")
+    #expect(pauses == [nil, nil, nil], "each pause is said, as a close (nothing said)")
   }
 
-  @Test func aReceiverThatAlwaysClosesIsGivenUpAfterThePatienceWithWhatHappened() throws {
+  @Test func aBusyAddressIsTriedAgainWhenTheReceiversOtherAddressCannotBeReached() throws {
+    let connections = Atomic<Int>(0)
+    let server = try RawServer(home: try TestHome()) { session in
+      guard connections.add(1, ordering: .relaxed).newValue > 1 else {
+        return try session.send(.failure(Failure(code: "busy", message: Self.said)))
+      }
+      try Self.storeOne(session)
+    }
+    // Port 1 on loopback refuses: an address that says nothing about the receiver being busy.
+    let refusing = Endpoint.Candidate(host: "127.0.0.1", port: 1, advertisedAs: "lab-b")
+    let (result, pauses) = try Self.send(to: server, more: [refusing])
+    #expect(try result.get().allStored)
+    #expect(pauses.count == 1)
+  }
+
+  @Test func aReceiverThatOnlyEverClosesIsTriedAFewTimesThenReportedAsTheClosedConnectionItIs() throws {
     let knocks = Atomic<Int>(0)
     let closeEvery: @Sendable () -> Bool = {
       knocks.add(1, ordering: .relaxed)
       return false
     }
     let server = try RawServer(home: try TestHome(), door: closeEvery, script: { _ in })
-    guard case .failure(let error) = try Self.send(to: server) else {
+    let (result, pauses) = try Self.send(to: server) { $0.busyPatience = .seconds(60) }
+    guard case .failure(let error) = result else {
       Issue.record("a send to a receiver that closes every connection succeeded")
       return
     }
@@ -81,8 +107,9 @@ import Wire
       return
     }
     #expect(summary.contains("127.0.0.1:\(server.port)"), "\(summary)")
-    // Pauses of 150–250, 300–500, then 600–1000 ms each within 1.5 s: three or four tries.
-    #expect((3...4).contains(knocks.load(ordering: .relaxed)), "\(knocks.load(ordering: .relaxed)) tries")
+    // A server that hangs up on everyone is not busy: not tried for the whole patience.
+    #expect(pauses.count == Sender.closedRetries)
+    #expect(knocks.load(ordering: .relaxed) == Sender.closedRetries + 1)
   }
 
   @Test func pausesVaryButStayWithinAQuarterOfTheirLength() {
@@ -95,7 +122,8 @@ import Wire
     let server = try RawServer(home: try TestHome()) { session in
       try session.send(.failure(Failure(code: "busy", message: "busy: every slot is \u{1B}[31mtaken\u{1B}[0m; try again in a moment")))
     }
-    guard case .failure(let error) = try Self.send(to: server) else {
+    let (result, pauses) = try Self.send(to: server)
+    guard case .failure(let error) = result else {
       Issue.record("a send to a receiver that is always busy succeeded")
       return
     }
@@ -108,8 +136,9 @@ import Wire
     #expect(error.description.hasPrefix("lab-b at 127.0.0.1:\(server.port) is busy (every slot is "), "\(error)")
     #expect(error.description.hasSuffix("); try again in a moment"), "\(error)")
     #expect(!error.description.contains("\u{1B}"))
-    // Pauses of 150–250, 300–500, then 600–1000 ms each within 1.5 s: three or four tries.
-    #expect((3...4).contains(server.outcomes(count: 5, timeout: .seconds(2)).count))
+    // Tried again after each pause, then given up once the patience (1 s) is spent.
+    #expect(!pauses.isEmpty)
+    #expect(server.outcomes(count: pauses.count + 2, timeout: .seconds(2)).count == pauses.count + 1)
   }
 
   @Test func cancellingDuringTheBackoffEndsTheSendAtOnce() throws {
@@ -124,7 +153,7 @@ import Wire
         sender.busyBackoff = .seconds(3600)
         sender.busyPatience = .seconds(7200)
         sending.withLock { $0 = sender }
-      }
+      }.result
       result.withLock { $0 = outcome }
       done.signal()
     }.start()

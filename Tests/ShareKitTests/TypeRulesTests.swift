@@ -39,6 +39,19 @@ import Wire
     #expect(stored.first?.metadata?.type == "public.png")
   }
 
+  @Test func onlyTheDaemonKeepsTheCutMagicDatabaseInItsHome() throws {
+    let home = try TestHome()
+    let file = home.device.paths.magicCutFile.path
+    let binary = randomBytes(4096)
+    // A command (share types check, send --dry-run) judges content without the file: it is
+    // where the confined daemon may write, and such a command runs outside the confinement.
+    _ = try TypeGate.load(paths: home.device.paths).judgeContent(name: "a.bin", kind: .file, head: binary, size: 4096)
+    #expect(!FileManager.default.fileExists(atPath: file))
+    _ = try TypeGate.load(paths: home.device.paths, keepsCutDatabase: true).judgeContent(
+      name: "a.bin", kind: .file, head: binary, size: 4096)
+    #expect(FileManager.default.fileExists(atPath: file))
+  }
+
   @Test func aLargeItemRefusedOnItsFirstBytesStopsTheSenderEarly() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))

@@ -1,6 +1,7 @@
 """share at scale: many senders at once to one daemon, one send to several receivers on their own
 network-namespace hosts, and an Inbox of many items (`share inbox list`, daemon start)."""
 
+import json
 import os
 import shutil
 import statistics
@@ -118,10 +119,27 @@ def many_senders(ctx, share, homes, ids, paths):
     pauses = [busy_events(path) for path in events]
     files, stored = tree_bytes(os.path.join(recv, "Documents", "Inbox"))
     errors = [f"sender {i}: exit {rc}: {p.stderr_tail(300)}" for i, (p, rc) in enumerate(zip(procs, codes)) if rc]
-    busy = sum(1 for p, rc in zip(procs, codes) if rc and " is busy (" in p.stderr_tail(2000))
+    busy = sum(1 for path, rc in zip(events, codes) if rc and gave_up_busy(path))
     return {"senders": len(homes), "wall": wall, "mbs": stored / wall / 1e6, "completed": codes.count(0), "failed": len(errors),
             "refused": busy, "turned_away": sum(1 for n in pauses if n), "pauses": sum(pauses), "stored_files": files,
             "recv_rss": rss, "recv_anon": peaks.get("anon"), "recv_file": peaks.get("file"), "errors": errors[:5]}
+
+
+def gave_up_busy(path):
+    """Whether a sender's last `failed` event says the receiver was still busy."""
+    failed = None
+    try:
+        with open(path, errors="replace") as f:
+            for line in f:
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if event.get("event") == "failed":
+                    failed = event
+    except OSError:
+        return False
+    return failed is not None and "busy" in json.dumps(failed)
 
 
 def busy_events(path):

@@ -45,8 +45,32 @@ class Share:
         self.template = os.path.join(root, "receiver-template")
         self.sender_id = self.make_home(self.sender_home)
         self.make_home(self.template, trusting=self.sender_id)
+        self.warm_cut_database()
         self.name = "share-bench-recv"
         self.ctx.notes["share"] = "durable (fdatasync/syncfs) before the Receipt; receiver CPU/RSS include daemon start"
+
+    def warm_cut_database(self):
+        """A daemon that has judged content keeps libmagic's cut database in its home
+        (config/cache/magic-mime.cut), built once per system database. One daemon judges one
+        file here and the template gets its file, so the measured daemons are everyday ones,
+        not the first one a home ever started."""
+        share = self.ctx.args.share
+        warm = os.path.join(self.root, "warm-receiver")
+        if not os.path.isdir(warm):
+            self.make_home(warm, trusting=self.sender_id)
+        sample = os.path.join(self.root, "warm-sample.bin")
+        with open(sample, "wb") as f:
+            f.write(os.urandom(4096))
+        daemon, port, _ready = self.start_daemon(warm, "warm")
+        try:
+            r = run_quiet([share, "--home", self.sender_home, "send", sample, "--to", f"127.0.0.1:{port}", "--quiet"], env=self.env)
+        finally:
+            self.stop_daemon(daemon)
+        cut = os.path.join(warm, "cache", "magic-mime.cut")
+        if r.returncode != 0 or not os.path.exists(cut):
+            raise BenchError(f"a daemon that judged a file left no cut magic database: {r.stdout[-300:]}")
+        os.makedirs(os.path.join(self.template, "cache"), exist_ok=True)
+        shutil.copy(cut, os.path.join(self.template, "cache", "magic-mime.cut"))
 
     def make_home(self, home, trusting=None):
         """A share home with its identity made; a receiver's also trusts `trusting` (so its asks
@@ -63,16 +87,6 @@ class Share:
             r = run_quiet([share, "--home", home, "types", "--json"], env=self.env)
             if r.returncode != 0 or "public.data" not in r.stdout:
                 raise BenchError(f"share types does not take bench/receiver-declarations.plist: {r.stdout[-300:]}")
-            # A home that has judged content keeps libmagic's cut database in a file
-            # (config/cache/magic-mime.cut), built once per system database; judge one file here so
-            # the measured daemons are the everyday ones, not the first one a home ever started.
-            sample = os.path.join(home, "sample.bin")
-            with open(sample, "wb") as f:
-                f.write(os.urandom(4096))
-            r = run_quiet([share, "--home", home, "types", "check", sample], env=self.env)
-            os.remove(sample)
-            if not os.path.exists(os.path.join(home, "cache", "magic-mime.cut")):
-                raise BenchError(f"share types check left no cut magic database: {r.stdout[-300:]}")
         return device
 
     def device_id(self, home):

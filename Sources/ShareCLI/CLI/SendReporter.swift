@@ -74,9 +74,12 @@ final class SendReporter: Sendable {
     /// For `done`: how long the bytes took to go.
     var seconds: Double? = nil
     var message: PeerText? = nil
-    /// For `waiting`: how long this side still waits for the receiver's owner; for `busy`, until
-    /// it tries again.
+    /// For `waiting`: how long this side still waits for the receiver's owner.
     var secondsLeft: Int? = nil
+    /// For `busy`: the receiver only closed the connection (it said nothing).
+    var closed: Bool? = nil
+    /// For `busy`: seconds until the next try.
+    var retryIn: Int? = nil
   }
 
   /// One entry of a folder that was not stored, in `--json`.
@@ -94,6 +97,12 @@ final class SendReporter: Sendable {
     }
   }
 
+  /// How a receiver turned a connection away, as the rest of a sentence after its name.
+  static func turnedAway(_ said: PeerText?) -> String {
+    said.map { "is busy (\($0.isEmpty ? "it gave no reason" : $0.description))" }
+      ?? "closed the connection before it was set up (as a receiver does when too many are starting)"
+  }
+
   func event(_ event: SendEvent, recipient: Int) {
     let to = endpoints[recipient].name
     switch event {
@@ -105,12 +114,12 @@ final class SendReporter: Sendable {
       } else if !quiet {
         line("Connected to \(name) at \(address)\n  receiver ID: \(fingerprint.grouped)")
       }
-    case .busy(let reason, let retryIn):
+    case .busy(let said, let retryIn):
       let seconds = max(1, Int((retryIn / .seconds(1)).rounded()))
       if json {
-        emit(Event(event: "busy", to: to, reason: reason, secondsLeft: seconds))
+        emit(Event(event: "busy", to: to, reason: said, closed: said == nil ? true : nil, retryIn: seconds))
       } else if !quiet {
-        line("\(to.description) is busy (\(reason)); trying again in \(seconds) s (Ctrl-C to stop)")
+        line("\(to.description) \(Self.turnedAway(said)); trying again in \(seconds) s (Ctrl-C to stop)")
       }
     case .waiting(let message, let timeLeft):
       let seconds = Int((timeLeft / .seconds(1)).rounded())

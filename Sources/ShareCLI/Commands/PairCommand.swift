@@ -50,7 +50,13 @@ enum PairCommand: Command {
         return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
       },
       observer: { event in
-        if case .waiting = event { terminal.err("Waiting for \(endpoint)'s owner to accept…") }
+        switch event {
+        case .waiting: terminal.err("Waiting for \(endpoint)'s owner to accept…")
+        case .busy(let said, let retryIn):
+          let seconds = max(1, Int((retryIn / .seconds(1)).rounded()))
+          terminal.err("\(endpoint) \(SendReporter.turnedAway(said)); trying again in \(seconds) s (Ctrl-C to stop)")
+        default: break
+        }
       })
     guard outcome.accepted else {
       if outcome.declinedHere {

@@ -78,7 +78,7 @@ package final class Daemon: @unchecked Sendable {
     } catch {
       throw .inbox(error)
     }
-    let gate = try TypeGate.load(paths: paths, receiverName: device.name)
+    let gate = try TypeGate.load(paths: paths, receiverName: device.name, keepsCutDatabase: true)
     let types = CurrentTypeGate(gate)
     self.types = types
     let settings = try Settings.load(from: paths.settings)
@@ -185,7 +185,7 @@ package final class Daemon: @unchecked Sendable {
   package func reload() -> String? {
     var kept: String? = nil
     do {
-      let gate = try TypeGate.load(paths: paths, receiverName: device.name)
+      let gate = try TypeGate.load(paths: paths, receiverName: device.name, keepsCutDatabase: true)
       types.replace(with: gate)
       receiver.update(policy: ReceivePolicy(types: gate))
       note("reloaded type declarations (\(gate.source))")

@@ -42,7 +42,7 @@ enum PayloadOutcome {
 /// policy, and where progress is counted.
 struct PayloadChannel {
   let connection: FramedConnection
-  /// The session's receive buffer (1 MiB, 4 KiB-aligned), reused by every payload.
+  /// The session's receive buffer (`ReceiveSession.bufferSize`, 4 KiB-aligned), reused by every payload.
   let buffer: UnsafeMutableRawBufferPointer
   let store: InboxStore
   let policy: ReceivePolicy

@@ -17,14 +17,21 @@ package struct TypeGate: Sendable {
   /// The home's `Declarations.plist` when it has one, else the shipped default. A malformed
   /// file is an error that names the key and what is wrong. With `receiverName`, refusals are
   /// its own sentences ("lab-b does not accept disk images (big.iso)").
-  package static func load(paths: SharePaths, receiverName: String? = nil) throws(ShareError) -> TypeGate {
+  ///
+  /// `keepsCutDatabase`: whether libmagic's cut database is read from (and written to) the
+  /// home's file (`SharePaths.magicCutFile`). Only the daemon does: the file is where the
+  /// confined daemon may write, so a command run outside the confinement never loads it.
+  package static func load(
+    paths: SharePaths, receiverName: String? = nil, keepsCutDatabase: Bool = false
+  ) throws(ShareError) -> TypeGate {
     let registry = TypeRegistry.system()
     var policy = try HomeDeclarations.policy(HomeDeclarations.read(paths.declarations), registry: registry)
     policy.receiverName = receiverName
     do {
       // One libmagic handle per core, so that small files are judged on every core at once.
       let sniffer = try ContentSniffer(
-        handles: min(8, ProcessInfo.processInfo.activeProcessorCount), cutFile: paths.magicCutFile.path)
+        handles: min(8, ProcessInfo.processInfo.activeProcessorCount),
+        cutFile: keepsCutDatabase ? paths.magicCutFile.path : nil)
       return TypeGate(policy: policy, registry: registry, sniffer: sniffer, source: policy.declarations.source)
     } catch {
       throw .configuration("cannot load libmagic for content sniffing: \(error)")

@@ -6,9 +6,10 @@ import Wire
 package enum SendEvent: Sendable {
   /// The receiver proved its identity at `address` (the one of its addresses that answered).
   case connected(peerName: PeerText, fingerprint: Fingerprint, address: String)
-  /// The receiver turned the connection away (it said it is busy, `reason`, or closed the
-  /// connection before it was set up); it is tried again after `retryIn`.
-  case busy(reason: PeerText, retryIn: Duration)
+  /// The receiver turned the connection away: it said it is busy (what it `said`, without
+  /// the "busy: " and "try again" around it), or closed the connection before it was set up
+  /// (`said` nil). It is tried again after `retryIn`.
+  case busy(said: PeerText?, retryIn: Duration)
   /// The receiver is asking its person before it answers (its message); this side gives up
   /// when `timeLeft` has passed.
   case waiting(PeerText, timeLeft: Duration)

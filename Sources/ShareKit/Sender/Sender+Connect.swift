@@ -25,39 +25,47 @@ extension Sender {
   /// certificate mismatch first: it is the one that matters. A `Failure` from a receiver that
   /// proved its identity (another version) is its answer, reported as such. A receiver that
   /// turned the connection away — it said it is busy, or closed the connection before the
-  /// Hellos were exchanged, as a receiver does when too many connections are starting — is
-  /// tried again after a pause (`busyBackoff`, growing, with jitter; cut short by `cancel()`)
-  /// for up to `busyPatience`, then reported as what it said last.
-  func openSession(_ endpoint: Endpoint, observer: (SendEvent) -> Void = { _ in }) throws -> Session {
+  /// Hellos were exchanged, as a receiver does when too many connections are starting — while
+  /// no address gave a final answer is tried again after a pause (`busyBackoff`, growing, with
+  /// jitter; cut short by `cancel()`) for up to `busyPatience` (connections only closed, at most
+  /// `closedRetries` times: a server that hangs up on everyone is not busy), then reported as
+  /// what happened last.
+  func openSession(_ endpoint: Endpoint, observer: (SendEvent) -> Void) throws -> Session {
     let giveUp = ContinuousClock.now + busyPatience
-    var pause = busyBackoff
+    let first = max(busyBackoff, .milliseconds(100))
+    var pause = first
+    var closedRetries = Self.closedRetries
     while true {
       do {
         return try raceAddresses(endpoint)
       } catch let turnedAway as TurnedAway {
         let wait = Self.jittered(pause)
-        guard !isCancelled, ContinuousClock.now + wait <= giveUp else { throw turnedAway.error }
-        observer(.busy(reason: turnedAway.reason, retryIn: wait))
+        if turnedAway.said == nil { closedRetries -= 1 }
+        guard !isCancelled, closedRetries >= 0, ContinuousClock.now + wait <= giveUp else { throw turnedAway.error }
+        observer(.busy(said: turnedAway.said, retryIn: wait))
         _ = wake.wait(timeout: .now() + .milliseconds(Int(wait / .milliseconds(1))))
         if isCancelled { throw ShareError.cancelled("cancelled") }
-        pause = min(pause * 2, busyBackoff * 4)
+        pause = min(pause * 2, first * 4)
       }
     }
   }
 
-  /// Every address turned the connection away (see `openSession`); `error` says how.
+  /// How many times a receiver that only closed connections (said nothing) is tried again.
+  static let closedRetries = 4
+
+  /// The receiver turned the connection away (see `openSession`); `error` says how.
   private struct TurnedAway: Error {
     let error: ShareError
-    /// What the receiver said, or what it did.
-    let reason: PeerText
+    /// What a receiver that said it is busy said; nil when it only closed the connection.
+    let said: PeerText?
 
     init(_ failures: [(candidate: Endpoint.Candidate, error: any Error)], error: ShareError) {
       self.error = error
-      let said = failures.lazy.compactMap { failure -> PeerText? in
-        guard case ShareError.peerFailure("busy", let message) = failure.error else { return nil }
-        return Sender.busyWords(message)
-      }.first
-      reason = said.map { $0.isEmpty ? "it gave no reason" : $0 } ?? "it closed the connection before it was set up"
+      said =
+        failures.lazy.compactMap { failure -> PeerText? in
+          guard case ShareError.peerFailure("busy", let message) = failure.error else { return nil }
+          return Sender.busyWords(message)
+        }.first
     }
   }
 
@@ -66,14 +74,20 @@ extension Sender {
     pause * Double.random(in: 0.75...1.25)
   }
 
-  /// Whether an attempt's failure is a receiver turning the connection away rather than
-  /// refusing it for good: it said `busy`, or closed the connection during the TLS handshake or
-  /// before its Hello.
-  static func isTurnedAway(_ error: any Error) -> Bool {
-    switch error {
-    case ShareError.busy, ShareError.peerFailure(code: "busy", _): return true
-    case TLSError.connectionClosed: return true
-    default: return false
+  /// How an address's attempt ended, for deciding whether to come back: turned away (it said
+  /// `busy`, or closed the connection during the TLS handshake or before its Hello), a final
+  /// answer (another certificate, another protocol version, a refusal other than busy), or
+  /// neither (unreachable, refused, silent: another address may be the one that is busy).
+  enum AttemptEnd {
+    case turnedAway, final, neither
+
+    init(_ error: any Error) {
+      switch error {
+      case ShareError.peerFailure(code: "busy", _), TLSError.connectionClosed: self = .turnedAway
+      case ShareError.peerFailure, ShareError.identityMismatch, WireError.identityMismatch, WireError.versionMismatch:
+        self = .final
+      default: self = .neither
+      }
     }
   }
 
@@ -92,7 +106,8 @@ extension Sender {
       if isCancelled { throw ShareError.cancelled("cancelled") }
       let failures = race.failures
       let failure = Sender.failure(of: endpoint, failures)
-      if !failures.isEmpty, failures.allSatisfy({ Self.isTurnedAway($0.error) }) { throw TurnedAway(failures, error: failure) }
+      let ends = failures.map { AttemptEnd($0.error) }
+      if ends.contains(.turnedAway) && !ends.contains(.final) { throw TurnedAway(failures, error: failure) }
       throw failure
     }
     socket.withLock { $0 = winner.socket }

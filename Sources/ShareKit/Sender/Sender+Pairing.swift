@@ -24,7 +24,7 @@ extension Sender {
     observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> PairOutcome {
     do {
-      let session = try openSession(endpoint)
+      let session = try openSession(endpoint, observer: observer)
       let (connection, hello) = (session.connection, session.hello)
       let fingerprint = connection.tls.peerFingerprint
       defer { connection.close() }
