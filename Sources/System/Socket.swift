@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// A connected TCP stream socket that owns its file descriptor.
 ///
@@ -7,22 +6,10 @@ import Synchronization
 /// one thread (the connection's thread); `close()` may be called from any thread to abort it: it
 /// shuts the socket down at once, which wakes a blocked `read`/`write`, and closes the
 /// descriptor as soon as no call is using it, so a descriptor number is never reused under a
-/// running call.
-///
-/// `@unchecked Sendable`: the descriptor, the closed flag and the in-use count live in a
-/// `Mutex`; the other stored properties are immutable.
-package final class Socket: @unchecked Sendable {
-  /// The descriptor's life cycle, guarded by `state`.
-  private struct State {
-    /// The descriptor, or -1 once released with `close(2)`.
-    var fd: Int32
-    /// Set by `close()`; no new call may start.
-    var closed = false
-    /// Calls currently using `fd` through `withDescriptor`.
-    var busy = 0
-  }
-
-  private let state: Mutex<State>
+/// running call (`SharedDescriptors`).
+package final class Socket: Sendable {
+  /// The descriptor, closed by one thread while others may be using it.
+  private let descriptor: SharedDescriptors
 
   /// The peer's numeric address: "127.0.0.1", "::1", "fe80::1%eth0". An IPv4-mapped IPv6 peer
   /// (on a dual-stack listener) is shown as IPv4.
@@ -47,14 +34,7 @@ package final class Socket: @unchecked Sendable {
     let name = peer.numericName()
     self.peerAddress = name.host
     self.peerPort = name.port
-    self.state = Mutex(State(fd: fd))
-  }
-
-  deinit {
-    state.withLock { state in
-      if state.fd >= 0 { Glibc.close(state.fd) }
-      state.fd = -1
-    }
+    self.descriptor = SharedDescriptors([fd])
   }
 
   /// Connects to `host`:`port` over TCP.
@@ -117,7 +97,7 @@ package final class Socket: @unchecked Sendable {
   /// The descriptor, or -1 once closed. Only for inspection or `poll`: it may be closed by
   /// another thread's `close()` at any time; do not read, write or close it directly.
   package var fileDescriptor: Int32 {
-    state.withLock { $0.closed ? -1 : $0.fd }
+    descriptor.current?.first ?? -1
   }
 
   /// Sets the kernel receive and send timeouts (`SO_RCVTIMEO` / `SO_SNDTIMEO`); nil means wait
@@ -152,22 +132,11 @@ package final class Socket: @unchecked Sendable {
   /// (`shutdown(SHUT_RDWR)`), which makes any blocked call on another thread return, then
   /// releases the descriptor (`close(2)`) once no call is using it.
   package func close() {
-    state.withLock { state in
-      guard !state.closed else { return }
-      state.closed = true
-      guard state.fd >= 0 else { return }
-      Glibc.shutdown(state.fd, Int32(SHUT_RDWR))
-      if state.busy == 0 {
-        Glibc.close(state.fd)
-        state.fd = -1
-      }
-    }
+    descriptor.close { Glibc.shutdown($0[0], Int32(SHUT_RDWR)) }
   }
 
   /// Whether `close()` has been called.
-  package var isClosed: Bool {
-    state.withLock { $0.closed }
-  }
+  package var isClosed: Bool { descriptor.isClosed }
 
   /// Runs `body` with the descriptor, keeping it open until `body` returns even if another thread
   /// calls `close()` meanwhile. Throws `.badFileDescriptor` if the socket is already closed.
@@ -182,24 +151,13 @@ package final class Socket: @unchecked Sendable {
   /// Marks the descriptor in use and returns it; throws `.badFileDescriptor` if the socket is
   /// closed. Pair every successful call with `release()`.
   package func acquire() throws(Errno) -> Int32 {
-    let fd = state.withLock { state -> Int32 in
-      guard !state.closed, state.fd >= 0 else { return -1 }
-      state.busy += 1
-      return state.fd
-    }
-    if fd < 0 { throw .badFileDescriptor }
+    guard let fd = descriptor.acquire()?.first else { throw .badFileDescriptor }
     return fd
   }
 
   /// Ends a use started by `acquire()`; performs a close deferred by `close()`.
   package func release() {
-    state.withLock { state in
-      state.busy -= 1
-      if state.closed && state.busy == 0 && state.fd >= 0 {
-        Glibc.close(state.fd)
-        state.fd = -1
-      }
-    }
+    descriptor.release()
   }
 }
 

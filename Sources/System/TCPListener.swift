@@ -1,6 +1,5 @@
 import CLinux
 import Glibc
-import Synchronization
 
 /// A listening TCP socket.
 ///
@@ -11,23 +10,10 @@ import Synchronization
 /// `accept()` blocks the calling thread and may be called from several threads. `close()` may
 /// be called from any thread: it wakes every blocked `accept()` (through an eventfd watched by the
 /// same `poll`), which then throws `SocketError.listenerClosed`. No polling loop is involved.
-///
-/// `@unchecked Sendable`: descriptors and flags live in a `Mutex`; `port` and `host` are
-/// immutable.
-package final class TCPListener: @unchecked Sendable {
-  /// Descriptor life cycle, guarded by `state`.
-  private struct State {
-    /// The listening descriptor (non-blocking), -1 once released.
-    var fd: Int32
-    /// The eventfd that `close()` signals, -1 once released.
-    var wakeFD: Int32
-    /// Set by `close()`.
-    var closed = false
-    /// `accept()` calls currently using the descriptors.
-    var busy = 0
-  }
-
-  private let state: Mutex<State>
+package final class TCPListener: Sendable {
+  /// The listening descriptor (non-blocking) and the eventfd that `close()` signals, closed by
+  /// one thread while `accept()` may be using them on others.
+  private let descriptors: SharedDescriptors
 
   /// The bound port; the kernel's choice when the listener was created with port 0.
   package let port: UInt16
@@ -66,16 +52,7 @@ package final class TCPListener: @unchecked Sendable {
     let name = local.numericName()
     self.port = name.port
     self.host = name.host
-    self.state = Mutex(State(fd: fd, wakeFD: wakeFD))
-  }
-
-  deinit {
-    state.withLock { state in
-      if state.fd >= 0 { Glibc.close(state.fd) }
-      if state.wakeFD >= 0 { Glibc.close(state.wakeFD) }
-      state.fd = -1
-      state.wakeFD = -1
-    }
+    self.descriptors = SharedDescriptors([fd, wakeFD])
   }
 
   /// Waits for the next connection and returns it as a blocking `Socket` with `TCP_NODELAY`.
@@ -87,8 +64,9 @@ package final class TCPListener: @unchecked Sendable {
   /// usable, but the caller should pause before calling again, since the pending connection
   /// keeps the socket readable.
   package func accept() throws(SocketError) -> Socket {
-    let (fd, wakeFD) = try acquire()
-    defer { release() }
+    guard let acquired = descriptors.acquire() else { throw .listenerClosed }
+    defer { descriptors.release() }
+    let (fd, wakeFD) = (acquired[0], acquired[1])
     while true {
       var entries = [
         pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
@@ -99,7 +77,7 @@ package final class TCPListener: @unchecked Sendable {
       } catch {
         throw .system(operation: "poll", errno: error)
       }
-      if entries[1].revents != 0 || state.withLock({ $0.closed }) { throw .listenerClosed }
+      if entries[1].revents != 0 || descriptors.isClosed { throw .listenerClosed }
       let client: Int32
       do {
         client = try valueOrErrno { clinux_accept_cloexec(fd) }
@@ -144,41 +122,9 @@ package final class TCPListener: @unchecked Sendable {
   /// Stops listening. Safe from any thread and idempotent: wakes every blocked `accept()` (which
   /// throws `.listenerClosed`) and releases the descriptors once none is using them.
   package func close() {
-    state.withLock { state in
-      guard !state.closed else { return }
-      state.closed = true
+    descriptors.close { descriptors in
       var one: UInt64 = 1
-      _ = Glibc.write(state.wakeFD, &one, MemoryLayout<UInt64>.size)
-      if state.busy == 0 {
-        Glibc.close(state.fd)
-        Glibc.close(state.wakeFD)
-        state.fd = -1
-        state.wakeFD = -1
-      }
-    }
-  }
-
-  /// Marks the descriptors in use and returns them; throws `.listenerClosed` if closed.
-  private func acquire() throws(SocketError) -> (Int32, Int32) {
-    let fds = state.withLock { state -> (Int32, Int32)? in
-      guard !state.closed else { return nil }
-      state.busy += 1
-      return (state.fd, state.wakeFD)
-    }
-    guard let fds else { throw .listenerClosed }
-    return fds
-  }
-
-  /// Ends a use started by `acquire()`; performs a close deferred by `close()`.
-  private func release() {
-    state.withLock { state in
-      state.busy -= 1
-      if state.closed && state.busy == 0 && state.fd >= 0 {
-        Glibc.close(state.fd)
-        Glibc.close(state.wakeFD)
-        state.fd = -1
-        state.wakeFD = -1
-      }
+      _ = Glibc.write(descriptors[1], &one, MemoryLayout<UInt64>.size)
     }
   }
 
