@@ -49,8 +49,8 @@ import Testing
     var admission = Admission(limits: limits)
     let contact = try #require(admittedID(admission.arrive(address: "a", port: 1, now: at(0))))
     let stranger = try #require(admittedID(admission.arrive(address: "b", port: 1, now: at(0))))
-    #expect(admission.handshakeDone(contact, contact: true) == nil)
-    #expect(admission.handshakeDone(stranger, contact: false) == nil)
+    #expect(admission.handshakeDone(contact, contact: "alice") == nil)
+    #expect(admission.handshakeDone(stranger, contact: nil) == nil)
     #expect(!admission.isUnauthenticated(contact))
     #expect(admission.isUnauthenticated(stranger))
     #expect(admission.helloAccepted(address: "b", port: 1)?.refusal == nil)
@@ -65,41 +65,50 @@ import Testing
       #expect(admission.helloAccepted(address: "s\(port)", port: port)?.refusal == nil)
     }
     let third = try #require(admittedID(admission.arrive(address: "s3", port: 3, now: at(1))))
-    #expect(admission.handshakeDone(third, contact: false) == "the receiver is serving as many connections as it can")
+    #expect(admission.handshakeDone(third, contact: nil) == "the receiver is serving as many connections as it can")
     // Contacts still get in, up to the total.
     for port: UInt16 in [1, 2] {
       let id = try #require(admittedID(admission.arrive(address: "c\(port)", port: port, now: at(2))))
-      #expect(admission.handshakeDone(id, contact: true) == nil)
+      #expect(admission.handshakeDone(id, contact: "contact-\(port)") == nil)
     }
     let fifth = try #require(admittedID(admission.arrive(address: "c3", port: 3, now: at(3))))
-    #expect(admission.handshakeDone(fifth, contact: true) == "the receiver is serving as many connections as it can")
+    #expect(admission.handshakeDone(fifth, contact: "contact-3") == "the receiver is serving as many connections as it can")
   }
 
   /// Found by the benchmark's 50 senders (issue 14): contacts sending from one address (the
   /// users of one lab server, or 50 senders on one machine) were told "busy" after the eighth.
-  /// Contacts have proved who they are and are capped only by the total; strangers are capped
-  /// per address.
-  @Test func contactsAreNotCappedPerAddressButStrangersAre() throws {
+  /// Contacts are capped per device, not per address; strangers per address.
+  @Test func contactsAreCappedPerDeviceAndStrangersPerAddress() throws {
     var admission = Admission(
       limits: Admission.Limits(
         maxUnauthenticatedPerAddress: 8, maxUnauthenticated: 8, maxConnectionsPerAddress: 2, maxConnections: 8, contactReserve: 2))
+    // Four contacts on one address, one connection each: all in.
     for port: UInt16 in [1, 2, 3, 4] {
       let id = try #require(admittedID(admission.arrive(address: "a", port: port, now: at(0))))
-      #expect(admission.handshakeDone(id, contact: true) == nil)
+      #expect(admission.handshakeDone(id, contact: "device-\(port)") == nil)
     }
+    // A stranger on that address is over its cap.
     let stranger = try #require(admittedID(admission.arrive(address: "a", port: 5, now: at(1))))
-    #expect(admission.handshakeDone(stranger, contact: false) == "4 connections from your address are already being served")
+    #expect(admission.handshakeDone(stranger, contact: nil) == "4 connections from your address are already being served")
     admission.leave(stranger)
     let elsewhere = try #require(admittedID(admission.arrive(address: "b", port: 6, now: at(2))))
-    #expect(admission.handshakeDone(elsewhere, contact: false) == nil)
+    #expect(admission.handshakeDone(elsewhere, contact: nil) == nil)
     #expect(admission.helloAccepted(address: "b", port: 6)?.refusal == nil)
-    for port: UInt16 in [7, 8, 9] {
-      let id = try #require(admittedID(admission.arrive(address: "a", port: port, now: at(3))))
-      #expect(admission.handshakeDone(id, contact: true) == nil)
+    // One contact, from anywhere, holds at most 2.
+    let second = try #require(admittedID(admission.arrive(address: "c", port: 7, now: at(3))))
+    #expect(admission.handshakeDone(second, contact: "device-1") == nil)
+    let third = try #require(admittedID(admission.arrive(address: "d", port: 8, now: at(3))))
+    #expect(admission.handshakeDone(third, contact: "device-1") == "2 connections of yours are already being served")
+    admission.leave(third)
+    // The total still holds.
+    for port: UInt16 in [9, 10] {
+      let id = try #require(admittedID(admission.arrive(address: "a", port: port, now: at(4))))
+      #expect(admission.handshakeDone(id, contact: "device-\(port)") == nil)
     }
-    let overTotal = try #require(admittedID(admission.arrive(address: "c", port: 10, now: at(4))))
-    #expect(admission.handshakeDone(overTotal, contact: true) == "the receiver is serving as many connections as it can")
+    let overTotal = try #require(admittedID(admission.arrive(address: "e", port: 11, now: at(5))))
+    #expect(admission.handshakeDone(overTotal, contact: "device-11") == "the receiver is serving as many connections as it can")
   }
+
 }
 
 /// A flood is logged once per address per burst.

@@ -36,7 +36,7 @@ final class LocalSendAdmission: LocalSendDoor {
   }
 
   func handshakeDone(_ id: Int, certificate: LocalSendFingerprint?) -> Bool {
-    let contact = certificate.map(isContact) ?? false
+    let contact = certificate.flatMap { isContact($0) ? "localsend:\($0)" : nil }
     return table.handshakeDone(id, contact: contact) == nil && table.proven(id) == nil
   }
 

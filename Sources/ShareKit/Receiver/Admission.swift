@@ -6,15 +6,17 @@
 /// Unauthenticated connections are capped per address and in total; when the total is reached, a
 /// newcomer from an address holding fewer of them takes the place of the oldest one of the
 /// addresses holding the most, so a flood from some addresses cannot lock out the others.
-/// Authenticated connections have caps of their own, in total and, for strangers, per address,
-/// and a reserve of the total that only contacts may use: strangers cannot take every slot from
-/// contacts. Contacts are not capped per address: each proved who it is, and several of them
-/// may well share one (the users of one lab server, the devices behind one NAT).
+/// Authenticated connections have caps of their own: in total; per address for strangers and per
+/// device for contacts; and a reserve of the total that only contacts may use, so strangers
+/// cannot take every slot from contacts. Contacts are capped per device rather than per address:
+/// each proved who it is, several of them may well share an address (the users of one lab
+/// server, the devices behind one NAT), and one of them still cannot hold every slot.
 struct Admission {
   /// The caps. See `ReceiverConfiguration` for what each means.
   struct Limits: Sendable {
     var maxUnauthenticatedPerAddress: Int
     var maxUnauthenticated: Int
+    /// Per address for strangers, per device for contacts.
     var maxConnectionsPerAddress: Int
     var maxConnections: Int
     var contactReserve: Int
@@ -23,8 +25,8 @@ struct Admission {
   enum Stage: Equatable {
     /// Accepted at `since`; not yet proven.
     case unauthenticated(since: ContinuousClock.Instant)
-    /// Proven: a contact (by its certificate) or a stranger (by its Hello).
-    case authenticated(contact: Bool)
+    /// Proven: a contact by its certificate (its device ID), or a stranger by its Hello (nil).
+    case authenticated(contact: String?)
   }
 
   struct Entry: Equatable {
@@ -69,13 +71,13 @@ struct Admission {
     return .admitted(id: nextID, evicting: evicting)
   }
 
-  /// The TLS handshake of `id` is done: a contact is authenticated now, if there is room; a
-  /// stranger stays unauthenticated until its Hello, but is refused at once when strangers have
-  /// no room. Returns the refusal, if any.
-  mutating func handshakeDone(_ id: Int, contact: Bool) -> String? {
+  /// The TLS handshake of `id` is done: a contact (`contact`: its device ID) is authenticated
+  /// now, if there is room; a stranger (nil) stays unauthenticated until its Hello, but is
+  /// refused at once when strangers have no room. Returns the refusal, if any.
+  mutating func handshakeDone(_ id: Int, contact: String?) -> String? {
     guard let entry = entries[id], case .unauthenticated = entry.stage else { return nil }
     if let full = roomProblem(for: entry.address, contact: contact) { return full }
-    if contact { entries[id]?.stage = .authenticated(contact: true) }
+    if let contact { entries[id]?.stage = .authenticated(contact: contact) }
     return nil
   }
 
@@ -86,8 +88,8 @@ struct Admission {
       let (id, entry) = entries.first(where: { $0.value.address == address && $0.value.port == port }),
       case .unauthenticated = entry.stage
     else { return nil }
-    if let full = roomProblem(for: address, contact: false) { return (id, full) }
-    entries[id]?.stage = .authenticated(contact: false)
+    if let full = roomProblem(for: address, contact: nil) { return (id, full) }
+    entries[id]?.stage = .authenticated(contact: nil)
     return (id, nil)
   }
 
@@ -137,22 +139,27 @@ struct Admission {
     return oldest?.id
   }
 
-  /// Why one more authenticated connection from `address` does not fit, or nil.
-  private func roomProblem(for address: String, contact: Bool) -> String? {
-    var (total, strangers, fromAddress) = (0, 0, 0)
+  /// Why one more authenticated connection from `address` (from the contact with this device
+  /// ID, or a stranger) does not fit, or nil.
+  private func roomProblem(for address: String, contact: String?) -> String? {
+    var (total, strangers, same) = (0, 0, 0)
     for entry in entries.values {
-      guard case .authenticated(let isContact) = entry.stage else { continue }
+      guard case .authenticated(let device) = entry.stage else { continue }
       total += 1
-      if !isContact { strangers += 1 }
-      if entry.address == address { fromAddress += 1 }
+      if device == nil { strangers += 1 }
+      // A stranger counts every connection from its address, a contact those of its device.
+      if contact != nil ? device == contact : entry.address == address { same += 1 }
     }
-    if !contact && fromAddress >= limits.maxConnectionsPerAddress {
-      return "\(fromAddress) connections from your address are already being served"
+    if same >= limits.maxConnectionsPerAddress {
+      return contact == nil
+        ? "\(same) connections from your address are already being served"
+        : "\(same) connections of yours are already being served"
     }
-    let cap = contact ? limits.maxConnections : limits.maxConnections - limits.contactReserve
-    if (contact ? total : strangers) >= cap || total >= limits.maxConnections {
+    let cap = contact != nil ? limits.maxConnections : limits.maxConnections - limits.contactReserve
+    if (contact != nil ? total : strangers) >= cap || total >= limits.maxConnections {
       return "the receiver is serving as many connections as it can"
     }
     return nil
   }
+
 }

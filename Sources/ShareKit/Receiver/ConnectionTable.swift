@@ -75,7 +75,7 @@ final class ConnectionTable: Sendable {
   }
 
   /// The TLS handshake of `id` is done; nil, or why it must be told `busy`.
-  func handshakeDone(_ id: Int, contact: Bool) -> String? {
+  func handshakeDone(_ id: Int, contact: String?) -> String? {
     state.withLock { $0.admission.handshakeDone(id, contact: contact) }
   }
 

@@ -22,8 +22,9 @@ package struct ReceiverConfiguration: Sendable {
   /// the most crowded; over the rest, the newcomer is told `busy`.
   package var maxUnauthenticatedPerAddress: Int
   package var maxUnauthenticated: Int
-  /// Authenticated connections served at once, in total and (for strangers) per peer address;
-  /// of the total, `contactReserve` are for contacts only.
+  /// Authenticated connections served at once, in total and per peer address for strangers, per
+  /// device for contacts (`maxConnectionsPerAddress`); of the total, `contactReserve` are for
+  /// contacts only.
   package var maxConnections: Int
   package var maxConnectionsPerAddress: Int
   package var contactReserve: Int
@@ -203,7 +204,8 @@ package final class Receiver: @unchecked Sendable {
       socket.close()
       return
     }
-    let contact = gatekeeper?.trust.trusts(tls.peerFingerprint) ?? false
+    let fingerprint = tls.peerFingerprint
+    let contact = gatekeeper?.trust.trusts(fingerprint) == true ? fingerprint.hex : nil
     if let why = connections.handshakeDone(id, contact: contact) {
       emit(.connectionFailed(address: address, peer: nil, error: Self.busy(why)))
       FramedConnection(tls, limits: configuration.limits).fail(code: "busy", message: Self.busyMessage(why))
