@@ -42,17 +42,26 @@ import Wire
     }
   }
 
-  @Test func aReceiverBusyOnceIsTriedAgainAfterABackoffAndTheSendGoesThrough() throws {
-    let connections = Atomic<Int>(0)
+  /// A receiver that says it is busy to its first connection and stores the item of the next,
+  /// and how many connections it has had.
+  static func busyOnce() throws -> (server: RawServer, connections: @Sendable () -> Int) {
+    let connections = Locked(0)
     let server = try RawServer(home: try TestHome()) { session in
-      guard connections.add(1, ordering: .relaxed).newValue > 1 else {
-        return try session.send(.failure(Failure(code: "busy", message: Self.said)))
+      let count = connections.withLock { count in
+        count += 1
+        return count
       }
+      guard count > 1 else { return try session.send(.failure(Failure(code: "busy", message: Self.said))) }
       try Self.storeOne(session)
     }
+    return (server, { connections.withLock { $0 } })
+  }
+
+  @Test func aReceiverBusyOnceIsTriedAgainAfterABackoffAndTheSendGoesThrough() throws {
+    let (server, connections) = try Self.busyOnce()
     let (result, pauses) = try Self.send(to: server)
     #expect(try result.get().allStored)
-    #expect(connections.load(ordering: .relaxed) == 2)
+    #expect(connections() == 2)
     #expect(pauses == ["too many connections from your address are still starting"])
   }
 
@@ -76,18 +85,12 @@ import Wire
   }
 
   @Test func aBusyAddressIsTriedAgainWhenTheReceiversOtherAddressCannotBeReached() throws {
-    let connections = Atomic<Int>(0)
-    let server = try RawServer(home: try TestHome()) { session in
-      guard connections.add(1, ordering: .relaxed).newValue > 1 else {
-        return try session.send(.failure(Failure(code: "busy", message: Self.said)))
-      }
-      try Self.storeOne(session)
-    }
+    let (server, connections) = try Self.busyOnce()
     // Port 1 on loopback refuses: an address that says nothing about the receiver being busy.
     let refusing = Endpoint.Candidate(host: "127.0.0.1", port: 1, advertisedAs: "lab-b")
     let (result, pauses) = try Self.send(to: server, more: [refusing])
     #expect(try result.get().allStored)
-    #expect(pauses.count == 1)
+    #expect(pauses.count == 1 && connections() == 2)
   }
 
   @Test func aReceiverThatOnlyEverClosesIsTriedAFewTimesThenReportedAsTheClosedConnectionItIs() throws {
