@@ -92,6 +92,11 @@ cp contrib/debian/control contrib/debian/changelog "$work/src/debian/"
 (
   cd "$work/src"
   dpkg-shlibdeps -Tdebian/substvars -e"$root/usr/bin/share"
+  # Packed relative relocations (DT_RELR, setup.sh's release link) need glibc 2.36, which
+  # libc6's symbols file does not say: raise the bound when the binary asks for them.
+  if readelf -V "$root/usr/bin/share" | grep >/dev/null GLIBC_ABI_DT_RELR; then
+    sed -i -E 's/libc6 \(>= 2\.([0-9]|[12][0-9]|3[0-5])(\.[0-9]+)?\)/libc6 (>= 2.36)/' debian/substvars
+  fi
   dpkg-gencontrol -v"$version" -P"$root" -Tdebian/substvars -fdebian/files
 )
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum >DEBIAN/md5sums)
