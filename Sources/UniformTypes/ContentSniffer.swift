@@ -62,7 +62,7 @@ package final class ContentSniffer: Sendable {
   private let nextWait = Atomic<Int>(0)
   /// The compiled database, mapped by us and handed to libmagic (`magic_load_buffers`), so its
   /// pages can be given back between uses; nil when libmagic loaded it itself.
-  private let database: (address: Int, length: Int)?
+  private let database: MappedFile?
   /// The database cut to what can print a MIME type, asked first for MIME types.
   private let cutDatabase: CutMagicDatabase
 
@@ -83,28 +83,24 @@ package final class ContentSniffer: Sendable {
     self.init(opened, database: mapped, cutFirst: cutFirst, cutFile: cutFile)
   }
 
-  private init(_ handles: [OpaquePointer], database: MappedDatabase?, cutFirst: Bool, cutFile: String?) {
+  private init(_ handles: [OpaquePointer], database: MappedFile?, cutFirst: Bool, cutFile: String?) {
     let cut = cutFirst && database != nil
     cookies = handles.map { MagicCookie($0, cut: cut) }
-    self.database = database.map { ($0.address, $0.length) }
+    self.database = database
     var file: CutMagicFile? = nil
-    if let cutFile, let database { file = CutMagicFile(path: cutFile, source: database.source) }
-    cutDatabase = CutMagicDatabase(source: cut ? self.database : nil, file: file)
-  }
-
-  /// The system's compiled database mapped by us, and which file it was.
-  private struct MappedDatabase {
-    let address: Int
-    let length: Int
-    let source: CutMagicFile.Source
+    if let cutFile, let status = database?.status {
+      let source = CutMagicFile.Source(inode: status.inode, size: UInt64(status.size), modified: status.modificationNanoseconds)
+      file = CutMagicFile(path: cutFile, source: source)
+    }
+    cutDatabase = CutMagicDatabase(source: cut ? database : nil, file: file)
   }
 
   /// `count` handles all reading one mapping of the database (`magic_load_buffers`); if that
   /// cannot be, each loading the database itself (`magic_load`).
   private static func openAll(
     _ databasePath: String?, count: Int
-  ) throws(ContentSnifferError) -> ([OpaquePointer], MappedDatabase?) {
-    if let mapped = mapDatabase(databasePath ?? "/usr/share/misc/magic.mgc") {
+  ) throws(ContentSnifferError) -> ([OpaquePointer], MappedFile?) {
+    if let mapped = MappedFile.map(databasePath ?? "/usr/share/misc/magic.mgc") {
       var opened: [OpaquePointer] = []
       var loaded = 0
       while loaded < count, let handle = magic_open(MAGIC_MIME_TYPE) {
@@ -116,7 +112,7 @@ package final class ContentSniffer: Sendable {
       }
       if loaded == count { return (opened, mapped) }
       for handle in opened { magic_close(handle) }
-      munmap(UnsafeMutableRawPointer(bitPattern: mapped.address), mapped.length)
+      mapped.unmap()
     }
     var opened: [OpaquePointer] = []
     do {
@@ -145,7 +141,7 @@ package final class ContentSniffer: Sendable {
 
   deinit {
     for cookie in cookies { cookie.mutex.withLock { $0.close() } }
-    if let database { munmap(UnsafeMutableRawPointer(bitPattern: database.address), database.length) }
+    database?.unmap()
   }
 
   /// Runs `body` with a handle no other thread is using: the first free one, else (all busy)
@@ -158,18 +154,6 @@ package final class ContentSniffer: Sendable {
     return cookies[turn].mutex.withLock { body(&$0) }
   }
 
-  /// Maps a compiled magic file read-only; nil when it cannot (libmagic then loads it itself).
-  private static func mapDatabase(_ path: String) -> MappedDatabase? {
-    guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
-    return file.closeAfter { () -> MappedDatabase? in
-      guard let status = try? file.status(), status.size > 0 else { return nil }
-      let length = Int(status.size)
-      guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
-      let source = CutMagicFile.Source(inode: status.inode, size: UInt64(status.size), modified: status.modificationNanoseconds)
-      return MappedDatabase(address: Int(bitPattern: base), length: length, source: source)
-    }
-  }
-
   /// Gives the database's pages back to the system (they stay in the page cache and come back
   /// on the next sniff, at the cost of a few thousand minor faults), and the cut database's when
   /// it is mapped from its file. A receiver calls it after judging a large item, so the ~6 MiB
@@ -179,8 +163,7 @@ package final class ContentSniffer: Sendable {
   /// back while a sniff on another thread reads it faults back in from the page cache with the
   /// same bytes.
   package func releaseDatabasePages() {
-    guard let database else { return }
-    _ = madvise(UnsafeMutableRawPointer(bitPattern: database.address), database.length, MADV_DONTNEED)
+    database?.release()
     cutDatabase.releasePages()
   }
 

@@ -29,12 +29,9 @@ struct CutMagicFile: Sendable {
     var modified: Int64
   }
 
-  /// A read-only mapping of the whole file, header included.
-  struct Mapping: Sendable {
-    let address: Int
-    let length: Int
-    /// The cut database in it.
-    var payload: (address: Int, length: Int) { (address + CutMagicFile.headerSize, length - CutMagicFile.headerSize) }
+  /// The cut database in a mapping of the whole file (after its header).
+  static func payload(of file: MappedFile) -> (address: Int, length: Int) {
+    (file.address + headerSize, file.length - headerSize)
   }
 
   let path: String
@@ -43,23 +40,21 @@ struct CutMagicFile: Sendable {
   /// Maps the file; nil when there is none, or it is not a regular file (a symbolic link, a
   /// FIFO: never followed, never waited on), is larger than a cut of `source` can be, is not
   /// whole, or was not cut from `source`.
-  func map() -> Mapping? {
-    guard let file = try? FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking]) else { return nil }
-    return file.closeAfter { () -> Mapping? in
-      guard let status = try? file.status(), status.kind == .regular, status.size > Self.headerSize,
-        UInt64(status.size) <= source.size + UInt64(Self.headerSize)
-      else { return nil }
-      let length = Int(status.size)
-      guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
-      let mapping = Mapping(address: Int(bitPattern: base), length: length)
-      let bytes = UnsafeRawBufferPointer(start: base, count: length)
-      let payload = UnsafeRawBufferPointer(rebasing: bytes[Self.headerSize...])
-      guard Array(bytes[0..<Self.headerSize]) == header(for: payload) else {
-        munmap(base, length)
-        return nil
-      }
-      return mapping
+  func map() -> MappedFile? {
+    let limit = Int64(clamping: source.size) + Int64(Self.headerSize)
+    guard
+      let file = MappedFile.map(
+        path, options: [.noFollow, .nonBlocking],
+        accept: { status in
+          status.kind == .regular && status.size > Self.headerSize && status.size <= limit
+        })
+    else { return nil }
+    let payload = UnsafeRawBufferPointer(rebasing: file.bytes[Self.headerSize...])
+    guard Array(file.bytes[0..<Self.headerSize]) == header(for: payload) else {
+      file.unmap()
+      return nil
     }
+    return file
   }
 
   /// Writes `whole` (a header's room, then the cut database) to the file, the header filled in

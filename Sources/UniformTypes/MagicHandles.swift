@@ -42,18 +42,12 @@ final class MagicCookie: Sendable {
 /// from the file's mapping: clean pages that `releasePages` can give back.
 final class CutMagicDatabase: Sendable {
   private enum State {
-    case unbuilt(source: Mapping)
+    case unbuilt(source: MappedFile)
     /// Built in memory: the allocation (a header's room, then the database).
     case built(address: Int, length: Int)
     /// Mapped from its file.
-    case mapped(CutMagicFile.Mapping)
+    case mapped(MappedFile)
     case unavailable
-  }
-
-  /// A mapped full database's address and length (read-only, `MAP_PRIVATE`, never written).
-  struct Mapping: Sendable {
-    let address: Int
-    let length: Int
   }
 
   private let state: Mutex<State>
@@ -62,8 +56,8 @@ final class CutMagicDatabase: Sendable {
   /// - Parameters:
   ///   - source: the mapped full database; nil when there is none to cut.
   ///   - file: where the cut database is kept between processes, if anywhere.
-  init(source: (address: Int, length: Int)?, file: CutMagicFile? = nil) {
-    state = Mutex(source.map { .unbuilt(source: Mapping(address: $0.address, length: $0.length)) } ?? .unavailable)
+  init(source: MappedFile?, file: CutMagicFile? = nil) {
+    state = Mutex(source.map { .unbuilt(source: $0) } ?? .unavailable)
     self.file = file
   }
 
@@ -71,7 +65,7 @@ final class CutMagicDatabase: Sendable {
     state.withLock { state in
       switch state {
       case .built(let address, _): UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
-      case .mapped(let mapping): munmap(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.length)
+      case .mapped(let file): file.unmap()
       case .unbuilt, .unavailable: break
       }
     }
@@ -105,9 +99,7 @@ final class CutMagicDatabase: Sendable {
   /// time: the mapping is private, read-only and never written.
   func releasePages() {
     state.withLock { state in
-      if case .mapped(let mapping) = state {
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.length, MADV_DONTNEED)
-      }
+      if case .mapped(let file) = state { file.release() }
     }
   }
 
@@ -116,22 +108,22 @@ final class CutMagicDatabase: Sendable {
     state.withLock { state in
       switch state {
       case .built(let address, let length): return (address + CutMagicFile.headerSize, length - CutMagicFile.headerSize)
-      case .mapped(let mapping): return mapping.payload
+      case .mapped(let file): return CutMagicFile.payload(of: file)
       case .unavailable: return nil
       case .unbuilt(let source):
-        if let mapping = file?.map() {
-          state = .mapped(mapping)
-          return mapping.payload
+        if let mapped = file?.map() {
+          state = .mapped(mapped)
+          return CutMagicFile.payload(of: mapped)
         }
         guard let built = Self.build(from: source) else {
           state = .unavailable
           return nil
         }
         let whole = UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(bitPattern: built.address), count: built.length)
-        if let file, file.store(whole), let mapping = file.map() {
+        if let file, file.store(whole), let mapped = file.map() {
           whole.deallocate()
-          state = .mapped(mapping)
-          return mapping.payload
+          state = .mapped(mapped)
+          return CutMagicFile.payload(of: mapped)
         }
         state = .built(address: built.address, length: built.length)
         return (built.address + CutMagicFile.headerSize, built.length - CutMagicFile.headerSize)
@@ -140,15 +132,10 @@ final class CutMagicDatabase: Sendable {
   }
 
   /// The cut database built in memory, after a header's room (`CutMagicFile.headerSize`).
-  private static func build(from source: Mapping) -> (address: Int, length: Int)? {
-    let database = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: source.address), count: source.length)
-    defer {
-      // Building read every page of the full database; give them back. Safe while another handle
-      // reads the mapping: it is private, read-only and never written, so a dropped page faults
-      // back in from the page cache with the same bytes.
-      _ = madvise(UnsafeMutableRawPointer(bitPattern: source.address), source.length, MADV_DONTNEED)
-    }
-    guard let plan = MIMEMagicDatabase.Plan(database) else { return nil }
+  private static func build(from source: MappedFile) -> (address: Int, length: Int)? {
+    // Building reads every page of the full database; give them back after (`MappedFile.release`).
+    defer { source.release() }
+    guard let plan = MIMEMagicDatabase.Plan(source.bytes) else { return nil }
     // Aligned for libmagic, which reads the bytes as an array of `struct magic` (the header is
     // 64 bytes, so the database after it stays aligned).
     let length = CutMagicFile.headerSize + plan.byteCount

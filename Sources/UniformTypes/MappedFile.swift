@@ -1,0 +1,43 @@
+import System
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A whole file mapped read-only and private (`MAP_PRIVATE`, never written): libmagic's
+/// compiled database and the cut one kept in a file. Its pages can be given back at any time
+/// (`release`): they fault back in from the page cache with the same bytes. A value: whoever
+/// maps it calls `unmap` once, after the last reader.
+struct MappedFile: Sendable {
+  let address: Int
+  let length: Int
+  /// What `fstat` said of the file when it was mapped.
+  let status: FileStatus
+
+  /// Maps `path` whole; nil when it cannot be opened (with `options`), is empty, or `accept`
+  /// turns its status down.
+  static func map(
+    _ path: String, options: FileDescriptor.OpenOptions = [], accept: (FileStatus) -> Bool = { _ in true }
+  ) -> MappedFile? {
+    guard let file = try? FileDescriptor.open(path, .readOnly, options: options) else { return nil }
+    return file.closeAfter { () -> MappedFile? in
+      guard let status = try? file.status(), status.size > 0, accept(status) else { return nil }
+      let length = Int(status.size)
+      guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
+      return MappedFile(address: Int(bitPattern: base), length: length, status: status)
+    }
+  }
+
+  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length) }
+
+  /// Gives the pages back to the system (`MADV_DONTNEED`); safe while another thread reads them.
+  func release() {
+    _ = madvise(UnsafeMutableRawPointer(bitPattern: address), length, MADV_DONTNEED)
+  }
+
+  func unmap() {
+    munmap(UnsafeMutableRawPointer(bitPattern: address), length)
+  }
+}
