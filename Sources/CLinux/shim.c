@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -77,3 +78,33 @@ int clinux_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0
 int clinux_set_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
 
 int clinux_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+
+int clinux_fix_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+
+int clinux_trim_file_mappings(void) {
+  FILE *smaps = fopen("/proc/self/smaps", "re");
+  if (smaps == NULL) return -1;
+  char line[4352];
+  unsigned long start = 0, end = 0;
+  int candidate = 0, trimmed = 0;
+  while (fgets(line, sizeof line, smaps) != NULL) {
+    unsigned long first = 0, last = 0;
+    char permissions[5] = {0};
+    int path = 0;
+    if (sscanf(line, "%lx-%lx %4s %*s %*s %*s %n", &first, &last, permissions, &path) >= 3 && path > 0) {
+      // A new mapping: a file's, private and never writable?
+      start = first;
+      end = last;
+      candidate = line[path] == '/' && permissions[0] == 'r' && permissions[1] == '-' && permissions[3] == 'p';
+      continue;
+    }
+    unsigned long anonymous = 0;
+    if (candidate && sscanf(line, "Anonymous: %lu kB", &anonymous) == 1) {
+      // Only when none of its pages is a private copy: those would be lost, not given back.
+      if (anonymous == 0 && madvise((void *)start, end - start, MADV_DONTNEED) == 0) trimmed += 1;
+      candidate = 0;
+    }
+  }
+  fclose(smaps);
+  return trimmed;
+}

@@ -39,6 +39,27 @@ package enum CurrentProcess {
   package static func limitMallocArenas(_ count: Int) -> Bool {
     clinux_limit_malloc_arenas(Int32(clamping: count)) == 1
   }
+
+  /// Has malloc give every allocation of at least `bytes` a mapping of its own, returned to the
+  /// system when freed, instead of raising that bound each time such a block is freed (glibc's
+  /// default, up to 32 MiB): with the raised bound, large blocks a thread frees stay in its
+  /// arena, and a daemon receiving thousands of small files grew 8 MiB of such memory. Returns
+  /// whether malloc took it. The corresponding C function is `mallopt` (`M_MMAP_THRESHOLD`).
+  @discardableResult
+  package static func fixMallocMapThreshold(_ bytes: Int) -> Bool {
+    clinux_fix_malloc_mmap_threshold(Int32(clamping: bytes)) == 1
+  }
+
+  /// Gives back the resident pages of the files the process maps read-only: its code and
+  /// read-only data, its libraries', mapped databases. They stay in the page cache and come back
+  /// (minor faults) when used again, so afterwards only what runs again is resident. Worth it
+  /// once a long-lived process has started (start-up code runs once). Mappings holding private
+  /// copies of pages (relocated data) are left alone. Returns how many mappings were trimmed.
+  /// The corresponding C function is `madvise` (`MADV_DONTNEED`), over /proc/self/smaps.
+  @discardableResult
+  package static func trimFilePages() -> Int {
+    Int(clinux_trim_file_mappings())
+  }
 }
 
 extension FileDescriptor {

@@ -66,4 +66,17 @@ int clinux_set_name(const char *name);
 /// mallopt(M_ARENA_MAX, count): glibc's malloc keeps at most `count` arenas (its default is 8 per
 /// core, each holding on to what its threads freed). Returns 1 on success, 0 on error.
 int clinux_limit_malloc_arenas(int count);
+
+/// mallopt(M_MMAP_THRESHOLD, bytes): allocations of at least `bytes` get their own mapping,
+/// returned to the system when freed; setting it turns off glibc's raising of the threshold
+/// after each such free. Returns 1 on success, 0 on error.
+int clinux_fix_malloc_mmap_threshold(int bytes);
+
+/// Gives back the resident pages of every mapping of a file that the process can only read
+/// (its own code and read-only data, its libraries', mapped databases) and in which no page is a
+/// private copy: those pages are the file's own, so they come back unchanged from the page cache
+/// when used again. Returns how many mappings it trimmed, or -1 with errno set (when
+/// /proc/self/smaps cannot be read).
+int clinux_trim_file_mappings(void);
+
 #endif
