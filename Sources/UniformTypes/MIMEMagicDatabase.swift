@@ -18,7 +18,8 @@
 /// format costs one pass of the cut database more. An entry "can print a MIME type" when one of
 /// its lines has one, uses (`use`) a named entry that can, or holds an `indirect` test (which
 /// runs the whole database again at an offset). Named entries stay whole, so a `use` finds what
-/// it found before.
+/// it found before. An entry whose first line is a slow `search` gets a guard line in front
+/// (`Guard`).
 package enum MIMEMagicDatabase {
   /// The byte that starts every MIME type in the cut database.
   package static let marker = UInt8(ascii: "!")
@@ -57,6 +58,10 @@ package enum MIMEMagicDatabase {
     let database: UnsafeRawBufferPointer
     let ordinary: [Range<Int>]
     let named: [Range<Int>]
+    /// The ordinary groups that get a guard line (`Guard`), by their first entry: the guard's
+    /// literal length.
+    let guards: [Int: Int]
+    /// Ordinary entries written, guards included.
     let ordinaryCount: Int
     let namedCount: Int
     /// The cut database's size in bytes.
@@ -72,7 +77,10 @@ package enum MIMEMagicDatabase {
       self.ordinary = ordinary.filter { capability.canPrintMIME($0) }
       let reachable = capability.namedReachable(from: self.ordinary)
       self.named = named.indices.filter { reachable.contains($0) }.map { named[$0] }
-      ordinaryCount = self.ordinary.reduce(0) { $0 + $1.count }
+      var guards: [Int: Int] = [:]
+      for group in self.ordinary { guards[group.lowerBound] = Guard.literalLength(database, group.lowerBound) }
+      self.guards = guards
+      ordinaryCount = self.ordinary.reduce(0) { $0 + $1.count } + guards.count
       namedCount = self.named.reduce(0) { $0 + $1.count }
     }
 
@@ -85,15 +93,28 @@ package enum MIMEMagicDatabase {
         output.storeBytes(of: word, toByteOffset: 4 * index, as: UInt32.self)
       }
       var next = 1
+      func target() -> UnsafeMutableRawBufferPointer {
+        defer { next += 1 }
+        return UnsafeMutableRawBufferPointer(rebasing: output[next * entrySize..<(next + 1) * entrySize])
+      }
       for group in ordinary + named {
-        for entry in group {
-          let target = UnsafeMutableRawBufferPointer(rebasing: output[next * entrySize..<(next + 1) * entrySize])
-          target.copyMemory(from: UnsafeRawBufferPointer(rebasing: database[entry * entrySize..<(entry + 1) * entrySize]))
-          guard mark(target) else { return false }
-          next += 1
+        let guarded = guards[group.lowerBound]
+        if let guarded { Guard.write(guarding: entry(group.lowerBound), literalLength: guarded, into: target()) }
+        for index in group {
+          let line = target()
+          line.copyMemory(from: entry(index))
+          // Under its guard, the group's lines sit one level deeper.
+          if guarded != nil {
+            line.storeBytes(of: continuationLevel(database, index) + 1, toByteOffset: continuationLevelOffset, as: UInt16.self)
+          }
+          guard mark(line) else { return false }
         }
       }
       return true
+    }
+
+    private func entry(_ index: Int) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: database[index * entrySize..<(index + 1) * entrySize])
     }
   }
 

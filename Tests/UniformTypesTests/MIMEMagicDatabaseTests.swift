@@ -70,11 +70,92 @@ struct MIMEMagicDatabaseTests {
     for (index, (name, bytes)) in (heads + samples).prefix(600).enumerated() where bytes.count > 16 {
       heads.append(("\(name) head + random", Array(bytes.prefix(16)) + SampleBytes.random(count: 4080, seed: UInt64(index + 1))))
     }
+    heads += guardedSearches()
     for index in 0..<1500 {
       let count = index % 5 == 0 ? 3 + index % 61 : 4096
       heads.append(("random #\(index)", SampleBytes.random(count: count, seed: 0x5EED_0000 + UInt64(index))))
     }
     return heads
+  }
+
+  /// Heads for the lines the cut database guards (`MIMEMagicDatabase.Guard`): their strings
+  /// in binary and in text, in other cases and spacings, at the end of their range and past
+  /// it, and only the guard's literal.
+  static func guardedSearches() -> [(String, [UInt8])] {
+    let noise = SampleBytes.random(count: 4096, seed: 0x6A4D)
+    let strings = [
+      "<!doctype svg", "<!DOCTYPE SVG", "<!DocType  \t Svg", "<!doctypesvg", "<!doctype html>", "<!DOCTYPE html>", "<!",
+      "(This file must be converted with BinHex 4.0)", "(this file must be converted with binhex", "(This fil", "id=ImageMagick",
+    ]
+    var heads: [(String, [UInt8])] = []
+    for (index, string) in strings.enumerated() {
+      let bytes = Array(string.utf8)
+      for offset in [0, 1, 100, 4000, 4096 - bytes.count, 4095] {
+        var binary = noise
+        binary.replaceSubrange(offset..<min(offset + bytes.count, binary.count), with: bytes.prefix(binary.count - offset))
+        heads.append(("\(string) at \(offset) in random bytes", binary))
+      }
+      let text = Array("Some text first.\n".utf8) + bytes + Array("\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n".utf8)
+      heads.append(("\(string) in text", text))
+      heads.append(("\(string) after 4 KiB of text", Array(repeating: UInt8(ascii: index % 2 == 0 ? "a" : " "), count: 4090) + bytes))
+    }
+    return heads
+  }
+
+  @Test("slow searches get a guard line, their group one level below it")
+  func guards() throws {
+    let full = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.systemDatabase)))
+    let cut = try #require(full.withUnsafeBytes { MIMEMagicDatabase.cut($0) })
+    let size = MIMEMagicDatabase.entrySize
+    let count = cut.withUnsafeBytes { MIMEMagicDatabase.Layout($0)?.ordinary } ?? 0
+    var guarded: [String] = []
+    cut.withUnsafeBytes { cut in
+      for entry in 1..<count where MIMEMagicDatabase.continuationLevel(cut, entry) == 0 {
+        guard MIMEMagicDatabase.type(cut, entry) == MIMEMagicDatabase.Guard.searchType,
+          cut.loadUnaligned(fromByteOffset: entry * size + MIMEMagicDatabase.Guard.stringFlagsOffset, as: UInt32.self) == 0,
+          MIMEMagicDatabase.continuationLevel(cut, entry + 1) == 1, cut[entry * size + MIMEMagicDatabase.Guard.descriptionOffset] == 0,
+          !MIMEMagicDatabase.hasMIME(cut, entry)
+        else { continue }
+        let (literal, string) = (MIMEMagicDatabase.value(cut, entry), MIMEMagicDatabase.value(cut, entry + 1))
+        guard string.starts(with: literal),
+          MIMEMagicDatabase.type(cut, entry + 1) == MIMEMagicDatabase.Guard.searchType
+        else { continue }
+        guarded.append(String(decoding: string, as: UTF8.self))
+      }
+    }
+    #expect(guarded.contains("<!doctype svg"))
+    #expect(guarded.contains { $0.hasPrefix("(This file") })
+  }
+
+  @Test("a guard looks for the bytes every match holds as they are, and only before a slow search")
+  func guardLiterals() {
+    func line(_ string: String, flags: UInt32, range: UInt32 = 4096, relation: Character = "=", type: UInt8 = 20) -> [UInt8] {
+      var line = [UInt8](repeating: 0, count: 2 * MIMEMagicDatabase.entrySize)
+      let base = MIMEMagicDatabase.entrySize
+      line[base + MIMEMagicDatabase.typeOffset] = type
+      line[base + MIMEMagicDatabase.Guard.relationOffset] = relation.asciiValue!
+      line[base + MIMEMagicDatabase.Guard.valueLengthOffset] = UInt8(string.utf8.count)
+      line.replaceSubrange(
+        base + MIMEMagicDatabase.valueOffset..<base + MIMEMagicDatabase.valueOffset + string.utf8.count, with: string.utf8)
+      withUnsafeBytes(of: range) {
+        line.replaceSubrange(base + MIMEMagicDatabase.Guard.rangeOffset..<base + MIMEMagicDatabase.Guard.rangeOffset + 4, with: $0)
+      }
+      withUnsafeBytes(of: flags) {
+        line.replaceSubrange(
+          base + MIMEMagicDatabase.Guard.stringFlagsOffset..<base + MIMEMagicDatabase.Guard.stringFlagsOffset + 4, with: $0)
+      }
+      return line
+    }
+    func literal(_ line: [UInt8]) -> Int? { line.withUnsafeBytes { MIMEMagicDatabase.Guard.literalLength($0, 1) } }
+    #expect(literal(line("<!doctype svg", flags: 0x65)) == 2)  // /Wcbt: up to the first lower-case letter
+    #expect(literal(line("(This file", flags: 0x40)) == 10)  // /b only: all of it
+    #expect(literal(line("(This file", flags: 0x41)) == 5)  // /W: up to the space
+    #expect(literal(line("ABCdef", flags: 0x08)) == nil)  // /C: upper case varies from the first byte
+    #expect(literal(line("<!doctype svg", flags: 0)) == nil)  // no modifiers: libmagic uses memmem already
+    #expect(literal(line("<!doctype svg", flags: 0x40, range: 16)) == nil)  // a short range
+    #expect(literal(line("<!doctype svg", flags: 0x40, range: 0)) == 2 + 11)  // no range: the whole head
+    #expect(literal(line("<!doctype svg", flags: 0x40, relation: "!")) == nil)  // "not found" cannot be guarded
+    #expect(literal(line("<!doctype svg", flags: 0x40, type: 5)) == nil)  // a string at one offset
   }
 
   @Test("with the cut database first, every MIME type and description is the full database's")
