@@ -29,6 +29,10 @@ package final class ArrivalHooks: Sendable {
     if notify && runner == nil && notifySend == nil { report("--notify: notify-send is not installed; no desktop notifications") }
   }
 
+  /// Whether anything runs when an item is stored: an `--on-receive` command, a notification,
+  /// or the runner that does either (callers need not build the variables otherwise).
+  package var runsOnArrival: Bool { runner != nil || command != nil || notifySend != nil }
+
   /// The variables an `--on-receive` command gets for a stored item.
   package static func environment(
     path: String, name: String, originalName: String, kind: String, size: Int64, type: String?, sha256: String?,

@@ -101,7 +101,7 @@ package final class Daemon: @unchecked Sendable {
     if let reserve = settings.reserveBytes { configuration.reserveBytes = reserve }
     let received: @Sendable (ReceiverEvent) -> Void = { event in
       events(DaemonEvent(event, types: types.value))
-      if case .stored(let peer, let item, let name, let size, let type) = event {
+      if hooks.runsOnArrival, case .stored(let peer, let item, let name, let size, let type) = event {
         hooks.stored(
           ArrivalHooks.environment(
             path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name.unescaped, kind: item.kind.rawValue,
