@@ -13,15 +13,6 @@ extension MIMEMagicDatabase {
   /// failed. The guard prints nothing and sets nothing the group's lines read: their offsets are
   /// absolute, or relative to their own parent, which keeps its place one level deeper.
   enum Guard {
-    static let searchType: UInt8 = 20
-    static let flagOffset = 2
-    static let relationOffset = 4
-    static let valueLengthOffset = 5
-    static let maskOperatorOffset = 9
-    static let conditionOffset = 10
-    static let rangeOffset = 24
-    static let stringFlagsOffset = 28
-    static let descriptionOffset = 160
     /// `flag` bits: an indirect or relative offset (INDIR, OFFADD, INDIROFFADD), an offset from
     /// the end (OFFNEGATIVE).
     static let offsetFlags: UInt8 = 0x87

@@ -30,14 +30,24 @@ package enum MIMEMagicDatabase {
   static let version: UInt32 = 18
   /// `sizeof(struct magic)` for version 18.
   static let entrySize = 376
-  /// Offsets in `struct magic` (file.h): `cont_level`, `type`, `value.s`, `mimetype`.
+  /// Offsets in `struct magic` (file.h): `cont_level`, `flag`, `reln`, `vallen`, `type`,
+  /// `mask_op`, `cond`, a string's `str_range` and `str_flags`, `value.s`, `desc`, `mimetype`.
   static let continuationLevelOffset = 0
+  static let flagOffset = 2
+  static let relationOffset = 4
+  static let valueLengthOffset = 5
   static let typeOffset = 6
+  static let maskOperatorOffset = 9
+  static let conditionOffset = 10
+  static let rangeOffset = 24
+  static let stringFlagsOffset = 28
   static let valueOffset = 32
   static let valueLength = 128
+  static let descriptionOffset = 160
   static let mimeOffset = 224
   static let mimeLength = 80
-  /// `FILE_INDIRECT`, `FILE_USE` in file.h.
+  /// `FILE_SEARCH`, `FILE_INDIRECT`, `FILE_USE` in file.h.
+  static let searchType: UInt8 = 20
   static let indirectType: UInt8 = 41
   static let useType: UInt8 = 46
 

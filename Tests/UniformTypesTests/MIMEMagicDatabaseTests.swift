@@ -111,14 +111,14 @@ struct MIMEMagicDatabaseTests {
     var guarded: [String] = []
     cut.withUnsafeBytes { cut in
       for entry in 1..<count where MIMEMagicDatabase.continuationLevel(cut, entry) == 0 {
-        guard MIMEMagicDatabase.type(cut, entry) == MIMEMagicDatabase.Guard.searchType,
-          cut.loadUnaligned(fromByteOffset: entry * size + MIMEMagicDatabase.Guard.stringFlagsOffset, as: UInt32.self) == 0,
-          MIMEMagicDatabase.continuationLevel(cut, entry + 1) == 1, cut[entry * size + MIMEMagicDatabase.Guard.descriptionOffset] == 0,
+        guard MIMEMagicDatabase.type(cut, entry) == MIMEMagicDatabase.searchType,
+          cut.loadUnaligned(fromByteOffset: entry * size + MIMEMagicDatabase.stringFlagsOffset, as: UInt32.self) == 0,
+          MIMEMagicDatabase.continuationLevel(cut, entry + 1) == 1, cut[entry * size + MIMEMagicDatabase.descriptionOffset] == 0,
           !MIMEMagicDatabase.hasMIME(cut, entry)
         else { continue }
         let (literal, string) = (MIMEMagicDatabase.value(cut, entry), MIMEMagicDatabase.value(cut, entry + 1))
         guard string.starts(with: literal),
-          MIMEMagicDatabase.type(cut, entry + 1) == MIMEMagicDatabase.Guard.searchType
+          MIMEMagicDatabase.type(cut, entry + 1) == MIMEMagicDatabase.searchType
         else { continue }
         guarded.append(String(decoding: string, as: UTF8.self))
       }
@@ -133,16 +133,16 @@ struct MIMEMagicDatabaseTests {
       var line = [UInt8](repeating: 0, count: 2 * MIMEMagicDatabase.entrySize)
       let base = MIMEMagicDatabase.entrySize
       line[base + MIMEMagicDatabase.typeOffset] = type
-      line[base + MIMEMagicDatabase.Guard.relationOffset] = relation.asciiValue!
-      line[base + MIMEMagicDatabase.Guard.valueLengthOffset] = UInt8(string.utf8.count)
+      line[base + MIMEMagicDatabase.relationOffset] = relation.asciiValue!
+      line[base + MIMEMagicDatabase.valueLengthOffset] = UInt8(string.utf8.count)
       line.replaceSubrange(
         base + MIMEMagicDatabase.valueOffset..<base + MIMEMagicDatabase.valueOffset + string.utf8.count, with: string.utf8)
       withUnsafeBytes(of: range) {
-        line.replaceSubrange(base + MIMEMagicDatabase.Guard.rangeOffset..<base + MIMEMagicDatabase.Guard.rangeOffset + 4, with: $0)
+        line.replaceSubrange(base + MIMEMagicDatabase.rangeOffset..<base + MIMEMagicDatabase.rangeOffset + 4, with: $0)
       }
       withUnsafeBytes(of: flags) {
         line.replaceSubrange(
-          base + MIMEMagicDatabase.Guard.stringFlagsOffset..<base + MIMEMagicDatabase.Guard.stringFlagsOffset + 4, with: $0)
+          base + MIMEMagicDatabase.stringFlagsOffset..<base + MIMEMagicDatabase.stringFlagsOffset + 4, with: $0)
       }
       return line
     }
