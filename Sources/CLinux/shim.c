@@ -81,6 +81,8 @@ int clinux_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); 
 
 int clinux_fix_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
+int clinux_malloc_trim(void) { return malloc_trim(0); }
+
 int clinux_trim_file_mappings(void) {
   FILE *smaps = fopen("/proc/self/smaps", "re");
   if (smaps == NULL) return -1;

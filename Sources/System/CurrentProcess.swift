@@ -60,6 +60,14 @@ package enum CurrentProcess {
   package static func trimFilePages() -> Int {
     Int(clinux_trim_file_mappings())
   }
+
+  /// Gives the memory malloc holds free (in every arena, not only at the top of each heap) back
+  /// to the system. Returns whether there was some. The corresponding C function is
+  /// `malloc_trim`.
+  @discardableResult
+  package static func trimHeap() -> Bool {
+    clinux_malloc_trim() == 1
+  }
 }
 
 extension FileDescriptor {

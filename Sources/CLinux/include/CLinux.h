@@ -72,6 +72,10 @@ int clinux_limit_malloc_arenas(int count);
 /// after each such free. Returns 1 on success, 0 on error.
 int clinux_fix_malloc_mmap_threshold(int bytes);
 
+/// malloc_trim(0): gives the free memory of every malloc arena back to the system. Returns 1
+/// when some was given back, else 0.
+int clinux_malloc_trim(void);
+
 /// Gives back the resident pages of every mapping of a file that the process can only read
 /// (its own code and read-only data, its libraries', mapped databases) and in which no page is a
 /// private copy: those pages are the file's own, so they come back unchanged from the page cache

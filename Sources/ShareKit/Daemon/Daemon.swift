@@ -38,8 +38,8 @@ package struct DaemonOptions: Sendable {
 /// The receiving daemon: the receiver, its gatekeeper (modes, contacts, consent), the control
 /// socket, arrival hooks, and its life cycle (one per home, readiness, graceful stop, reload).
 ///
-/// `@unchecked Sendable`: its parts are Sendable and immutable after `init`; `started` and the
-/// lock descriptor are set once by `start`, before other threads see the daemon.
+/// `@unchecked Sendable`: its parts are Sendable and immutable after `init`; `started`, the
+/// lock descriptor and the trimmer are set once by `start`, before other threads see the daemon.
 package final class Daemon: @unchecked Sendable {
   package let paths: SharePaths
   package let device: Device
@@ -59,6 +59,8 @@ package final class Daemon: @unchecked Sendable {
   /// The service published while the mode is not `off`.
   private let advertiser = Mutex<ServiceAdvertiser?>(nil)
   private let launched = ContinuousClock.now
+  /// Gives back the pages transfers brought in, once they have ended (from `start`).
+  private var trimmer: IdleTrimmer?
 
   /// Loads everything the daemon needs and binds its port; a malformed declarations or trust
   /// file, a busy port, or another daemon on this home is an error.
@@ -134,7 +136,10 @@ package final class Daemon: @unchecked Sendable {
     localSend?.start()
     updateAdvertisement()
     SystemdNotify.send("READY=1\nSTATUS=receiving (\(gatekeeper.mode.effective().rawValue)) on port \(receiver.port)")
+    // Start-up ran once: its pages can go. Then whatever transfers bring in, once they end.
     CurrentProcess.trimFilePages()
+    let receiver = self.receiver
+    trimmer = IdleTrimmer(ended: { receiver.connectionsEnded }, active: { receiver.activeConnections })
   }
 
   /// Publishes the service unless the mode is `off`, withdraws it when it is: called at start
@@ -214,6 +219,7 @@ package final class Daemon: @unchecked Sendable {
     advertiser.withLock { $0 }?.stop()
     advertiser.withLock { $0 = nil }
     control?.stop()
+    trimmer?.cancel()
     localSend?.stop()
     let cancelled = receiver.stop(grace: options.grace)
     if cancelled > 0 { note("cancelled \(cancelled) transfer(s) after the grace period; their staging is kept for resuming") }

@@ -82,6 +82,9 @@ package final class Receiver: @unchecked Sendable {
   package let gatekeeper: Gatekeeper?
   /// Transfers in flight.
   package let transfers = TransferTable()
+  /// Connections served that have ended, since the start.
+  private let ended = Atomic<Int>(0)
+  package var connectionsEnded: Int { ended.load(ordering: .relaxed) }
 
   /// The port it listens on.
   package var port: UInt16 { listener.port }
@@ -162,6 +165,7 @@ package final class Receiver: @unchecked Sendable {
         let thread = Thread { [self] in
           serve(socket, deadline: deadline, id: id)
           connections.leave(id)
+          ended.add(1, ordering: .relaxed)
           active.leave()
         }
         thread.name = "share-session"
