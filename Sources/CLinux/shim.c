@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -83,30 +84,59 @@ int clinux_fix_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOL
 
 int clinux_malloc_trim(void) { return malloc_trim(0); }
 
+/* Whether the mapping named at `path` is the program's own file or a shared library's: loaded
+   at start and never unmapped, so no other thread can unmap it and map something else at its
+   address while it is being trimmed. */
+static int clinux_is_program_or_library(const char *path, const char *program) {
+  if (strcmp(path, program) == 0) return 1;
+  const char *name = strrchr(path, '/');
+  return name != NULL && strstr(name, ".so") != NULL;
+}
+
+/* One mapping of /proc/self/smaps, as far as it has been read. */
+struct clinux_mapping {
+  unsigned long start, end;
+  int candidate, has_anonymous, has_swap;
+  unsigned long anonymous, swap;
+};
+
+static int clinux_trim_mapping(const struct clinux_mapping *mapping) {
+  if (!mapping->candidate || !mapping->has_anonymous || !mapping->has_swap) return 0;
+  /* A page copied by the process (relocated data), in memory or swapped out, would be lost. */
+  if (mapping->anonymous != 0 || mapping->swap != 0) return 0;
+  return madvise((void *)mapping->start, mapping->end - mapping->start, MADV_DONTNEED) == 0;
+}
+
 int clinux_trim_file_mappings(void) {
+  char program[4096];
+  ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
+  if (length < 0) return -1;
+  program[length] = 0;
   FILE *smaps = fopen("/proc/self/smaps", "re");
   if (smaps == NULL) return -1;
   char line[4352];
-  unsigned long start = 0, end = 0;
-  int candidate = 0, trimmed = 0;
+  struct clinux_mapping mapping = {0};
+  int trimmed = 0, whole = 1;
   while (fgets(line, sizeof line, smaps) != NULL) {
+    int continued = !whole;
+    whole = strchr(line, '\n') != NULL;
+    if (continued) continue; /* the rest of a line longer than the buffer */
     unsigned long first = 0, last = 0;
     char permissions[5] = {0};
     int path = 0;
     if (sscanf(line, "%lx-%lx %4s %*s %*s %*s %n", &first, &last, permissions, &path) >= 3 && path > 0) {
-      // A new mapping: a file's, private and never writable?
-      start = first;
-      end = last;
-      candidate = line[path] == '/' && permissions[0] == 'r' && permissions[1] == '-' && permissions[3] == 'p';
+      trimmed += clinux_trim_mapping(&mapping);
+      line[strcspn(line, "\n")] = 0;
+      /* A file's, private and never writable, and one that stays mapped. */
+      int readOnly = permissions[0] == 'r' && permissions[1] == '-' && permissions[3] == 'p';
+      mapping = (struct clinux_mapping){.start = first, .end = last};
+      mapping.candidate = whole && readOnly && line[path] == '/' && clinux_is_program_or_library(line + path, program);
       continue;
     }
-    unsigned long anonymous = 0;
-    if (candidate && sscanf(line, "Anonymous: %lu kB", &anonymous) == 1) {
-      // Only when none of its pages is a private copy: those would be lost, not given back.
-      if (anonymous == 0 && madvise((void *)start, end - start, MADV_DONTNEED) == 0) trimmed += 1;
-      candidate = 0;
-    }
+    if (sscanf(line, "Anonymous: %lu kB", &mapping.anonymous) == 1) mapping.has_anonymous = 1;
+    if (sscanf(line, "Swap: %lu kB", &mapping.swap) == 1) mapping.has_swap = 1;
   }
+  trimmed += clinux_trim_mapping(&mapping);
   fclose(smaps);
   return trimmed;
 }

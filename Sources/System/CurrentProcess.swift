@@ -50,12 +50,14 @@ package enum CurrentProcess {
     clinux_fix_malloc_mmap_threshold(Int32(clamping: bytes)) == 1
   }
 
-  /// Gives back the resident pages of the files the process maps read-only: its code and
-  /// read-only data, its libraries', mapped databases. They stay in the page cache and come back
-  /// (minor faults) when used again, so afterwards only what runs again is resident. Worth it
-  /// once a long-lived process has started (start-up code runs once). Mappings holding private
-  /// copies of pages (relocated data) are left alone. Returns how many mappings were trimmed.
-  /// The corresponding C function is `madvise` (`MADV_DONTNEED`), over /proc/self/smaps.
+  /// Gives back the resident pages of the program's and its shared libraries' read-only
+  /// mappings (code, read-only data). They stay in the page cache and come back (minor faults)
+  /// when used again, so afterwards only what runs again is resident. Worth it once a long-lived
+  /// process has started (start-up code runs once). Mappings holding private copies of pages
+  /// (relocated data), in memory or swapped out, are left alone, and so are other files'
+  /// mappings (their owners release them: `ContentSniffer.releaseDatabasePages`). Returns how
+  /// many mappings were trimmed. The corresponding C function is `madvise` (`MADV_DONTNEED`),
+  /// over /proc/self/smaps.
   @discardableResult
   package static func trimFilePages() -> Int {
     Int(clinux_trim_file_mappings())

@@ -4,12 +4,15 @@ import System
 import Testing
 
 @Suite struct CurrentProcessTests {
-  /// A file of `pages` pages, each filled with its own index, mapped with `protection`.
-  private static func mapFile(pages: Int, protection: Int32, in folder: TemporaryDirectory) throws -> UnsafeMutableRawPointer {
+  /// A file of `pages` pages, each filled with its own index, mapped with `protection`; named
+  /// like a shared library unless `library` is false.
+  private static func mapFile(
+    pages: Int, protection: Int32, in folder: TemporaryDirectory, library: Bool = true
+  ) throws -> UnsafeMutableRawPointer {
     let pageSize = Int(getpagesize())
     let size = pages * pageSize
     let bytes = (0..<size).map { UInt8($0 / pageSize) }
-    let path = folder.path + "/mapped"
+    let path = folder.path + (library ? "/libmapped.so.1" : "/mapped.data")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw TestFailure("open: \(Errno.current)") }
@@ -82,5 +85,20 @@ import Testing
 
     #expect(address.load(fromByteOffset: Int(getpagesize()) + 1, as: UInt8.self) == 0xAB)
     #expect(try Self.residency(of: address).anonymous > 0)
+  }
+
+  @Test func aMappingOfAnyOtherFileIsLeftAlone() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let pages = 16
+    let address = try Self.mapFile(pages: pages, protection: PROT_READ, in: folder, library: false)
+    defer { munmap(address, pages * Int(getpagesize())) }
+    for page in 0..<pages { _ = address.load(fromByteOffset: page * Int(getpagesize()), as: UInt8.self) }
+    let before = try Self.residency(of: address).rss
+
+    CurrentProcess.trimFilePages()
+
+    #expect(before > 0)
+    #expect(try Self.residency(of: address).rss == before)
   }
 }

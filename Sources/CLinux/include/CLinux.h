@@ -76,11 +76,13 @@ int clinux_fix_malloc_mmap_threshold(int bytes);
 /// when some was given back, else 0.
 int clinux_malloc_trim(void);
 
-/// Gives back the resident pages of every mapping of a file that the process can only read
-/// (its own code and read-only data, its libraries', mapped databases) and in which no page is a
-/// private copy: those pages are the file's own, so they come back unchanged from the page cache
-/// when used again. Returns how many mappings it trimmed, or -1 with errno set (when
-/// /proc/self/smaps cannot be read).
+/// Gives back the resident pages of the program's and its shared libraries' mappings that the
+/// process can only read (code, read-only data) and in which no page is a private copy, in
+/// memory or swapped out (/proc/self/smaps: Anonymous and Swap are 0): those pages are the
+/// file's own and come back unchanged from the page cache when used again. Other files' mappings
+/// are left alone: another thread could unmap one and map something else at its address while
+/// it is being trimmed. Returns how many mappings it trimmed, or -1 with errno set (when
+/// /proc/self/exe or /proc/self/smaps cannot be read).
 int clinux_trim_file_mappings(void);
 
 #endif
