@@ -20,7 +20,7 @@ import System
 /// replaced (written to a temporary file, then renamed over it).
 struct CutMagicFile: Sendable {
   static let headerSize = 64
-  static let signature = Array("share-magic-cut2".utf8)
+  static let signature = Array("share-magic-cut3".utf8)
 
   /// The full database a cut came from, as `fstat` saw it.
   struct Source: Equatable, Sendable {

@@ -53,8 +53,8 @@ package enum MIMEMagicDatabase {
 
   /// The cut database built from a compiled one (`magic.mgc`), or nil when `database` is not a
   /// native-endian version-18 database or a MIME type is too long to mark.
-  package static func cut(_ database: UnsafeRawBufferPointer) -> [UInt8]? {
-    guard let plan = Plan(database) else { return nil }
+  package static func cut(_ database: UnsafeRawBufferPointer, guarding: Bool = true) -> [UInt8]? {
+    guard let plan = Plan(database, guarding: guarding) else { return nil }
     var written = false
     let output = [UInt8](unsafeUninitializedCapacity: plan.byteCount) { buffer, count in
       written = plan.write(into: UnsafeMutableRawBufferPointer(buffer))
@@ -78,7 +78,8 @@ package enum MIMEMagicDatabase {
     package var byteCount: Int { entrySize * (1 + ordinaryCount + namedCount) }
 
     /// The plan for `database`; nil when it is not a native-endian version-18 database.
-    package init?(_ database: UnsafeRawBufferPointer) {
+    /// Without `guarding`, no guard lines (to compare against).
+    package init?(_ database: UnsafeRawBufferPointer, guarding: Bool = true) {
       guard let layout = Layout(database) else { return nil }
       self.database = database
       let ordinary = groups(database, first: 1, count: layout.ordinary)
@@ -88,7 +89,7 @@ package enum MIMEMagicDatabase {
       let reachable = capability.namedReachable(from: self.ordinary)
       self.named = named.indices.filter { reachable.contains($0) }.map { named[$0] }
       var guards: [Int: Int] = [:]
-      for group in self.ordinary { guards[group.lowerBound] = Guard.literalLength(database, group.lowerBound) }
+      for group in self.ordinary where guarding { guards[group.lowerBound] = Guard.literalLength(database, group.lowerBound) }
       self.guards = guards
       ordinaryCount = self.ordinary.reduce(0) { $0 + $1.count } + guards.count
       namedCount = self.named.reduce(0) { $0 + $1.count }

@@ -97,6 +97,10 @@ struct MIMEMagicDatabaseTests {
       }
       let text = Array("Some text first.\n".utf8) + bytes + Array("\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n".utf8)
       heads.append(("\(string) in text", text))
+      heads.append(("\(string) in text ending in NULs", text + [UInt8](repeating: 0, count: 64)))
+      for offset in [1603, 2000, 2651] {
+        heads.append(("\(string) at \(offset) in text", Array(repeating: UInt8(ascii: "x"), count: offset) + bytes + Array(" end\n".utf8)))
+      }
       heads.append(("\(string) after 4 KiB of text", Array(repeating: UInt8(ascii: index % 2 == 0 ? "a" : " "), count: 4090) + bytes))
     }
     return heads
@@ -124,7 +128,21 @@ struct MIMEMagicDatabaseTests {
       }
     }
     #expect(guarded.contains("<!doctype svg"))
-    #expect(guarded.contains { $0.hasPrefix("(This file") })
+  }
+
+  @Test("with its guards, the cut database gives every head the answer it gives without them")
+  func guardsChangeNoAnswer() throws {
+    let full = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.systemDatabase)))
+    let guarded = try #require(full.withUnsafeBytes { MIMEMagicDatabase.cut($0) })
+    let plain = try #require(full.withUnsafeBytes { MIMEMagicDatabase.cut($0, guarding: false) })
+    #expect(guarded.count > plain.count)
+    let heads = try Self.heads()
+    let (withGuards, without) = (
+      try #require(MIMEMagicDatabase.mimeTypes(of: heads.map(\.1), database: guarded)),
+      try #require(MIMEMagicDatabase.mimeTypes(of: heads.map(\.1), database: plain))
+    )
+    let differences = zip(heads, zip(withGuards, without)).filter { $1.0 != $1.1 }.map { "\($0.0): \($1.0) / \($1.1)" }
+    #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(20).joined(separator: "; "))")
   }
 
   @Test("a guard looks for the bytes every match holds as they are, and only before a slow search")
@@ -148,14 +166,16 @@ struct MIMEMagicDatabaseTests {
     }
     func literal(_ line: [UInt8]) -> Int? { line.withUnsafeBytes { MIMEMagicDatabase.Guard.literalLength($0, 1) } }
     #expect(literal(line("<!doctype svg", flags: 0x65)) == 2)  // /Wcbt: up to the first lower-case letter
-    #expect(literal(line("(This file", flags: 0x40)) == 10)  // /b only: all of it
-    #expect(literal(line("(This file", flags: 0x41)) == 5)  // /W: up to the space
+    #expect(literal(line("(This file", flags: 0x60)) == 10)  // /bt: all of it
+    #expect(literal(line("(This file", flags: 0x61)) == 5)  // /Wbt: up to the space
+    #expect(literal(line("(This file", flags: 0x40)) == nil)  // /b only: skipped on text only as a first line
+    #expect(literal(line("<!doctype html", flags: 0x25)) == nil)  // /cWt: likewise for binary
     #expect(literal(line("ABCdef", flags: 0x08)) == nil)  // /C: upper case varies from the first byte
     #expect(literal(line("<!doctype svg", flags: 0)) == nil)  // no modifiers: libmagic uses memmem already
-    #expect(literal(line("<!doctype svg", flags: 0x40, range: 16)) == nil)  // a short range
-    #expect(literal(line("<!doctype svg", flags: 0x40, range: 0)) == 2 + 11)  // no range: the whole head
-    #expect(literal(line("<!doctype svg", flags: 0x40, relation: "!")) == nil)  // "not found" cannot be guarded
-    #expect(literal(line("<!doctype svg", flags: 0x40, type: 5)) == nil)  // a string at one offset
+    #expect(literal(line("<!doctype svg", flags: 0x60, range: 16)) == nil)  // a short range
+    #expect(literal(line("<!doctype svg", flags: 0x60, range: 0)) == 2 + 11)  // no range: the whole head
+    #expect(literal(line("<!doctype svg", flags: 0x60, relation: "!")) == nil)  // "not found" cannot be guarded
+    #expect(literal(line("<!doctype svg", flags: 0x60, type: 5)) == nil)  // a string at one offset
   }
 
   @Test("with the cut database first, every MIME type and description is the full database's")
