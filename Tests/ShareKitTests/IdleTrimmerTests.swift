@@ -5,36 +5,42 @@ import Testing
 @testable import ShareKit
 
 @Suite struct IdleTrimmerTests {
-  /// The counts the trimmer reads, set by the test.
-  final class Counts: Sendable {
-    let ended = Mutex(0)
-    let active = Mutex(0)
-    let trims = Mutex(0)
+  /// Trims counted.
+  final class Count: Sendable {
+    let value = Mutex(0)
+    var current: Int { value.withLock { $0 } }
   }
 
-  @Test func itTrimsOnceAfterConnectionsEndAndNoneIsServedNeverWhileIdleOrBusy() throws {
-    let counts = Counts()
-    let trimmer = IdleTrimmer(
-      interval: .milliseconds(20), ended: { counts.ended.withLock { $0 } }, active: { counts.active.withLock { $0 } },
-      trim: { counts.trims.withLock { $0 += 1 } })
-    defer { trimmer.cancel() }
-    // Nothing has ended since it started: some rounds pass without a trim.
-    for _ in 0..<5 { Thread.sleep(forTimeInterval: 0.03) }
-    #expect(counts.trims.withLock { $0 } == 0)
+  /// Lets a few of `delay`s pass.
+  private func waitSomeDelays() { Thread.sleep(forTimeInterval: 0.15) }
 
-    // A connection ended, another is still served: no trim.
-    counts.ended.withLock { $0 = 1 }
-    counts.active.withLock { $0 = 1 }
-    for _ in 0..<5 { Thread.sleep(forTimeInterval: 0.03) }
-    #expect(counts.trims.withLock { $0 } == 0)
+  @Test func itTrimsOnceAfterTheLastConnectionEndsUnlessAnotherComesMeanwhile() throws {
+    let trims = Count()
+    let trimmer = IdleTrimmer(delay: .milliseconds(30)) { trims.value.withLock { $0 += 1 } }
+    // Connections come and go, one still served: no trim.
+    trimmer.connections(active: 1)
+    trimmer.connections(active: 2)
+    trimmer.connections(active: 1)
+    waitSomeDelays()
+    #expect(trims.current == 0)
 
-    // All ended: one trim, and no more while nothing else ends.
-    counts.active.withLock { $0 = 0 }
-    try waitUntil(timeout: .seconds(10)) { counts.trims.withLock { $0 } == 1 }
-    for _ in 0..<5 { Thread.sleep(forTimeInterval: 0.03) }
-    #expect(counts.trims.withLock { $0 } == 1)
+    // The last one ends: one trim.
+    trimmer.connections(active: 0)
+    try waitUntil(timeout: .seconds(10)) { trims.current == 1 }
+    waitSomeDelays()
+    #expect(trims.current == 1)
 
-    counts.ended.withLock { $0 = 2 }
-    try waitUntil(timeout: .seconds(10)) { counts.trims.withLock { $0 } == 2 }
+    // The last one ends, but another comes before the delay is over: no trim for that ending.
+    let slow = IdleTrimmer(delay: .seconds(1)) { trims.value.withLock { $0 += 100 } }
+    slow.connections(active: 0)
+    slow.connections(active: 1)
+    Thread.sleep(forTimeInterval: 1.3)
+    #expect(trims.current == 1)
+
+    // Stopped: nothing more.
+    trimmer.stop()
+    trimmer.connections(active: 0)
+    waitSomeDelays()
+    #expect(trims.current == 1)
   }
 }

@@ -38,8 +38,8 @@ package struct DaemonOptions: Sendable {
 /// The receiving daemon: the receiver, its gatekeeper (modes, contacts, consent), the control
 /// socket, arrival hooks, and its life cycle (one per home, readiness, graceful stop, reload).
 ///
-/// `@unchecked Sendable`: its parts are Sendable and immutable after `init`; `started`, the
-/// lock descriptor and the trimmer are set once by `start`, before other threads see the daemon.
+/// `@unchecked Sendable`: its parts are Sendable and immutable after `init`; `started` and the
+/// lock descriptor are set once by `start`, before other threads see the daemon.
 package final class Daemon: @unchecked Sendable {
   package let paths: SharePaths
   package let device: Device
@@ -59,8 +59,8 @@ package final class Daemon: @unchecked Sendable {
   /// The service published while the mode is not `off`.
   private let advertiser = Mutex<ServiceAdvertiser?>(nil)
   private let launched = ContinuousClock.now
-  /// Gives back the pages transfers brought in, once they have ended (from `start`).
-  private var trimmer: IdleTrimmer?
+  /// Gives back the pages transfers brought in, once they have ended.
+  private let trimmer: IdleTrimmer
 
   /// Loads everything the daemon needs and binds its port; a malformed declarations or trust
   /// file, a busy port, or another daemon on this home is an error.
@@ -110,9 +110,11 @@ package final class Daemon: @unchecked Sendable {
             size: size, type: type?.rawValue, sha256: nil, senderName: peer.name.unescaped, senderID: peer.fingerprint.hex))
       }
     }
+    let trimmer = IdleTrimmer { Daemon.trim(types: types) }
+    self.trimmer = trimmer
     receiver = try Receiver(
       device: device, store: store, policy: ReceivePolicy(types: gate), configuration: configuration,
-      gatekeeper: gatekeeper, events: received)
+      gatekeeper: gatekeeper, events: received, connectionsChanged: { trimmer.connections(active: $0) })
     localSend = try LocalSendService.make(
       options: options, settings: settings, device: device,
       context: LocalSendContext(
@@ -136,10 +138,16 @@ package final class Daemon: @unchecked Sendable {
     localSend?.start()
     updateAdvertisement()
     SystemdNotify.send("READY=1\nSTATUS=receiving (\(gatekeeper.mode.effective().rawValue)) on port \(receiver.port)")
-    // Start-up ran once: its pages can go. Then whatever transfers bring in, once they end.
+    // Start-up ran once: its pages can go (and what transfers bring in, once they end: `trimmer`).
+    Daemon.trim(types: types)
+  }
+
+  /// Gives back the pages of the program, its libraries and libmagic's databases, and the free
+  /// heap: what is used again comes back.
+  private static func trim(types: CurrentTypeGate) {
     CurrentProcess.trimFilePages()
-    let receiver = self.receiver
-    trimmer = IdleTrimmer(ended: { receiver.connectionsEnded }, active: { receiver.activeConnections })
+    types.value.sniffer.releaseDatabasePages()
+    CurrentProcess.trimHeap()
   }
 
   /// Publishes the service unless the mode is `off`, withdraws it when it is: called at start
@@ -219,7 +227,7 @@ package final class Daemon: @unchecked Sendable {
     advertiser.withLock { $0 }?.stop()
     advertiser.withLock { $0 = nil }
     control?.stop()
-    trimmer?.cancel()
+    trimmer.stop()
     localSend?.stop()
     let cancelled = receiver.stop(grace: options.grace)
     if cancelled > 0 { note("cancelled \(cancelled) transfer(s) after the grace period; their staging is kept for resuming") }

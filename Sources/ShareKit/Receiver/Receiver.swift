@@ -82,9 +82,8 @@ package final class Receiver: @unchecked Sendable {
   package let gatekeeper: Gatekeeper?
   /// Transfers in flight.
   package let transfers = TransferTable()
-  /// Connections served that have ended, since the start.
-  private let ended = Atomic<Int>(0)
-  package var connectionsEnded: Int { ended.load(ordering: .relaxed) }
+  /// Told the number of connections served each time one starts or ends.
+  private let connectionsChanged: @Sendable (Int) -> Void
 
   /// The port it listens on.
   package var port: UInt16 { listener.port }
@@ -92,9 +91,11 @@ package final class Receiver: @unchecked Sendable {
   /// Binds the listening socket (so the port is known at once) without accepting yet.
   package init(
     device: Device, store: InboxStore, policy: ReceivePolicy, configuration: ReceiverConfiguration,
-    gatekeeper: Gatekeeper? = nil, events: @escaping @Sendable (ReceiverEvent) -> Void
+    gatekeeper: Gatekeeper? = nil, events: @escaping @Sendable (ReceiverEvent) -> Void,
+    connectionsChanged: @escaping @Sendable (Int) -> Void = { _ in }
   ) throws(ShareError) {
     ignoreSIGPIPE()
+    self.connectionsChanged = connectionsChanged
     self.device = device
     self.store = store
     self.configuration = configuration
@@ -162,10 +163,11 @@ package final class Receiver: @unchecked Sendable {
       switch connections.arrive(socket) {
       case .admitted(let id, let deadline):
         active.enter()
+        connectionsChanged(connections.count)
         let thread = Thread { [self] in
           serve(socket, deadline: deadline, id: id)
           connections.leave(id)
-          ended.add(1, ordering: .relaxed)
+          connectionsChanged(connections.count)
           active.leave()
         }
         thread.name = "share-session"
