@@ -3,6 +3,7 @@ and the machine's description for the table's head."""
 
 import datetime
 import os
+import tempfile
 import platform
 import time
 
@@ -14,6 +15,8 @@ from .procs import REGISTRY
 
 class Context:
     """What every part of the bench shares in one run."""
+
+    SET_ASIDE_MAX = 2 * GiB  # beyond this, received copies are deleted between runs again
 
     def __init__(self, args):
         self.args = args
@@ -34,7 +37,7 @@ class Context:
         self.waited = 0.0
         self.lost_sigterms = 0
         self.loop_mount = None
-        self.spent = 0  # received copies set aside (settle)
+        self.set_aside = 0  # bytes of received copies set aside (settle), removed with the scratch folder
 
     def logname(self, what):
         self.seq += 1
@@ -52,14 +55,16 @@ class Context:
 
     def settle(self, w):
         """Between two measurements: nothing dirty in the page cache, sources cached. A received
-        copy of many files (up to 512 MiB) is set aside, not deleted, until the bench ends:
+        copy of many files (up to 512 MiB; 2 GiB in all) is set aside, not deleted, until the
+        bench ends (with the scratch folder or the loop file system):
         on ext4 without a journal (this VM's root file system) every file created in the next
         minutes would first skip, one by one, the inodes just freed (recently_deleted() in the
         kernel's inode allocator), costing whichever tool ran next 1-3 s of system time at
         random. See README, "The machine"."""
-        if w.count >= 1000 and w.bytes <= 512 * MiB and os.path.isdir(self.dest):
-            self.spent += 1
-            os.rename(self.dest, f"{self.dest}.spent{self.spent}")
+        if (w.count >= 1000 and w.bytes <= 512 * MiB and self.set_aside + w.bytes <= self.SET_ASIDE_MAX
+                and os.path.isdir(self.dest)):
+            self.set_aside += w.bytes
+            os.rename(self.dest, tempfile.mkdtemp(prefix="dest.set-aside-", dir=os.path.dirname(self.dest)))
         rmtree(self.dest)
         os.sync()
         w.warm()
