@@ -67,7 +67,7 @@ final class LocalSendGate: LocalSendDelegate {
     }
     let decision = AskDecision(valid, policy: policy, space: context.reserve.space)
     for (item, refusal, _) in decision.refused { context.emit(.refused(sender.peer, item: item, reason: refusal.reason)) }
-    guard !decision.accepted.isEmpty else {
+    guard decision.acceptedCount > 0 else {
       let reasons = decision.refused.map { "\($0.offer.name): \($0.refusal.reason)" }
       return refuse(reasons.joined(separator: "; "), sender)
     }

@@ -52,11 +52,19 @@ struct AskDecision: Sendable {
     if let space { refuseWhatDoesNotFit(space) }
   }
 
-  /// The accepted items, in offer order.
+  /// The accepted items, in offer order (a copy of each: ask for it once).
   var accepted: [ItemPlan] {
-    items.compactMap {
-      if case .accepted(let plan) = $0.fate { return plan }
-      return nil
+    var plans: [ItemPlan] = []
+    plans.reserveCapacity(acceptedCount)
+    for item in items { if case .accepted(let plan) = item.fate { plans.append(plan) } }
+    return plans
+  }
+
+  /// How many items are accepted.
+  var acceptedCount: Int {
+    items.count {
+      if case .accepted = $0.fate { return true }
+      return false
     }
   }
 
@@ -70,8 +78,9 @@ struct AskDecision: Sendable {
 
   /// Bytes the accepted items will send (a file from its resume offset), for progress.
   var expectedBytes: Int64 {
-    accepted.reduce(0) { total, plan in
-      total + (plan.offer.kind == .folder ? (plan.offer.size ?? 0) : max(0, (plan.offer.size ?? 0) - plan.offset))
+    items.reduce(0) { total, item in
+      guard case .accepted(let plan) = item.fate else { return total }
+      return total + (plan.offer.kind == .folder ? (plan.offer.size ?? 0) : max(0, (plan.offer.size ?? 0) - plan.offset))
     }
   }
 
@@ -90,9 +99,9 @@ struct AskDecision: Sendable {
   /// The accepted files that may resume: a known size of at least `resumableBytes` and the
   /// sender's resume key. The record names the staging that would hold their bytes.
   func resumable(senderId: String) -> [(id: Int, record: ResumeRecord)] {
-    accepted.compactMap { plan in
-      guard plan.offer.kind == .file, let size = plan.offer.size, size >= AskDecision.resumableBytes,
-        let key = plan.offer.resumeKey
+    items.compactMap { item in
+      guard case .accepted(let plan) = item.fate, plan.offer.kind == .file, let size = plan.offer.size,
+        size >= AskDecision.resumableBytes, let key = plan.offer.resumeKey
       else { return nil }
       return (plan.offer.id, ResumeRecord(senderId: senderId, resumeKey: key, name: plan.offer.name.unescaped, size: size))
     }

@@ -75,8 +75,8 @@ final class ReceiveSession {
     case let other: throw WireError.unexpected(expected: "Ask", got: "a \(other.typeName) message")
     }
     let book = ReceiptBook(peer: peer, emit: emit)
-    let decision = try answer(ask, from: peer, book: book)
-    let plans = decision.accepted
+    // The plans only: the decision's copies of them go before the bytes come.
+    let plans = try answer(ask, from: peer, book: book).accepted
     let items = ItemReceiver(channel: channel, peer: peer, book: book, itemCount: plans.count, emit: emit)
     self.items = items
     for plan in plans { try items.receive(plan) }
@@ -111,7 +111,7 @@ final class ReceiveSession {
     let valid = try ask.validate(limits: connection.limits)
     var decision = AskDecision(valid, policy: policy, space: context.reserve.space)
     for (offer, refusal, type) in decision.refused { book.refused(offer, refusal.reason, type: type) }
-    if !decision.accepted.isEmpty, let refusal = consent(to: decision, from: peer) {
+    if decision.acceptedCount > 0, let refusal = consent(to: decision, from: peer) {
       for plan in decision.decline(refusal.message) { book.refused(plan.offer, refusal.message, type: plan.type) }
     }
     for (id, record) in decision.resumable(senderId: peer.fingerprint.hex) where context.holdResumeKey(record.stem) {
@@ -121,9 +121,9 @@ final class ReceiveSession {
     let answer = decision.answer
     emit(.asked(peer, items: ask.items, answers: answer.items))
     try connection.sendNow(.answer(answer))
-    if !decision.accepted.isEmpty {
+    if decision.acceptedCount > 0 {
       transfer = context.transfers.begin(
-        peerName: peer.name, peerId: peer.fingerprint.hex, items: decision.accepted.count, bytes: decision.expectedBytes)
+        peerName: peer.name, peerId: peer.fingerprint.hex, items: decision.acceptedCount, bytes: decision.expectedBytes)
     }
     return decision
   }
