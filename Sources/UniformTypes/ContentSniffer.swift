@@ -102,15 +102,10 @@ package final class ContentSniffer: Sendable {
   ) throws(ContentSnifferError) -> ([OpaquePointer], MappedFile?) {
     if let mapped = MappedFile.map(databasePath ?? "/usr/share/misc/magic.mgc") {
       var opened: [OpaquePointer] = []
-      var loaded = 0
-      while loaded < count, let handle = magic_open(MAGIC_MIME_TYPE) {
-        var buffers: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(bitPattern: mapped.address)]
-        var sizes: [Int] = [mapped.length]
+      while opened.count < count, let handle = MagicHandles.open(reading: mapped.address, length: mapped.length) {
         opened.append(handle)
-        guard magic_load_buffers(handle, &buffers, &sizes, 1) == 0 else { break }
-        loaded += 1
       }
-      if loaded == count { return (opened, mapped) }
+      if opened.count == count { return (opened, mapped) }
       for handle in opened { magic_close(handle) }
       mapped.unmap()
     }
@@ -239,7 +234,7 @@ package final class ContentSniffer: Sendable {
 
   /// Sets `flags` and runs `magic_buffer`, copying the result out of libmagic's buffer
   /// (which the next call on the same cookie overwrites). Caller holds the lock.
-  private static func buffer(
+  static func buffer(
     _ handle: OpaquePointer, _ head: UnsafeRawBufferPointer, flags: Int32
   ) throws(ContentSnifferError) -> String {
     guard magic_setflags(handle, flags) == 0 else { throw error(handle, function: "magic_setflags") }

@@ -27,6 +27,19 @@ struct MagicHandles: @unchecked Sendable {
     magic_close(full)
     if case .open(let handle) = cut { magic_close(handle) }
   }
+
+  /// A new `MAGIC_MIME_TYPE` handle reading the compiled database at `address` in place
+  /// (`magic_load_buffers`: the bytes must outlive it); nil when libmagic cannot open or load it.
+  static func open(reading address: Int, length: Int) -> OpaquePointer? {
+    guard let handle = magic_open(MAGIC_MIME_TYPE) else { return nil }
+    var buffers: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(bitPattern: address)]
+    var sizes: [Int] = [length]
+    guard magic_load_buffers(handle, &buffers, &sizes, 1) == 0 else {
+      magic_close(handle)
+      return nil
+    }
+    return handle
+  }
 }
 
 /// One pair of handles and its lock.
@@ -79,14 +92,7 @@ final class CutMagicDatabase: Sendable {
     case .unavailable: return nil
     case .unopened: break
     }
-    guard let bytes = bytes(), let handle = magic_open(MAGIC_MIME_TYPE) else {
-      handles.cut = .unavailable
-      return nil
-    }
-    var buffers: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(bitPattern: bytes.address)]
-    var sizes: [Int] = [bytes.length]
-    guard magic_load_buffers(handle, &buffers, &sizes, 1) == 0 else {
-      magic_close(handle)
+    guard let bytes = bytes(), let handle = MagicHandles.open(reading: bytes.address, length: bytes.length) else {
       handles.cut = .unavailable
       return nil
     }
