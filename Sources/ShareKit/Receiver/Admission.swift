@@ -161,5 +161,4 @@ struct Admission {
     }
     return nil
   }
-
 }
