@@ -56,11 +56,11 @@ class Context:
     def settle(self, w):
         """Between two measurements: nothing dirty in the page cache, sources cached. A received
         copy of many files (up to 512 MiB; 2 GiB in all) is set aside, not deleted, until the
-        bench ends (with the scratch folder or the loop file system):
-        on ext4 without a journal (this VM's root file system) every file created in the next
-        minutes would first skip, one by one, the inodes just freed (recently_deleted() in the
-        kernel's inode allocator), costing whichever tool ran next 1-3 s of system time at
-        random. See README, "The machine"."""
+        bench ends (with the scratch folder or the loop file system): on ext4 without a journal
+        (this VM's root file system) every file created in the next minutes would first skip,
+        one by one, the inodes just freed (recently_deleted() in the kernel's inode allocator),
+        costing whichever tool ran next 1-3 s of system time at random. See README, "The
+        machine"."""
         if (w.count >= 1000 and w.bytes <= 512 * MiB and self.set_aside + w.bytes <= self.SET_ASIDE_MAX
                 and os.path.isdir(self.dest)):
             self.set_aside += w.bytes
