@@ -11,10 +11,12 @@ import Testing
     return ("echo escaped > '\(outside.path)'; echo $? >> '\(ran.path)'", ran)
   }
 
+  /// Waits for a whole line in `url`: the shell creates the file before echo writes to it.
   func waitForFile(_ url: URL) -> Bool {
     let deadline = ContinuousClock.now + .seconds(20)
-    while !FileManager.default.fileExists(atPath: url.path) && ContinuousClock.now < deadline { usleep(20_000) }
-    return FileManager.default.fileExists(atPath: url.path)
+    func written() -> Bool { (try? String(contentsOf: url, encoding: .utf8))?.hasSuffix("\n") == true }
+    while !written() && ContinuousClock.now < deadline { usleep(20_000) }
+    return written()
   }
 
   /// `NoNewPrivs` of a process, which the daemon sets as it confines itself.

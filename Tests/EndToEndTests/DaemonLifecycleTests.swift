@@ -101,8 +101,12 @@ import Testing
     let sent = try a.share("send", hostile.path, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
     let deadline = ContinuousClock.now + .seconds(20)
-    while !FileManager.default.fileExists(atPath: log.path) && ContinuousClock.now < deadline { usleep(10_000) }
-    let line = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    // The shell creates the log before printf writes to it: wait for a whole line.
+    var line = ""
+    while !line.hasSuffix("\n") && ContinuousClock.now < deadline {
+      usleep(10_000)
+      line = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    }
     #expect(line.hasPrefix("$(touch \(canaryName)).txt|alice|public.plain-text|\(b.inbox.path)/"), "hook log: \(line)")
     #expect(!FileManager.default.fileExists(atPath: canary.path), "the name was run as a command")
   }
