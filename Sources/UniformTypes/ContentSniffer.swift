@@ -87,12 +87,14 @@ package final class ContentSniffer: Sendable {
     let cut = cutFirst && database != nil
     cookies = handles.map { MagicCookie($0, cut: cut) }
     self.database = database
+    let regexLimit = MagicHandles.regexLimit(of: handles[0])
     var file: CutMagicFile? = nil
     if let cutFile, let status = database?.status {
-      let source = CutMagicFile.Source(inode: status.inode, size: UInt64(status.size), modified: status.modificationNanoseconds)
+      let source = CutMagicFile.Source(
+        inode: status.inode, size: UInt64(status.size), modified: status.modificationNanoseconds, regexLimit: UInt64(regexLimit))
       file = CutMagicFile(path: cutFile, source: source)
     }
-    cutDatabase = CutMagicDatabase(source: cut ? database : nil, file: file)
+    cutDatabase = CutMagicDatabase(source: cut ? database : nil, file: file, regexLimit: regexLimit)
   }
 
   /// `count` handles all reading one mapping of the database (`magic_load_buffers`); if that

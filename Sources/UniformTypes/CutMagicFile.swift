@@ -15,18 +15,21 @@ import System
 ///
 /// The file is a 64-byte header, then the cut database as libmagic reads it. The header names
 /// this format (`signature`: change it when the cut changes), the payload's length and
-/// checksum, and the full database it was cut from (inode, size, modification time). A file
-/// that is not whole, not this format, or cut from another full database is rebuilt and
-/// replaced (written to a temporary file, then renamed over it).
+/// checksum, and the full database it was cut from (inode, size, modification time) with the
+/// regex window of the libmagic it was cut for (its guards depend on it). A file that is not
+/// whole, not this format, or cut from another full database or for another libmagic is
+/// rebuilt and replaced (written to a temporary file, then renamed over it).
 struct CutMagicFile: Sendable {
   static let headerSize = 64
-  static let signature = Array("share-magic-cut3".utf8)
+  static let signature = Array("share-magic-cut4".utf8)
 
-  /// The full database a cut came from, as `fstat` saw it.
+  /// The full database a cut came from, as `fstat` saw it, and libmagic's
+  /// `MAGIC_PARAM_REGEX_MAX` it was cut for.
   struct Source: Equatable, Sendable {
     var inode: UInt64
     var size: UInt64
     var modified: Int64
+    var regexLimit: UInt64 = UInt64(MIMEMagicDatabase.defaultRegexLimit)
   }
 
   /// The cut database in a mapping of the whole file (after its header).
@@ -76,7 +79,7 @@ struct CutMagicFile: Sendable {
   /// The header for `payload`, cut from `source`.
   func header(for payload: UnsafeRawBufferPointer) -> [UInt8] {
     var header = Self.signature
-    for word in [UInt64(payload.count), Self.checksum(payload), source.inode, source.size, UInt64(bitPattern: source.modified), 0] {
+    for word in [UInt64(payload.count), Self.checksum(payload), source.inode, source.size, UInt64(bitPattern: source.modified), source.regexLimit] {
       withUnsafeBytes(of: word.littleEndian) { header.append(contentsOf: $0) }
     }
     return header

@@ -46,15 +46,22 @@ package enum MIMEMagicDatabase {
   static let descriptionOffset = 160
   static let mimeOffset = 224
   static let mimeLength = 80
-  /// `FILE_SEARCH`, `FILE_INDIRECT`, `FILE_USE` in file.h.
+  /// `FILE_REGEX`, `FILE_SEARCH`, `FILE_INDIRECT`, `FILE_USE` in file.h.
+  static let regexType: UInt8 = 17
   static let searchType: UInt8 = 20
   static let indirectType: UInt8 = 41
   static let useType: UInt8 = 46
 
+  /// libmagic's default `MAGIC_PARAM_REGEX_MAX` (`FILE_REGEX_MAX`).
+  package static let defaultRegexLimit = 8192
+
   /// The cut database built from a compiled one (`magic.mgc`), or nil when `database` is not a
-  /// native-endian version-18 database or a MIME type is too long to mark.
-  package static func cut(_ database: UnsafeRawBufferPointer, guarding: Bool = true) -> [UInt8]? {
-    guard let plan = Plan(database, guarding: guarding) else { return nil }
+  /// native-endian version-18 database or a MIME type is too long to mark. `regexLimit` is the
+  /// libmagic's `MAGIC_PARAM_REGEX_MAX` that will read it (`Guard`).
+  package static func cut(
+    _ database: UnsafeRawBufferPointer, guarding: Bool = true, regexLimit: Int = defaultRegexLimit
+  ) -> [UInt8]? {
+    guard let plan = Plan(database, guarding: guarding, regexLimit: regexLimit) else { return nil }
     var written = false
     let output = [UInt8](unsafeUninitializedCapacity: plan.byteCount) { buffer, count in
       written = plan.write(into: UnsafeMutableRawBufferPointer(buffer))
@@ -68,9 +75,8 @@ package enum MIMEMagicDatabase {
     let database: UnsafeRawBufferPointer
     let ordinary: [Range<Int>]
     let named: [Range<Int>]
-    /// The ordinary groups that get a guard line (`Guard`), by their first entry: the guard's
-    /// literal length.
-    let guards: [Int: Int]
+    /// The ordinary groups that get a guard line (`Guard`), by their first entry.
+    let guards: [Int: Guard.Line]
     /// Ordinary entries written, guards included.
     let ordinaryCount: Int
     let namedCount: Int
@@ -79,7 +85,7 @@ package enum MIMEMagicDatabase {
 
     /// The plan for `database`; nil when it is not a native-endian version-18 database.
     /// Without `guarding`, no guard lines (to compare against).
-    package init?(_ database: UnsafeRawBufferPointer, guarding: Bool = true) {
+    package init?(_ database: UnsafeRawBufferPointer, guarding: Bool = true, regexLimit: Int = defaultRegexLimit) {
       guard let layout = Layout(database) else { return nil }
       self.database = database
       let ordinary = groups(database, first: 1, count: layout.ordinary)
@@ -88,8 +94,10 @@ package enum MIMEMagicDatabase {
       self.ordinary = ordinary.filter { capability.canPrintMIME($0) }
       let reachable = capability.namedReachable(from: self.ordinary)
       self.named = named.indices.filter { reachable.contains($0) }.map { named[$0] }
-      var guards: [Int: Int] = [:]
-      for group in self.ordinary where guarding { guards[group.lowerBound] = Guard.literalLength(database, group.lowerBound) }
+      var guards: [Int: Guard.Line] = [:]
+      for group in self.ordinary where guarding {
+        guards[group.lowerBound] = Guard.line(database, group.lowerBound, regexLimit: regexLimit)
+      }
       self.guards = guards
       ordinaryCount = self.ordinary.reduce(0) { $0 + $1.count } + guards.count
       namedCount = self.named.reduce(0) { $0 + $1.count }
@@ -110,7 +118,7 @@ package enum MIMEMagicDatabase {
       }
       for group in ordinary + named {
         let guarded = guards[group.lowerBound]
-        if let guarded { Guard.write(guarding: entry(group.lowerBound), literalLength: guarded, into: target()) }
+        if let guarded { Guard.write(guarded, guarding: entry(group.lowerBound), into: target()) }
         for index in group {
           let line = target()
           line.copyMemory(from: entry(index))

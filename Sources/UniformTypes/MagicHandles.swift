@@ -40,6 +40,15 @@ struct MagicHandles: @unchecked Sendable {
     }
     return handle
   }
+
+  /// libmagic's `MAGIC_PARAM_REGEX_MAX` on `handle`: the most bytes a `regex` line is tried over.
+  static func regexLimit(of handle: OpaquePointer) -> Int {
+    var value = 0
+    guard magic_getparam(handle, MAGIC_PARAM_REGEX_MAX, &value) == 0, value > 0 else {
+      return MIMEMagicDatabase.defaultRegexLimit
+    }
+    return value
+  }
 }
 
 /// One pair of handles and its lock.
@@ -65,13 +74,17 @@ final class CutMagicDatabase: Sendable {
 
   private let state: Mutex<State>
   private let file: CutMagicFile?
+  /// libmagic's `MAGIC_PARAM_REGEX_MAX`, which the guards' windows depend on.
+  private let regexLimit: Int
 
   /// - Parameters:
   ///   - source: the mapped full database; nil when there is none to cut.
   ///   - file: where the cut database is kept between processes, if anywhere.
-  init(source: MappedFile?, file: CutMagicFile? = nil) {
+  ///   - regexLimit: libmagic's `MAGIC_PARAM_REGEX_MAX` on the handles that will read it.
+  init(source: MappedFile?, file: CutMagicFile? = nil, regexLimit: Int = MIMEMagicDatabase.defaultRegexLimit) {
     state = Mutex(source.map { .unbuilt(source: $0) } ?? .unavailable)
     self.file = file
+    self.regexLimit = regexLimit
   }
 
   deinit {
@@ -121,7 +134,7 @@ final class CutMagicDatabase: Sendable {
           state = .mapped(mapped)
           return CutMagicFile.payload(of: mapped)
         }
-        guard let built = Self.build(from: source) else {
+        guard let built = Self.build(from: source, regexLimit: regexLimit) else {
           state = .unavailable
           return nil
         }
@@ -138,10 +151,10 @@ final class CutMagicDatabase: Sendable {
   }
 
   /// The cut database built in memory, after a header's room (`CutMagicFile.headerSize`).
-  private static func build(from source: MappedFile) -> (address: Int, length: Int)? {
+  private static func build(from source: MappedFile, regexLimit: Int) -> (address: Int, length: Int)? {
     // Building reads every page of the full database; give them back after (`MappedFile.release`).
     defer { source.release() }
-    guard let plan = MIMEMagicDatabase.Plan(source.bytes) else { return nil }
+    guard let plan = MIMEMagicDatabase.Plan(source.bytes, regexLimit: regexLimit) else { return nil }
     // Aligned for libmagic, which reads the bytes as an array of `struct magic` (the header is
     // 64 bytes, so the database after it stays aligned).
     let length = CutMagicFile.headerSize + plan.byteCount

@@ -48,7 +48,12 @@ struct MIMEMagicDatabaseTests {
     if Corpus.isAvailable {
       files += try FileManager.default.contentsOfDirectory(atPath: Corpus.folder.path).sorted().map { Corpus.folder.path + "/" + $0 }
     }
-    for root in ["/usr/bin", "/usr/lib/x86_64-linux-gnu", "/usr/share/icons", "/usr/share/doc", "/usr/share/fonts", "/usr/share/misc"] {
+    let roots = [
+      "/usr/bin", "/usr/lib/x86_64-linux-gnu", "/usr/share/icons", "/usr/share/doc", "/usr/share/fonts", "/usr/share/misc",
+      // Text of many kinds, where the regex and text-only guards matter (those present).
+      "/usr/include", "/usr/share/perl5", "/usr/lib/python3", "/usr/share/javascript", "/usr/share/vim", "/usr/share/groff", "/etc",
+    ]
+    for root in roots {
       let found = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.sorted() ?? []
       files += found.enumerated().filter { $0.offset % 7 == 0 }.prefix(250).map { root + "/" + $0.element }
     }
@@ -86,6 +91,15 @@ struct MIMEMagicDatabaseTests {
     let strings = [
       "<!doctype svg", "<!DOCTYPE SVG", "<!DocType  \t Svg", "<!doctypesvg", "<!doctype html>", "<!DOCTYPE html>", "<!",
       "(This file must be converted with BinHex 4.0)", "(this file must be converted with binhex", "(This fil", "id=ImageMagick",
+      // Text-only searches with modifiers (regex guards).
+      "<html", "<HTML>", "<Html lang=\"en\">", "<htm", "<script>", "<SCRIPT src=x>", "<title>", "<TITLE", "<style>", "<table",
+      "<head>", "<!doctype html", "<!DocType\tHTML>", "<a href=\"x\">", "<A  HREF=",
+      // Regexes (search guards), matching and nearly matching.
+      "\t.type main, @function", "  .globl main", ".byte 0", "\t.asciiz \"x\"", ".text", "const x = require('y')",
+      "var a=require(\"b\");", "require('x')", "export default x", "export function f() {}", "import a from 'b'",
+      "module.exports = x", "module['exports'] =", "(function() {", "(async function(x) {", "typeof x === 'y'",
+      "#ifdef X\n#define Y 1", "#define Y", "(ns foo.core", "(ns ^{:doc", "(defn f [x]", "SUBDIRS = a b", "PROC foo =",
+      "1\n00:00:01,000 --> 00:00:02,000", "import java.util.List;", ".typ", "requir(",
     ]
     var heads: [(String, [UInt8])] = []
     for (index, string) in strings.enumerated() {
@@ -102,6 +116,17 @@ struct MIMEMagicDatabaseTests {
         heads.append(("\(string) at \(offset) in text", Array(repeating: UInt8(ascii: "x"), count: offset) + bytes + Array(" end\n".utf8)))
       }
       heads.append(("\(string) after 4 KiB of text", Array(repeating: UInt8(ascii: index % 2 == 0 ? "a" : " "), count: 4090) + bytes))
+      heads.append(("\(string) ending text", Array("Some text first.\n".utf8) + bytes))
+      heads.append(("\(string) alone", bytes))
+      for lines in [30, 99, 101, 190] {
+        let text = (0..<lines).flatMap { _ in Array("some words on a line\n".utf8) }
+        heads.append(("\(string) after \(lines) lines of text", text + bytes + Array("\nend\n".utf8)))
+      }
+      for length in [4096, 4100, 8190, 8192, 8200] where length > bytes.count + 1 {
+        let filler = Array(repeating: UInt8(ascii: "y"), count: 40) + [UInt8(ascii: "\n")]
+        let text = Array((0..<(length / filler.count + 1)).flatMap { _ in filler }.prefix(length - bytes.count))
+        heads.append(("\(string) ending \(length) bytes of text", text + bytes))
+      }
     }
     return heads
   }
@@ -176,6 +201,66 @@ struct MIMEMagicDatabaseTests {
     #expect(literal(line("<!doctype svg", flags: 0x60, range: 0)) == 2 + 11)  // no range: the whole head
     #expect(literal(line("<!doctype svg", flags: 0x60, relation: "!")) == nil)  // "not found" cannot be guarded
     #expect(literal(line("<!doctype svg", flags: 0x60, type: 5)) == nil)  // a string at one offset
+  }
+
+  @Test(
+    "a regex's required literal is what every match holds, or nothing when unsure",
+    arguments: [
+      ("^[ \t]{0,50}\\.type", ".type"), ("^(const|var|let).*=.*require\\(", "require("), ("^(import|export).* from ", " from "),
+      ("\\((async )?function[( ]", "function"), ("typeof.*[!=]==", "typeof"), ("abc|def", ""), ("(abc|def)ghijk", "ghijk"),
+      ("ab*cdef", "cdef"), ("abc+def", "abc"), ("x{0,3}yz", "yz"), ("xyz{2}ab", "xyz"), ("abcd\\1ef", "abcd"),
+      ("\\<word\\>", "word"), ("[abc]def", "def"), ("[]x]yz", "yz"), ("[^]x]yz", "yz"), ("[[:space:]]+foo", "foo"),
+      ("a**", ""), ("*a", ""), ("(unclosed", ""), ("[unclosed", ""), ("xy{", ""), ("xy{a}", ""), ("\\.asciiz", ".asciiz"),
+      ("^SUBDIRS[[:space:]]+=", "SUBDIRS"), ("foo$bar", "foo"), ("f.o.o", "f"), ("(a|b)|c", ""), ("[a|b]cd", "cd"),
+    ])
+  func regexLiterals(pattern: String, literal: String) {
+    #expect(MIMEMagicDatabase.Guard.requiredLiteral(of: Array(pattern.utf8)) == Array(literal.utf8))
+  }
+
+  @Test("a regex gets a search for its literal over its window; a text-only search with modifiers, a regex marked /t")
+  func regexAndTextGuards() {
+    func guardLine(_ string: String, type: UInt8, flags: UInt32, range: UInt32 = 4096, relation: Character = "=")
+      -> MIMEMagicDatabase.Guard.Line?
+    {
+      var line = [UInt8](repeating: 0, count: 2 * MIMEMagicDatabase.entrySize)
+      let base = MIMEMagicDatabase.entrySize
+      line[base + MIMEMagicDatabase.typeOffset] = type
+      line[base + MIMEMagicDatabase.relationOffset] = relation.asciiValue!
+      line[base + MIMEMagicDatabase.valueLengthOffset] = UInt8(string.utf8.count)
+      line.replaceSubrange(
+        base + MIMEMagicDatabase.valueOffset..<base + MIMEMagicDatabase.valueOffset + string.utf8.count, with: string.utf8)
+      withUnsafeBytes(of: range) {
+        line.replaceSubrange(base + MIMEMagicDatabase.rangeOffset..<base + MIMEMagicDatabase.rangeOffset + 4, with: $0)
+      }
+      withUnsafeBytes(of: flags) {
+        line.replaceSubrange(
+          base + MIMEMagicDatabase.stringFlagsOffset..<base + MIMEMagicDatabase.stringFlagsOffset + 4, with: $0)
+      }
+      return line.withUnsafeBytes { MIMEMagicDatabase.Guard.line($0, 1, regexLimit: 8192) }
+    }
+    typealias Line = MIMEMagicDatabase.Guard.Line
+    let (regex, search) = (MIMEMagicDatabase.regexType, MIMEMagicDatabase.searchType)
+    // Regexes: a search over the window (no range: the regex limit; lines: 80 bytes each).
+    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0, range: 0) == Line(type: search, value: Array(".type".utf8), range: 8192, stringFlags: 0))
+    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0x800, range: 10)?.range == 800)
+    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0x800, range: 1000)?.range == 8192)
+    #expect(guardLine("^1[\r\n]+0 -->", type: regex, flags: 0, range: 20)?.range == 20)
+    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0x04, range: 0) == nil)  // /c
+    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0x20, range: 0) == nil)  // /t only
+    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0x60, range: 0) != nil)  // /bt
+    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0, range: 0, relation: "!") == nil)
+    #expect(guardLine("^ab.", type: regex, flags: 0, range: 0) == nil)  // two bytes: too short
+    #expect(guardLine("^(abc|def)", type: regex, flags: 0, range: 0) == nil)
+    // Text-only searches with modifiers: a regex for all but the string's last byte, marked /t,
+    // ignoring case when the search ignores any, its window the range and the string.
+    #expect(guardLine("<html", type: search, flags: 0x25) == Line(type: regex, value: Array("<htm".utf8), range: 4096 + 5 + 1, stringFlags: 0x2C))
+    #expect(guardLine("<!doctype html", type: search, flags: 0x25) == Line(type: regex, value: Array("<!doctyp".utf8), range: 4096 + 9 + 1, stringFlags: 0x2C))
+    #expect(guardLine("(a.b", type: search, flags: 0x20) == Line(type: regex, value: Array("\\(a\\.".utf8), range: 4096 + 4 + 1, stringFlags: 0x20))
+    #expect(guardLine("<a href=", type: search, flags: 0x26) == nil)  // "<a" up to the space: one byte left
+    #expect(guardLine("<html", type: search, flags: 0x25, range: 8192) == nil)  // past the regex limit
+    #expect(guardLine("<html", type: search, flags: 0x25, range: 16) == nil)  // a short range
+    #expect(guardLine("<html", type: search, flags: 0x45) == nil)  // /b only
+    #expect(guardLine("<html", type: search, flags: 0x25 | 0x80) == nil)  // a flag this does not know
   }
 
   @Test("with the cut database first, every MIME type and description is the full database's")

@@ -1,0 +1,152 @@
+extension MIMEMagicDatabase.Guard {
+  /// The longest run of bytes that every match of a POSIX extended regular expression holds as
+  /// they are, read conservatively: anything this does not understand ends a run or gives no
+  /// answer, never a run a match could lack.
+  ///
+  /// A run is a sequence of printable ASCII characters, not special in an ERE, each appearing
+  /// exactly once in sequence: a character followed by `*`, `?` or `{0,…}` is optional and
+  /// dropped; one followed by `+` or `{n,…}` is kept and ends the run (it repeats). An escaped
+  /// ERE special (`\.`, `\(`, …) is that character; any other escape (`\1`, GNU's `\w`, `\<`, …)
+  /// ends the run. Brackets, groups, `.`, `^` and `$` end runs. An alternation outside groups
+  /// (`a|b`: no byte is common to both), stacked quantifiers, or anything malformed gives
+  /// nothing.
+  static func requiredLiteral(of pattern: [UInt8]) -> [UInt8] {
+    guard !hasTopLevelAlternation(pattern) else { return [] }
+    var runs: [[UInt8]] = []
+    var run: [UInt8] = []
+    func endRun() {
+      if !run.isEmpty { runs.append(run) }
+      run = []
+    }
+    var index = 0
+    while index < pattern.count {
+      var literal: UInt8? = nil
+      switch pattern[index] {
+      case UInt8(ascii: "\\"):
+        guard index + 1 < pattern.count else { return [] }
+        if ereSpecials.contains(pattern[index + 1]) { literal = pattern[index + 1] }
+        index += 2
+      case UInt8(ascii: "["):
+        guard let end = bracketEnd(pattern, from: index) else { return [] }
+        index = end + 1
+      case UInt8(ascii: "("):
+        guard let end = groupEnd(pattern, from: index) else { return [] }
+        index = end + 1
+      case UInt8(ascii: "^"), UInt8(ascii: "$"):
+        endRun()
+        index += 1
+        continue
+      case UInt8(ascii: "."):
+        index += 1
+      case let byte where ereSpecials.contains(byte):
+        // A quantifier with nothing before it, a stray brace or bar.
+        return []
+      case let byte:
+        if (0x20...0x7E).contains(byte) { literal = byte }
+        index += 1
+      }
+      // What follows the atom: it may be optional, or repeated.
+      var optional = false
+      var repeated = false
+      if index < pattern.count {
+        switch pattern[index] {
+        case UInt8(ascii: "*"), UInt8(ascii: "?"):
+          optional = true
+          index += 1
+        case UInt8(ascii: "+"):
+          repeated = true
+          index += 1
+        case UInt8(ascii: "{"):
+          guard let close = pattern[index...].firstIndex(of: UInt8(ascii: "}")) else { return [] }
+          let low = pattern[(index + 1)..<close].prefix { $0 != UInt8(ascii: ",") }
+          guard !low.isEmpty, low.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return [] }
+          optional = low.allSatisfy { $0 == UInt8(ascii: "0") }
+          repeated = !optional
+          index = close + 1
+        default:
+          break
+        }
+        if optional || repeated, index < pattern.count, quantifiers.contains(pattern[index]) { return [] }
+      }
+      guard let literal, !optional else {
+        endRun()
+        continue
+      }
+      run.append(literal)
+      if repeated { endRun() }
+    }
+    endRun()
+    return runs.max { $0.count < $1.count } ?? []
+  }
+
+  /// The characters special in a POSIX ERE.
+  static let ereSpecials: Set<UInt8> = Set(".[]()*+?{}|^$\\".utf8)
+  private static let quantifiers: Set<UInt8> = Set("*+?{".utf8)
+
+  /// Whether `pattern` has a `|` outside brackets and groups.
+  private static func hasTopLevelAlternation(_ pattern: [UInt8]) -> Bool {
+    var index = 0
+    var depth = 0
+    while index < pattern.count {
+      switch pattern[index] {
+      case UInt8(ascii: "\\"):
+        index += 2
+        continue
+      case UInt8(ascii: "["):
+        guard let end = bracketEnd(pattern, from: index) else { return true }
+        index = end + 1
+        continue
+      case UInt8(ascii: "("): depth += 1
+      case UInt8(ascii: ")"): depth -= 1
+      case UInt8(ascii: "|") where depth == 0: return true
+      default: break
+      }
+      index += 1
+    }
+    return false
+  }
+
+  /// The index of the `]` that closes the bracket expression opening at `start`: a `]` first
+  /// (after an optional `^`) is a member, and `[:…:]`, `[.….]`, `[=…=]` are skipped whole.
+  private static func bracketEnd(_ pattern: [UInt8], from start: Int) -> Int? {
+    var index = start + 1
+    if index < pattern.count, pattern[index] == UInt8(ascii: "^") { index += 1 }
+    if index < pattern.count, pattern[index] == UInt8(ascii: "]") { index += 1 }
+    while index < pattern.count, pattern[index] != UInt8(ascii: "]") {
+      if pattern[index] == UInt8(ascii: "["), index + 1 < pattern.count, Set(":.=".utf8).contains(pattern[index + 1]) {
+        let closing = [pattern[index + 1], UInt8(ascii: "]")]
+        var end = index + 2
+        while end + 1 < pattern.count, pattern[end..<end + 2].elementsEqual(closing) == false { end += 1 }
+        guard end + 1 < pattern.count else { return nil }
+        index = end + 2
+        continue
+      }
+      index += 1
+    }
+    return index < pattern.count ? index : nil
+  }
+
+  /// The index of the `)` that closes the group opening at `start`.
+  private static func groupEnd(_ pattern: [UInt8], from start: Int) -> Int? {
+    var index = start + 1
+    var depth = 1
+    while index < pattern.count {
+      switch pattern[index] {
+      case UInt8(ascii: "\\"):
+        index += 2
+        continue
+      case UInt8(ascii: "["):
+        guard let end = bracketEnd(pattern, from: index) else { return nil }
+        index = end + 1
+        continue
+      case UInt8(ascii: "("): depth += 1
+      case UInt8(ascii: ")"):
+        depth -= 1
+        if depth == 0 { return index }
+      default: break
+      }
+      index += 1
+    }
+    return nil
+  }
+}
