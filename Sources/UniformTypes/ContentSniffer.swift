@@ -63,7 +63,8 @@ package final class ContentSniffer: Sendable {
   /// The compiled database, mapped by us and handed to libmagic (`magic_load_buffers`), so its
   /// pages can be given back between uses; nil when libmagic loaded it itself.
   private let database: MappedFile?
-  /// The database cut to what can print a MIME type, asked first for MIME types.
+  /// The database cut to what can print a MIME type, asked first for MIME types, and the whole
+  /// one guarded, asked when the cut one's answer is marked.
   private let cutDatabase: CutMagicDatabase
 
   /// Opens libmagic and loads its database.
@@ -210,18 +211,19 @@ package final class ContentSniffer: Sendable {
   /// rules that matter for text (a `#!` interpreter, a desktop entry or flatpakref group) are
   /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
   /// like a signature — gets the database: the cut one first (`MIMEMagicDatabase`), whose answer
-  /// stands when it carries no mark, else the full one.
+  /// stands when it carries no mark, else the whole one (its guarded copy, when there is one).
   private func mimeType(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> (
     mime: String, text: Bool
   ) {
     let quick = MIMEType.normalized(try Self.buffer(handles.full, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
     if ContentSniffer.isPlainText(quick, head) { return (quick, true) }
-    if let cut = cutDatabase.handle(for: &handles), let answer = try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE),
+    if let cut = cutDatabase.handle(.cut, in: &handles.cut), let answer = try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE),
       !answer.utf8.contains(MIMEMagicDatabase.marker)
     {
       return (MIMEType.normalized(answer), false)
     }
-    return (MIMEType.normalized(try Self.buffer(handles.full, head, flags: MAGIC_MIME_TYPE)), false)
+    let whole = cutDatabase.handle(.guarded, in: &handles.guarded) ?? handles.full
+    return (MIMEType.normalized(try Self.buffer(whole, head, flags: MAGIC_MIME_TYPE)), false)
   }
 
   /// libmagic's human description of `head` only (one `magic_buffer` call). Any thread may call.

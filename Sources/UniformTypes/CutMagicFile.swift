@@ -13,7 +13,9 @@ import System
 /// process's life; and a process that finds the file never reads the whole full database to
 /// build it (7 MiB more at its peak).
 ///
-/// The file is a 64-byte header, then the cut database as libmagic reads it. The header names
+/// The file is a 64-byte header, then the cut database and the guarded whole database
+/// (`MIMEMagicDatabase.guarded`, what a marked answer is asked of), one after the other, as
+/// libmagic reads them. The header names
 /// this format (`signature`: change it when the cut changes), the payload's length and
 /// checksum, and the full database it was cut from (inode, size, modification time) with the
 /// regex window of the libmagic it was cut for (its guards depend on it). A file that is not
@@ -21,7 +23,7 @@ import System
 /// rebuilt and replaced (written to a temporary file, then renamed over it).
 struct CutMagicFile: Sendable {
   static let headerSize = 64
-  static let signature = Array("share-magic-cut4".utf8)
+  static let signature = Array("share-magic-cut5".utf8)
 
   /// The full database a cut came from, as `fstat` saw it, and libmagic's
   /// `MAGIC_PARAM_REGEX_MAX` it was cut for.
@@ -32,7 +34,7 @@ struct CutMagicFile: Sendable {
     var regexLimit: UInt64 = UInt64(MIMEMagicDatabase.defaultRegexLimit)
   }
 
-  /// The cut database in a mapping of the whole file (after its header).
+  /// The databases in a mapping of the whole file (after its header).
   static func payload(of file: MappedFile) -> (address: Int, length: Int) {
     (file.address + headerSize, file.length - headerSize)
   }
@@ -41,10 +43,11 @@ struct CutMagicFile: Sendable {
   let source: Source
 
   /// Maps the file; nil when there is none, or it is not a regular file (a symbolic link, a
-  /// FIFO: never followed, never waited on), is larger than a cut of `source` can be, is not
+  /// FIFO: never followed, never waited on), is larger than what is cut from `source` can be, is not
   /// whole, or was not cut from `source`.
   func map() -> MappedFile? {
-    let limit = Int64(clamping: source.size) + Int64(Self.headerSize)
+    // The cut is smaller than the source; the guarded whole, a little larger.
+    let limit = 2 * Int64(clamping: source.size) + Int64(Self.headerSize)
     guard
       let file = MappedFile.map(
         path, options: [.noFollow, .nonBlocking],
@@ -60,7 +63,7 @@ struct CutMagicFile: Sendable {
     return file
   }
 
-  /// Writes `whole` (a header's room, then the cut database) to the file, the header filled in
+  /// Writes `whole` (a header's room, then the databases) to the file, the header filled in
   /// here; false when it cannot (a read-only folder: the caller keeps its copy in memory).
   func store(_ whole: UnsafeMutableRawBufferPointer) -> Bool {
     let payload = UnsafeRawBufferPointer(rebasing: whole[Self.headerSize...])

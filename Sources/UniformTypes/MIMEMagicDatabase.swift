@@ -61,7 +61,17 @@ package enum MIMEMagicDatabase {
   package static func cut(
     _ database: UnsafeRawBufferPointer, guarding: Bool = true, regexLimit: Int = defaultRegexLimit
   ) -> [UInt8]? {
-    guard let plan = Plan(database, guarding: guarding, regexLimit: regexLimit) else { return nil }
+    write(Plan(database, guarding: guarding, regexLimit: regexLimit))
+  }
+
+  /// The whole of a compiled database with its guards (`Guard`) and no marks: the same answers
+  /// as `database` (MIME types and descriptions), sooner. Nil as for `cut`.
+  package static func guarded(_ database: UnsafeRawBufferPointer, regexLimit: Int = defaultRegexLimit) -> [UInt8]? {
+    write(Plan(database, cutting: false, regexLimit: regexLimit))
+  }
+
+  private static func write(_ plan: Plan?) -> [UInt8]? {
+    guard let plan else { return nil }
     var written = false
     let output = [UInt8](unsafeUninitializedCapacity: plan.byteCount) { buffer, count in
       written = plan.write(into: UnsafeMutableRawBufferPointer(buffer))
@@ -70,9 +80,12 @@ package enum MIMEMagicDatabase {
     return written ? output : nil
   }
 
-  /// Which groups of entries the cut database keeps, in the full database's order.
+  /// Which groups of entries the cut database keeps, in the full database's order, and which
+  /// get guards; or, not cutting, every group, guarded and unmarked.
   package struct Plan {
     let database: UnsafeRawBufferPointer
+    /// Whether this is the cut (only what can print a MIME type, marked).
+    let cutting: Bool
     let ordinary: [Range<Int>]
     let named: [Range<Int>]
     /// The ordinary groups that get a guard line (`Guard`), by their first entry.
@@ -85,15 +98,23 @@ package enum MIMEMagicDatabase {
 
     /// The plan for `database`; nil when it is not a native-endian version-18 database.
     /// Without `guarding`, no guard lines (to compare against).
-    package init?(_ database: UnsafeRawBufferPointer, guarding: Bool = true, regexLimit: Int = defaultRegexLimit) {
+    package init?(
+      _ database: UnsafeRawBufferPointer, cutting: Bool = true, guarding: Bool = true, regexLimit: Int = defaultRegexLimit
+    ) {
       guard let layout = Layout(database) else { return nil }
       self.database = database
+      self.cutting = cutting
       let ordinary = groups(database, first: 1, count: layout.ordinary)
       let named = groups(database, first: 1 + layout.ordinary, count: layout.named)
-      var capability = Capability(database: database, named: named)
-      self.ordinary = ordinary.filter { capability.canPrintMIME($0) }
-      let reachable = capability.namedReachable(from: self.ordinary)
-      self.named = named.indices.filter { reachable.contains($0) }.map { named[$0] }
+      if cutting {
+        var capability = Capability(database: database, named: named)
+        self.ordinary = ordinary.filter { capability.canPrintMIME($0) }
+        let reachable = capability.namedReachable(from: self.ordinary)
+        self.named = named.indices.filter { reachable.contains($0) }.map { named[$0] }
+      } else {
+        self.ordinary = ordinary
+        self.named = named
+      }
       var guards: [Int: Guard.Line] = [:]
       for group in self.ordinary where guarding {
         guards[group.lowerBound] = Guard.line(database, group.lowerBound, regexLimit: regexLimit)
@@ -126,7 +147,7 @@ package enum MIMEMagicDatabase {
           if guarded != nil {
             line.storeBytes(of: continuationLevel(database, index) + 1, toByteOffset: continuationLevelOffset, as: UInt16.self)
           }
-          guard mark(line) else { return false }
+          guard !cutting || mark(line) else { return false }
         }
       }
       return true
@@ -135,6 +156,16 @@ package enum MIMEMagicDatabase {
     private func entry(_ index: Int) -> UnsafeRawBufferPointer {
       UnsafeRawBufferPointer(rebasing: database[index * entrySize..<(index + 1) * entrySize])
     }
+  }
+
+  /// The length of the database at the start of `bytes` (more may follow), when its header is
+  /// one this reads and `bytes` hold all it counts.
+  static func leadingDatabaseLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    guard bytes.count >= entrySize else { return nil }
+    let words = (0..<4).map { bytes.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) }
+    guard words[0] == magicNumber, words[1] == version else { return nil }
+    let length = entrySize * (1 + Int(words[2]) + Int(words[3]))
+    return length <= bytes.count ? length : nil
   }
 
   /// The header's counts, when the header is one this reads and the size fits them.

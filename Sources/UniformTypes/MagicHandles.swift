@@ -8,24 +8,26 @@ import Synchronization
 #endif
 
 /// One libmagic handle on the full database and, opened on first use, one on the cut database
-/// (`MIMEMagicDatabase`). `@unchecked Sendable` because the pointers move into a `MagicCookie`'s
+/// and one on the guarded whole database (`MIMEMagicDatabase`). `@unchecked Sendable` because the pointers move into a `MagicCookie`'s
 /// Mutex once and are only ever dereferenced (by libmagic) inside that lock, one thread at a time.
 struct MagicHandles: @unchecked Sendable {
-  /// The handle on the cut database.
+  /// The handle on a database made from the full one (`CutMagicDatabase`).
   enum Cut {
     case unopened
     case open(OpaquePointer)
-    /// No cut database (not asked for, or it could not be built or loaded): the full one only.
+    /// None (not asked for, or it could not be built or loaded): the full one only.
     case unavailable
   }
 
   let full: OpaquePointer
   var cut: Cut
+  var guarded: Cut
 
-  /// `magic_close` on both.
+  /// `magic_close` on all three.
   func close() {
     magic_close(full)
     if case .open(let handle) = cut { magic_close(handle) }
+    if case .open(let handle) = guarded { magic_close(handle) }
   }
 
   /// A new `MAGIC_MIME_TYPE` handle reading the compiled database at `address` in place
@@ -54,18 +56,21 @@ struct MagicHandles: @unchecked Sendable {
 /// One pair of handles and its lock.
 final class MagicCookie: Sendable {
   let mutex: Mutex<MagicHandles>
-  init(_ handle: OpaquePointer, cut: Bool) { mutex = Mutex(MagicHandles(full: handle, cut: cut ? .unopened : .unavailable)) }
+  init(_ handle: OpaquePointer, cut: Bool) {
+    mutex = Mutex(MagicHandles(full: handle, cut: cut ? .unopened : .unavailable, guarded: cut ? .unopened : .unavailable))
+  }
 }
 
-/// The cut database, built once on first use from the mapped full one and shared by every handle
-/// (libmagic reads it in place: `magic_load_buffers`); freed with the sniffer, after the handles.
-/// Built lazily so a daemon that never sniffs never holds it (about 4 MiB). With a `CutMagicFile`
-/// it is read from that file when the file holds it, else built and written there, and read
-/// from the file's mapping: clean pages that `releasePages` can give back.
+/// The cut database and the guarded whole database (`MIMEMagicDatabase.cut`, `.guarded`), built
+/// once, together, on first use from the mapped full one and shared by every handle (libmagic
+/// reads them in place: `magic_load_buffers`); freed with the sniffer, after the handles. Built
+/// lazily so a daemon that never sniffs never holds them (about 4 and 8 MiB). With a
+/// `CutMagicFile` they are read from that file when it holds them, else built and written there,
+/// and read from the file's mapping: clean pages that `releasePages` can give back.
 final class CutMagicDatabase: Sendable {
   private enum State {
     case unbuilt(source: MappedFile)
-    /// Built in memory: the allocation (a header's room, then the database).
+    /// Built in memory: the allocation (a header's room, then the cut and the guarded databases).
     case built(address: Int, length: Int)
     /// Mapped from its file.
     case mapped(MappedFile)
@@ -97,20 +102,41 @@ final class CutMagicDatabase: Sendable {
     }
   }
 
-  /// Opens `handles`' handle on the cut database if it is not open yet; the handle, or nil when
-  /// only the full database is to be used. Caller holds the cookie's lock.
-  func handle(for handles: inout MagicHandles) -> OpaquePointer? {
-    switch handles.cut {
+  /// Which of the two databases.
+  enum Part {
+    /// What can print a MIME type, marked (`MIMEMagicDatabase.cut`).
+    case cut
+    /// All of it, guarded (`MIMEMagicDatabase.guarded`).
+    case guarded
+  }
+
+  /// Opens the handle on `part` in `slot` (`MagicHandles.cut` or `.guarded`) if it is not open
+  /// yet; the handle, or nil when only the full database is to be used. Caller holds the
+  /// cookie's lock.
+  func handle(_ part: Part, in slot: inout MagicHandles.Cut) -> OpaquePointer? {
+    switch slot {
     case .open(let handle): return handle
     case .unavailable: return nil
     case .unopened: break
     }
-    guard let bytes = bytes(), let handle = MagicHandles.open(reading: bytes.address, length: bytes.length) else {
-      handles.cut = .unavailable
+    guard let payload = bytes(), let (cut, guarded) = Self.split(payload),
+      let handle = MagicHandles.open(reading: part == .cut ? cut.address : guarded.address, length: part == .cut ? cut.length : guarded.length)
+    else {
+      slot = .unavailable
       return nil
     }
-    handles.cut = .open(handle)
+    slot = .open(handle)
     return handle
+  }
+
+  /// The two databases in a payload: the cut one's length is in its header.
+  private static func split(
+    _ payload: (address: Int, length: Int)
+  ) -> (cut: (address: Int, length: Int), guarded: (address: Int, length: Int))? {
+    guard let base = UnsafeRawPointer(bitPattern: payload.address),
+      let cutLength = MIMEMagicDatabase.leadingDatabaseLength(UnsafeRawBufferPointer(start: base, count: payload.length))
+    else { return nil }
+    return ((payload.address, cutLength), (payload.address + cutLength, payload.length - cutLength))
   }
 
   /// Gives the pages of a cut database mapped from its file back to the system (they come back
@@ -150,16 +176,21 @@ final class CutMagicDatabase: Sendable {
     }
   }
 
-  /// The cut database built in memory, after a header's room (`CutMagicFile.headerSize`).
+  /// The cut and the guarded databases built in memory, one after the other, after a header's
+  /// room (`CutMagicFile.headerSize`).
   private static func build(from source: MappedFile, regexLimit: Int) -> (address: Int, length: Int)? {
     // Building reads every page of the full database; give them back after (`MappedFile.release`).
     defer { source.release() }
-    guard let plan = MIMEMagicDatabase.Plan(source.bytes, regexLimit: regexLimit) else { return nil }
+    guard let cut = MIMEMagicDatabase.Plan(source.bytes, regexLimit: regexLimit),
+      let guarded = MIMEMagicDatabase.Plan(source.bytes, cutting: false, regexLimit: regexLimit)
+    else { return nil }
     // Aligned for libmagic, which reads the bytes as an array of `struct magic` (the header is
-    // 64 bytes, so the database after it stays aligned).
-    let length = CutMagicFile.headerSize + plan.byteCount
+    // 64 bytes and an entry 376, so both databases after it stay aligned).
+    let start = CutMagicFile.headerSize
+    let length = start + cut.byteCount + guarded.byteCount
     let output = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
-    guard plan.write(into: UnsafeMutableRawBufferPointer(rebasing: output[CutMagicFile.headerSize...])),
+    guard cut.write(into: UnsafeMutableRawBufferPointer(rebasing: output[start..<start + cut.byteCount])),
+      guarded.write(into: UnsafeMutableRawBufferPointer(rebasing: output[(start + cut.byteCount)...])),
       let address = output.baseAddress
     else {
       output.deallocate()

@@ -163,11 +163,36 @@ struct MIMEMagicDatabaseTests {
     #expect(guarded.count > plain.count)
     let heads = try Self.heads()
     let (withGuards, without) = (
-      try #require(MIMEMagicDatabase.mimeTypes(of: heads.map(\.1), database: guarded)),
-      try #require(MIMEMagicDatabase.mimeTypes(of: heads.map(\.1), database: plain))
+      try #require(MIMEMagicDatabase.answers(of: heads.map(\.1), database: guarded)),
+      try #require(MIMEMagicDatabase.answers(of: heads.map(\.1), database: plain))
     )
     let differences = zip(heads, zip(withGuards, without)).filter { $1.0 != $1.1 }.map { "\($0.0): \($1.0) / \($1.1)" }
     #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(20).joined(separator: "; "))")
+  }
+
+  @Test("the guarded whole database gives every head the full database's MIME type and description")
+  func guardedWholeChangesNoAnswer() throws {
+    let full = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.systemDatabase)))
+    let guarded = try #require(full.withUnsafeBytes { MIMEMagicDatabase.guarded($0) })
+    let layouts = try full.withUnsafeBytes { full in
+      try guarded.withUnsafeBytes { guarded in
+        (try #require(MIMEMagicDatabase.Layout(full)), try #require(MIMEMagicDatabase.Layout(guarded)))
+      }
+    }
+    // Every entry, a guard line for some, no mark.
+    #expect(layouts.1.ordinary > layouts.0.ordinary + 50 && layouts.1.named == layouts.0.named)
+    #expect(!guarded.withUnsafeBytes { guarded in
+      (1..<(1 + layouts.1.ordinary)).contains { guarded[$0 * MIMEMagicDatabase.entrySize + MIMEMagicDatabase.mimeOffset] == MIMEMagicDatabase.marker }
+    })
+    let heads = try Self.heads().map(\.1)
+    for descriptions in [false, true] {
+      let (withGuards, without) = (
+        try #require(MIMEMagicDatabase.answers(of: heads, database: guarded, descriptions: descriptions)),
+        try #require(MIMEMagicDatabase.answers(of: heads, database: full, descriptions: descriptions))
+      )
+      let differences = zip(withGuards, without).enumerated().filter { $1.0 != $1.1 }.map { "#\($0): \($1.0) / \($1.1)" }
+      #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(20).joined(separator: "; "))")
+    }
   }
 
   @Test("a guard looks for the bytes every match holds as they are, and only before a slow search")
