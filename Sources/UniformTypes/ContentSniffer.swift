@@ -175,7 +175,7 @@ package final class ContentSniffer: Sendable {
         if ContentSniffer.isTinyText(head) { return .success(MagicResult(mimeType: "text/plain", description: "very short text")) }
         if ContentSniffer.isPlainUTF8Text(head) { return .success(MagicResult(mimeType: "text/plain", description: "UTF-8 text")) }
         let (mime, text) = try mimeType(&handles, head)
-        let description = try Self.buffer(handles.full, head, flags: text ? MAGIC_NO_CHECK_SOFT : MAGIC_NONE)
+        let description = try Self.buffer(whole(&handles), head, flags: text ? MAGIC_NO_CHECK_SOFT : MAGIC_NONE)
         return .success(MagicResult(mimeType: mime, description: description))
       } catch { return .failure(error) }
     }
@@ -222,15 +222,20 @@ package final class ContentSniffer: Sendable {
     {
       return (MIMEType.normalized(answer), false)
     }
-    let whole = cutDatabase.handle(.guarded, in: &handles.guarded) ?? handles.full
-    return (MIMEType.normalized(try Self.buffer(whole, head, flags: MAGIC_MIME_TYPE)), false)
+    return (MIMEType.normalized(try Self.buffer(whole(&handles), head, flags: MAGIC_MIME_TYPE)), false)
+  }
+
+  /// The handle on the whole database: its guarded copy when there is one (the same answers,
+  /// MIME types and descriptions, sooner), else the full database. Caller holds the lock.
+  private func whole(_ handles: inout MagicHandles) -> OpaquePointer {
+    cutDatabase.handle(.guarded, in: &handles.guarded) ?? handles.full
   }
 
   /// libmagic's human description of `head` only (one `magic_buffer` call). Any thread may call.
   package func description(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
     let result: Result<String, ContentSnifferError> = withHandle { handles in
       do throws(ContentSnifferError) {
-        return .success(try Self.buffer(handles.full, head, flags: MAGIC_NONE))
+        return .success(try Self.buffer(whole(&handles), head, flags: MAGIC_NONE))
       } catch { return .failure(error) }
     }
     return try result.get()
