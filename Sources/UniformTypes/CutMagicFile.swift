@@ -82,7 +82,9 @@ struct CutMagicFile: Sendable {
   /// The header for `payload`, cut from `source`.
   func header(for payload: UnsafeRawBufferPointer) -> [UInt8] {
     var header = Self.signature
-    for word in [UInt64(payload.count), Self.checksum(payload), source.inode, source.size, UInt64(bitPattern: source.modified), source.regexLimit] {
+    for word in [
+      UInt64(payload.count), Self.checksum(payload), source.inode, source.size, UInt64(bitPattern: source.modified), source.regexLimit,
+    ] {
       withUnsafeBytes(of: word.littleEndian) { header.append(contentsOf: $0) }
     }
     return header

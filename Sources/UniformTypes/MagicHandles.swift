@@ -8,8 +8,9 @@ import Synchronization
 #endif
 
 /// One libmagic handle on the full database and, opened on first use, one on the cut database
-/// and one on the guarded whole database (`MIMEMagicDatabase`). `@unchecked Sendable` because the pointers move into a `MagicCookie`'s
-/// Mutex once and are only ever dereferenced (by libmagic) inside that lock, one thread at a time.
+/// and one on the guarded whole database (`MIMEMagicDatabase`). `@unchecked Sendable` because
+/// the pointers move into a `MagicCookie`'s Mutex once and are only ever dereferenced (by
+/// libmagic) inside that lock, one thread at a time.
 struct MagicHandles: @unchecked Sendable {
   /// The handle on a database made from the full one (`CutMagicDatabase`).
   enum Cut {
@@ -120,7 +121,8 @@ final class CutMagicDatabase: Sendable {
     case .unopened: break
     }
     guard let payload = bytes(), let (cut, guarded) = Self.split(payload),
-      let handle = MagicHandles.open(reading: part == .cut ? cut.address : guarded.address, length: part == .cut ? cut.length : guarded.length)
+      let handle = MagicHandles.open(
+        reading: part == .cut ? cut.address : guarded.address, length: part == .cut ? cut.length : guarded.length)
     else {
       slot = .unavailable
       return nil

@@ -181,9 +181,12 @@ struct MIMEMagicDatabaseTests {
     }
     // Every entry, a guard line for some, no mark.
     #expect(layouts.1.ordinary > layouts.0.ordinary + 50 && layouts.1.named == layouts.0.named)
-    #expect(!guarded.withUnsafeBytes { guarded in
-      (1..<(1 + layouts.1.ordinary)).contains { guarded[$0 * MIMEMagicDatabase.entrySize + MIMEMagicDatabase.mimeOffset] == MIMEMagicDatabase.marker }
-    })
+    #expect(
+      !guarded.withUnsafeBytes { guarded in
+        (1..<(1 + layouts.1.ordinary)).contains {
+          guarded[$0 * MIMEMagicDatabase.entrySize + MIMEMagicDatabase.mimeOffset] == MIMEMagicDatabase.marker
+        }
+      })
     let heads = try Self.heads().map(\.1)
     for descriptions in [false, true] {
       let (withGuards, without) = (
@@ -266,7 +269,9 @@ struct MIMEMagicDatabaseTests {
     typealias Line = MIMEMagicDatabase.Guard.Line
     let (regex, search) = (MIMEMagicDatabase.regexType, MIMEMagicDatabase.searchType)
     // Regexes: a search over the window (no range: the regex limit; lines: 80 bytes each).
-    #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0, range: 0) == Line(type: search, value: Array(".type".utf8), range: 8192, stringFlags: 0))
+    #expect(
+      guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0, range: 0)
+        == Line(type: search, value: Array(".type".utf8), range: 8192, stringFlags: 0))
     #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0x800, range: 10)?.range == 800)
     #expect(guardLine("^[ \t]{0,50}\\.type", type: regex, flags: 0x800, range: 1000)?.range == 8192)
     #expect(guardLine("^1[\r\n]+0 -->", type: regex, flags: 0, range: 20)?.range == 20)
@@ -278,9 +283,14 @@ struct MIMEMagicDatabaseTests {
     #expect(guardLine("^(abc|def)", type: regex, flags: 0, range: 0) == nil)
     // Text-only searches with modifiers: a regex for all but the string's last byte, marked /t,
     // ignoring case when the search ignores any, its window the range and the string.
-    #expect(guardLine("<html", type: search, flags: 0x25) == Line(type: regex, value: Array("<htm".utf8), range: 4096 + 5 + 1, stringFlags: 0x2C))
-    #expect(guardLine("<!doctype html", type: search, flags: 0x25) == Line(type: regex, value: Array("<!doctyp".utf8), range: 4096 + 9 + 1, stringFlags: 0x2C))
-    #expect(guardLine("(a.b", type: search, flags: 0x20) == Line(type: regex, value: Array("\\(a\\.".utf8), range: 4096 + 4 + 1, stringFlags: 0x20))
+    #expect(
+      guardLine("<html", type: search, flags: 0x25) == Line(type: regex, value: Array("<htm".utf8), range: 4096 + 5 + 1, stringFlags: 0x2C))
+    #expect(
+      guardLine("<!doctype html", type: search, flags: 0x25)
+        == Line(type: regex, value: Array("<!doctyp".utf8), range: 4096 + 9 + 1, stringFlags: 0x2C))
+    #expect(
+      guardLine("(a.b", type: search, flags: 0x20)
+        == Line(type: regex, value: Array("\\(a\\.".utf8), range: 4096 + 4 + 1, stringFlags: 0x20))
     #expect(guardLine("<a href=", type: search, flags: 0x26) == nil)  // "<a" up to the space: one byte left
     #expect(guardLine("<html", type: search, flags: 0x25, range: 8192) == nil)  // past the regex limit
     #expect(guardLine("<html", type: search, flags: 0x25, range: 16) == nil)  // a short range
