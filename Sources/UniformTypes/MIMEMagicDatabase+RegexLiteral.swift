@@ -83,27 +83,48 @@ extension MIMEMagicDatabase.Guard {
   static let ereSpecials: Set<UInt8> = Set(".[]()*+?{}|^$\\".utf8)
   private static let quantifiers: Set<UInt8> = Set("*+?{".utf8)
 
-  /// Whether `pattern` has a `|` outside brackets and groups.
+  /// Whether `pattern` has a `|` outside brackets and groups (or is malformed).
   private static func hasTopLevelAlternation(_ pattern: [UInt8]) -> Bool {
-    var index = 0
-    var depth = 0
+    switch walk(pattern, from: 0, depth: 0, to: UInt8(ascii: "|")) {
+    case .found, .malformed: return true
+    case .end: return false
+    }
+  }
+
+  /// The index of the `)` that closes the group opening at `start`.
+  private static func groupEnd(_ pattern: [UInt8], from start: Int) -> Int? {
+    if case .found(let index) = walk(pattern, from: start + 1, depth: 1, to: UInt8(ascii: ")")) { return index }
+    return nil
+  }
+
+  private enum Walk {
+    case found(Int)
+    case end
+    case malformed
+  }
+
+  /// Walks `pattern` from `start` at group depth `depth`, skipping escapes and bracket
+  /// expressions, to the first `target` (`|` or `)`) that is at depth 0 once read.
+  private static func walk(_ pattern: [UInt8], from start: Int, depth: Int, to target: UInt8) -> Walk {
+    var index = start
+    var depth = depth
     while index < pattern.count {
       switch pattern[index] {
       case UInt8(ascii: "\\"):
         index += 2
         continue
       case UInt8(ascii: "["):
-        guard let end = bracketEnd(pattern, from: index) else { return true }
+        guard let end = bracketEnd(pattern, from: index) else { return .malformed }
         index = end + 1
         continue
       case UInt8(ascii: "("): depth += 1
       case UInt8(ascii: ")"): depth -= 1
-      case UInt8(ascii: "|") where depth == 0: return true
       default: break
       }
+      if pattern[index] == target, depth == 0 { return .found(index) }
       index += 1
     }
-    return false
+    return .end
   }
 
   /// The index of the `]` that closes the bracket expression opening at `start`: a `]` first
@@ -124,29 +145,5 @@ extension MIMEMagicDatabase.Guard {
       index += 1
     }
     return index < pattern.count ? index : nil
-  }
-
-  /// The index of the `)` that closes the group opening at `start`.
-  private static func groupEnd(_ pattern: [UInt8], from start: Int) -> Int? {
-    var index = start + 1
-    var depth = 1
-    while index < pattern.count {
-      switch pattern[index] {
-      case UInt8(ascii: "\\"):
-        index += 2
-        continue
-      case UInt8(ascii: "["):
-        guard let end = bracketEnd(pattern, from: index) else { return nil }
-        index = end + 1
-        continue
-      case UInt8(ascii: "("): depth += 1
-      case UInt8(ascii: ")"):
-        depth -= 1
-        if depth == 0 { return index }
-      default: break
-      }
-      index += 1
-    }
-    return nil
   }
 }

@@ -198,24 +198,32 @@ struct MIMEMagicDatabaseTests {
     }
   }
 
+  /// A compiled database of one empty header entry and one line: `string` as its value, its
+  /// type, relation, range and `str_flags`.
+  static func compiledLine(
+    _ string: String, type: UInt8, flags: UInt32, range: UInt32 = 4096, relation: Character = "="
+  ) -> [UInt8] {
+    var line = [UInt8](repeating: 0, count: 2 * MIMEMagicDatabase.entrySize)
+    let base = MIMEMagicDatabase.entrySize
+    line[base + MIMEMagicDatabase.typeOffset] = type
+    line[base + MIMEMagicDatabase.relationOffset] = relation.asciiValue!
+    line[base + MIMEMagicDatabase.valueLengthOffset] = UInt8(string.utf8.count)
+    line.replaceSubrange(
+      base + MIMEMagicDatabase.valueOffset..<base + MIMEMagicDatabase.valueOffset + string.utf8.count, with: string.utf8)
+    withUnsafeBytes(of: range) {
+      line.replaceSubrange(base + MIMEMagicDatabase.rangeOffset..<base + MIMEMagicDatabase.rangeOffset + 4, with: $0)
+    }
+    withUnsafeBytes(of: flags) {
+      line.replaceSubrange(
+        base + MIMEMagicDatabase.stringFlagsOffset..<base + MIMEMagicDatabase.stringFlagsOffset + 4, with: $0)
+    }
+    return line
+  }
+
   @Test("a guard looks for the bytes every match holds as they are, and only before a slow search")
   func guardLiterals() {
     func line(_ string: String, flags: UInt32, range: UInt32 = 4096, relation: Character = "=", type: UInt8 = 20) -> [UInt8] {
-      var line = [UInt8](repeating: 0, count: 2 * MIMEMagicDatabase.entrySize)
-      let base = MIMEMagicDatabase.entrySize
-      line[base + MIMEMagicDatabase.typeOffset] = type
-      line[base + MIMEMagicDatabase.relationOffset] = relation.asciiValue!
-      line[base + MIMEMagicDatabase.valueLengthOffset] = UInt8(string.utf8.count)
-      line.replaceSubrange(
-        base + MIMEMagicDatabase.valueOffset..<base + MIMEMagicDatabase.valueOffset + string.utf8.count, with: string.utf8)
-      withUnsafeBytes(of: range) {
-        line.replaceSubrange(base + MIMEMagicDatabase.rangeOffset..<base + MIMEMagicDatabase.rangeOffset + 4, with: $0)
-      }
-      withUnsafeBytes(of: flags) {
-        line.replaceSubrange(
-          base + MIMEMagicDatabase.stringFlagsOffset..<base + MIMEMagicDatabase.stringFlagsOffset + 4, with: $0)
-      }
-      return line
+      Self.compiledLine(string, type: type, flags: flags, range: range, relation: relation)
     }
     func literal(_ line: [UInt8]) -> Int? { line.withUnsafeBytes { MIMEMagicDatabase.Guard.literalLength($0, 1) } }
     #expect(literal(line("<!doctype svg", flags: 0x65)) == 2)  // /Wcbt: up to the first lower-case letter
@@ -250,20 +258,7 @@ struct MIMEMagicDatabaseTests {
     func guardLine(_ string: String, type: UInt8, flags: UInt32, range: UInt32 = 4096, relation: Character = "=")
       -> MIMEMagicDatabase.Guard.Line?
     {
-      var line = [UInt8](repeating: 0, count: 2 * MIMEMagicDatabase.entrySize)
-      let base = MIMEMagicDatabase.entrySize
-      line[base + MIMEMagicDatabase.typeOffset] = type
-      line[base + MIMEMagicDatabase.relationOffset] = relation.asciiValue!
-      line[base + MIMEMagicDatabase.valueLengthOffset] = UInt8(string.utf8.count)
-      line.replaceSubrange(
-        base + MIMEMagicDatabase.valueOffset..<base + MIMEMagicDatabase.valueOffset + string.utf8.count, with: string.utf8)
-      withUnsafeBytes(of: range) {
-        line.replaceSubrange(base + MIMEMagicDatabase.rangeOffset..<base + MIMEMagicDatabase.rangeOffset + 4, with: $0)
-      }
-      withUnsafeBytes(of: flags) {
-        line.replaceSubrange(
-          base + MIMEMagicDatabase.stringFlagsOffset..<base + MIMEMagicDatabase.stringFlagsOffset + 4, with: $0)
-      }
+      let line = Self.compiledLine(string, type: type, flags: flags, range: range, relation: relation)
       return line.withUnsafeBytes { MIMEMagicDatabase.Guard.line($0, 1, regexLimit: 8192) }
     }
     typealias Line = MIMEMagicDatabase.Guard.Line
