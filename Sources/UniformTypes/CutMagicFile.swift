@@ -43,24 +43,25 @@ struct CutMagicFile: Sendable {
   let source: Source
 
   /// Maps the file; nil when there is none, or it is not a regular file (a symbolic link, a
-  /// FIFO: never followed, never waited on), is larger than what is cut from `source` can be, is not
-  /// whole, or was not cut from `source`.
+  /// FIFO: never followed, never waited on), is larger than what is cut from `source` can be, is
+  /// not whole, or was not cut from `source`. Whether it is whole is read through the file, not
+  /// the mapping: checking 12 MB through a mapping would make every page of it resident at once,
+  /// at the daemon's first sniff.
   func map() -> MappedFile? {
     // The cut is smaller than the source; the guarded whole, a little larger.
     let limit = 2 * Int64(clamping: source.size) + Int64(Self.headerSize)
-    guard
-      let file = MappedFile.map(
-        path, options: [.noFollow, .nonBlocking],
-        accept: { status in
-          status.kind == .regular && status.size > Self.headerSize && status.size <= limit
-        })
-    else { return nil }
-    let payload = UnsafeRawBufferPointer(rebasing: file.bytes[Self.headerSize...])
-    guard Array(file.bytes[0..<Self.headerSize]) == header(for: payload) else {
-      file.unmap()
-      return nil
-    }
-    return file
+    return MappedFile.map(
+      path, options: [.noFollow, .nonBlocking],
+      accept: { status in status.kind == .regular && status.size > Self.headerSize && status.size <= limit },
+      verify: { file, status in isWhole(file, length: Int(status.size)) })
+  }
+
+  /// Whether `file`, `length` bytes long, holds a header that names its payload and `source`.
+  private func isWhole(_ file: FileDescriptor, length: Int) -> Bool {
+    var header = [UInt8](repeating: 0, count: Self.headerSize)
+    let read = header.withUnsafeMutableBytes { Self.readFully(file, at: 0, into: $0) }
+    guard read, let checksum = Self.checksum(of: file, payloadLength: length - Self.headerSize) else { return false }
+    return header == self.header(length: length - Self.headerSize, checksum: checksum)
   }
 
   /// Writes `whole` (a header's room, then the databases) to the file, the header filled in
@@ -81,10 +82,13 @@ struct CutMagicFile: Sendable {
 
   /// The header for `payload`, cut from `source`.
   func header(for payload: UnsafeRawBufferPointer) -> [UInt8] {
+    header(length: payload.count, checksum: Self.checksum(payload))
+  }
+
+  /// The header for a payload of `length` bytes with `checksum`, cut from `source`.
+  func header(length: Int, checksum: UInt64) -> [UInt8] {
     var header = Self.signature
-    for word in [
-      UInt64(payload.count), Self.checksum(payload), source.inode, source.size, UInt64(bitPattern: source.modified), source.regexLimit,
-    ] {
+    for word in [UInt64(length), checksum, source.inode, source.size, UInt64(bitPattern: source.modified), source.regexLimit] {
       withUnsafeBytes(of: word.littleEndian) { header.append(contentsOf: $0) }
     }
     return header
@@ -92,14 +96,54 @@ struct CutMagicFile: Sendable {
 
   /// FNV-1a over 64-bit words (the tail byte by byte): it finds a truncated or damaged file,
   /// not a forged one (whoever can write the file can already act as its owner).
-  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    let prime: UInt64 = 0x0100_0000_01b3
-    let words = bytes.count / 8
-    for index in 0..<words {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* prime
+  struct Checksum {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x0100_0000_01b3
+
+    /// Adds `bytes`: whole words, and the tail byte by byte when they are the `last`; bytes
+    /// that are not the last must be whole words.
+    mutating func add(_ bytes: UnsafeRawBufferPointer, last: Bool) {
+      precondition(last || bytes.count % 8 == 0)
+      let words = bytes.count / 8
+      for index in 0..<words {
+        value = (value ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* Self.prime
+      }
+      for byte in bytes[(words * 8)...] { value = (value ^ UInt64(byte)) &* Self.prime }
     }
-    for byte in bytes[(words * 8)...] { hash = (hash ^ UInt64(byte)) &* prime }
-    return hash
+  }
+
+  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var checksum = Checksum()
+    checksum.add(bytes, last: true)
+    return checksum.value
+  }
+
+  /// The checksum of the `payloadLength` bytes after `file`'s header, read in 256 KiB pieces;
+  /// nil when they cannot all be read.
+  static func checksum(of file: FileDescriptor, payloadLength: Int) -> UInt64? {
+    let piece = 256 * 1024
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: piece, alignment: 8)
+    defer { buffer.deallocate() }
+    var checksum = Checksum()
+    var offset = 0
+    while offset < payloadLength {
+      let count = min(piece, payloadLength - offset)
+      let part = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+      guard readFully(file, at: Int64(headerSize + offset), into: part) else { return nil }
+      checksum.add(UnsafeRawBufferPointer(part), last: offset + count == payloadLength)
+      offset += count
+    }
+    return checksum.value
+  }
+
+  /// Fills `buffer` from `file` at `offset`; false at the end of the file or on an error.
+  private static func readFully(_ file: FileDescriptor, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+    var filled = 0
+    while filled < buffer.count {
+      let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
+      guard let count = try? file.read(fromAbsoluteOffset: offset + Int64(filled), into: rest), count > 0 else { return false }
+      filled += count
+    }
+    return true
   }
 }

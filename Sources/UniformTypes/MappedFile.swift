@@ -17,13 +17,14 @@ struct MappedFile: Sendable {
   let status: FileStatus
 
   /// Maps `path` whole; nil when it cannot be opened (with `options`), is empty, or `accept`
-  /// turns its status down.
+  /// turns its status down, or `verify` (reading the open file, before it is mapped) its bytes.
   static func map(
-    _ path: String, options: FileDescriptor.OpenOptions = [], accept: (FileStatus) -> Bool = { _ in true }
+    _ path: String, options: FileDescriptor.OpenOptions = [], accept: (FileStatus) -> Bool = { _ in true },
+    verify: (FileDescriptor, FileStatus) -> Bool = { _, _ in true }
   ) -> MappedFile? {
     guard let file = try? FileDescriptor.open(path, .readOnly, options: options) else { return nil }
     return file.closeAfter { () -> MappedFile? in
-      guard let status = try? file.status(), status.size > 0, accept(status) else { return nil }
+      guard let status = try? file.status(), status.size > 0, accept(status), verify(file, status) else { return nil }
       let length = Int(status.size)
       guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
       return MappedFile(address: Int(bitPattern: base), length: length, status: status)

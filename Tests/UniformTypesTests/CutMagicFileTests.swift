@@ -85,6 +85,24 @@ import Testing
     #expect(try sniffer.sniff(Self.heads[0].1) == (try ContentSniffer(cutFirst: false).sniff(Self.heads[0].1)))
   }
 
+  @Test func aGoodFileIsCheckedWithoutMakingItResident() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("magic-mime.cut").path
+    _ = try Self.answers(try ContentSniffer(cutFile: path))
+    let database = try #require(MappedFile.map("/usr/share/misc/magic.mgc"))
+    defer { database.unmap() }
+    let status = database.status
+    let file = CutMagicFile(
+      path: path, source: .init(inode: status.inode, size: UInt64(status.size), modified: status.modificationNanoseconds))
+    // The whole file (cut and guarded databases, ~12 MB) is read to check it, but through the
+    // file: its mapping holds no page until libmagic reads one.
+    let mapped = try #require(file.map(), "a good file was not taken")
+    defer { mapped.unmap() }
+    #expect(mapped.length > 8 << 20)
+    #expect(try Self.residentKiB(of: path) == 0)
+  }
+
   /// This process's resident pages of its mappings of `path`, from /proc/self/smaps (read to
   /// its end: a single read of a /proc file stops at a page).
   static func residentKiB(of path: String) throws -> Int {
