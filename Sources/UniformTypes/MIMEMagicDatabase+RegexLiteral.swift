@@ -46,28 +46,9 @@ extension MIMEMagicDatabase.Guard {
         index += 1
       }
       // What follows the atom: it may be optional, or repeated.
-      var optional = false
-      var repeated = false
-      if index < pattern.count {
-        switch pattern[index] {
-        case UInt8(ascii: "*"), UInt8(ascii: "?"):
-          optional = true
-          index += 1
-        case UInt8(ascii: "+"):
-          repeated = true
-          index += 1
-        case UInt8(ascii: "{"):
-          guard let close = pattern[index...].firstIndex(of: UInt8(ascii: "}")) else { return [] }
-          let low = pattern[(index + 1)..<close].prefix { $0 != UInt8(ascii: ",") }
-          guard !low.isEmpty, low.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return [] }
-          optional = low.allSatisfy { $0 == UInt8(ascii: "0") }
-          repeated = !optional
-          index = close + 1
-        default:
-          break
-        }
-        if optional || repeated, index < pattern.count, quantifiers.contains(pattern[index]) { return [] }
-      }
+      guard let (quantifier, next) = quantifier(pattern, at: index) else { return [] }
+      index = next
+      let (optional, repeated) = (quantifier == .optional, quantifier == .repeated)
       guard let literal, !optional else {
         endRun()
         continue
@@ -77,6 +58,36 @@ extension MIMEMagicDatabase.Guard {
     }
     endRun()
     return runs.max { $0.count < $1.count } ?? []
+  }
+
+  private enum Quantifier {
+    case once
+    /// `*`, `?`, `{0,…}`.
+    case optional
+    /// `+`, `{n,…}` with n ≥ 1.
+    case repeated
+  }
+
+  /// The quantifier at `index` (after an atom) and the index after it; nil when it is malformed
+  /// or followed by another.
+  private static func quantifier(_ pattern: [UInt8], at index: Int) -> (Quantifier, Int)? {
+    guard index < pattern.count else { return (.once, index) }
+    let quantifier: Quantifier
+    var next = index + 1
+    switch pattern[index] {
+    case UInt8(ascii: "*"), UInt8(ascii: "?"): quantifier = .optional
+    case UInt8(ascii: "+"): quantifier = .repeated
+    case UInt8(ascii: "{"):
+      guard let close = pattern[index...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+      let low = pattern[(index + 1)..<close].prefix { $0 != UInt8(ascii: ",") }
+      guard !low.isEmpty, low.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+      quantifier = low.allSatisfy { $0 == UInt8(ascii: "0") } ? .optional : .repeated
+      next = close + 1
+    default:
+      return (.once, index)
+    }
+    if next < pattern.count, quantifiers.contains(pattern[next]) { return nil }
+    return (quantifier, next)
   }
 
   /// The characters special in a POSIX ERE.
