@@ -88,6 +88,7 @@ package final class ContentSniffer: Sendable {
     let cut = cutFirst && database != nil
     cookies = handles.map { MagicCookie($0, cut: cut) }
     self.database = database
+    // Every handle here is opened with libmagic's defaults: the first one's limit is all of theirs.
     let regexLimit = MagicHandles.regexLimit(of: handles[0])
     var file: CutMagicFile? = nil
     if let cutFile, let status = database?.status {

@@ -59,9 +59,13 @@ struct CutMagicFile: Sendable {
   /// Whether `file`, `length` bytes long, holds a header that names its payload and `source`.
   private func isWhole(_ file: FileDescriptor, length: Int) -> Bool {
     var header = [UInt8](repeating: 0, count: Self.headerSize)
-    let read = header.withUnsafeMutableBytes { Self.readFully(file, at: 0, into: $0) }
-    guard read, let checksum = Self.checksum(of: file, payloadLength: length - Self.headerSize) else { return false }
-    return header == self.header(length: length - Self.headerSize, checksum: checksum)
+    guard header.withUnsafeMutableBytes({ Self.readFully(file, at: 0, into: $0) }) else { return false }
+    // All but the checksum first (bytes 24..<32), so that a stale file is not read whole.
+    let recorded = UInt64(littleEndian: header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 24, as: UInt64.self) })
+    guard header == self.header(length: length - Self.headerSize, checksum: recorded),
+      let checksum = Self.checksum(of: file, payloadLength: length - Self.headerSize)
+    else { return false }
+    return checksum == recorded
   }
 
   /// Writes `whole` (a header's room, then the databases) to the file, the header filled in

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 extension MIMEMagicDatabase {
   /// A guard line for a group whose first line is slow to fail, the group's own lines one level
   /// deeper. Wherever the original first line matches, the guard matches too and the group runs
@@ -22,12 +28,14 @@ extension MIMEMagicDatabase {
   ///   string's leading bytes (up to a space the modifiers let vary, and but for the last, which
   ///   a regex never sees at the end of its window), ignoring case when the search ignores any,
   ///   marked `/t` itself so that libmagic still skips it on bytes that are not text; its window
-  ///   covers the search's range and the string. A regex stops at a NUL, but text-only lines
-  ///   only ever see text, which has none.
+  ///   covers the search's range and the string. A regex stops at a NUL, but an entry whose
+  ///   lines are all text tests runs only in libmagic's text pass, over text, which has none
+  ///   (an entry with a binary test in it gets no such guard).
   /// - **A `regex`** (glibc's matcher, tried over up to 8 KiB at each line). The guard is a
   ///   modifier-free `search` over the regex's window for the longest run of bytes every match
   ///   holds (`requiredLiteral(of:)`: `.type` in `^[ \t]{0,50}\.type`), for regexes that do not
-  ///   ignore case and are not marked for one kind of bytes only.
+  ///   ignore case, are not marked for one kind of bytes only, and compile (one that does not
+  ///   fails wherever libmagic reaches it, and must still fail there).
   enum Guard {
     /// `flag` bits: an indirect or relative offset (INDIR, OFFADD, INDIROFFADD), an offset from
     /// the end (OFFNEGATIVE).
@@ -50,6 +58,9 @@ extension MIMEMagicDatabase {
     static let ignoreCase: UInt32 = ignoreLowercase | ignoreUppercase
     static let regexLineCount: UInt32 = 0x800
     static let textOnly: UInt32 = 0x20
+    /// `flag` bit BINTEST: some line of the entry is a binary test, so it runs in libmagic's
+    /// pass over the raw bytes too (which may hold NULs), not only in the text pass.
+    static let binaryTest: UInt8 = 0x20
     /// The `str_flags` bits whose meaning this knows for a `search`: W w c C s t b T f. A line
     /// with any other gets no guard.
     static let knownSearchFlags: UInt32 = 0x7F | 0x2000 | 0x4000
@@ -98,7 +109,9 @@ extension MIMEMagicDatabase {
     static func textSearchGuard(_ line: UnsafeRawBufferPointer, regexLimit: Int) -> Line? {
       let flags = line.loadUnaligned(fromByteOffset: stringFlagsOffset, as: UInt32.self)
       let range = line.loadUnaligned(fromByteOffset: rangeOffset, as: UInt32.self)
-      guard flags & binaryOrText == textOnly, flags & ~knownSearchFlags == 0, range >= minimumRange else { return nil }
+      guard flags & binaryOrText == textOnly, line[flagOffset] & binaryTest == 0, flags & ~knownSearchFlags == 0,
+        range >= minimumRange
+      else { return nil }
       let string = string(line).prefix { byte in
         (0x21...0x7E).contains(byte) && !(flags & compactWhitespace != 0 && isSpace(byte))
       }
@@ -119,7 +132,11 @@ extension MIMEMagicDatabase {
       let range = line.loadUnaligned(fromByteOffset: rangeOffset, as: UInt32.self)
       let kinds = flags & binaryOrText
       guard flags & ~knownRegexFlags == 0, flags & ignoreCase == 0, kinds == 0 || kinds == binaryOrText else { return nil }
-      let literal = requiredLiteral(of: Array(string(line)))
+      // libmagic compiles the pattern as a C string: up to its first NUL. A pattern glibc cannot
+      // compile fails wherever it is reached; it gets no guard, so it still fails there.
+      let pattern = Array(string(line).prefix { $0 != 0 })
+      guard compiles(pattern) else { return nil }
+      let literal = requiredLiteral(of: pattern)
       guard literal.count >= minimumRegexLiteral else { return nil }
       // The regex's window: its range in bytes, or in lines of 80 bytes, at most `regexLimit`;
       // with no range, `regexLimit`.
@@ -160,6 +177,18 @@ extension MIMEMagicDatabase {
       for index in 0..<valueLength { target[valueOffset + index] = index < guardLine.value.count ? guardLine.value[index] : 0 }
       // No description, MIME type, Apple type or extensions: it prints nothing.
       for index in descriptionOffset..<entrySize { target[index] = 0 }
+    }
+
+    /// Whether glibc compiles `pattern` as libmagic does (`REG_EXTENDED | REG_NEWLINE`, the C
+    /// locale: this process never sets another).
+    static func compiles(_ pattern: [UInt8]) -> Bool {
+      var regex = regex_t()
+      let status = (pattern + [0]).withUnsafeBufferPointer { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { regcomp(&regex, $0.baseAddress, REG_EXTENDED | REG_NEWLINE) }
+      }
+      guard status == 0 else { return false }
+      regfree(&regex)
+      return true
     }
 
     /// C's `isspace` in the C locale.

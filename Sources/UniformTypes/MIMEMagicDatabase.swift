@@ -18,8 +18,9 @@
 /// format costs one pass of the cut database more. An entry "can print a MIME type" when one of
 /// its lines has one, uses (`use`) a named entry that can, or holds an `indirect` test (which
 /// runs the whole database again at an offset). Named entries stay whole, so a `use` finds what
-/// it found before. An entry whose first line is a slow `search` gets a guard line in front
-/// (`Guard`).
+/// it found before. An entry whose first line is slow to fail (a `search` with modifiers, a
+/// `regex`) gets a guard line in front (`Guard`). The full database is asked through its guarded
+/// copy (`guarded`): the whole of it, the same guards, no marks.
 package enum MIMEMagicDatabase {
   /// The byte that starts every MIME type in the cut database.
   package static let marker = UInt8(ascii: "!")
@@ -93,7 +94,7 @@ package enum MIMEMagicDatabase {
     /// Ordinary entries written, guards included.
     let ordinaryCount: Int
     let namedCount: Int
-    /// The cut database's size in bytes.
+    /// The database's size in bytes.
     package var byteCount: Int { entrySize * (1 + ordinaryCount + namedCount) }
 
     /// The plan for `database`; nil when it is not a native-endian version-18 database.
@@ -124,8 +125,8 @@ package enum MIMEMagicDatabase {
       namedCount = self.named.reduce(0) { $0 + $1.count }
     }
 
-    /// Writes the cut database into `output` (`byteCount` bytes); false when a MIME type is too
-    /// long to mark.
+    /// Writes the database into `output` (`byteCount` bytes); false when, cutting, a MIME type
+    /// is too long to mark.
     package func write(into output: UnsafeMutableRawBufferPointer) -> Bool {
       precondition(output.count >= byteCount)
       output.initializeMemory(as: UInt8.self, repeating: 0)

@@ -150,7 +150,8 @@ final class CutMagicDatabase: Sendable {
     }
   }
 
-  /// The cut database, read from its file or built on the first call; nil when it cannot be.
+  /// The two databases, one after the other, read from their file or built on the first call;
+  /// nil when they cannot be.
   private func bytes() -> (address: Int, length: Int)? {
     state.withLock { state in
       switch state {

@@ -40,7 +40,7 @@ import Testing
     #expect(try FileSystem.status(path).modificationNanoseconds == modified, "a good file was written again")
   }
 
-  @Test(arguments: ["damaged", "truncated", "another database"])
+  @Test(arguments: ["damaged", "truncated", "another database", "another regex limit"])
   func aFileThatCannotBeTrustedIsRebuiltAndReplaced(_ flaw: String) throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -53,7 +53,8 @@ import Testing
     switch flaw {
     case "damaged": bad[bad.count / 2] ^= 0xFF
     case "truncated": bad = bad.prefix(bad.count - 4096)
-    default: bad[32] ^= 0x01  // the full database's inode, as the header records it
+    case "another database": bad[32] ^= 0x01  // the full database's inode, as the header records it
+    default: bad[56] ^= 0x01  // libmagic's regex limit it was cut for
     }
     try bad.write(to: URL(fileURLWithPath: path))
 
@@ -101,6 +102,9 @@ import Testing
     defer { mapped.unmap() }
     #expect(mapped.length > 8 << 20)
     #expect(try Self.residentKiB(of: path) == 0)
+    // And the count sees the mapping: one page read through it is resident.
+    #expect(mapped.bytes[mapped.length / 2] == mapped.bytes[mapped.length / 2])
+    #expect(try Self.residentKiB(of: path) > 0)
   }
 
   /// This process's resident pages of its mappings of `path`, from /proc/self/smaps (read to

@@ -58,7 +58,10 @@ struct MIMEMagicDatabaseTests {
       files += found.enumerated().filter { $0.offset % 7 == 0 }.prefix(250).map { root + "/" + $0.element }
     }
     for path in files {
-      guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+      // Regular files only: a FIFO (in /etc, say) would wait for a writer.
+      guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+        let handle = FileHandle(forReadingAtPath: path)
+      else { continue }
       defer { try? handle.close() }
       guard let data = try? handle.read(upToCount: ContentSniffer.headLength), !data.isEmpty else { continue }
       heads.append((path, [UInt8](data)))
@@ -201,11 +204,12 @@ struct MIMEMagicDatabaseTests {
   /// A compiled database of one empty header entry and one line: `string` as its value, its
   /// type, relation, range and `str_flags`.
   static func compiledLine(
-    _ string: String, type: UInt8, flags: UInt32, range: UInt32 = 4096, relation: Character = "="
+    _ string: String, type: UInt8, flags: UInt32, range: UInt32 = 4096, relation: Character = "=", testFlag: UInt8 = 0
   ) -> [UInt8] {
     var line = [UInt8](repeating: 0, count: 2 * MIMEMagicDatabase.entrySize)
     let base = MIMEMagicDatabase.entrySize
     line[base + MIMEMagicDatabase.typeOffset] = type
+    line[base + MIMEMagicDatabase.flagOffset] = testFlag
     line[base + MIMEMagicDatabase.relationOffset] = relation.asciiValue!
     line[base + MIMEMagicDatabase.valueLengthOffset] = UInt8(string.utf8.count)
     line.replaceSubrange(
@@ -255,10 +259,10 @@ struct MIMEMagicDatabaseTests {
 
   @Test("a regex gets a search for its literal over its window; a text-only search with modifiers, a regex marked /t")
   func regexAndTextGuards() {
-    func guardLine(_ string: String, type: UInt8, flags: UInt32, range: UInt32 = 4096, relation: Character = "=")
-      -> MIMEMagicDatabase.Guard.Line?
-    {
-      let line = Self.compiledLine(string, type: type, flags: flags, range: range, relation: relation)
+    func guardLine(
+      _ string: String, type: UInt8, flags: UInt32, range: UInt32 = 4096, relation: Character = "=", testFlag: UInt8 = 0x40
+    ) -> MIMEMagicDatabase.Guard.Line? {
+      let line = Self.compiledLine(string, type: type, flags: flags, range: range, relation: relation, testFlag: testFlag)
       return line.withUnsafeBytes { MIMEMagicDatabase.Guard.line($0, 1, regexLimit: 8192) }
     }
     typealias Line = MIMEMagicDatabase.Guard.Line
@@ -291,6 +295,14 @@ struct MIMEMagicDatabaseTests {
     #expect(guardLine("<html", type: search, flags: 0x25, range: 16) == nil)  // a short range
     #expect(guardLine("<html", type: search, flags: 0x45) == nil)  // /b only
     #expect(guardLine("<html", type: search, flags: 0x25 | 0x80) == nil)  // a flag this does not know
+    // An entry with a binary test in it also runs over raw bytes, where a regex would stop at a NUL.
+    #expect(guardLine("<html", type: search, flags: 0x25, testFlag: 0x60) == nil)
+    // A regex is compiled up to its first NUL, as libmagic passes it; one glibc cannot compile
+    // gets no guard (it must still fail where libmagic reaches it).
+    #expect(guardLine("^ab\u{0}\\.type", type: regex, flags: 0, range: 0) == nil)
+    #expect(guardLine("^\\.type\u{0}abcdefgh", type: regex, flags: 0, range: 0)?.value == Array(".type".utf8))
+    #expect(guardLine("^\\.type[[:nosuch:]]", type: regex, flags: 0, range: 0) == nil)
+    #expect(guardLine("^\\.type[[:space:]]", type: regex, flags: 0, range: 0) != nil)
   }
 
   @Test("with the cut database first, every MIME type and description is the full database's")
