@@ -159,27 +159,26 @@ package enum MIMEMagicDatabase {
     }
   }
 
-  /// The length of the database at the start of `bytes` (more may follow), when its header is
-  /// one this reads and `bytes` hold all it counts.
-  static func leadingDatabaseLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
-    guard bytes.count >= entrySize else { return nil }
-    let words = (0..<4).map { bytes.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) }
-    guard words[0] == magicNumber, words[1] == version else { return nil }
-    let length = entrySize * (1 + Int(words[2]) + Int(words[3]))
-    return length <= bytes.count ? length : nil
-  }
-
   /// The header's counts, when the header is one this reads and the size fits them.
   struct Layout {
     var ordinary: Int
     var named: Int
+    /// The database's size in bytes: its header entry and every entry it counts.
+    var byteCount: Int { MIMEMagicDatabase.entrySize * (1 + ordinary + named) }
 
+    /// The layout of `database`, which must be all of it.
     init?(_ database: UnsafeRawBufferPointer) {
-      guard database.count >= MIMEMagicDatabase.entrySize else { return nil }
-      let words = (0..<4).map { database.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) }
+      self.init(leading: database)
+      guard database.count == byteCount else { return nil }
+    }
+
+    /// The layout of the database at the start of `bytes`, which may hold more after it.
+    init?(leading bytes: UnsafeRawBufferPointer) {
+      guard bytes.count >= MIMEMagicDatabase.entrySize else { return nil }
+      let words = (0..<4).map { bytes.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) }
       guard words[0] == MIMEMagicDatabase.magicNumber, words[1] == MIMEMagicDatabase.version else { return nil }
       (ordinary, named) = (Int(words[2]), Int(words[3]))
-      guard database.count == MIMEMagicDatabase.entrySize * (1 + ordinary + named) else { return nil }
+      guard byteCount <= bytes.count else { return nil }
     }
   }
 

@@ -136,7 +136,7 @@ final class CutMagicDatabase: Sendable {
     _ payload: (address: Int, length: Int)
   ) -> (cut: (address: Int, length: Int), guarded: (address: Int, length: Int))? {
     guard let base = UnsafeRawPointer(bitPattern: payload.address),
-      let cutLength = MIMEMagicDatabase.leadingDatabaseLength(UnsafeRawBufferPointer(start: base, count: payload.length))
+      let cutLength = MIMEMagicDatabase.Layout(leading: UnsafeRawBufferPointer(start: base, count: payload.length))?.byteCount
     else { return nil }
     return ((payload.address, cutLength), (payload.address + cutLength, payload.length - cutLength))
   }
