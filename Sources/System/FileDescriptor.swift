@@ -98,6 +98,19 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     }
   }
 
+  /// Fills all of `buffer` from the file at `offset`, calling `pread` again after each partial
+  /// read: the reading twin of `writeAll`, for files. Returns false when the file ends first
+  /// (`buffer` then holds what there was). The file offset is left alone.
+  package func readAll(fromAbsoluteOffset offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Bool {
+    var filled = 0
+    while filled < buffer.count {
+      let count = try read(fromAbsoluteOffset: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+      if count == 0 { return false }
+      filled += count
+    }
+    return true
+  }
+
   /// Writes all of `bytes`; see `writeAll(_:)` for buffers.
   package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
     let done: Result<Void, Errno>? = bytes.withContiguousStorageIfAvailable { storage in

@@ -59,7 +59,7 @@ struct CutMagicFile: Sendable {
   /// Whether `file`, `length` bytes long, holds a header that names its payload and `source`.
   private func isWhole(_ file: FileDescriptor, length: Int) -> Bool {
     var header = [UInt8](repeating: 0, count: Self.headerSize)
-    guard header.withUnsafeMutableBytes({ Self.readFully(file, at: 0, into: $0) }) else { return false }
+    guard header.withUnsafeMutableBytes({ (try? file.readAll(fromAbsoluteOffset: 0, into: $0)) == true }) else { return false }
     // All but the checksum first (bytes 24..<32), so that a stale file is not read whole.
     let recorded = UInt64(littleEndian: header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 24, as: UInt64.self) })
     guard header == self.header(length: length - Self.headerSize, checksum: recorded),
@@ -133,21 +133,10 @@ struct CutMagicFile: Sendable {
     while offset < payloadLength {
       let count = min(piece, payloadLength - offset)
       let part = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
-      guard readFully(file, at: Int64(headerSize + offset), into: part) else { return nil }
+      guard (try? file.readAll(fromAbsoluteOffset: Int64(headerSize + offset), into: part)) == true else { return nil }
       checksum.add(UnsafeRawBufferPointer(part), last: offset + count == payloadLength)
       offset += count
     }
     return checksum.value
-  }
-
-  /// Fills `buffer` from `file` at `offset`; false at the end of the file or on an error.
-  private static func readFully(_ file: FileDescriptor, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
-    var filled = 0
-    while filled < buffer.count {
-      let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
-      guard let count = try? file.read(fromAbsoluteOffset: offset + Int64(filled), into: rest), count > 0 else { return false }
-      filled += count
-    }
-    return true
   }
 }

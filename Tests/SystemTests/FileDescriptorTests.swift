@@ -51,6 +51,22 @@ import Testing
     #expect(try file.readAll(upTo: 1000) == Self.pattern(1000))
   }
 
+  @Test func readAllAtAnOffsetFillsTheBufferOrSaysTheFileEnded() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path + "/data"
+    try writeDurably(Self.pattern(1000), to: path)
+    let file = try FileDescriptor.open(path, .readOnly)
+    defer { try? file.close() }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 300, alignment: 8)
+    defer { buffer.deallocate() }
+    #expect(try file.readAll(fromAbsoluteOffset: 700, into: buffer))
+    #expect(Array(buffer) == Array(Self.pattern(1000)[700..<1000]))
+    #expect(try !file.readAll(fromAbsoluteOffset: 701, into: buffer))
+    #expect(Array(buffer[0..<299]) == Array(Self.pattern(1000)[701..<1000]))
+    #expect(try file.seek(offset: 0, from: .current) == 0)
+  }
+
   @Test func positionedIOLeavesTheOffsetAlone() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
