@@ -3,7 +3,11 @@ import Glibc
 import System
 import Testing
 
-@Suite struct CurrentProcessTests {
+/// Serialized: each test maps a file named like a library and unmaps it when done, while a
+/// trim trims every library mapping it finds; run side by side, one test's trim could give back
+/// the pages at an address another test has just unmapped and something else taken — the race
+/// `trimFilePages` avoids in a daemon by trimming only mappings that stay.
+@Suite(.serialized) struct CurrentProcessTests {
   /// A file of `pages` pages, each filled with its own index, mapped with `protection`; named
   /// like a shared library unless `library` is false.
   private static func mapFile(
