@@ -61,8 +61,10 @@ final class ReceiptBook {
     emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type))
   }
 
-  /// The Receipt, in the order the items were offered.
+  /// The Receipt, in the order the items were offered. The book keeps the counts and lets go
+  /// of the entries (thousands for a folder of small files: the Receipt holds them now).
   func receipt(for offers: [ItemOffer]) -> Receipt {
-    Receipt(items: offers.compactMap { receipts[$0.id] })
+    defer { receipts = [:] }
+    return Receipt(items: offers.compactMap { receipts[$0.id] })
   }
 }

@@ -68,8 +68,11 @@ final class FramedConnection {
     output.removeAll(keepingCapacity: true)
   }
 
+  /// Queues `bytes`; a frame larger than the buffer (an Ask or Receipt of thousands of items)
+  /// goes out at once, unbuffered, so the buffer never grows to its size.
   private func queue(_ bytes: [UInt8]) throws {
     if output.count + bytes.count > outputLimit { try flush() }
+    if bytes.count > outputLimit { return try bytes.withUnsafeBytes { try tls.write($0) } }
     output.append(contentsOf: bytes)
   }
 
