@@ -212,7 +212,9 @@ package final class ContentSniffer: Sendable {
   /// rules that matter for text (a `#!` interpreter, a desktop entry or flatpakref group) are
   /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
   /// like a signature — gets the database: the cut one first (`MIMEMagicDatabase`), whose answer
-  /// stands when it carries no mark, else the whole one (its guarded copy, when there is one).
+  /// stands when it carries no mark, else the whole one: for bytes libmagic does not take for
+  /// text, its binary pieces one at a time (`binaryPiecesAnswer`); else, or when they send the
+  /// bytes on, its guarded copy, when there is one.
   private func mimeType(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> (
     mime: String, text: Bool
   ) {
@@ -223,7 +225,43 @@ package final class ContentSniffer: Sendable {
     {
       return (MIMEType.normalized(answer), false)
     }
+    if quick == "application/octet-stream", let answer = try binaryPiecesAnswer(&handles, head) { return (answer.mime, false) }
     return (MIMEType.normalized(try Self.buffer(whole(&handles), head, flags: MAGIC_MIME_TYPE)), false)
+  }
+
+  /// The whole database's MIME type for `head`, bytes that libmagic does not take for text,
+  /// asked of its binary pieces one after the other (`MIMEMagicDatabase.BinaryChunks`), the
+  /// pages of each given back before the next is read, and which piece answered; nil when there
+  /// are no pieces, or the answer needs the whole database (an `indirect` line matched). Caller
+  /// holds the handles' lock.
+  func binaryPiecesAnswer(
+    _ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer
+  ) throws(ContentSnifferError) -> (mime: String, piece: Int)? {
+    guard let pieces = cutDatabase.pieceHandles(in: &handles.pieces) else { return nil }
+    defer { cutDatabase.releasePiece(nil) }
+    for (index, piece) in pieces.enumerated() {
+      let answer = try Self.buffer(piece, head, flags: MAGIC_MIME_TYPE)
+      cutDatabase.releasePiece(index)
+      if answer == MIMEMagicDatabase.nextChunkMIME { continue }
+      if answer.contains(MIMEMagicDatabase.fullDatabaseMIME) { return nil }
+      // Marked: a database entry printed it; unmarked: libmagic's built-in answer.
+      let printed = answer.utf8.first == MIMEMagicDatabase.marker
+      return (MIMEType.normalized(printed ? String(answer.dropFirst()) : answer), index)
+    }
+    return nil
+  }
+
+  /// `binaryPiecesAnswer` on one of the sniffer's handles, for tests: nil also when `head` is
+  /// text (the pieces are not for it).
+  package func binaryPiecesAnswer(ofHead head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> (mime: String, piece: Int)? {
+    let result: Result<(mime: String, piece: Int)?, ContentSnifferError> = withHandle { handles in
+      do throws(ContentSnifferError) {
+        if ContentSniffer.isTinyText(head) || ContentSniffer.isPlainUTF8Text(head) { return .success(nil) }
+        let quick = MIMEType.normalized(try Self.buffer(handles.full, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
+        return .success(quick == "application/octet-stream" ? try binaryPiecesAnswer(&handles, head) : nil)
+      } catch { return .failure(error) }
+    }
+    return try result.get()
   }
 
   /// The handle on the whole database: its guarded copy when there is one (the same answers,

@@ -13,9 +13,10 @@ import System
 /// process's life; and a process that finds the file never reads the whole full database to
 /// build it (7 MiB more at its peak).
 ///
-/// The file is a 64-byte header, then the cut database and the guarded whole database
-/// (`MIMEMagicDatabase.guarded`, what a marked answer is asked of), one after the other, as
-/// libmagic reads them. The header names
+/// The file is a 64-byte header, then the cut database, the guarded whole database
+/// (`MIMEMagicDatabase.guarded`, what a marked answer is asked of), and the whole database's
+/// named entries and binary pieces (`MIMEMagicDatabase.BinaryChunks`, what a marked answer for
+/// bytes that are not text is asked of), one after the other, as libmagic reads them. The header names
 /// this format (`signature`: change it when the cut changes), the payload's length and
 /// checksum, and the full database it was cut from (inode, size, modification time) with the
 /// regex window of the libmagic it was cut for (its guards depend on it). A file that is not
@@ -23,7 +24,7 @@ import System
 /// rebuilt and replaced (written to a temporary file, then renamed over it).
 struct CutMagicFile: Sendable {
   static let headerSize = 64
-  static let signature = Array("share-magic-cut5".utf8)
+  static let signature = Array("share-magic-cut6".utf8)
 
   /// The full database a cut came from, as `fstat` saw it, and libmagic's
   /// `MAGIC_PARAM_REGEX_MAX` it was cut for.
@@ -34,11 +35,6 @@ struct CutMagicFile: Sendable {
     var regexLimit: UInt64 = UInt64(MIMEMagicDatabase.defaultRegexLimit)
   }
 
-  /// The databases in a mapping of the whole file (after its header).
-  static func payload(of file: MappedFile) -> (address: Int, length: Int) {
-    (file.address + headerSize, file.length - headerSize)
-  }
-
   let path: String
   let source: Source
 
@@ -47,13 +43,32 @@ struct CutMagicFile: Sendable {
   /// not whole, or was not cut from `source`. Whether it is whole is read through the file, not
   /// the mapping: checking 12 MB through a mapping would make every page of it resident at once,
   /// at the daemon's first sniff.
-  func map() -> MappedFile? {
-    // The cut is smaller than the source; the guarded whole, a little larger.
-    let limit = 2 * Int64(clamping: source.size) + Int64(Self.headerSize)
-    return MappedFile.map(
+  /// With the mapping, where each database is in the file (its header read through the file too).
+  func map() -> (file: MappedFile, databases: [Range<Int>])? {
+    // The cut is smaller than the source; the guarded whole, a little larger; the named entries
+    // and binary pieces, smaller again.
+    let limit = 3 * Int64(clamping: source.size) + Int64(Self.headerSize)
+    var databases: [Range<Int>] = []
+    let mapped = MappedFile.map(
       path, options: [.noFollow, .nonBlocking],
       accept: { status in status.kind == .regular && status.size > Self.headerSize && status.size <= limit },
-      verify: { file, status in isWhole(file, length: Int(status.size)) })
+      verify: { file, status in
+        guard isWhole(file, length: Int(status.size)), let found = Self.databases(in: file, length: Int(status.size)) else {
+          return false
+        }
+        databases = found
+        return true
+      })
+    return mapped.map { ($0, databases) }
+  }
+
+  /// Where each database is in `file` (`length` bytes), their headers read through it.
+  private static func databases(in file: FileDescriptor, length: Int) -> [Range<Int>]? {
+    MIMEMagicDatabase.databases(length: length, from: headerSize) { offset in
+      var words = [UInt8](repeating: 0, count: 16)
+      let read = words.withUnsafeMutableBytes { (try? file.readAll(fromAbsoluteOffset: Int64(offset), into: $0)) == true }
+      return read ? words : nil
+    }
   }
 
   /// Whether `file`, `length` bytes long, holds a header that names its payload and `source`.

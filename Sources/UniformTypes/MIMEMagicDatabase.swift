@@ -129,33 +129,55 @@ package enum MIMEMagicDatabase {
     /// is too long to mark.
     package func write(into output: UnsafeMutableRawBufferPointer) -> Bool {
       precondition(output.count >= byteCount)
-      output.initializeMemory(as: UInt8.self, repeating: 0)
-      for (index, word) in [magicNumber, version, UInt32(ordinaryCount), UInt32(namedCount)].enumerated() {
-        output.storeBytes(of: word, toByteOffset: 4 * index, as: UInt32.self)
-      }
-      var next = 1
-      func target() -> UnsafeMutableRawBufferPointer {
-        defer { next += 1 }
-        return UnsafeMutableRawBufferPointer(rebasing: output[next * entrySize..<(next + 1) * entrySize])
-      }
-      for group in ordinary + named {
-        let guarded = guards[group.lowerBound]
-        if let guarded { Guard.write(guarded, guarding: entry(group.lowerBound), into: target()) }
-        for index in group {
-          let line = target()
-          line.copyMemory(from: entry(index))
-          // Under its guard, the group's lines sit one level deeper.
-          if guarded != nil {
-            line.storeBytes(of: continuationLevel(database, index) + 1, toByteOffset: continuationLevelOffset, as: UInt16.self)
-          }
-          guard !cutting || mark(line) else { return false }
+      var writer = EntryWriter(output, ordinary: ordinaryCount, named: namedCount)
+      return (ordinary + named).allSatisfy { write($0, to: &writer, marking: cutting) }
+    }
+
+    /// Entries `group` and its guard, if it has one, take when written.
+    func writtenCount(_ group: Range<Int>) -> Int { group.count + (guards[group.lowerBound] == nil ? 0 : 1) }
+
+    /// Writes `group`, after its guard if it has one; with `marking`, every MIME type gets the
+    /// marker, and with `rewritingIndirect`, every `indirect` line becomes one that prints
+    /// `MIMEMagicDatabase.fullDatabaseMIME` (`BinaryChunks`). False when a MIME type is too long to mark.
+    func write(_ group: Range<Int>, to writer: inout EntryWriter, marking: Bool, rewritingIndirect: Bool = false) -> Bool {
+      let guarded = guards[group.lowerBound]
+      if let guarded { Guard.write(guarded, guarding: entry(group.lowerBound), into: writer.next()) }
+      for index in group {
+        let line = writer.next()
+        line.copyMemory(from: entry(index))
+        // Under its guard, the group's lines sit one level deeper.
+        if guarded != nil {
+          line.storeBytes(of: continuationLevel(database, index) + 1, toByteOffset: continuationLevelOffset, as: UInt16.self)
         }
+        if rewritingIndirect && line[typeOffset] == indirectType { MIMEMagicDatabase.rewriteIndirect(line) }
+        guard !marking || mark(line) else { return false }
       }
       return true
     }
 
     private func entry(_ index: Int) -> UnsafeRawBufferPointer {
       UnsafeRawBufferPointer(rebasing: database[index * entrySize..<(index + 1) * entrySize])
+    }
+  }
+
+  /// Fills a compiled database entry by entry, after its header.
+  struct EntryWriter {
+    private let output: UnsafeMutableRawBufferPointer
+    private var written = 1
+
+    /// Zeroes `output` and writes the header: `ordinary` and `named` entries follow.
+    init(_ output: UnsafeMutableRawBufferPointer, ordinary: Int, named: Int) {
+      self.output = output
+      output.initializeMemory(as: UInt8.self, repeating: 0)
+      for (index, word) in [magicNumber, version, UInt32(ordinary), UInt32(named)].enumerated() {
+        output.storeBytes(of: word, toByteOffset: 4 * index, as: UInt32.self)
+      }
+    }
+
+    /// The next entry's bytes (zeroed).
+    mutating func next() -> UnsafeMutableRawBufferPointer {
+      defer { written += 1 }
+      return UnsafeMutableRawBufferPointer(rebasing: output[written * entrySize..<(written + 1) * entrySize])
     }
   }
 
@@ -175,11 +197,40 @@ package enum MIMEMagicDatabase {
     /// The layout of the database at the start of `bytes`, which may hold more after it.
     init?(leading bytes: UnsafeRawBufferPointer) {
       guard bytes.count >= MIMEMagicDatabase.entrySize else { return nil }
-      let words = (0..<4).map { bytes.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) }
+      self.init(header: UnsafeRawBufferPointer(rebasing: bytes[..<16]), available: bytes.count)
+    }
+
+    /// The layout a header's first 16 bytes give, for a database of at most `available` bytes.
+    init?(header: UnsafeRawBufferPointer, available: Int) {
+      guard header.count >= 16, available >= MIMEMagicDatabase.entrySize else { return nil }
+      let words = (0..<4).map { header.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) }
       guard words[0] == MIMEMagicDatabase.magicNumber, words[1] == MIMEMagicDatabase.version else { return nil }
       (ordinary, named) = (Int(words[2]), Int(words[3]))
-      guard byteCount <= bytes.count else { return nil }
+      guard byteCount <= available else { return nil }
     }
+  }
+
+  /// The databases one after the other in `bytes` from `start` to its end, as byte ranges;
+  /// nil when a header is missing or says more than there is. `header(offset)` gives a
+  /// database's first 16 bytes (read however the caller likes); by default, from `bytes`.
+  static func databases(
+    length: Int, from start: Int, header: (Int) -> [UInt8]?
+  ) -> [Range<Int>]? {
+    var databases: [Range<Int>] = []
+    var offset = start
+    while offset < length {
+      guard let words = header(offset),
+        let layout = words.withUnsafeBytes({ Layout(header: $0, available: length - offset) })
+      else { return nil }
+      databases.append(offset..<offset + layout.byteCount)
+      offset += layout.byteCount
+    }
+    return databases
+  }
+
+  /// `databases(length:from:header:)` over bytes in memory.
+  static func databases(in bytes: UnsafeRawBufferPointer, from start: Int) -> [Range<Int>]? {
+    databases(length: bytes.count, from: start) { offset in Array(bytes[offset..<min(offset + 16, bytes.count)]) }
   }
 
   /// Entry indices grouped by top-level entry (a group is a top-level line and its continuations).
@@ -214,7 +265,7 @@ package enum MIMEMagicDatabase {
   }
 
   /// Puts the marker before an entry's MIME type, if it has one; false when it does not fit.
-  private static func mark(_ entry: UnsafeMutableRawBufferPointer) -> Bool {
+  static func mark(_ entry: UnsafeMutableRawBufferPointer) -> Bool {
     guard entry[mimeOffset] != 0 else { return true }
     let field = UnsafeMutableRawBufferPointer(rebasing: entry[mimeOffset..<mimeOffset + mimeLength])
     guard let end = field.firstIndex(of: 0), end + 2 <= mimeLength else { return false }

@@ -38,6 +38,35 @@ struct MappedFile: Sendable {
     _ = madvise(UnsafeMutableRawPointer(bitPattern: address), length, MADV_DONTNEED)
   }
 
+  /// Maps each of `spans` (byte ranges of the file at `path`) on its own, from the page it
+  /// starts in, when the file is still the one `status` describes (inode, size, modification
+  /// time): the mappings and where each span starts in its own. Each one's pages can be given
+  /// back alone: within one mapping, the kernel maps a large page-cache folio as far as it goes
+  /// when a page of it is read (Linux 6.x), pages given back around it included. Nil when the
+  /// file cannot be opened, is another, or a span cannot be mapped.
+  static func mapEach(_ path: String, _ spans: [Range<Int>], expecting status: FileStatus) -> [(mapping: MappedFile, start: Int)]? {
+    guard let file = try? FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking]) else { return nil }
+    return file.closeAfter { () -> [(mapping: MappedFile, start: Int)]? in
+      guard let now = try? file.status(), now.inode == status.inode, now.size == status.size,
+        now.modificationNanoseconds == status.modificationNanoseconds
+      else { return nil }
+      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+      var made: [(mapping: MappedFile, start: Int)] = []
+      for span in spans {
+        let offset = span.lowerBound / page * page
+        guard span.upperBound <= Int(now.size), span.lowerBound < span.upperBound,
+          let base = mmap(nil, span.upperBound - offset, PROT_READ, MAP_PRIVATE, file.rawValue, off_t(offset)), base != MAP_FAILED
+        else {
+          made.forEach { $0.mapping.unmap() }
+          return nil
+        }
+        let mapping = MappedFile(address: Int(bitPattern: base), length: span.upperBound - offset, status: now)
+        made.append((mapping, mapping.address + span.lowerBound - offset))
+      }
+      return made
+    }
+  }
+
   func unmap() {
     munmap(UnsafeMutableRawPointer(bitPattern: address), length)
   }

@@ -96,9 +96,10 @@ import Testing
     let status = database.status
     let file = CutMagicFile(
       path: path, source: .init(inode: status.inode, size: UInt64(status.size), modified: status.modificationNanoseconds))
-    // The whole file (cut and guarded databases, ~12 MB) is read to check it, but through the
+    // The whole file (cut and guarded databases, pieces, ~20 MB) is read to check it, but through the
     // file: its mapping holds no page until libmagic reads one.
-    let mapped = try #require(file.map(), "a good file was not taken")
+    let (mapped, databases) = try #require(file.map(), "a good file was not taken")
+    #expect(databases.count > 3 && databases.first?.lowerBound == CutMagicFile.headerSize && databases.last?.upperBound == mapped.length)
     defer { mapped.unmap() }
     #expect(mapped.length > 8 << 20)
     #expect(try Self.residentKiB(of: path) == 0)
