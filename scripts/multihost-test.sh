@@ -36,15 +36,18 @@ start_daemon() {
   "$hosts" exec "$ns" "$share" --home "$home" daemon --name "$name" --port 0 >"$log.out" 2>"$log.err" &
   pids+=($!)
 }
-# port_of LOG: the daemon's port once it listens.
+# port_of LOG: the daemon's port once it listens (up to 30 s: a loaded CI machine); else says
+# what it waited for, with the daemon's output, and fails.
 port_of() {
   local log=$1
-  for _ in $(seq 1 200); do
+  for _ in $(seq 1 600); do
     port=$(sed -n 's/^listening on port //p' "$log.out")
     [ -n "$port" ] && { echo "$port"; return 0; }
     sleep 0.05
   done
-  cat "$log.err" >&2
+  echo "not ok - the daemon logging to $log.{out,err} did not say 'listening on port' within 30 s" >&2
+  sed 's/^/#   out: /' "$log.out" >&2
+  sed 's/^/#   err: /' "$log.err" >&2
   return 1
 }
 # wait_visible NS HOME NAME: until `share peers` in NS lists NAME (bounded), prints the JSON line.
