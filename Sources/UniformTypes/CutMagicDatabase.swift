@@ -1,6 +1,12 @@
 import CMagic
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The cut database, the guarded whole database and the whole one's binary pieces with its
 /// named entries (`MIMEMagicDatabase.cut`, `.guarded`, `.BinaryChunks`), built once, together,
 /// on first use from the mapped full one and shared by every handle (libmagic reads them in
@@ -182,16 +188,31 @@ final class CutMagicDatabase: Sendable {
           return parts
         }
         guard let databases = MIMEMagicDatabase.databases(in: UnsafeRawBufferPointer(whole), from: CutMagicFile.headerSize),
-          let parts = Parts(databases, at: built.address)
+          var parts = Parts(databases, at: built.address)
         else {
           whole.deallocate()
           state = .unavailable
           return nil
         }
+        // In memory the pieces would hold nothing back (anonymous pages cannot come back from a
+        // file): the guarded whole answers instead, and their 8 MiB are given back.
+        parts.pieces = []
+        if let names = databases.dropFirst(2).first {
+          Self.giveBack(from: built.address + names.lowerBound, to: built.address + built.length)
+        }
         state = .built(address: built.address, length: built.length, parts)
         return parts
       }
     }
+  }
+
+  /// Gives back the whole pages between `start` and `end` of memory this process will not read
+  /// again (`MADV_DONTNEED`: anonymous pages read back as zeros).
+  private static func giveBack(from start: Int, to end: Int) {
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let (first, last) = ((start + page - 1) / page * page, end / page * page)
+    guard last > first else { return }
+    _ = madvise(UnsafeMutableRawPointer(bitPattern: first), last - first, MADV_DONTNEED)
   }
 
   /// The databases mapped from their file, when it holds them.

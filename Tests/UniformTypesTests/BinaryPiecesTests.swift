@@ -44,9 +44,17 @@ struct BinaryPiecesTests {
     }
   }
 
+  /// A sniffer that keeps its databases in a file in a new folder (removed by the caller): only
+  /// there are the pieces used (in memory they would hold nothing back).
+  static func snifferWithAFile() throws -> (ContentSniffer, folder: URL) {
+    let folder = try CutMagicFileTests.folder()
+    return (try ContentSniffer(cutFile: folder.appendingPathComponent("magic-mime.cut").path), folder)
+  }
+
   @Test("for bytes that are not text, the pieces one after the other say what the full database says")
   func sameAnswersAsTheFullDatabase() throws {
-    let pieces = try ContentSniffer(cutFirst: true)
+    let (pieces, folder) = try Self.snifferWithAFile()
+    defer { try? FileManager.default.removeItem(at: folder) }
     let fullOnly = try ContentSniffer(cutFirst: false)
     var heads = try MIMEMagicDatabaseTests.heads()
     for index in 0..<2000 {
@@ -73,12 +81,24 @@ struct BinaryPiecesTests {
     // entry looks again at offset 16 + 10 with the whole database (`>(6.I+10) indirect`).
     var head = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 16] + [UInt8](repeating: 0x55, count: 16)
     head += SampleBytes.png
-    let sniffer = try ContentSniffer(cutFirst: true)
+    let (sniffer, folder) = try Self.snifferWithAFile()
+    defer { try? FileManager.default.removeItem(at: folder) }
     #expect(try head.withUnsafeBytes { try sniffer.binaryPiecesAnswer(ofHead: $0) } == nil)
+    // Not for want of pieces: the PNG on its own is answered by them.
+    #expect(try SampleBytes.png.withUnsafeBytes { try sniffer.binaryPiecesAnswer(ofHead: $0) }?.mime == "image/png")
     let full = try ContentSniffer(cutFirst: false)
     let answer = try head.withUnsafeBytes { try sniffer.mimeType(ofHead: $0) }
     #expect(answer == (try head.withUnsafeBytes { try full.mimeType(ofHead: $0) }))
     #expect(answer != "application/octet-stream")
+  }
+
+  @Test("databases kept in memory (no file for them) answer without pieces, which would hold nothing back")
+  func inMemoryThereAreNoPieces() throws {
+    let sniffer = try ContentSniffer(cutFirst: true)
+    let elf = try SampleBytes.elf()
+    #expect(try elf.withUnsafeBytes { try sniffer.binaryPiecesAnswer(ofHead: $0) } == nil)
+    let full = try ContentSniffer(cutFirst: false)
+    #expect(try elf.withUnsafeBytes { try sniffer.mimeType(ofHead: $0) } == (try elf.withUnsafeBytes { try full.mimeType(ofHead: $0) }))
   }
 
   @Test("a marked answer for random bytes holds one piece at a time, each given back after")
