@@ -239,12 +239,19 @@ package final class ContentSniffer: Sendable {
   ) throws(ContentSnifferError) -> (mime: String, piece: Int)? {
     guard let pieces = cutDatabase.pieceHandles(in: &handles.pieces) else { return nil }
     defer { cutDatabase.releasePiece(nil) }
-    for (index, piece) in pieces.enumerated() {
-      let answer = try Self.buffer(piece, head, flags: MAGIC_MIME_TYPE)
-      cutDatabase.releasePiece(index)
+    func ask(_ index: Int) throws(ContentSnifferError) -> String {
+      defer { cutDatabase.releasePiece(index) }
+      return try Self.buffer(pieces[index], head, flags: MAGIC_MIME_TYPE)
+    }
+    for index in pieces.indices {
+      let answer = try ask(index)
       if answer == MIMEMagicDatabase.nextChunkMIME { continue }
       if answer.contains(MIMEMagicDatabase.fullDatabaseMIME) { return nil }
-      // Marked: a database entry printed it; unmarked: libmagic's built-in answer.
+      // Marked: a database entry printed it; unmarked: libmagic's built-in answer. Two marks:
+      // one group printed two types (a `use` then a line of its own), run together unmarked in
+      // the whole database's answer: asked of it as it is.
+      let marks = answer.utf8.filter { $0 == MIMEMagicDatabase.marker }.count
+      guard marks <= 1 else { return nil }
       let printed = answer.utf8.first == MIMEMagicDatabase.marker
       return (MIMEType.normalized(printed ? String(answer.dropFirst()) : answer), index)
     }

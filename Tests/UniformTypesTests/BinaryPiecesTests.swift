@@ -92,6 +92,23 @@ struct BinaryPiecesTests {
     #expect(answer != "application/octet-stream")
   }
 
+  @Test("a group that prints two MIME types (a named entry's, then its own) gets the whole database's answer")
+  func twoTypesFromOneGroup() throws {
+    // An Intergraph raster header that is also a Bentley DGN (Magdir/cad: `use ingr-image`,
+    // then `!:mime application/x-bentley-dgn` in the same group): libmagic prints both, run
+    // together; in a piece both are marked, and such an answer goes to the whole database.
+    var head = [UInt8](repeating: 0, count: 2048)
+    head.replaceSubrange(0..<6, with: [0x08, 0x09, 0xFE, 0x02, 0x09, 0x00])
+    head[1537] = 0x08
+    let (sniffer, folder) = try Self.snifferWithAFile()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let full = try ContentSniffer(cutFirst: false)
+    let expected = try head.withUnsafeBytes { try full.mimeType(ofHead: $0) }
+    #expect(try head.withUnsafeBytes { try sniffer.mimeType(ofHead: $0) } == expected)
+    let pieces = try head.withUnsafeBytes { try sniffer.binaryPiecesAnswer(ofHead: $0) }
+    #expect(pieces == nil || pieces?.mime == expected, "pieces \(String(describing: pieces)), full \(expected)")
+  }
+
   @Test("databases kept in memory (no file for them) answer without pieces, which would hold nothing back")
   func inMemoryThereAreNoPieces() throws {
     let sniffer = try ContentSniffer(cutFirst: true)
