@@ -218,16 +218,24 @@ package final class ContentSniffer: Sendable {
   private func mimeType(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> (
     mime: String, text: Bool
   ) {
-    let quick = MIMEType.normalized(try Self.buffer(handles.full, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
+    let quick = try Self.quickAnswer(handles, head)
     if ContentSniffer.isPlainText(quick, head) { return (quick, true) }
     if let cut = cutDatabase.handle(.cut, in: &handles.cut), let answer = try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE),
       !answer.utf8.contains(MIMEMagicDatabase.marker)
     {
       return (MIMEType.normalized(answer), false)
     }
-    if quick == "application/octet-stream", let answer = try binaryPiecesAnswer(&handles, head) { return (answer.mime, false) }
+    if quick == Self.notText, let answer = try binaryPiecesAnswer(&handles, head) { return (answer.mime, false) }
     return (MIMEType.normalized(try Self.buffer(whole(&handles), head, flags: MAGIC_MIME_TYPE)), false)
   }
+
+  /// libmagic's built-in checks' MIME type of `head` (no database). Caller holds the lock.
+  private static func quickAnswer(_ handles: MagicHandles, _ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> String {
+    MIMEType.normalized(try buffer(handles.full, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
+  }
+
+  /// The quick pass's answer for bytes that are not text (nor anything else its checks know).
+  private static let notText = "application/octet-stream"
 
   /// The whole database's MIME type for `head`, bytes that libmagic does not take for text,
   /// asked of its binary pieces one after the other (`MIMEMagicDatabase.BinaryChunks`), the
@@ -264,8 +272,7 @@ package final class ContentSniffer: Sendable {
     let result: Result<(mime: String, piece: Int)?, ContentSnifferError> = withHandle { handles in
       do throws(ContentSnifferError) {
         if ContentSniffer.isTinyText(head) || ContentSniffer.isPlainUTF8Text(head) { return .success(nil) }
-        let quick = MIMEType.normalized(try Self.buffer(handles.full, head, flags: MAGIC_MIME_TYPE | MAGIC_NO_CHECK_SOFT))
-        return .success(quick == "application/octet-stream" ? try binaryPiecesAnswer(&handles, head) : nil)
+        return .success(try Self.quickAnswer(handles, head) == Self.notText ? try binaryPiecesAnswer(&handles, head) : nil)
       } catch { return .failure(error) }
     }
     return try result.get()

@@ -209,7 +209,7 @@ final class CutMagicDatabase: Sendable {
   /// Gives back the whole pages between `start` and `end` of memory this process will not read
   /// again (`MADV_DONTNEED`: anonymous pages read back as zeros).
   private static func giveBack(from start: Int, to end: Int) {
-    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let page = MappedFile.pageSize
     let (first, last) = ((start + page - 1) / page * page, end / page * page)
     guard last > first else { return }
     _ = madvise(UnsafeMutableRawPointer(bitPattern: first), last - first, MADV_DONTNEED)

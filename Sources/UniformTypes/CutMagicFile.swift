@@ -40,10 +40,10 @@ struct CutMagicFile: Sendable {
 
   /// Maps the file; nil when there is none, or it is not a regular file (a symbolic link, a
   /// FIFO: never followed, never waited on), is larger than what is cut from `source` can be, is
-  /// not whole, or was not cut from `source`. Whether it is whole is read through the file, not
-  /// the mapping: checking 12 MB through a mapping would make every page of it resident at once,
-  /// at the daemon's first sniff.
-  /// With the mapping, where each database is in the file (its header read through the file too).
+  /// not whole, or was not cut from `source`. With the mapping, where each database is in the
+  /// file. Both whether it is whole and where the databases are are read through the file, not
+  /// the mapping: checking 20 MB through a mapping would make every page of it resident at once,
+  /// at the daemon's first sniff, and on Linux 6.x reading one header would map a 2 MiB folio.
   func map() -> (file: MappedFile, databases: [Range<Int>])? {
     // The cut is smaller than the source; the guarded whole, a little larger; the named entries
     // and binary pieces, smaller again.

@@ -210,9 +210,9 @@ package enum MIMEMagicDatabase {
     }
   }
 
-  /// The databases one after the other in `bytes` from `start` to its end, as byte ranges;
-  /// nil when a header is missing or says more than there is. `header(offset)` gives a
-  /// database's first 16 bytes (read however the caller likes); by default, from `bytes`.
+  /// The databases one after the other in `length` bytes from `start` to their end, as byte
+  /// ranges; nil when a header is missing or says more than there is. `header(offset)` gives a
+  /// database's first 16 bytes, read however the caller likes (from memory, through a file).
   static func databases(
     length: Int, from start: Int, header: (Int) -> [UInt8]?
   ) -> [Range<Int>]? {

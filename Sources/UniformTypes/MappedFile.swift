@@ -25,11 +25,18 @@ struct MappedFile: Sendable {
     guard let file = try? FileDescriptor.open(path, .readOnly, options: options) else { return nil }
     return file.closeAfter { () -> MappedFile? in
       guard let status = try? file.status(), status.size > 0, accept(status), verify(file, status) else { return nil }
-      let length = Int(status.size)
-      guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else { return nil }
-      return MappedFile(address: Int(bitPattern: base), length: length, status: status)
+      return map(file, from: 0, length: Int(status.size), status: status)
     }
   }
+
+  /// `length` bytes of `file` from `offset` (a multiple of `pageSize`), read-only and private.
+  private static func map(_ file: FileDescriptor, from offset: Int, length: Int, status: FileStatus) -> MappedFile? {
+    guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, off_t(offset)), base != MAP_FAILED else { return nil }
+    return MappedFile(address: Int(bitPattern: base), length: length, status: status)
+  }
+
+  /// The size of a memory page.
+  static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
   var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length) }
 
@@ -50,17 +57,15 @@ struct MappedFile: Sendable {
       guard let now = try? file.status(), now.inode == status.inode, now.size == status.size,
         now.modificationNanoseconds == status.modificationNanoseconds
       else { return nil }
-      let page = Int(sysconf(Int32(_SC_PAGESIZE)))
       var made: [(mapping: MappedFile, start: Int)] = []
       for span in spans {
-        let offset = span.lowerBound / page * page
+        let offset = span.lowerBound / pageSize * pageSize
         guard span.upperBound <= Int(now.size), span.lowerBound < span.upperBound,
-          let base = mmap(nil, span.upperBound - offset, PROT_READ, MAP_PRIVATE, file.rawValue, off_t(offset)), base != MAP_FAILED
+          let mapping = map(file, from: offset, length: span.upperBound - offset, status: now)
         else {
           made.forEach { $0.mapping.unmap() }
           return nil
         }
-        let mapping = MappedFile(address: Int(bitPattern: base), length: span.upperBound - offset, status: now)
         made.append((mapping, mapping.address + span.lowerBound - offset))
       }
       return made
