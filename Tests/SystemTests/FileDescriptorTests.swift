@@ -37,34 +37,37 @@ import Testing
     #expect(received == bytes)
   }
 
-  @Test func readAllStopsAtTheLimitOrTheEnd() throws {
+  /// Runs `body` with a new file of `pattern(1000)` open for reading.
+  private func withPatternFile(_ body: (FileDescriptor) throws -> Void) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path + "/data"
     try writeDurably(Self.pattern(1000), to: path)
     let file = try FileDescriptor.open(path, .readOnly)
     defer { try? file.close() }
-    #expect(try file.readAll(upTo: 10) == Self.pattern(10))
-    try file.seek(offset: 0, from: .start)
-    #expect(try file.readAll(upTo: 5000, chunk: 7) == Self.pattern(1000))
-    try file.seek(offset: 0, from: .start)
-    #expect(try file.readAll(upTo: 1000) == Self.pattern(1000))
+    try body(file)
+  }
+
+  @Test func readAllStopsAtTheLimitOrTheEnd() throws {
+    try withPatternFile { file throws in
+      #expect(try file.readAll(upTo: 10) == Self.pattern(10))
+      try file.seek(offset: 0, from: .start)
+      #expect(try file.readAll(upTo: 5000, chunk: 7) == Self.pattern(1000))
+      try file.seek(offset: 0, from: .start)
+      #expect(try file.readAll(upTo: 1000) == Self.pattern(1000))
+    }
   }
 
   @Test func readAllAtAnOffsetFillsTheBufferOrSaysTheFileEnded() throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.path + "/data"
-    try writeDurably(Self.pattern(1000), to: path)
-    let file = try FileDescriptor.open(path, .readOnly)
-    defer { try? file.close() }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 300, alignment: 8)
-    defer { buffer.deallocate() }
-    #expect(try file.readAll(fromAbsoluteOffset: 700, into: buffer))
-    #expect(Array(buffer) == Array(Self.pattern(1000)[700..<1000]))
-    #expect(try !file.readAll(fromAbsoluteOffset: 701, into: buffer))
-    #expect(Array(buffer[0..<299]) == Array(Self.pattern(1000)[701..<1000]))
-    #expect(try file.seek(offset: 0, from: .current) == 0)
+    try withPatternFile { file throws in
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 300, alignment: 8)
+      defer { buffer.deallocate() }
+      #expect(try file.readAll(fromAbsoluteOffset: 700, into: buffer))
+      #expect(Array(buffer) == Array(Self.pattern(1000)[700..<1000]))
+      #expect(try !file.readAll(fromAbsoluteOffset: 701, into: buffer))
+      #expect(Array(buffer[0..<299]) == Array(Self.pattern(1000)[701..<1000]))
+      #expect(try file.seek(offset: 0, from: .current) == 0)
+    }
   }
 
   @Test func positionedIOLeavesTheOffsetAlone() throws {

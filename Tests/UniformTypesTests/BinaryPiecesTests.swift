@@ -120,10 +120,9 @@ struct BinaryPiecesTests {
 
   @Test("a marked answer for random bytes holds one piece at a time, each given back after")
   func piecesAreGivenBack() throws {
-    let folder = try CutMagicFileTests.folder()
+    let (sniffer, folder) = try Self.snifferWithAFile()
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("magic-mime.cut").path
-    let sniffer = try ContentSniffer(cutFile: path)
     // Random heads until one the last piece answers: every piece was read for it.
     let head = try #require(
       (0..<3000).lazy.map { SampleBytes.random(count: 4096, seed: 0xD05 + UInt64($0)) }.first { head in
