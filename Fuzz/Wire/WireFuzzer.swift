@@ -11,7 +11,9 @@ import Wire
 /// - a header that decodes re-encodes to the same five bytes, and its length is within the cap
 ///   of its kind; an `end` frame is empty or a SHA-256;
 /// - a `begin` payload that decodes re-encodes to the same bytes;
-/// - a control message that decodes survives encode → decode unchanged;
+/// - a control message decodes (or fails) the same through `decode` as through `JSONDecoder`
+///   alone (`ItemListReader`, the hand-written path for Asks, Answers and Receipts, agrees with it);
+/// - a control message that decodes survives encode → decode unchanged, through either path;
 /// - `Ask.validate` accepts exactly the asks a reference check accepts, under the default
 ///   limits and under tiny ones; the ids of an accepted ask fit a `begin` frame;
 /// - an error's description is bounded and carries no raw terminal control characters.
@@ -77,20 +79,21 @@ private func checkBegin(_ payload: [UInt8]) {
 }
 
 private func checkControl(_ payload: [UInt8], limits: WireLimits = .default) {
+  let decoded = Result { () throws(WireError) in try MessageCodec.decode(payload) }
+  let alone = Result { () throws(WireError) in try MessageCodec.decodeWithJSONDecoder(payload) }
+  require(decoded == alone, "decode gives \(decoded), JSONDecoder alone \(alone)")
   let message: Message
-  do {
-    message = try MessageCodec.decode(payload)
-  } catch {
+  switch decoded {
+  case .success(let value): message = value
+  case .failure(let error):
     checkError(error)
     return
   }
   let encoded = MessageCodec.encode(message)
-  let again: Message?
-  do { again = try MessageCodec.decode(encoded) } catch {
-    require(false, "a decoded \(message.typeName) does not decode once re-encoded: \(error)")
-    return
-  }
-  require(again == message, "\(message.typeName) changed through encode → decode")
+  let again = Result { () throws(WireError) in try MessageCodec.decode(encoded) }
+  let againAlone = Result { () throws(WireError) in try MessageCodec.decodeWithJSONDecoder(encoded) }
+  require(again == .success(message), "\(message.typeName) changed through encode → decode: \(again)")
+  require(againAlone == .success(message), "\(message.typeName) changed through encode → JSONDecoder: \(againAlone)")
   guard case .ask(let ask) = message else { return }
   for limits in [limits, tinyLimits] {
     var problem: WireError?

@@ -2,7 +2,10 @@ import Foundation
 import TextEscaping
 
 /// JSON encoding of control messages: an object with a `type` field and snake_case keys.
-/// Unknown fields are ignored, so a newer peer may add fields without breaking this one.
+/// Unknown fields are ignored, so a newer peer may add fields without breaking this one. The
+/// messages with an entry per item are written and, in share's own shape, read by hand
+/// (`ItemListWriter`, `ItemListReader`): on 5,000 items `JSONEncoder` and `JSONDecoder` took
+/// 70–90 ms a message, on the one thread each side has for the exchange.
 /// A peer's text (`PeerText`) is written whole, exactly as a `String` would be.
 package enum MessageCodec {
   /// Encodes a message as the payload of a control frame.
@@ -24,21 +27,32 @@ package enum MessageCodec {
 
   /// Appends the message's JSON to `bytes`.
   private static func write(_ message: Message, into bytes: inout [UInt8]) {
+    switch message {
+    case .ask(let m): writeByHand(into: &bytes) { $0.message(message.typeName, m.items) { $0.offer($1) } }
+    case .answer(let m): writeByHand(into: &bytes) { $0.message(message.typeName, m.items) { $0.answer($1) } }
+    case .receipt(let m): writeByHand(into: &bytes) { $0.message(message.typeName, m.items) { $0.receipt($1) } }
+    default: bytes += encodeWithJSONEncoder(message)
+    }
+  }
+
+  /// The message as `JSONEncoder` writes it (snake_case keys, a peer's text whole): every message
+  /// but the three with an entry per item, which `ItemListWriter` writes (the same JSON object).
+  package static func encodeWithJSONEncoder(_ message: Message) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.userInfo[PeerText.verbatim] = true
     do {
       switch message {
-      case .hello(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
-      case .ask(let m): try writeList(message.typeName, m.items, encoder, into: &bytes)
-      case .answer(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
-      case .receipt(let m): try writeList(message.typeName, m.items, encoder, into: &bytes)
-      case .failure(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
-      case .wait(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
-      case .pair(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
-      case .pairResult(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
-      case .pairConfirm(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
-      case .skip(let m): bytes += try encoder.encode(Typed(type: message.typeName, body: m))
+      case .hello(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .ask(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .answer(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .receipt(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .failure(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .wait(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .pair(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .pairResult(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .pairConfirm(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
+      case .skip(let m): return try Array(encoder.encode(Typed(type: message.typeName, body: m)))
       }
     } catch {
       // Encoding these plain value types cannot fail; reaching here is a programmer error.
@@ -46,25 +60,31 @@ package enum MessageCodec {
     }
   }
 
-  /// A message whose body is one list, `items` (an Ask's offers, a Receipt's outcomes), written
-  /// one element at a time: `{"type":TYPE,"items":[...]}`, what encoding the whole would give,
-  /// without the encoder's tree of the whole list (4 MiB for a Receipt of 5,000 items, a
-  /// receiver's largest allocation).
-  private static func writeList<Element: Encodable>(
-    _ type: String, _ items: [Element], _ encoder: JSONEncoder, into bytes: inout [UInt8]
-  ) throws {
-    bytes += try encoder.encode(["type": type]).dropLast()
-    bytes += Array(#","items":["#.utf8)
-    for (index, item) in items.enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      bytes += try encoder.encode(item)
-    }
-    bytes += Array("]}".utf8)
+  /// Runs `body` on a writer that appends to `bytes` in place.
+  private static func writeByHand(into bytes: inout [UInt8], _ body: (inout ItemListWriter) -> Void) {
+    var writer = ItemListWriter(into: bytes)
+    bytes = []  // the writer's array is the only one left: appending to it does not copy it
+    body(&writer)
+    bytes = writer.bytes
   }
 
   /// Decodes a control frame payload, with the peer's text within `TextBounds`.
+  /// An Ask, an Answer or a Receipt in the shape share writes is read by `ItemListReader`; any
+  /// other payload, or one it does not take, by `JSONDecoder` (the same message either way).
   package static func decode(_ bytes: [UInt8]) throws(WireError) -> Message {
+    if let message = ItemListReader.read(bytes) { return try message.bounded() }
+    return try decodeFields(bytes).bounded()
+  }
+
+  /// What `decode` gives through `JSONDecoder` alone: for the tests and the fuzzer that check
+  /// `ItemListReader` against it.
+  package static func decodeWithJSONDecoder(_ bytes: [UInt8]) throws(WireError) -> Message {
     try decodeFields(bytes).bounded()
+  }
+
+  /// Whether `decode` reads `bytes` by hand (`ItemListReader`) rather than with `JSONDecoder`.
+  package static func readsByHand(_ bytes: [UInt8]) -> Bool {
+    ItemListReader.read(bytes) != nil
   }
 
   private static func decodeFields(_ bytes: [UInt8]) throws(WireError) -> Message {
