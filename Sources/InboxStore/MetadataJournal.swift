@@ -87,12 +87,16 @@ func syncDirectory(_ url: URL) throws(InboxError) {
 
 /// `count` random bytes as hex, for unique file names.
 func randomHex(_ count: Int) -> String {
+  // Eight random bytes a draw: each draw from the system generator is a getrandom call (one a
+  // byte made staging a small file's name cost 12 system calls).
   var generator = SystemRandomNumberGenerator()
   let digits = Array("0123456789abcdef".utf8)
   var out: [UInt8] = []
   out.reserveCapacity(count * 2)
-  for _ in 0..<count {
-    let byte = UInt8.random(in: 0...255, using: &generator)
+  var random: UInt64 = 0
+  for index in 0..<count {
+    if index % 8 == 0 { random = generator.next() }
+    let byte = UInt8(truncatingIfNeeded: random >> (UInt64(index % 8) * 8))
     out.append(digits[Int(byte >> 4)])
     out.append(digits[Int(byte & 0xf)])
   }

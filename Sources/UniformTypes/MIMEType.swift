@@ -2,6 +2,11 @@
 enum MIMEType {
   /// Lower-cases and drops parameters and surrounding blanks: `Text/Plain; charset=utf-8` → `text/plain`.
   static func normalized(_ value: String) -> String {
+    // libmagic's answers and most tags are already so: returned as they are, without copies.
+    let plain = value.utf8.allSatisfy { byte in
+      byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ";") && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+    if plain { return value }
     let head = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     return head.trimmingBlanks().lowercased()
   }

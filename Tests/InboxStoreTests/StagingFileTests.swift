@@ -42,3 +42,17 @@ import Testing
     #expect(FileManager.default.contents(atPath: resumed.url.path) == Data([1, 2, 3, 4, 5, 6]))
   }
 }
+
+@Suite struct RandomHexTests {
+  /// Staging names: hex digits, two a byte, every byte drawn (none stuck at zero past the eighth).
+  @Test(arguments: [1, 6, 8, 9, 12, 16])
+  func randomHexIsTwoDigitsAByteAndVaries(count: Int) {
+    let names = (0..<200).map { _ in randomHex(count) }
+    #expect(names.allSatisfy { $0.utf8.count == count * 2 && $0.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) } })
+    if count >= 6 { #expect(Set(names).count == names.count) }
+    for position in 0..<count * 2 {
+      let digits = Set(names.map { Array($0.utf8)[position] })
+      #expect(digits.count > 8, "digit \(position) of \(count) bytes takes \(digits.count) values")
+    }
+  }
+}
