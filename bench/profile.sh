@@ -84,17 +84,43 @@ sender_id=$("$share" --home "$work/send" id --json | python3 -c 'import json, sy
 "$share" --home "$work/recv" trust add "$sender_id" --name bench-sender >/dev/null 2>&1
 cp bench/receiver-declarations.plist "$work/recv/Declarations.plist"
 
+# Starts the receiving daemon (under `$@`, if given) and sets `port` and `daemon_pid`.
+start_daemon() {
+  "$@" "$share" --home "$work/recv" daemon --port 0 --host 127.0.0.1 >"$work/daemon.out" 2>"$work/daemon.err" &
+  perf_pid=$!
+  port=""
+  for _ in $(seq 1 200); do
+    port=$(sed -n 's/^listening on port //p' "$work/daemon.out")
+    [ -n "$port" ] && break
+    sleep 0.05
+  done
+  [ -n "$port" ] || { cat "$work/daemon.err" >&2; echo "profile: the daemon did not start" >&2; exit 1; }
+  daemon_pid=$(pgrep -P "$perf_pid" | awk 'NR == 1' || true)
+  [ -n "$daemon_pid" ] || daemon_pid=$perf_pid
+}
+
+# Stops it (repeat SIGTERM: an early one can be lost, see README).
+stop_daemon() {
+  for _ in $(seq 1 20); do
+    kill -TERM "$daemon_pid" 2>/dev/null || break
+    sleep 0.5
+    kill -0 "$daemon_pid" 2>/dev/null || break
+  done
+  wait "$perf_pid" || true
+  perf_pid=""
+}
+
+# An everyday daemon has its cut magic database in its home already (built at its first sniff,
+# config/cache/magic-mime.cut), as the bench's receivers do: one unrecorded send of one file
+# makes it.
+start_daemon
+head -c 4096 /dev/urandom >"$work/warm.bin"
+"$share" --home "$work/send" send "$work/warm.bin" --to "127.0.0.1:$port" --quiet >/dev/null
+stop_daemon
+sync
+
 # The receiver, under perf; perf forwards nothing, so SIGTERM goes to share itself.
-perf record -q -e cpu-clock -F 1999 -g -o "$out/perf-receiver-$tag.data" -- \
-  "$share" --home "$work/recv" daemon --port 0 --host 127.0.0.1 >"$work/daemon.out" 2>"$work/daemon.err" &
-perf_pid=$!
-port=""
-for _ in $(seq 1 200); do
-  port=$(sed -n 's/^listening on port //p' "$work/daemon.out")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { cat "$work/daemon.err" >&2; echo "profile: the daemon did not start" >&2; exit 1; }
+start_daemon perf record -q -e cpu-clock -F 1999 -g -o "$out/perf-receiver-$tag.data" --
 
 echo "profile: sending (receiver on port $port)" >&2
 start=$(date +%s.%N)
@@ -103,15 +129,7 @@ perf record -q -e cpu-clock -F 1999 -g -o "$out/perf-sender-$tag.data" -- \
 end=$(date +%s.%N)
 echo "profile: sent in $(awk "BEGIN{printf \"%.2f\", $end - $start}") s (under perf)" >&2
 
-# Stop the daemon (repeat SIGTERM: an early one can be lost, see README).
-daemon_pid=$(pgrep -P "$perf_pid" | awk 'NR == 1' || true)
-for _ in $(seq 1 20); do
-  [ -n "$daemon_pid" ] && kill -TERM "$daemon_pid" 2>/dev/null || break
-  sleep 0.5
-  kill -0 "$daemon_pid" 2>/dev/null || break
-done
-wait "$perf_pid" || true
-perf_pid=""
+stop_daemon
 
 # Reports: `head` closes pipes early, which pipefail would turn into a failure.
 set +e +o pipefail

@@ -35,9 +35,8 @@ final class TestHome: Sendable {
 
   /// Writes a file in this home's scratch folder and returns its path.
   func file(_ name: String, _ bytes: [UInt8]) -> URL {
-    let dir = root.appendingPathComponent("outgoing")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let url = dir.appendingPathComponent(name)
+    let url = root.appendingPathComponent("outgoing").appendingPathComponent(name)
+    try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     _ = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
     return url
   }

@@ -16,6 +16,43 @@ import Wire
 
   func elf() throws -> [UInt8] { Array(try #require(FileManager.default.contents(atPath: "/bin/true"))) }
 
+  /// More items than one placement batch holds (512): each batch is synced and placed while the
+  /// next one arrives. Every item's fate is in the Receipt, stored ones under the names the Inbox
+  /// gave them (repeated names numbered across batches), content refusals from any batch kept out.
+  @Test func itemsOfSeveralBatchesAreEachPlacedOrRefusedOnce() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
+    let elf = try elf()
+    let count = 1_300
+    var paths: [String] = []
+    var refusedAt: Set<Int> = []
+    for i in 0..<count {
+      let folder = "d\(i)"
+      if i % 97 == 5 {
+        refusedAt.insert(i)
+        paths.append(a.file("\(folder)/x-\(i).png", elf).path)
+      } else {
+        paths.append(a.file("\(folder)/\(i % 50 == 0 ? "same" : "f-\(i)").txt", Array("file \(i)".utf8)).path)
+      }
+    }
+    let report = try Sender(device: a.device).send(try OutgoingItem.files(paths), to: receiver.endpoint)
+    #expect(report.items.count == count)
+    #expect(report.counts.stored == count - refusedAt.count)
+    #expect(report.counts.refused == refusedAt.count)
+    let names = report.items.compactMap { $0.storedAs?.unescaped }
+    #expect(Set(names).count == names.count)
+    #expect(Set(b.inboxNames()) == Set(names))
+    #expect(names.filter { $0.hasPrefix("same") }.count == count / 50)
+    for (i, item) in report.items.enumerated() where !refusedAt.contains(i) {
+      let stored = try #require(item.storedAs?.unescaped)
+      #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent(stored).path) == Data("file \(i)".utf8))
+    }
+    let listed = try InboxStore(documents: b.device.paths.documents).list()
+    #expect(listed.count == names.count)
+    #expect(listed.allSatisfy { $0.metadata?.sha256 != nil })
+    #expect(b.stagingNames().isEmpty)
+  }
+
   @Test func aPhotoIsStoredWhileAnELFNamedPngAndAScriptAreRefusedWithReasons() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))

@@ -24,17 +24,18 @@ final class ItemReceiver {
     batch = PlacementBatch(store: channel.store, itemCount: itemCount)
   }
 
-  /// Receives one accepted item's bytes; a full batch is then placed.
+  /// Receives one accepted item's bytes; a full batch is then placed while the next items come.
   func receive(_ plan: ItemPlan) throws {
     if plan.offer.kind == .folder {
       try receiveFolder(plan)
     } else {
       try receiveFile(plan)
     }
-    if batch.isFull { commit() }
+    if batch.isFull { batch.handOff(into: book) }
   }
 
-  /// Makes what is verified durable and places it in the Inbox.
+  /// Makes what is verified durable and places it in the Inbox; every item's fate is in the book
+  /// when this returns.
   func commit() { batch.commit(into: book) }
 
   // MARK: Files, URLs and texts
