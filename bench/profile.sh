@@ -8,6 +8,8 @@
 #   bench/profile.sh --files 5000 5,000 files of 4 KiB in one send
 #   bench/profile.sh --mixed 3000 3,000 real files of mixed kinds from /usr/share in one send (the
 #                                 bench's mixed folder; files share refuses make the send exit 3)
+#   bench/profile.sh --folder DIR the files in DIR in one send (the bench's photos, once made:
+#                                 bench/.cache/photos-500)
 #
 # Writes bench/out/profile-{receiver,sender}-TAG.txt (and the perf.data files beside them) and prints
 # the top of each. Uses the release build in .build/release (run bench/run.sh or
@@ -16,10 +18,11 @@
 # --tool=callgrind on a smaller file is the other way (see bench/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-size="2G"; files=0; mixed=0
+size="2G"; files=0; mixed=0; folder=""
 case "${1:-}" in
   --files) files="${2:-5000}" ;;
   --mixed) mixed="${2:-3000}" ;;
+  --folder) folder="${2:?--folder needs a folder}"; [ -d "$folder" ] || { echo "profile: no folder $folder" >&2; exit 1; } ;;
   "") ;;
   *) size="$1" ;;
 esac
@@ -45,7 +48,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 mkdir -p "$out"
 
-if [ "$mixed" -gt 0 ]; then
+if [ -n "$folder" ]; then
+  what="the $(ls "$folder" | wc -l) files of $folder"; tag="$(basename "$folder")"
+  set -- "$(cd "$folder" && pwd)"/*
+elif [ "$mixed" -gt 0 ]; then
   what="$mixed real files of mixed kinds"; tag="${mixed}mixed"
   echo "profile: gathering $what from /usr/share" >&2
   python3 - "$work/files" "$mixed" <<'PY'
