@@ -137,5 +137,14 @@ import Wire
     #expect(!ItemCatalog.looksLikeURL("/tmp/x"))
     #expect(!ItemCatalog.looksLikeURL("c:/dir"))
     #expect(!ItemCatalog.looksLikeURL("1http://x"))
+    #expect(ItemCatalog.looksLikeURL("HTTPS://example.com"))
+    #expect(ItemCatalog.looksLikeURL("svn+ssh.x-y://host"))
+    #expect(!ItemCatalog.looksLikeURL("ht_tp://x"))
+    #expect(!ItemCatalog.looksLikeURL("h\u{E9}://x"))
+    #expect(!ItemCatalog.looksLikeURL("@x://y"))
+    #expect(!ItemCatalog.looksLikeURL("://x"))
+    #expect(!ItemCatalog.looksLikeURL("dir/a:b://c"))
+    #expect(!ItemCatalog.looksLikeURL("a:\u{301}//x"))
+    #expect(!ItemCatalog.looksLikeURL("http:/x"))
   }
 }

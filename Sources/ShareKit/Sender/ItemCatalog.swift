@@ -18,10 +18,13 @@ package struct ItemCatalog: Sendable {
   /// Whether a command-line argument is a URL rather than a path: an absolute URL with a scheme
   /// (`https://…`, `ftp://…`) that does not name an existing file.
   package static func looksLikeURL(_ argument: String) -> Bool {
-    guard let colon = argument.firstIndex(of: ":"), argument[colon...].hasPrefix("://") else { return false }
-    let scheme = argument[..<colon]
-    guard let first = scheme.first, first.isLetter,
-      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+    // Over UTF-8 bytes: a scheme is ASCII, and a path of 5,000 arguments was 25 ms by Characters.
+    let bytes = argument.utf8
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else { return false }
+    func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+    let scheme = bytes[..<colon]
+    guard let first = scheme.first, isLetter(first),
+      scheme.allSatisfy({ isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "+.-".utf8.contains($0) })
     else { return false }
     return !FileManager.default.fileExists(atPath: argument)
   }
@@ -30,21 +33,22 @@ package struct ItemCatalog: Sendable {
   /// path already added (the same file or folder named twice) is left out, with a note.
   package mutating func add(path: String, name: String? = nil) throws(ShareError) {
     let url = URL(fileURLWithPath: path).standardizedFileURL
-    guard !paths.contains(url.path) else {
+    let standardPath = url.path
+    guard !paths.contains(standardPath) else {
       notes.append("\(path) was named more than once; it is sent once")
       return
     }
     var info = stat()
-    guard lstat(url.path, &info) == 0 else {
+    guard lstat(standardPath, &info) == 0 else {
       throw .source(path: path, reason: Errno.current.description)
     }
     // A symlink named on the command line is followed: the user asked for it by name.
-    if info.st_mode & S_IFMT == S_IFLNK, stat(url.path, &info) != 0 {
+    if info.st_mode & S_IFMT == S_IFLNK, stat(standardPath, &info) != 0 {
       throw .source(path: path, reason: "it is a broken symbolic link")
     }
     switch info.st_mode & S_IFMT {
     case S_IFREG:
-      guard access(url.path, R_OK) == 0 else { throw .source(path: path, reason: Errno.current.description) }
+      guard access(standardPath, R_OK) == 0 else { throw .source(path: path, reason: Errno.current.description) }
       let offer = ItemOffer(
         id: items.count, kind: .file, name: PeerText(name ?? url.lastPathComponent), size: Int64(info.st_size),
         resumeKey: OutgoingItem.resumeKey(for: url, info: info))
@@ -54,7 +58,7 @@ package struct ItemCatalog: Sendable {
     default:
       throw .source(path: path, reason: "it is not a regular file or a folder")
     }
-    paths.insert(url.path)
+    paths.insert(standardPath)
   }
 
   /// Adds a URL, stored by the receiver as a small `.url` file holding it.
