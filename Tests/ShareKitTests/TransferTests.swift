@@ -54,6 +54,29 @@ import Wire
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("small-299.txt").path) == Data("file 299".utf8))
   }
 
+  /// A full batch's items are told stored (the log, hooks) as soon as it is placed, while the
+  /// rest of the Ask is still coming: here the last item waits until they are.
+  @Test func aPlacedBatchIsToldStoredBeforeTheAskEnds() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b)
+    let client = try RawClient(to: receiver.port, home: a)
+    try client.hello()
+    let count = PlacementBatch.maxItems + 1
+    let offers = (0..<count).map { ItemOffer(id: $0, kind: .file, name: PeerText("f-\($0).txt"), size: 5) }
+    #expect(try client.ask(offers).items.allSatisfy(\.accepted))
+    for id in 0..<count - 1 { try client.sendItem(id: id, bytes: Array("item\n".utf8)) }
+    let lastOfTheBatch = count - 2
+    #expect(
+      receiver.waitFor {
+        if case .stored(_, let item, _, _, _) = $0 { return item.id == lastOfTheBatch }
+        return false
+      })
+    try client.sendItem(id: count - 1, bytes: Array("last\n".utf8))
+    let receipt = try client.receipt()
+    #expect(receipt.items.count == count && receipt.items.allSatisfy { $0.status == .stored })
+    #expect(b.inboxNames().count == count)
+  }
+
   @Test func aWrongExpectedFingerprintStopsTheSendBeforeTheOffer() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let receiver = try RunningReceiver(home: b)

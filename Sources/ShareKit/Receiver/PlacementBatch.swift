@@ -13,13 +13,13 @@ import Wire
 /// their own fdatasync (well under a millisecond, whereas one syncfs would also wait for whatever
 /// else on the disk is dirty); many small items are flushed together by one syncfs at commit.
 /// A full batch is synced and placed on a placement queue while the next one fills (on 5,000
-/// small files that was a quarter of the session thread's time); its items' fates are recorded
-/// when the next batch is handed off, and `commit` waits for all of them before the Receipt.
+/// small files that was a quarter of the session thread's time), which records its items' fates
+/// in the receipt book as they enter the Inbox; `commit` waits for every batch before the Receipt.
 ///
 /// Thread-confined to its session's thread (the sniff queue only computes verdicts, the
-/// placement queue only syncs and places).
+/// placement queue only syncs, places and records).
 final class PlacementBatch {
-  private struct Pending {
+  private struct Pending: Sendable {
     var offer: ItemOffer
     var placement: InboxStore.Placement
     var entries: ReceiptBook.FolderEntries?
@@ -39,9 +39,7 @@ final class PlacementBatch {
     DispatchQueue(label: "share.sniff.\($0)")
   }
   private let sniffGroup = DispatchGroup()
-  /// The batch before this one, being synced and placed on `placementQueue` (one at a time, in
-  /// order) while this one fills: its items and, once placed, their results.
-  private var placing: ([Pending], Placed)?
+  /// Syncs and places the batch before this one (one at a time, in order) while this one fills.
   private let placementQueue = DispatchQueue(label: "share.placement")
   private let placementGroup = DispatchGroup()
   private let sniffed = SniffResults()
@@ -111,38 +109,44 @@ final class PlacementBatch {
     bytes += placement.metadata.size
   }
 
-  /// Makes the batch durable and places it in the Inbox on the placement thread, while the next
-  /// items arrive; the fates of the batch before it, placed meanwhile, go into `book` first.
+  /// Makes the batch durable and places it in the Inbox on the placement queue, which records
+  /// each item's fate in `book` as it enters the Inbox (or fails to), while the next items arrive.
+  /// Waits first for the batch handed off before, so that one batch at most is in flight.
   func handOff(into book: ReceiptBook) {
-    settle(into: book)
+    placementGroup.wait()
     guard !pending.isEmpty else { return }
     let batch = judged(into: book)
     pending.removeAll()
     bytes = 0
     let sync = needsSync
     needsSync = false
+    guard !batch.isEmpty else { return }  // every item refused on its content: nothing to place
     let store = self.store
-    let placements = batch.map(\.placement)
-    let outcome = Placed()
-    placing = (batch, outcome)
     placementQueue.async(group: placementGroup) {
-      outcome.set(PlacementBatch.place(placements, syncFirst: sync, in: store))
+      PlacementBatch.place(batch, syncFirst: sync, in: store, recordingIn: book)
     }
   }
 
-  /// Makes the batch durable and places it in the Inbox, and records the fate of every item
-  /// handed off so far in `book`.
+  /// Makes the batch durable and places it in the Inbox; every item handed off so far has its
+  /// fate in `book` when this returns.
   func commit(into book: ReceiptBook) {
     handOff(into: book)
-    settle(into: book)
+    placementGroup.wait()
   }
 
-  /// Waits for the batch being placed, if any, and records each of its items' fate.
-  private func settle(into book: ReceiptBook) {
-    guard let (batch, outcome) = placing else { return }
-    placementGroup.wait()
-    placing = nil
-    for (item, result) in zip(batch, outcome.take()) {
+  /// Syncs the staging file system (when some item was not flushed on its own), places the
+  /// batch and records each item's fate.
+  private static func place(_ batch: [Pending], syncFirst: Bool, in store: InboxStore, recordingIn book: ReceiptBook) {
+    var syncError: InboxError? = nil
+    if syncFirst {
+      do {
+        try store.syncStaging()
+      } catch {
+        syncError = error
+      }
+    }
+    let results = syncError.map { error in batch.map { _ in .failure(error) } } ?? store.place(batch.map(\.placement))
+    for (item, result) in zip(batch, results) {
       switch result {
       case .success(let name):
         book.stored(item.offer, as: name, metadata: item.placement.metadata, entries: item.entries)
@@ -153,20 +157,6 @@ final class PlacementBatch {
           detail: "\(error)")
       }
     }
-  }
-
-  /// Syncs the staging file system (when some item was not flushed on its own), then places.
-  private static func place(
-    _ placements: [InboxStore.Placement], syncFirst: Bool, in store: InboxStore
-  ) -> [Result<String, InboxError>] {
-    if syncFirst {
-      do {
-        try store.syncStaging()
-      } catch {
-        return placements.map { _ in .failure(error) }
-      }
-    }
-    return store.place(placements)
   }
 
   /// The pending items their content verdicts let in (typed by those verdicts); the others are
@@ -187,13 +177,6 @@ final class PlacementBatch {
     }
     return kept
   }
-}
-
-/// A batch's placement results, from the placement thread to the session's.
-private final class Placed: Sendable {
-  private let results = Mutex<[Result<String, InboxError>]>([])
-  func set(_ value: [Result<String, InboxError>]) { results.withLock { $0 = value } }
-  func take() -> [Result<String, InboxError>] { results.withLock { $0 } }
 }
 
 /// Content verdicts computed on the sniff queue, by item ID.

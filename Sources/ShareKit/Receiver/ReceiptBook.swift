@@ -1,19 +1,27 @@
 import InboxStore
+import Synchronization
 import UniformTypes
 import Wire
 
 /// What became of each item of one Ask: the Receipt's entries for the sender, the counts and an
 /// event for this machine's log. Types become strings here, at the wire boundary.
 ///
-/// Thread-confined to its session's thread.
-final class ReceiptBook {
+/// Its session's thread writes it, and so does its placement queue (the fates of a placed batch),
+/// under one lock.
+final class ReceiptBook: Sendable {
   private let peer: PeerInfo
   private let emit: @Sendable (ReceiverEvent) -> Void
-  private var receipts: [Int: ItemReceipt] = [:]
-  private(set) var counts = (stored: 0, refused: 0, failed: 0)
+  private let book = Mutex<Entries>(Entries())
+
+  private struct Entries {
+    var receipts: [Int: ItemReceipt] = [:]
+    var counts = (stored: 0, refused: 0, failed: 0)
+  }
+
+  var counts: (stored: Int, refused: Int, failed: Int) { book.withLock { $0.counts } }
 
   /// A folder's entries: how many were stored, and each one that was not, with why.
-  struct FolderEntries {
+  struct FolderEntries: Sendable {
     var stored: Int
     var refused: [ItemReceipt.RefusedEntry]
 
@@ -31,8 +39,7 @@ final class ReceiptBook {
 
   /// Refused by the receiver, at Ask time or on its content; nothing kept.
   func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?) {
-    receipts[offer.id] = ItemReceipt(id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue)
-    counts.refused += 1
+    record(ItemReceipt(id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue)) { $0.refused += 1 }
     emit(.refused(peer, item: offer, reason: reason))
   }
 
@@ -41,30 +48,40 @@ final class ReceiptBook {
   func failed(
     _ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: FolderEntries? = nil, detail: String? = nil
   ) {
-    receipts[offer.id] = ItemReceipt(
+    let receipt = ItemReceipt(
       id: offer.id, status: .failed, reason: PeerText(reason), type: type?.rawValue, entriesStored: entries.map { _ in 0 },
       entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
-    counts.failed += 1
+    record(receipt) { $0.failed += 1 }
     emit(.failed(peer, item: offer, reason: detail ?? reason))
   }
 
   /// Durably in the Inbox under `name`.
   func stored(_ offer: ItemOffer, as name: String, metadata: ItemMetadata, entries: FolderEntries?) {
     let refused = entries?.refused.count ?? 0
-    receipts[offer.id] = ItemReceipt(
+    let receipt = ItemReceipt(
       id: offer.id, status: .stored, storedAs: PeerText(name),
       reason: refused > 0 ? PeerText("\(refused) of its entries were not stored") : nil,
       type: metadata.type?.rawValue, size: metadata.size, sha256: metadata.sha256.flatMap(Digest.init(hex:)),
       entriesStored: entries?.stored, entriesRefused: entries.map { $0.refused.count },
       refusedEntries: entries?.namedRefusals)
-    counts.stored += 1
+    record(receipt) { $0.stored += 1 }
     emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type))
   }
 
   /// The Receipt, in the order the items were offered. The book keeps the counts and lets go
   /// of the entries (thousands for a folder of small files: the Receipt holds them now).
   func receipt(for offers: [ItemOffer]) -> Receipt {
-    defer { receipts = [:] }
+    let receipts = book.withLock { entries in
+      defer { entries.receipts = [:] }
+      return entries.receipts
+    }
     return Receipt(items: offers.compactMap { receipts[$0.id] })
+  }
+
+  private func record(_ receipt: ItemReceipt, counting: (inout (stored: Int, refused: Int, failed: Int)) -> Void) {
+    book.withLock { entries in
+      entries.receipts[receipt.id] = receipt
+      counting(&entries.counts)
+    }
   }
 }
