@@ -17,15 +17,18 @@
 # event, which is fine for "where does the time go". If perf is missing, it says so; valgrind
 # --tool=callgrind on a smaller file is the other way (see bench/README.md).
 set -euo pipefail
-cd "$(dirname "$0")/.."
 size="2G"; files=0; mixed=0; folder=""
 case "${1:-}" in
   --files) files="${2:-5000}" ;;
   --mixed) mixed="${2:-3000}" ;;
-  --folder) folder="${2:?--folder needs a folder}"; [ -d "$folder" ] || { echo "profile: no folder $folder" >&2; exit 1; } ;;
+  --folder)
+    # Resolved here, from where the script was called.
+    folder=$(cd "${2:?--folder needs a folder}" 2>/dev/null && pwd) || { echo "profile: no folder ${2:-}" >&2; exit 1; }
+    set -- --folder "$folder" ;;  # absolute, for the re-run in a network namespace below
   "") ;;
   *) size="$1" ;;
 esac
+cd "$(dirname "$0")/.."
 out="$PWD/bench/out"
 share="$PWD/.build/release/share"
 [ -x "$share" ] || { echo "profile: build share first: scripts/setup.sh release" >&2; exit 1; }
@@ -49,8 +52,11 @@ trap 'exit 130' INT TERM HUP
 mkdir -p "$out"
 
 if [ -n "$folder" ]; then
-  what="the $(ls "$folder" | wc -l) files of $folder"; tag="$(basename "$folder")"
-  set -- "$(cd "$folder" && pwd)"/*
+  # Its regular files only (a sub-folder would be sent whole, and `cat` below cannot read it).
+  mapfile -t listed < <(find "$folder" -mindepth 1 -maxdepth 1 -type f | sort)
+  [ "${#listed[@]}" -gt 0 ] || { echo "profile: no files in $folder" >&2; exit 1; }
+  what="the ${#listed[@]} files of $folder"; tag="$(basename "$folder")"
+  set -- "${listed[@]}"
 elif [ "$mixed" -gt 0 ]; then
   what="$mixed real files of mixed kinds"; tag="${mixed}mixed"
   echo "profile: gathering $what from /usr/share" >&2
@@ -92,6 +98,7 @@ cp bench/receiver-declarations.plist "$work/recv/Declarations.plist"
 
 # Starts the receiving daemon (under `$@`, if given) and sets `port` and `daemon_pid`.
 start_daemon() {
+  rm -f "$work/daemon.out"  # an earlier daemon's port must not be read as this one's
   "$@" "$share" --home "$work/recv" daemon --port 0 --host 127.0.0.1 >"$work/daemon.out" 2>"$work/daemon.err" &
   perf_pid=$!
   port=""
@@ -101,8 +108,13 @@ start_daemon() {
     sleep 0.05
   done
   [ -n "$port" ] || { cat "$work/daemon.err" >&2; echo "profile: the daemon did not start" >&2; exit 1; }
-  daemon_pid=$(pgrep -P "$perf_pid" | awk 'NR == 1' || true)
-  [ -n "$daemon_pid" ] || daemon_pid=$perf_pid
+  daemon_pid=$perf_pid
+  # Under a wrapper (perf), the daemon is its child; without one, a child of the daemon (a hook
+  # runner) must not be taken for it.
+  if [ $# -gt 0 ]; then
+    daemon_pid=$(pgrep -P "$perf_pid" | awk 'NR == 1' || true)
+    [ -n "$daemon_pid" ] || daemon_pid=$perf_pid
+  fi
 }
 
 # Stops it (repeat SIGTERM: an early one can be lost, see README).
