@@ -56,7 +56,8 @@ package func hexString(_ bytes: some Sequence<UInt8>) -> String {
   return String(decoding: out, as: UTF8.self)
 }
 
-private func hexValue(_ c: UInt8) -> UInt8? {
+/// The value of one hexadecimal digit, either case (a digest's, a JSON `\u` escape's).
+func hexValue(_ c: UInt8) -> UInt8? {
   switch c {
   case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
   case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
