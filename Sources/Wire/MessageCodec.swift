@@ -35,8 +35,9 @@ package enum MessageCodec {
     }
   }
 
-  /// The message as `JSONEncoder` writes it (snake_case keys, a peer's text whole): every message
-  /// but the three with an entry per item, which `ItemListWriter` writes (the same JSON object).
+  /// The message as `JSONEncoder` writes it (snake_case keys, a peer's text whole): what `encode`
+  /// sends for every message but the three with an entry per item, which `ItemListWriter` writes
+  /// as the same JSON object (the tests compare the two for those three).
   package static func encodeWithJSONEncoder(_ message: Message) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
