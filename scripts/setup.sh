@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(
   pkg-config libssl-dev openssl libavahi-client-dev libmagic-dev libmagic-mgc shared-mime-info
   avahi-daemon avahi-utils dbus-daemon iproute2 python3 python3-venv zip procps util-linux tmux
+  e2fsprogs mount
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -2,9 +2,10 @@
 # Sets up everything the tests need (packages, build, Avahi restricted to loopback) and runs the
 # whole test suite: unit tests, in-process two-peer tests, end-to-end tests of the built binary,
 # the fuzz targets (briefly; scripts/fuzz.sh runs them longer), the multi-host test across two
-# network namespaces, then the packaging: the systemd unit, the desktop integration, the user
-# install, and the Debian package installed, used and purged in a bare Debian 12 (skipped, saying
-# why, when debootstrap cannot run here or reach the archive).
+# network namespaces, a receiver on a disk that fails to write (a loop device), then the
+# packaging: the systemd unit, the desktop integration, the user install, and the Debian package
+# installed, used and purged in a bare Debian 12 (skipped, saying why, when debootstrap cannot
+# run here or reach the archive).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The code's shape: no file in Sources/ over 400 lines, no function over 60.
@@ -28,6 +29,14 @@ scripts/localsend/setup-venv.sh
 # The real-world type corpus (Debian packages, cached outside the repo): CorpusTests judges every file.
 SHARE_CORPUS=$(scripts/corpus.sh)
 export SHARE_CORPUS
+# A disk that fails to write what it accepted (scripts/failing-disk.sh; root and a loop device):
+# the store's write-back error tests run on it, and say they were skipped without one.
+trap 'scripts/failing-disk.sh down >/dev/null 2>&1 || true' EXIT
+if SHARE_FAILING_DISK=$(scripts/failing-disk.sh up); then
+  export SHARE_FAILING_DISK
+else
+  echo "test: no failing disk here (see above): WriteBackErrorTests will be skipped"
+fi
 swift test --skip-build --skip DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
 # Every fuzz target briefly (its seed corpus, then fresh mutations): about a minute in all.
 scripts/fuzz.sh 12

@@ -114,17 +114,29 @@ extension InboxStore {
   }
 
   /// Copies to a temporary name beside `target`, syncs, renames in without replacing, then
-  /// removes the source: a crash leaves both copies, never neither.
+  /// removes the source: a crash leaves both copies, never neither, and a copy the disk failed
+  /// to write (the sync says so) is removed and the source kept.
   private func copyAcross(_ source: URL, to target: URL) throws(InboxError) {
     let folder = target.deletingLastPathComponent()
     let temp = folder.appendingPathComponent(".\(target.lastPathComponent).\(randomHex(6)).share-tmp")
-    do {
-      try FileManager.default.copyItem(at: source, to: temp)
-    } catch {
-      try? removeTree(temp)
-      throw InboxError.unexpected("cannot copy \(source.path) to \(folder.path): \(error.localizedDescription)")
+    // Opened before the copy, so that its sync reports a write-back error of the copy's data.
+    let destination = try InboxError.attempt("open", folder.path) { () throws(Errno) in
+      try FileDescriptor.open(folder.path, .readOnly, options: .directory)
     }
-    try? FileSystem.syncFileSystem(holding: folder.path)
+    try destination.closeAfter { () throws(InboxError) in
+      do {
+        try FileManager.default.copyItem(at: source, to: temp)
+      } catch {
+        try? removeTree(temp)
+        throw InboxError.unexpected("cannot copy \(source.path) to \(folder.path): \(error.localizedDescription)")
+      }
+      do throws(Errno) {
+        try FileSystem.syncFileSystem(of: destination)
+      } catch {
+        try? removeTree(temp)
+        throw InboxError.from("syncfs", folder.path, error)
+      }
+    }
     do {
       try FileSystem.renameNoReplace(temp.path, to: target.path)
     } catch {

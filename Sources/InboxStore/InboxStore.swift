@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import System
 import UniformTypes
 
@@ -26,6 +27,14 @@ package final class InboxStore: Sendable {
 
   var journal: MetadataJournal { MetadataJournal(directory: metadataDirectory) }
 
+  /// The staging folder, open for the store's life. syncfs(2) reports a write-back error to
+  /// each open file description once, and only errors that happened after it was opened: a
+  /// descriptor opened for each sync would miss an error another process's sync had seen first
+  /// (and that data would be lost while its items were told stored).
+  private let stagingFolder: FileDescriptor
+  /// The syncs of staging that failed so far, and the last one's error (see `syncStaging`).
+  private let failedSyncs = Mutex<(count: Int, last: InboxError?)>((0, nil))
+
   /// Opens the store under `documents`, creating the folders (owner-only) if needed.
   package init(documents: URL) throws(InboxError) {
     self.documents = documents
@@ -39,7 +48,13 @@ package final class InboxStore: Sendable {
         try FileSystem.makeDirectories(dir.path, permissions: mode, parentPermissions: FilePermissions(rawValue: 0o755))
       }
     }
+    let stagingPath = staging.path
+    stagingFolder = try InboxError.attempt("open", stagingPath) { () throws(Errno) in
+      try FileDescriptor.open(stagingPath, .readOnly, options: .directory)
+    }
   }
+
+  deinit { try? stagingFolder.close() }
 
   // MARK: Receiving
 
@@ -63,12 +78,25 @@ package final class InboxStore: Sendable {
     return url
   }
 
+  /// How many syncs of staging have failed so far: a batch of items notes it before its first
+  /// item is staged and gives it to `syncStaging(stagedSince:)`.
+  package var failedStagingSyncs: Int { failedSyncs.withLock { $0.count } }
+
   /// Flushes everything staged to disk with one syncfs(2): how a batch of many small files is
-  /// made durable without a sync per file.
-  package func syncStaging() throws(InboxError) {
-    try InboxError.attempt("syncfs", staging.path) { () throws(Errno) in
-      try FileSystem.syncFileSystem(holding: staging.path)
+  /// made durable without a sync per file. `failuresBefore` is `failedStagingSyncs` from before
+  /// the batch's first item was staged: a sync that failed since (this store's, for another
+  /// batch or session) reported the write-back error once, and this batch's data may have been
+  /// lost in it too, so the batch fails with that error.
+  package func syncStaging(stagedSince failuresBefore: Int) throws(InboxError) {
+    do {
+      try FileSystem.syncFileSystem(of: stagingFolder)
+    } catch {
+      let failure = InboxError.from("syncfs", staging.path, error)
+      failedSyncs.withLock { $0 = ($0.count + 1, failure) }
+      throw failure
     }
+    let (count, last) = failedSyncs.withLock { ($0.count, $0.last) }
+    if count != failuresBefore, let last { throw last }
   }
 
   /// Makes a staged folder tree read-only (inner folders 0555, files already 0444) except its

@@ -80,13 +80,13 @@ package enum FileSystem {
     try directory.closeAfter { () throws(Errno) in try directory.sync() }
   }
 
-  /// Flushes the whole file system holding `path`: how many small files are made durable
-  /// without a sync each. The corresponding C function is `syncfs`.
-  package static func syncFileSystem(holding path: String) throws(Errno) {
-    let directory = try FileDescriptor.open(path, .readOnly)
-    try directory.closeAfter { () throws(Errno) in
-      try nothingOrErrno { clinux_syncfs(directory.rawValue) }
-    }
+  /// Flushes the whole file system `descriptor` is open on: how many small files are made
+  /// durable without a sync each. Since Linux 5.8 it reports a write-back error that happened
+  /// on the file system after `descriptor` was opened, once per open file description: keep the
+  /// descriptor open across the writes it should vouch for. The corresponding C function is
+  /// `syncfs`.
+  package static func syncFileSystem(of descriptor: FileDescriptor) throws(Errno) {
+    try nothingOrErrno { clinux_syncfs(descriptor.rawValue) }
   }
 
   /// Bytes this user may still write on the file system holding `path`. The corresponding C

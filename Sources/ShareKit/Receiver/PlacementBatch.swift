@@ -30,6 +30,8 @@ final class PlacementBatch {
   private var bytes: Int64 = 0
   /// Some pending item was not flushed on its own: commit syncs the staging file system first.
   private var needsSync = false
+  /// The store's failed syncs of staging before this batch's first item was staged.
+  private var failedSyncsBefore: Int
   /// Few items in the Ask: each is flushed as it finishes.
   private let syncEachItem: Bool
 
@@ -66,6 +68,7 @@ final class PlacementBatch {
   init(store: InboxStore, itemCount: Int) {
     self.store = store
     syncEachItem = itemCount <= PlacementBatch.syncEachUpTo
+    failedSyncsBefore = store.failedStagingSyncs
     sniffPlaces = DispatchSemaphore(value: PlacementBatch.sniffBacklogPerQueue * PlacementBatch.sniffQueueCount)
   }
 
@@ -118,12 +121,14 @@ final class PlacementBatch {
     let batch = judged(into: book)
     pending.removeAll()
     bytes = 0
-    let sync = needsSync
+    let sync = needsSync ? failedSyncsBefore : nil
     needsSync = false
+    // Noted after the wait: a sync of the batch in flight that fails later fails this one too.
+    failedSyncsBefore = store.failedStagingSyncs
     guard !batch.isEmpty else { return }  // every item refused on its content: nothing to place
     let store = self.store
     placementQueue.async(group: placementGroup) {
-      PlacementBatch.place(batch, syncFirst: sync, in: store, recordingIn: book)
+      PlacementBatch.place(batch, syncingStagedSince: sync, in: store, recordingIn: book)
     }
   }
 
@@ -134,13 +139,16 @@ final class PlacementBatch {
     placementGroup.wait()
   }
 
-  /// Syncs the staging file system (when some item was not flushed on its own), places the
-  /// batch and records each item's fate.
-  private static func place(_ batch: [Pending], syncFirst: Bool, in store: InboxStore, recordingIn book: ReceiptBook) {
+  /// Syncs the staging file system (when some item was not flushed on its own: `failedSyncs` is
+  /// the store's count of failed syncs before the batch was staged), places the batch and
+  /// records each item's fate.
+  private static func place(
+    _ batch: [Pending], syncingStagedSince failedSyncs: Int?, in store: InboxStore, recordingIn book: ReceiptBook
+  ) {
     var syncError: InboxError? = nil
-    if syncFirst {
+    if let failedSyncs {
       do {
-        try store.syncStaging()
+        try store.syncStaging(stagedSince: failedSyncs)
       } catch {
         syncError = error
       }
