@@ -42,6 +42,7 @@ swift test --skip-build --skip DiscoveryTests 2>&1 | { grep -v 'prohibited flag'
 scripts/fuzz.sh 12
 share="$(swift build --show-bin-path)/share"
 scripts/multihost-test.sh "$share"
+scripts/writeback-test.sh "$share"
 # The packaging checks, on the debug binary just built (named: else they would take an older
 # release build lying in .build/).
 SHARE_BIN=$share scripts/service-test.sh
