@@ -29,6 +29,7 @@ case "${1:-}" in
   *) size="$1" ;;
 esac
 cd "$(dirname "$0")/.."
+. scripts/env.sh
 out="$PWD/bench/out"
 share="$PWD/.build/release/share"
 [ -x "$share" ] || { echo "profile: build share first: scripts/setup.sh release" >&2; exit 1; }
@@ -101,13 +102,8 @@ start_daemon() {
   rm -f "$work/daemon.out"  # an earlier daemon's port must not be read as this one's
   "$@" "$share" --home "$work/recv" daemon --port 0 --host 127.0.0.1 >"$work/daemon.out" 2>"$work/daemon.err" &
   perf_pid=$!
-  port=""
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's/^listening on port //p' "$work/daemon.out")
-    [ -n "$port" ] && break
-    sleep 0.05
-  done
-  [ -n "$port" ] || { cat "$work/daemon.err" >&2; echo "profile: the daemon did not start" >&2; exit 1; }
+  port=$(share_daemon_port "$work/daemon.out") ||
+    { cat "$work/daemon.err" >&2; echo "profile: the daemon did not start" >&2; exit 1; }
   daemon_pid=$perf_pid
   # Under a wrapper (perf), the daemon is its child; without one, a child of the daemon (a hook
   # runner) must not be taken for it.

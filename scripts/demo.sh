@@ -6,6 +6,7 @@
 # listed. Cleans up after itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/env.sh
 share=$(scripts/setup.sh release)
 scripts/avahi-up.sh >/dev/null
 
@@ -30,12 +31,8 @@ step "identities (created on first use)"
 step "bob receives, advertised as $name"
 "${bob[@]}" daemon --name "$name" >"$work/daemon.out" 2>"$work/daemon.log" &
 daemon_pid=$!
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/^listening on port //p' "$work/daemon.out")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "${port:-}" ] || { cat "$work/daemon.log" >&2; echo "demo: the daemon did not start" >&2; exit 1; }
+port=$(share_daemon_port "$work/daemon.out") ||
+  { cat "$work/daemon.log" >&2; echo "demo: the daemon did not start" >&2; exit 1; }
 for _ in $(seq 1 40); do grep -q "advertised as" "$work/daemon.log" && break; sleep 0.1; done
 echo "bob listens on port $port"
 

@@ -7,7 +7,8 @@
 #   scripts/multihost-test.sh [SHARE_BINARY]      (needs root; cleans up after itself)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-share=${1:-$(. scripts/env.sh; swift build --show-bin-path 2>/dev/null)/share}
+. scripts/env.sh
+share=${1:-$(swift build --show-bin-path 2>/dev/null)/share}
 [ -x "$share" ] || { echo "multihost: no share binary at $share (build first)" >&2; exit 1; }
 share=$(realpath "$share")
 hosts=scripts/netns-hosts.sh
@@ -40,11 +41,7 @@ start_daemon() {
 # what it waited for, with the daemon's output, and fails.
 port_of() {
   local log=$1
-  for _ in $(seq 1 600); do
-    port=$(sed -n 's/^listening on port //p' "$log.out")
-    [ -n "$port" ] && { echo "$port"; return 0; }
-    sleep 0.05
-  done
+  share_daemon_port "$log.out" && return 0
   echo "not ok - the daemon logging to $log.{out,err} did not say 'listening on port' within 30 s" >&2
   sed 's/^/#   out: /' "$log.out" >&2
   sed 's/^/#   err: /' "$log.err" >&2

@@ -9,7 +9,8 @@
 #   scripts/writeback-test.sh [SHARE_BINARY]      (needs root and a free loop device)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-share=${1:-$(. scripts/env.sh; swift build --show-bin-path 2>/dev/null)/share}
+. scripts/env.sh
+share=${1:-$(swift build --show-bin-path 2>/dev/null)/share}
 [ -x "$share" ] || { echo "writeback: no share binary at $share (build first)" >&2; exit 1; }
 share=$(realpath "$share")
 
@@ -55,13 +56,8 @@ for i in $(seq -w 1 120); do head -c 786432 /dev/urandom >"$work/files/part-$i.b
 
 "$share" --home "$recv" daemon --port 0 --host 127.0.0.1 >"$work/daemon.out" 2>"$work/daemon.err" &
 pids+=($!)
-port=""
-for _ in $(seq 1 600); do
-  port=$(sed -n 's/^listening on port //p' "$work/daemon.out")
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { sed 's/^/#   /' "$work/daemon.err"; echo "FAIL - the daemon did not start"; exit 1; }
+port=$(share_daemon_port "$work/daemon.out") ||
+  { sed 's/^/#   /' "$work/daemon.err"; echo "FAIL - the daemon did not start"; exit 1; }
 
 # The other process that sees write-back errors first.
 (while :; do sync -f "$disk" 2>/dev/null || true; done) &
