@@ -101,6 +101,28 @@ import Testing
     #expect(trusted.exited(with: 64) && trusted.stderrText.contains("is a pairing request"), "\(trusted)")
   }
 
+  /// Found by an outside review: a stranger giving a contact's name looked like that contact in
+  /// `share requests`, and `accept --trust` made it a second contact of that name.
+  @Test func aStrangerUsingAContactsNameIsFlaggedAndCannotBeTrustedUnderIt() throws {
+    let (alice, impostor, b) = (try ShareHome(name: "alice"), try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [alice], arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let sender = try impostor.startShare("send", try impostor.file("invoice.pdf.txt", "pay\n").path, "--to", daemon.address)
+    defer { sender.signal(SIGKILL) }
+    let ask = try ExitCodeTests.waitingAsk(b)
+    let requests = try b.share("requests")
+    let contact = String(try alice.deviceID().prefix(12))
+    #expect(requests.stdoutText.contains("NOT your contact alice (\(contact))"), "\(requests)")
+    #expect(!requests.stderrText.contains("--trust"), "\(requests)")
+    let trusted = try b.share("accept", String(ask), "--trust")
+    #expect(trusted.exited(with: 1) && trusted.stderrText.contains("another device"), "\(trusted)")
+    #expect(try ExitCodeTests.waitingAsk(b) == ask, "the ask still waits")
+    #expect(try b.share("accept", String(ask)).exited(with: 0))
+    #expect(sender.wait().exited(with: 0))
+    let contacts = try parseJSONLines(try b.share("trust", "--json").stdoutText)
+    #expect(contacts.count == 1, "\(contacts)")
+  }
+
   @Test func receiveWithNoDaemonKeepsTheModeForTheNextStart() throws {
     let b = try ShareHome(name: "bob")
     let set = try b.share("receive", "contacts")

@@ -93,7 +93,8 @@ import Testing
     let canary = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(canaryName)
     defer { try? FileManager.default.removeItem(at: canary) }
     let command =
-      "printf '%s|%s|%s|%s\\n' \"$SHARE_ITEM_NAME\" \"$SHARE_SENDER_NAME\" \"$SHARE_ITEM_TYPE\" \"$SHARE_ITEM_PATH\" >> '\(log.path)'"
+      "printf '%s|%s|%s|%s|%s|%s\\n' \"$SHARE_ITEM_SHA256\" \"$SHARE_SENDER_VERIFIED\" \"$SHARE_ITEM_NAME\" \"$SHARE_SENDER_NAME\" "
+      + "\"$SHARE_ITEM_TYPE\" \"$SHARE_ITEM_PATH\" >> '\(log.path)'"
     // Unconfined, so that the hook could create the canary if the name were run.
     let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command, "--hooks-unconfined"])
     defer { _ = daemon.stop() }
@@ -107,7 +108,8 @@ import Testing
       usleep(10_000)
       line = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     }
-    #expect(line.hasPrefix("$(touch \(canaryName)).txt|alice|public.plain-text|\(b.inbox.path)/"), "hook log: \(line)")
+    #expect(line.contains("|1|$(touch \(canaryName)).txt|alice|public.plain-text|\(b.inbox.path)/"), "hook log: \(line)")
+    #expect(line.hasPrefix(try sha256sum(hostile) + "|"), "SHARE_ITEM_SHA256 is the content's SHA-256: \(line)")
     #expect(!FileManager.default.fileExists(atPath: canary.path), "the name was run as a command")
   }
 }

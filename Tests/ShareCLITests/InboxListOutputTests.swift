@@ -60,7 +60,12 @@ import Testing
   func referenceLine(_ item: InboxItem) -> String {
     let when = item.metadata?.receivedAtText ?? "-"
     let type = item.metadata?.type?.rawValue ?? item.kind.rawValue
-    let from = item.metadata.map { "\(escape($0.senderName.unescaped)) (\(escape(String($0.senderId.prefix(12)))))" } ?? "unknown sender"
+    // An ID the sender only claimed (LocalSend without a certificate) is marked so.
+    let from =
+      item.metadata.map {
+        let id = escape(String($0.senderId.prefix(12)))
+        return "\(escape($0.senderName.unescaped)) (\($0.senderVerified == false ? "unverified, claims \(id)" : id))"
+      } ?? "unknown sender"
     return "\(escape(item.name))\t\(formatBytes(item.size))\t\(type)\t\(when)\t\(from)"
   }
 

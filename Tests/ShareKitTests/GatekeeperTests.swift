@@ -42,6 +42,23 @@ import Testing
     #expect(gate.pending.isEmpty)
   }
 
+  @Test func aStrangerGivingAContactsNameIsMarkedAndCannotBeTrusted() throws {
+    var contacts = TrustStore()
+    contacts.add(TrustedPeer(id: Self.alice, name: "Alice-Dev"))
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: contacts, askTimeout: .seconds(10))
+    for (name, peer) in [("alice-dev", Self.mallory), ("bob", Fingerprint(bytes: Array(repeating: 0xb0, count: 32))!)] {
+      let thread = Thread { _ = gate.consent(peerName: PeerText(name), peer: peer, address: "::1", items: Self.items) }
+      thread.start()
+      try waitUntil { gate.pending.contains { $0.peerName.unescaped == name } }
+    }
+    let impostor = try #require(gate.pending.first { $0.peerName.unescaped == "alice-dev" })
+    #expect(impostor.contactWithName == Self.alice.hex)
+    #expect(impostor.whyNotTrusted?.contains("another device") == true)
+    let stranger = try #require(gate.pending.first { $0.peerName.unescaped == "bob" })
+    #expect(stranger.contactWithName == nil && stranger.whyNotTrusted == nil)
+    gate.close()
+  }
+
   @Test func aStrangersAskWaitsUntilAccepted() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
     let result = Mutex<Refusal??>(nil)

@@ -17,6 +17,8 @@ import Testing
     let service: LocalSendService
     let store: InboxStore
     let transfers = TransferTable()
+    /// What the receiver reported (the daemon logs these and runs hooks on them).
+    let reported = Reported()
 
     init(trusting contact: LocalSendFingerprint? = nil) throws {
       home = try TestHome(name: "lab-b")
@@ -25,9 +27,10 @@ import Testing
       gatekeeper = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust, askTimeout: .seconds(5))
       store = try InboxStore(documents: home.device.paths.documents)
       let gate = try TypeGate.load(paths: home.device.paths)
+      let reported = self.reported
       let context = LocalSendContext(
         store: store, reserve: DiskReserve(bytes: 0, store: store), gatekeeper: gatekeeper,
-        policy: { ReceivePolicy(types: gate) }, emit: { _ in }, transfers: transfers)
+        policy: { ReceivePolicy(types: gate) }, emit: { event in reported.events.withLock { $0.append(event) } }, transfers: transfers)
       service = try LocalSendService(
         identity: home.device.identity, alias: "lab-b", host: "127.0.0.1",
         options: LocalSendOptions(port: 0, multicastInterface: nil), admission: ReceiverConfiguration(host: "127.0.0.1"),
@@ -72,6 +75,39 @@ import Testing
     #expect(item.metadata?.senderVerified == true)
     #expect(item.metadata?.senderId == Fingerprint(bytes: fingerprint.bytes)?.hex)
     #expect(item.metadata?.senderName == "phone")
+    let stored = b.reported.storedBy
+    #expect(stored.map(\.verified) == [true] && stored.first?.fingerprint == Fingerprint(bytes: fingerprint.bytes))
+  }
+
+  /// Found by an outside review: a claimed contact fingerprint reached `SHARE_SENDER_ID` and the
+  /// log as the sender's ID. The events name it by its random gate ID, marked unverified.
+  @Test func anAcceptedClaimIsNeverReportedAsTheContactsID() throws {
+    let phone = try TestHome(name: "phone")
+    let impostor = try TestHome(name: "impostor")
+    let fingerprint = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let b = try Receiving(trusting: fingerprint)
+    let text = Array("hi\n".utf8)
+    let files = [FileOffer(id: "1", fileName: "note.txt", size: Int64(text.count), fileType: "text/plain")]
+    let sender = try client(impostor, claiming: fingerprint.hex)
+    let gatekeeper = b.gatekeeper
+    let accepter = Thread {
+      let deadline = ContinuousClock.now + .seconds(5)
+      while gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+      if let ask = gatekeeper.pending.first { _ = gatekeeper.decide(ask.id, accept: true) }
+    }
+    accepter.start()
+    guard case .session(let session) = try sender.prepareUpload(files, to: b.target) else { throw TestFailure("no session") }
+    try sender.upload(
+      files[0], from: BytesSource(text), session: session.sessionId, token: try #require(session.files["1"]), to: b.target)
+    let item = try #require(b.store.list().first)
+    #expect(item.metadata?.senderVerified == false && item.metadata?.senderId == fingerprint.hex, "the claim is kept, marked")
+    let stored = b.reported.storedBy
+    let peer = try #require(stored.first)
+    #expect(!peer.verified && peer.fingerprint != Fingerprint(bytes: fingerprint.bytes), "\(peer)")
+    let variables = ArrivalHooks.environment(
+      path: "/x", name: "note.txt", originalName: "note.txt", kind: "file", size: 3, type: nil, sha256: nil,
+      senderName: peer.name.unescaped, senderID: peer.verified ? peer.fingerprint.hex : nil)
+    #expect(variables["SHARE_SENDER_ID"] == "" && variables["SHARE_SENDER_VERIFIED"] == "0")
   }
 
   @Test func aSenderClaimingAContactsFingerprintWithoutItsCertificateIsAStrangerAndWaits() throws {
@@ -94,6 +130,7 @@ import Testing
     let ask = try #require(b.gatekeeper.pending.first, "a claim is not proof: the offer waits for the owner")
     #expect(ask.peerName.unescaped == "phone (LocalSend, unverified)")
     #expect(ask.peerId != Fingerprint(bytes: fingerprint.bytes)?.hex, "the gatekeeper never sees the claimed ID")
+    #expect(ask.unverified == true && ask.whyNotTrusted?.contains("proved no identity") == true, "no --trust for a claim")
     #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
     while answer.withLock({ $0 }) == nil && ContinuousClock.now < deadline + .seconds(5) { usleep(10_000) }
     guard case .failure(.rejected) = answer.withLock({ $0 }) else {
@@ -173,4 +210,16 @@ import Testing
 struct TestFailure: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
+}
+
+/// Events a receiver reported, kept for a test to read.
+final class Reported: Sendable {
+  let events = Mutex<[ReceiverEvent]>([])
+
+  /// Who each stored item came from, as the events say.
+  var storedBy: [PeerInfo] {
+    events.withLock { $0 }.compactMap { event -> PeerInfo? in
+      if case .stored(let peer, _, _, _, _, _) = event { return peer } else { return nil }
+    }
+  }
 }

@@ -68,7 +68,7 @@ import Wire
     let lastOfTheBatch = count - 2
     #expect(
       receiver.waitFor {
-        if case .stored(_, let item, _, _, _) = $0 { return item.id == lastOfTheBatch }
+        if case .stored(_, let item, _, _, _, _) = $0 { return item.id == lastOfTheBatch }
         return false
       })
     try client.sendItem(id: count - 1, bytes: Array("last\n".utf8))

@@ -115,6 +115,7 @@ enum RequestsCommand: Command {
       let seconds = max(0, Int(ask.expiresAt.timeIntervalSinceNow))
       terminal.out("[\(ask.id)] \(ask.peerName) (\(ask.peerId)) from \(ask.address), \(seconds)s left")
       if let code = ask.pairingCode { terminal.out("    pairing, code \(code)") }
+      if let warning = warning(for: ask) { terminal.out("    \(warning)") }
       for item in ask.items {
         let size = item.size.map(formatBytes) ?? "unknown size"
         let verdict = item.accepted ? "" : " — will be refused: \(item.reason.map { "\($0)" } ?? "")"
@@ -135,13 +136,23 @@ enum RequestsCommand: Command {
   }
 
   /// What to run for an ask: a pairing is accepted as it is (both sides then trust each other);
-  /// a send may also trust its sender.
+  /// a send may also trust its sender, unless it cannot be a contact (`whyNotTrusted`).
   static func hint(for ask: PendingAsk) -> String {
     if ask.pairingCode != nil {
       return "[\(ask.id)] If \(ask.peerName) shows the same code: 'share accept \(ask.id)'; else 'share decline \(ask.id)'."
     }
-    return "[\(ask.id)] Accept with 'share accept \(ask.id)' (add --trust to trust \(ask.peerName) from now on), "
-      + "decline with 'share decline \(ask.id)'."
+    let trust = ask.whyNotTrusted == nil ? " (add --trust to trust \(ask.peerName) from now on)" : ""
+    return "[\(ask.id)] Accept with 'share accept \(ask.id)'\(trust), decline with 'share decline \(ask.id)'."
+  }
+
+  /// What the person should know about who asks before answering: a stranger using a
+  /// contact's name, or a sender that proved no identity.
+  static func warning(for ask: PendingAsk) -> String? {
+    if let contact = ask.contactWithName {
+      return "warning: NOT your contact \(ask.peerName) (\(contact.prefix(12))): another device using that name"
+    }
+    if ask.unverified == true { return "unverified: it proved no identity (LocalSend without a certificate)" }
+    return nil
   }
 }
 

@@ -80,12 +80,14 @@ enum InboxListCommand: Command {
 
   /// Who sent an item: name and the start of its ID, escaped.
   static func sender(_ item: InboxItem) -> String {
-    item.metadata.map { sender(name: $0.senderName, id: $0.senderId) } ?? "unknown sender"
+    item.metadata.map { sender(name: $0.senderName, id: $0.senderId, verified: $0.senderVerified) } ?? "unknown sender"
   }
 
-  /// A sender's name and the start of its ID, escaped.
-  static func sender(name: PeerText, id: String) -> String {
-    "\(name) (\(escape(String(id.prefix(12)))))"
+  /// A sender's name and the start of its ID, escaped; an ID the sender only claimed (a LocalSend
+  /// sender without a certificate: `verified` false) is marked so, never shown as a contact's is.
+  static func sender(name: PeerText, id: String, verified: Bool?) -> String {
+    let id = escape(String(id.prefix(12)))
+    return verified == false ? "\(name) (unverified, claims \(id))" : "\(name) (\(id))"
   }
 }
 

@@ -10,7 +10,7 @@ struct InboxListOutput {
   private var chunk: [UInt8] = []
   /// The last date and sender written, with their text: items arrive in runs from one send.
   private var lastDate: (date: Date, text: String)?
-  private var lastSender: (name: PeerText, id: String, text: String)?
+  private var lastSender: (name: PeerText, id: String, verified: Bool?, text: String)?
 
   init(to terminal: Terminal) {
     self.terminal = terminal
@@ -27,7 +27,7 @@ struct InboxListOutput {
     append("\t")
     append(item.metadata.map { receivedAtText($0) } ?? "-")
     append("\t")
-    append(item.metadata.map { sender(name: $0.senderName, id: $0.senderId) } ?? "unknown sender")
+    append(item.metadata.map { sender(name: $0.senderName, id: $0.senderId, verified: $0.senderVerified) } ?? "unknown sender")
     endLine()
   }
 
@@ -98,10 +98,12 @@ struct InboxListOutput {
   }
 
   /// Who sent an item: name and the start of its ID, escaped.
-  private mutating func sender(name: PeerText, id: String) -> String {
-    if let lastSender, lastSender.name == name, lastSender.id == id { return lastSender.text }
-    let text = InboxListCommand.sender(name: name, id: id)
-    lastSender = (name, id, text)
+  private mutating func sender(name: PeerText, id: String, verified: Bool?) -> String {
+    if let lastSender, lastSender.name == name, lastSender.id == id, lastSender.verified == verified {
+      return lastSender.text
+    }
+    let text = InboxListCommand.sender(name: name, id: id, verified: verified)
+    lastSender = (name, id, verified, text)
     return text
   }
 }

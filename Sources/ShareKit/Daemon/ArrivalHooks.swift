@@ -33,15 +33,19 @@ package final class ArrivalHooks: Sendable {
   /// or the runner that does either (callers need not build the variables otherwise).
   package var runsOnArrival: Bool { runner != nil || command != nil || notifySend != nil }
 
-  /// The variables an `--on-receive` command gets for a stored item.
+  /// The variables an `--on-receive` command gets for a stored item. `senderID` is nil for a
+  /// sender whose ID is not proven (a LocalSend sender without a certificate): `SHARE_SENDER_ID`
+  /// is then empty and `SHARE_SENDER_VERIFIED` 0, so that a hook comparing IDs never takes a
+  /// claim for a contact.
   package static func environment(
     path: String, name: String, originalName: String, kind: String, size: Int64, type: String?, sha256: String?,
-    senderName: String, senderID: String
+    senderName: String, senderID: String?
   ) -> [String: String] {
     [
       "SHARE_ITEM_PATH": path, "SHARE_ITEM_NAME": name, "SHARE_ITEM_ORIGINAL_NAME": originalName,
       "SHARE_ITEM_KIND": kind, "SHARE_ITEM_SIZE": String(size), "SHARE_ITEM_TYPE": type ?? "",
-      "SHARE_ITEM_SHA256": sha256 ?? "", "SHARE_SENDER_NAME": senderName, "SHARE_SENDER_ID": senderID,
+      "SHARE_ITEM_SHA256": sha256 ?? "", "SHARE_SENDER_NAME": senderName, "SHARE_SENDER_ID": senderID ?? "",
+      "SHARE_SENDER_VERIFIED": senderID == nil ? "0" : "1",
     ]
   }
 

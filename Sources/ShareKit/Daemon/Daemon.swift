@@ -103,11 +103,12 @@ package final class Daemon: @unchecked Sendable {
     if let reserve = settings.reserveBytes { configuration.reserveBytes = reserve }
     let received: @Sendable (ReceiverEvent) -> Void = { event in
       events(DaemonEvent(event, types: types.value))
-      if hooks.runsOnArrival, case .stored(let peer, let item, let name, let size, let type) = event {
+      if hooks.runsOnArrival, case .stored(let peer, let item, let name, let size, let type, let sha256) = event {
         hooks.stored(
           ArrivalHooks.environment(
             path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name.unescaped, kind: item.kind.rawValue,
-            size: size, type: type?.rawValue, sha256: nil, senderName: peer.name.unescaped, senderID: peer.fingerprint.hex))
+            size: size, type: type?.rawValue, sha256: sha256, senderName: peer.name.unescaped,
+            senderID: peer.verified ? peer.fingerprint.hex : nil))
       }
     }
     let trimmer = IdleTrimmer { Daemon.trim(types: types) }
@@ -292,6 +293,9 @@ package final class Daemon: @unchecked Sendable {
   /// that is not waiting (decided, timed out, or withdrawn because its sender went away) is an
   /// error, and nobody is trusted.
   private func decide(_ id: Int, accept: Bool, trust: Bool) -> ControlResponse {
+    if accept, trust, let why = gatekeeper.pending.first(where: { $0.id == id })?.whyNotTrusted {
+      return ControlResponse(ok: false, error: "ask \(id) was not accepted: \(why); accept it without --trust")
+    }
     guard let decided = gatekeeper.decide(id, accept: accept) else {
       if let gone = gatekeeper.withdrawn(id) {
         let trusted = trust ? "; nobody was trusted" : ""

@@ -32,7 +32,7 @@ package enum DaemonEvent: Sendable {
     case .connected(let peer): self = .connected(peer)
     case .asked(let peer, let items, let answers):
       self = .asked(peer, offered: items.count, accepted: answers.filter(\.accepted).count)
-    case .stored(let peer, let item, let storedAs, let size, let type):
+    case .stored(let peer, let item, let storedAs, let size, let type, _):
       self = .stored(peer, item: item.name, storedAs: PeerText(storedAs), size: size, type: type?.rawValue)
     case .refused(let peer, let item, let reason):
       self = .refused(

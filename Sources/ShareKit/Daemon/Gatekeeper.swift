@@ -44,6 +44,24 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   package var connections: Int
   /// For a pairing request: the code both people compare.
   package var pairingCode: String?
+  /// The ID of a contact that has the name this sender gave (another device: its ID differs).
+  package var contactWithName: String? = nil
+  /// True when the sender proved no ID (a LocalSend sender without a certificate): `peerId` is
+  /// then a random one for this ask, and it cannot become a contact.
+  package var unverified: Bool? = nil
+
+  /// Why `share accept --trust` must not make this sender a contact, or nil.
+  package var whyNotTrusted: String? {
+    if unverified == true {
+      return "\(peerName) proved no identity (LocalSend without a certificate), so it cannot be a contact"
+    }
+    if let contactWithName {
+      return "your contact named \(peerName) has ID \(contactWithName.prefix(12)); this is another device "
+        + "(ID \(peerId.prefix(12))) using that name. To trust it all the same, give it another name: "
+        + "'share trust add \(peerId) --name OTHER'"
+    }
+    return nil
+  }
 }
 
 /// Why a connection or an ask is refused, with the code the peer gets.
@@ -150,13 +168,15 @@ package final class Gatekeeper: Sendable {
   /// goes away (it may be called from any thread): its connection stops waiting at once, and
   /// an ask no connection waits on any more is withdrawn — gone from `pending`, and `decide`
   /// finds nothing to accept.
+  /// `verified` is false for a sender that proved no ID (`peer` is then a random one).
   package func consent(
     peerName: PeerText, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String? = nil,
-    willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
+    verified: Bool = true, willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
   ) -> Refusal? {
     let waiter = Waiter()
     let id: Int
-    switch register(waiter, peerName: peerName, peer: peer, address: address, items: items, pairingCode: pairingCode) {
+    let asker = Asker(name: peerName, id: peer, address: address, verified: verified)
+    switch register(waiter, asker, items: items, pairingCode: pairingCode) {
     case .failure(let refusal): return refusal
     case .success(let (entry, new)):
       if entry == 0 { return nil }
@@ -166,6 +186,14 @@ package final class Gatekeeper: Sendable {
     }
     let timedOut = waiter.semaphore.wait(timeout: .now() + .nanoseconds(Int(askTimeout / .nanoseconds(1)))) == .timedOut
     return outcome(of: id, for: waiter, timedOut: timedOut)
+  }
+
+  /// Who asks, as its connection knows it.
+  private struct Asker {
+    var name: PeerText
+    var id: Fingerprint
+    var address: String
+    var verified: Bool
   }
 
   /// One connection waiting on an ask: woken by a decision, by `close()`, or by its sender
@@ -178,8 +206,9 @@ package final class Gatekeeper: Sendable {
   /// Adds `waiter` to an identical ask already waiting, or to a new one; returns its ID (0: a
   /// contact that needs no asking) and the new ask, or why it is refused.
   private func register(
-    _ waiter: Waiter, peerName: PeerText, peer: Fingerprint, address: String, items: [AskedItem], pairingCode: String?
+    _ waiter: Waiter, _ asker: Asker, items: [AskedItem], pairingCode: String?
   ) -> Result<(id: Int, new: PendingAsk?), Refusal> {
+    let peer = asker.id
     let key = "\(peer.hex)\u{0}" + items.map { "\($0.name.unescaped)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
     return state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
       if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }
@@ -199,10 +228,12 @@ package final class Gatekeeper: Sendable {
       let id = state.nextID
       state.nextID += 1
       let now = Date()
-      let ask = PendingAsk(
-        id: id, peerName: peerName, peerId: peer.hex, address: address, items: Array(items.prefix(PendingAsk.listedItems)),
-        itemCount: items.count, askedAt: now,
+      var ask = PendingAsk(
+        id: id, peerName: asker.name, peerId: peer.hex, address: asker.address,
+        items: Array(items.prefix(PendingAsk.listedItems)), itemCount: items.count, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
+      ask.unverified = asker.verified ? nil : true
+      ask.contactWithName = state.trust.contact(sharingNameWith: asker.name, other: peer)?.id.hex
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))
     }

@@ -72,7 +72,9 @@ final class LocalSendGate: LocalSendDelegate {
       return refuse(reasons.joined(separator: "; "), sender)
     }
     let items = decision.askedItems(types: policy.types)
-    let refusal = gatekeeper.consent(peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: items) {
+    let refusal = gatekeeper.consent(
+      peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: items, verified: sender.proven
+    ) {
       _, senderLeft in
       // The sender cancelling, or the server stopping, is its sender going away: the ask is
       // withdrawn (as a share sender's that hangs up), not declined.
@@ -82,7 +84,7 @@ final class LocalSendGate: LocalSendDelegate {
     var plans: [String: ItemPlan] = [:]
     for plan in decision.accepted { plans[ask.fileID(plan.offer.id)] = plan }
     let transfer = context.transfers.begin(
-      peerName: sender.displayName, peerId: sender.senderId, items: plans.count, bytes: decision.expectedBytes)
+      peerName: sender.displayName, peerId: sender.gateID.hex, items: plans.count, bytes: decision.expectedBytes)
     sessions.withLock {
       $0[offer.sessionID] = Session(
         sender: sender, policy: policy, plans: plans, transfer: transfer, refusedByName: decision.refused.count)

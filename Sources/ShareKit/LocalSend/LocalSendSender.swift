@@ -37,11 +37,11 @@ struct LocalSendSender: Sendable {
   /// How the owner sees it in `share requests` and the log.
   var displayName: PeerText { PeerText(alias.unescaped + (proven ? " (LocalSend)" : " (LocalSend, unverified)")) }
 
-  /// The sender as the receiver's events (the log, `SHARE_SENDER_ID` for hooks) name it: by the
-  /// fingerprint it claims when it proved none (the gatekeeper never sees that one).
+  /// The sender as the receiver's events (the log, `--json`, hooks) name it: by the ID the
+  /// gatekeeper knows it by, as `share requests` does. A fingerprint it only claims is never
+  /// shown as its ID (it may be a contact's): it is in the item's metadata, marked unproven.
   var peer: PeerInfo {
-    let named = proven ? gateID : Fingerprint(hex: claimedFingerprint.unescaped) ?? gateID
-    return PeerInfo(fingerprint: named, name: displayName, address: address, port: 0)
+    PeerInfo(fingerprint: gateID, name: displayName, address: address, port: 0, verified: proven)
   }
 
   /// The ID recorded in an item's metadata: the proven fingerprint, else the claimed one.

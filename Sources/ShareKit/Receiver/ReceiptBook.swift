@@ -65,7 +65,7 @@ final class ReceiptBook: Sendable {
       entriesStored: entries?.stored, entriesRefused: entries.map { $0.refused.count },
       refusedEntries: entries?.namedRefusals)
     record(receipt) { $0.stored += 1 }
-    emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type))
+    emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type, sha256: metadata.sha256))
   }
 
   /// The Receipt, in the order the items were offered. The book keeps the counts and lets go

@@ -6,12 +6,16 @@ import Wire
 
 /// A peer as the receiver knows it on one connection.
 package struct PeerInfo: Sendable, Equatable {
-  /// The fingerprint of the certificate it presented: its device ID.
+  /// The fingerprint of the certificate it presented: its device ID. For a LocalSend sender that
+  /// proved none, the random ID the gatekeeper knows it by for this session.
   package var fingerprint: Fingerprint
   /// The name from its Hello.
   package var name: PeerText
   package var address: String
   package var port: UInt16
+  /// Whether `fingerprint` is proven by the certificate it presented (always, but for a LocalSend
+  /// sender without one): hooks are given no sender ID otherwise.
+  package var verified = true
 }
 
 /// What a receiver reports as it works, for logs and `--json` output.
@@ -19,7 +23,7 @@ package enum ReceiverEvent: Sendable {
   case listening(port: UInt16)
   case connected(PeerInfo)
   case asked(PeerInfo, items: [ItemOffer], answers: [ItemAnswer])
-  case stored(PeerInfo, item: ItemOffer, storedAs: String, size: Int64, type: TypeIdentifier?)
+  case stored(PeerInfo, item: ItemOffer, storedAs: String, size: Int64, type: TypeIdentifier?, sha256: String?)
   case refused(PeerInfo, item: ItemOffer, reason: String)
   case failed(PeerInfo, item: ItemOffer, reason: String)
   /// A connection ended with an error (before or during the exchange).

@@ -37,6 +37,13 @@ package struct TrustStore: Sendable, Equatable {
   /// The contact by this name.
   package func peer(named name: String) -> TrustedPeer? { peers.first { $0.name.unescaped == name } }
 
+  /// A contact other than `other` whose name is `name`, letter case aside: the contact a stranger
+  /// giving that name would pass for.
+  package func contact(sharingNameWith name: PeerText, other: Fingerprint) -> TrustedPeer? {
+    let wanted = name.unescaped.lowercased()
+    return peers.first { $0.id != other && $0.name.unescaped.lowercased() == wanted }
+  }
+
   /// Adds or updates a contact.
   package mutating func add(_ peer: TrustedPeer) {
     if let index = peers.firstIndex(where: { $0.id == peer.id }) {
