@@ -26,7 +26,7 @@ struct PairingRequest {
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(
         .wait(Wait(message: PeerText("waiting for the receiver's owner to compare the code (ask \(ask.id))"), timeout: seconds)))
-      watch = PeerWatch(connection, departed: senderLeft)
+      watch = PeerWatch(connection.tls, departed: senderLeft)
     }
     watch?.stop()
     if let refusal {

@@ -146,7 +146,7 @@ final class ReceiveSession {
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(
         .wait(Wait(message: PeerText("waiting for the receiver's owner to accept (ask \(ask.id))"), timeout: seconds)))
-      watch = PeerWatch(connection, departed: senderLeft)
+      watch = PeerWatch(connection.tls, departed: senderLeft)
     }
   }
 
