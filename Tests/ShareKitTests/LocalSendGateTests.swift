@@ -20,11 +20,11 @@ import Testing
     /// What the receiver reported (the daemon logs these and runs hooks on them).
     let reported = Reported()
 
-    init(trusting contact: LocalSendFingerprint? = nil) throws {
+    init(trusting contact: LocalSendFingerprint? = nil, askTimeout: Duration = .seconds(5)) throws {
       home = try TestHome(name: "lab-b")
       var trust = TrustStore()
       if let contact, let id = Fingerprint(bytes: contact.bytes) { trust.add(TrustedPeer(id: id, name: "phone")) }
-      gatekeeper = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust, askTimeout: .seconds(5))
+      gatekeeper = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust, askTimeout: askTimeout)
       store = try InboxStore(documents: home.device.paths.documents)
       let gate = try TypeGate.load(paths: home.device.paths)
       let reported = self.reported
@@ -44,12 +44,31 @@ import Testing
   }
 
   /// A LocalSend client presenting `home`'s certificate and claiming `claim` (its own by default).
-  func client(_ home: TestHome, claiming claim: String? = nil) throws -> LocalSendClient {
+  func client(_ home: TestHome, claiming claim: String? = nil, decisionTimeout: Duration = .seconds(10)) throws -> LocalSendClient {
     let own = try #require(LocalSendFingerprint(identity: home.device.identity))
     return try LocalSendClient(
       identity: home.device.identity,
       device: LocalSendDevice(alias: "phone", deviceModel: nil, deviceType: .mobile, fingerprint: claim ?? own.hex, port: 53317),
-      decisionTimeout: .seconds(10))
+      decisionTimeout: decisionTimeout)
+  }
+
+  /// Found by an outside review: a stranger's offer whose client had hung up kept waiting, and
+  /// the one LocalSend session with it, so every other sender got 409 until the ask timed out.
+  @Test func anOfferWhoseClientHangsUpIsWithdrawnAndFreesTheSession() throws {
+    let phone = try TestHome(name: "phone")
+    let stranger = try TestHome(name: "stranger")
+    let fingerprint = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let b = try Receiving(trusting: fingerprint, askTimeout: .seconds(120))
+    let files = [FileOffer(id: "1", fileName: "note.txt", size: 3, fileType: "text/plain")]
+    // It gives up after a second and closes its connection.
+    let leaving = try client(stranger, decisionTimeout: .seconds(1))
+    #expect(throws: LocalSendError.self) { try leaving.prepareUpload(files, to: b.target) }
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !b.gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(20_000) }
+    #expect(b.gatekeeper.pending.isEmpty, "the ask is withdrawn when its client leaves, not after 120 s")
+    // The contact's offer gets the session (not 409, "Blocked by another session").
+    let outcome = try client(phone).prepareUpload(files, to: b.target)
+    guard case .session = outcome else { throw TestFailure("the contact was not let in: \(outcome)") }
   }
 
   @Test func aSenderWhoseCertificateProvesAContactsFingerprintIsNotAskedAndItsFileLandsWithProvenance() throws {

@@ -14,7 +14,9 @@ package struct LocalSendServerConfiguration: Sendable {
   package var http: HTTPLimits
   /// A client must finish the TLS handshake within this time.
   package var handshakeTimeout: Duration
-  /// An active session with no upload for this long gives way to the next offer.
+  /// An active session with no upload for this long gives way to the next offer. A sender
+  /// starts uploading as soon as its offer is accepted; a minute is ample, and one that got its
+  /// tokens and went away holds the one session no longer than that.
   package var sessionTimeout: Duration
   /// Connections served at once, in total and per client address.
   package var maxConnections: Int
@@ -24,7 +26,7 @@ package struct LocalSendServerConfiguration: Sendable {
     host: String? = nil, port: UInt16 = LocalSendProtocol.defaultPort, alias: String,
     deviceModel: String? = "Linux", deviceType: DeviceType = .desktop, pin: String? = nil,
     limits: LocalSendLimits = .default, http: HTTPLimits = .default,
-    handshakeTimeout: Duration = .seconds(10), sessionTimeout: Duration = .seconds(300),
+    handshakeTimeout: Duration = .seconds(10), sessionTimeout: Duration = .seconds(60),
     maxConnections: Int = 32, maxConnectionsPerAddress: Int = 8
   ) {
     self.host = host

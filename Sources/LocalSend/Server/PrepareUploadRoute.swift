@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TLS
 
 /// `POST /prepare-upload` (§4.1): PIN, validation, the one session slot, the delegate's
 /// decision, tokens for what it accepted.
@@ -21,7 +22,12 @@ extension ServerConnection {
     let sender = RemoteSender(address: address, device: request.info, certificate: certificate)
     let files = request.files.values.sorted { $0.id < $1.id }
     let offer = IncomingOffer(sessionID: sessionID, sender: sender, files: files)
+    // A client that hangs up (or sends anything) while its offer waits has given up on it: the
+    // offer is withdrawn and the session slot freed at once, not when the owner's answer or the
+    // ask's timeout comes (one client that left would otherwise block every other sender).
+    let watch = (stream.stream as? TLSConnection).flatMap { PeerWatch($0, departed: { cancellation.cancel() }) }
     let decision = server.delegate.localSend(decide: offer, cancellation: cancellation)
+    watch?.stop()
     if cancellation.isCancelled {
       server.sessions.withLock { $0.release(sessionID) }
       return .message(.forbidden, "Cancelled by sender")
