@@ -52,6 +52,18 @@ import Testing
     #expect(try parseJSONLines(usage.stdoutText).first?["exit_code"] as? Int == 64, "\(usage)")
   }
 
+  /// Found by an outside review: a send whose connection failed ended its --json stream with a
+  /// `failed` event and no `error`.
+  @Test func sendJSONEndsWithAnErrorEventWhenTheConnectionFails() throws {
+    let a = try ShareHome(name: "alice")
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+    let refused = try a.share("send", try a.file("x.txt", "x").path, "--to", "127.0.0.1:9", "--json")
+    #expect(refused.exited(with: 1), "\(refused)")
+    let last = try #require(try parseJSONLines(refused.stdoutText).last, "\(refused)")
+    #expect(last["event"] as? String == "error" && last["exit_code"] as? Int == 1, "\(last)")
+    #expect((last["message"] as? String)?.isEmpty == false, "\(last)")
+  }
+
   @Test func noSendEventHasAnEmptyTo() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])

@@ -234,6 +234,7 @@ final class SendReporter: Sendable {
   func summarize(_ results: [Result<SendReport, ShareError>], interrupted: Bool) -> ExitCode {
     progress?.clear()
     let tallies = self.tallies.withLock { $0 }
+    var failures: [String] = []
     for (index, result) in results.enumerated() {
       let to = endpoints[index].name
       switch result {
@@ -244,13 +245,21 @@ final class SendReporter: Sendable {
             peer: tallies[index].peerName?.description ?? to.description, payload: tallies[index].current,
             sentOfIt: tallies[index].sent - tallies[index].sentBeforeCurrent, commandLine: commandLine)
           : error.description
-        terminal.error(results.count > 1 ? "\(to.description): \(message)" : message, detail: error.detail)
+        let line = results.count > 1 ? "\(to.description): \(message)" : message
+        failures.append(line)
+        terminal.error(line, detail: error.detail)
       case .success(let report):
         guard !json && !quiet else { continue }
         describe(report, tally: tallies[index], to: to, several: results.count > 1)
       }
     }
-    return ExitCode.of(send: results.map(ReceiverOutcome.init), interrupted: interrupted)
+    let code = ExitCode.of(send: results.map(ReceiverOutcome.init), interrupted: interrupted)
+    // The --json stream ends with the error that ended the command, as every event stream does.
+    if json && (code == .failure || code == .interrupted) {
+      let message = failures.isEmpty ? code.meaning : failures.joined(separator: "; ")
+      terminal.out(JSONOutput.line(ErrorEvent(message: message, exitCode: code.rawValue)))
+    }
+    return code
   }
 
   /// One receiver's items, then the line that sums them up.
