@@ -1,4 +1,5 @@
 import System
+import TextEscaping
 
 /// What went wrong with the Inbox or its staging area. `description` is one sentence for a
 /// person; `detail` adds the system call and errno.
@@ -14,18 +15,21 @@ package enum InboxError: Error, Sendable, CustomStringConvertible {
   /// Something on disk is not what share put there.
   case unexpected(String)
 
+  /// Names and paths in it are escaped (a name a person typed, or a path in a home whose
+  /// folders have odd names, reaches a terminal).
   package var description: String {
     switch self {
-    case .system(let call, let path, let code):
+    case .system(let call, let rawPath, let code):
+      let path = Self.shown(rawPath)
       if code == .readOnlyFileSystem { return "the file system holding \(path) is read-only" }
       if code == .permissionDenied || code == .notPermitted {
         return "cannot write to \(path): permission denied; check that the folder is writable"
       }
       return "\(call) failed on \(path): \(code)"
     case .diskFull(let path):
-      return "the disk holding \(path) is full; free some space and try again"
-    case .noSuchItem(let name): return "no item named \"\(name)\" in the Inbox (see 'share inbox list')"
-    case .destinationExists(let path): return "\(path) already exists; share never overwrites"
+      return "the disk holding \(Self.shown(path)) is full; free some space and try again"
+    case .noSuchItem(let name): return "no item named \(Escaping.quoted(name)) in the Inbox (see 'share inbox list')"
+    case .destinationExists(let path): return "\(Self.shown(path)) already exists; share never overwrites"
     case .unexpected(let what): return what
     }
   }
@@ -43,11 +47,14 @@ package enum InboxError: Error, Sendable, CustomStringConvertible {
     }
   }
 
+  /// A path as messages show it: escaped, whole.
+  static func shown(_ path: String) -> String { Escaping.escaped(path, maximumLength: 4096) }
+
   /// The C-level detail for `--verbose`.
   package var detail: String {
     switch self {
     case .system(let call, let path, let code):
-      return "\(call)(\(path)): errno \(code.rawValue) (\(code))"
+      return "\(call)(\(Self.shown(path))): errno \(code.rawValue) (\(code))"
     default: return description
     }
   }

@@ -114,6 +114,12 @@ import Testing
       #expect(result.exited(with: 1), "\(result)")
       #expect(result.stderrText.contains("no item named \"nosuch\""), "\(result)")
     }
+    // Found by an outside review: the name was echoed with its escape sequence intact.
+    for verb in ["show", "move", "delete"] {
+      let result = try home.share("inbox", verb, "x\u{1B}[31mred\u{202E}")
+      #expect(result.exited(with: 1) && !result.stderr.contains(0x1B), "\(result)")
+      #expect(result.stderrText.contains(#"no item named "x\u{1B}[31mred\u{202E}""#), "\(result)")
+    }
   }
 
   @Test func anEmptyInboxSaysSoOnStderrAndListsNothing() throws {
