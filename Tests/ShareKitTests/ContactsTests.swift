@@ -105,16 +105,23 @@ import Testing
     #expect(contacts.remembered().0.id(for: "y") == Self.id(2))
   }
 
-  @Test func aDamagedKnownPeersFileIsReportedAndReplacedByTheNextRemembering() throws {
+  /// Found by an outside review: a damaged file was read as empty for a send's check (any
+  /// device could answer under a pinned name) and replaced by the next send's one pin.
+  @Test func aDamagedKnownPeersFileFailsChecksAndIsNeverWrittenOver() throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     try Data("garbage".utf8).write(to: contacts.knownPeersFile)
     let (empty, warning) = contacts.remembered()
-    #expect(empty.entries.isEmpty)
+    #expect(empty.entries.isEmpty, "a listing reads it as empty")
     #expect(warning?.contains("damaged") == true)
+    #expect(throws: ShareError.self) { try contacts.rememberedForChecking() }
+    #expect(throws: ShareError.self) { try contacts.remember([(name: "lab-b", id: Self.id(3))]) }
+    #expect(throws: ShareError.self) { try contacts.forget(name: "lab-b") }
+    #expect(try String(contentsOf: contacts.knownPeersFile, encoding: .utf8) == "garbage")
+    // Removed, names are remembered afresh.
+    try FileManager.default.removeItem(at: contacts.knownPeersFile)
     try contacts.remember([(name: "lab-b", id: Self.id(3))])
-    #expect(contacts.remembered().warning == nil)
-    #expect(contacts.remembered().0.id(for: "lab-b") == Self.id(3))
+    #expect(try contacts.rememberedForChecking().id(for: "lab-b") == Self.id(3))
   }
 
   @Test func untrustRemovesExactlyOneMatchOrNothing() throws {

@@ -43,7 +43,7 @@ final class LocalSendDelivery: Sendable {
     throws(ShareError) -> SendReport
   {
     let (offers, unsupported) = LocalSendDelivery.offers(items)
-    let (target, proven) = pinnedTarget(peer, endpoint: endpoint)
+    let (target, proven) = try pinnedTarget(peer, endpoint: endpoint)
     let report = { (tokens: [String: String], refusal: String) in
       LocalSendDelivery.report(endpoint, peer, proven, offers, unsupported, tokens: tokens, refusal: refusal)
     }
@@ -71,8 +71,10 @@ final class LocalSendDelivery: Sendable {
 
   /// The target with the TOFU check: the certificate must prove the fingerprint the device
   /// announced and, for an alias sent to before, the one remembered for it. `proven` gets it.
-  private func pinnedTarget(_ peer: LocalSendPeer, endpoint: Endpoint) -> (LocalSendTarget, ProvenFingerprint) {
-    let remembered = contacts.remembered().0.id(for: LocalSendDelivery.pinName(peer))
+  private func pinnedTarget(_ peer: LocalSendPeer, endpoint: Endpoint) throws(ShareError) -> (
+    LocalSendTarget, ProvenFingerprint
+  ) {
+    let remembered = try contacts.rememberedForChecking().id(for: LocalSendDelivery.pinName(peer))
     let proven = ProvenFingerprint()
     let claimed = peer.fingerprint.unescaped
     let check = PeerCheck.custom { certificate in

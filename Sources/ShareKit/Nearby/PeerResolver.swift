@@ -22,12 +22,18 @@ package struct PeerResolver: Sendable {
     self.contacts = contacts
   }
 
-  /// The names and IDs this home knows (`warn` gets what the user should know: a damaged
-  /// `known_peers.json`).
-  package func knownIdentities(warn: (String) -> Void) throws(ShareError) -> KnownIdentities {
+  /// The names and IDs this home knows. For `checking` (a send by name) a damaged
+  /// `known_peers.json` is an error; otherwise `warn` gets it and it is read as empty.
+  package func knownIdentities(checking: Bool = false, warn: (String) -> Void) throws(ShareError) -> KnownIdentities {
     let trust = try contacts.trusted()
-    let (known, warning) = contacts.remembered()
-    if let warning { warn(warning) }
+    let known: KnownPeers
+    if checking {
+      known = try contacts.rememberedForChecking()
+    } else {
+      let (remembered, warning) = contacts.remembered()
+      if let warning { warn(warning) }
+      known = remembered
+    }
     return KnownIdentities(own: (device.name, device.fingerprint), trust: trust, known: known)
   }
 
@@ -43,7 +49,7 @@ package struct PeerResolver: Sendable {
     let named = zip(targets, endpoints).filter { $0.1 == nil }.map(\.0)
     guard !named.isEmpty || targets.isEmpty else { return endpoints.compactMap { $0 } }
 
-    let book = try knownIdentities(warn: warn)
+    let book = try knownIdentities(checking: true, warn: warn)
     let directory = PeerDirectory(book: book)
     let timeout = self.timeout
     let sightings = try runBlocking { try await Sightings.look(for: named, in: directory, timeout: timeout) }

@@ -12,8 +12,10 @@ import TLS
 /// so a reader needs no lock: it sees the old file or the new one, never a mix.
 ///
 /// Two files, not one: they fail differently (a damaged contacts file is an error, since it
-/// decides who may send; a damaged `known_peers.json` is reported and ignored, since it only
-/// ever adds refusals), and scripts and the README name them.
+/// decides who may send; a damaged `known_peers.json` is an error where a send checks a name
+/// against it, and reported and ignored where it only decorates a listing), and scripts and the
+/// README name them. A damaged `known_peers.json` is never written over: the pins in it would be
+/// lost without a word.
 package struct Contacts: Sendable {
   package let trustFile: URL
   package let knownPeersFile: URL
@@ -38,13 +40,39 @@ package struct Contacts: Sendable {
     }
   }
 
-  /// The remembered names; a missing file is none, a damaged one is reported and read as none.
+  /// The remembered names for a listing; a missing file is none, a damaged one is reported and
+  /// read as none.
   package func remembered() -> (KnownPeers, warning: String?) {
-    guard let data = FileManager.default.contents(atPath: knownPeersFile.path) else { return (KnownPeers(), nil) }
+    switch readKnownPeers() {
+    case .success(let known): return (known, nil)
+    case .failure(let damage): return (KnownPeers(), "\(knownPeersFile.path) is damaged and was ignored: \(damage.reason)")
+    }
+  }
+
+  /// The remembered names for checking a peer against them (a send by name, a LocalSend pin);
+  /// a damaged file is an error: read as none, it would let any device answer under a name.
+  package func rememberedForChecking() throws(ShareError) -> KnownPeers {
+    switch readKnownPeers() {
+    case .success(let known): return known
+    case .failure(let damage): throw damaged(damage)
+    }
+  }
+
+  private struct Damage: Error { var reason: String }
+
+  private func damaged(_ damage: Damage) -> ShareError {
+    .configuration(
+      "\(knownPeersFile.path) is damaged (\(damage.reason)), so share cannot check that a name still belongs to the "
+        + "device it sent to before; repair the file, or remove it to remember names afresh (each is learned again "
+        + "at its next send)")
+  }
+
+  private func readKnownPeers() -> Result<KnownPeers, Damage> {
+    guard let data = FileManager.default.contents(atPath: knownPeersFile.path) else { return .success(KnownPeers()) }
     do {
-      return (KnownPeers(entries: try Contacts.decoder.decode(File<KnownPeers.Entry>.self, from: data).peers), nil)
+      return .success(KnownPeers(entries: try Contacts.decoder.decode(File<KnownPeers.Entry>.self, from: data).peers))
     } catch {
-      return (KnownPeers(), "\(knownPeersFile.path) is damaged and was ignored: \(error.localizedDescription)")
+      return .failure(Damage(reason: error.localizedDescription))
     }
   }
 
@@ -116,7 +144,7 @@ package struct Contacts: Sendable {
   }
 
   private func changeKnownPeers<T>(_ change: (inout KnownPeers) -> T) throws(ShareError) -> T {
-    var (known, _) = remembered()
+    var known = try rememberedForChecking()
     let before = known
     let result = change(&known)
     if known != before { try save(known.entries, to: knownPeersFile) }
