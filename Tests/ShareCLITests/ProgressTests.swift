@@ -149,4 +149,19 @@ extension ProgressLineTests {
     let text = line.render(width: 120, at: Self.start + .seconds(2))
     #expect(text.contains("25.0 MiB/s"), "\(text)")
   }
+
+  /// Found by an outside review: a receiver that died mid-send left the sender saying only that
+  /// the connection closed, without naming it or how to resume.
+  @Test func aDroppedConnectionNamesTheReceiverAndHowToResume() {
+    let closed = "The connection was closed before the transfer finished."
+    let big = SendingPayload(name: "huge.bin", size: 1 << 30, resumeFrom: 0, resumable: true)
+    let text = SendSummary.failed(
+      closed, peer: "bob", named: true, payload: big, sentOfIt: 300 << 20, commandLine: ["send", "huge.bin", "--to", "bob"])
+    #expect(text.hasPrefix("bob: \(closed) bob keeps up to 300 MiB of huge.bin"), "\(text)")
+    #expect(text.hasSuffix("\n  share send huge.bin --to bob"), "\(text)")
+    let small = SendingPayload(name: "a.txt", size: 10, resumeFrom: 0, resumable: false)
+    #expect(SendSummary.failed(closed, peer: "bob", named: true, payload: small, sentOfIt: 5, commandLine: []) == "bob: \(closed)")
+    #expect(SendSummary.failed(closed, peer: "bob", named: false, payload: nil, sentOfIt: 0, commandLine: []) == closed)
+    #expect(SendSummary.failed(closed, peer: nil, named: true, payload: big, sentOfIt: 1, commandLine: []) == closed)
+  }
 }

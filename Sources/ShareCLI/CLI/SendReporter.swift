@@ -239,12 +239,16 @@ final class SendReporter: Sendable {
       let to = endpoints[index].name
       switch result {
       case .failure(let error):
+        let tally = tallies[index]
+        let sentOfIt = tally.sent - tally.sentBeforeCurrent
         let message =
           interrupted
           ? SendSummary.interrupted(
-            peer: tallies[index].peerName?.description ?? to.description, payload: tallies[index].current,
-            sentOfIt: tallies[index].sent - tallies[index].sentBeforeCurrent, commandLine: commandLine)
-          : error.description
+            peer: tally.peerName?.description ?? to.description, payload: tally.current, sentOfIt: sentOfIt,
+            commandLine: commandLine)
+          : SendSummary.failed(
+            error.description, peer: tally.peerName?.description, named: results.count == 1, payload: tally.current,
+            sentOfIt: sentOfIt, commandLine: commandLine)
         let line = results.count > 1 ? "\(to.description): \(message)" : message
         failures.append(line)
         terminal.error(line, detail: error.detail)

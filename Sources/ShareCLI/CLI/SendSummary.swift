@@ -75,6 +75,20 @@ enum SendSummary {
       + "to resume, run:\n  " + shellCommand(commandLine)
   }
 
+  /// A send that failed after connecting (the connection dropped, the receiver stopped): which
+  /// receiver (`named`: the line does not say it already; nor does an error that names it), and,
+  /// when it keeps part of a large item for resuming, how to resume.
+  static func failed(
+    _ error: String, peer: String?, named: Bool, payload: SendingPayload?, sentOfIt: Int64, commandLine: [String]
+  ) -> String {
+    guard let peer else { return error }
+    let head = named && !error.contains(peer) ? "\(peer): \(error)" : error
+    guard let payload, payload.resumable, payload.resumeFrom + sentOfIt > 0 else { return head }
+    let kept = formatBytes(payload.resumeFrom + sentOfIt)
+    return "\(head) \(peer) keeps up to \(kept) of \(payload.name) for resuming (not in its Inbox); "
+      + "to resume, run:\n  " + shellCommand(commandLine)
+  }
+
   /// `12 ms`, `3.4 s`, `2 min 5 s`, `1 h 2 min`.
   static func duration(_ seconds: Double) -> String {
     if seconds < 1 { return "\(max(1, Int((seconds * 1000).rounded()))) ms" }
