@@ -122,6 +122,20 @@ import Testing
     }
   }
 
+  /// Found by an outside review: `--name a/b` went to the receiver, which refused it (exit 4), and
+  /// `share accept -1` suggested `-v`.
+  @Test func aNameNoReceiverTakesAndANegativeNumberAreUsageErrors() throws {
+    let home = try ShareHome(name: "bob")
+    let file = try home.file("x.txt", "x\n").path
+    for name in ["a/b", "..", "", " "] {
+      let result = try home.share("send", file, "--name", name, "--to", "127.0.0.1:9")
+      #expect(result.exited(with: 64) && result.stderrText.contains("cannot name an item"), "\(result)")
+    }
+    let negative = try home.share("accept", "-1")
+    #expect(negative.exited(with: 64) && negative.stderrText.contains("is not an option; no number"), "\(negative)")
+    #expect(!negative.stderrText.contains("did you mean"), "\(negative)")
+  }
+
   @Test func anEmptyInboxSaysSoOnStderrAndListsNothing() throws {
     let home = try ShareHome(name: "bob")
     let plain = try home.share("inbox", "list")

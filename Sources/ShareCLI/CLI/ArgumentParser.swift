@@ -84,6 +84,9 @@ struct ParsedArguments: Sendable {
     }
     let options = spec.allOptions
     guard let option = options.first(where: { $0.names.contains(name) }) else {
+      if name.utf8.count > 1, name.utf8.dropFirst().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+        throw UsageError("'\(name)' is not an option; no number on share's command line is negative", spec: spec)
+      }
       var message = "unknown option '\(name)'"
       if let suggestion = closest(to: name, among: options.flatMap(\.names)) { message += "; did you mean '\(suggestion)'?" }
       throw UsageError(message, spec: spec)

@@ -157,6 +157,9 @@ enum SendCommand: Command {
     let streams = arguments.positionals.filter { $0 == "-" }.count
     guard streams <= 1 else { throw UsageError("standard input ('-') can be sent only once", spec: spec) }
     let texts = arguments.all(Self.text)
+    if let name, let problem = ItemCatalog.problem(withName: name) {
+      throw UsageError("--name \(Escaping.quoted(name)) cannot name an item: \(problem)", spec: spec)
+    }
     let namesPath = name != nil && streams == 0 && texts.isEmpty
     if namesPath, paths.count != 1 {
       throw UsageError(

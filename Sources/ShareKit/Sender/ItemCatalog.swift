@@ -15,6 +15,17 @@ package struct ItemCatalog: Sendable {
 
   package init() {}
 
+  /// Why `name` (`--name`) cannot name an item, by the rule every receiver applies (a path, `.`,
+  /// `..`, empty, NUL), or nil: refused here, before anything is sent.
+  package static func problem(withName name: String) -> String? {
+    do {
+      _ = try InboxName.sanitize(name)
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
   /// Whether a command-line argument is a URL rather than a path: an absolute URL with a scheme
   /// (`https://…`, `ftp://…`) that does not name an existing file.
   package static func looksLikeURL(_ argument: String) -> Bool {
