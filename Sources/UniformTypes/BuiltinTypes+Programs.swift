@@ -1,5 +1,5 @@
-/// The built-in types of 3D models, programs and installers (split from BuiltinTypes.swift for
-/// length).
+/// The built-in types of 3D models, and of everything that acts when opened: macro-enabled
+/// documents, programs, launchers and installers (split from BuiltinTypes.swift for length).
 extension BuiltinTypes {
   /// 3D models and CAD drawings.
   static func models(_ list: inout BuiltinTypeList) {
@@ -23,6 +23,51 @@ extension BuiltinTypes {
     list.type("org.blender.blend", "Blender scene", ["public.3d-content"], ext: ["blend"], mime: ["application/x-blender"])
   }
 
+  /// Macro-enabled Office documents: they carry a VBA project (`vbaProject.bin`) that runs when
+  /// opened, or are add-ins, macro sheets, queries or databases with code that Office runs or
+  /// fetches when it opens them. By name for the legacy kinds (their content is an OLE2 file, a
+  /// database or text like any other); the OOXML kinds by content too.
+  static func macroDocuments(_ list: inout BuiltinTypeList) {
+    list.type("com.microsoft.office.macro-enabled", "macro-enabled Office document", ["public.data"])
+    list.type(
+      "org.openxmlformats.wordprocessingml.document.macroenabled", "macro-enabled Word document (docm)",
+      ["org.openxmlformats.wordprocessingml.document", "com.microsoft.office.macro-enabled"], ext: ["docm", "dotm"],
+      mime: ["application/vnd.ms-word.document.macroenabled.12", "application/vnd.ms-word.template.macroenabled.12"])
+    list.type(
+      "org.openxmlformats.spreadsheetml.sheet.macroenabled", "macro-enabled Excel workbook (xlsm)",
+      ["org.openxmlformats.spreadsheetml.sheet", "com.microsoft.office.macro-enabled"], ext: ["xlsm", "xltm", "xlam", "xlsb"],
+      mime: [
+        "application/vnd.ms-excel.sheet.macroenabled.12", "application/vnd.ms-excel.template.macroenabled.12",
+        "application/vnd.ms-excel.addin.macroenabled.12", "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+      ])
+    list.type(
+      "org.openxmlformats.presentationml.presentation.macroenabled", "macro-enabled PowerPoint presentation (pptm)",
+      ["org.openxmlformats.presentationml.presentation", "com.microsoft.office.macro-enabled"],
+      ext: ["pptm", "potm", "ppsm", "ppam", "sldm"],
+      mime: [
+        "application/vnd.ms-powerpoint.presentation.macroenabled.12", "application/vnd.ms-powerpoint.template.macroenabled.12",
+        "application/vnd.ms-powerpoint.slideshow.macroenabled.12", "application/vnd.ms-powerpoint.addin.macroenabled.12",
+        "application/vnd.ms-powerpoint.slide.macroenabled.12",
+      ])
+    list.type(
+      "com.microsoft.excel.xla", "Excel add-in or macro sheet (xla, xlm)",
+      ["com.microsoft.excel.xls", "com.microsoft.office.macro-enabled"],
+      ext: ["xla", "xlm"])
+    list.type(
+      "com.microsoft.powerpoint.ppa", "PowerPoint 97-2003 add-in (ppa)",
+      ["com.microsoft.powerpoint.ppt", "com.microsoft.office.macro-enabled"],
+      ext: ["ppa"])
+    list.type(
+      "com.microsoft.excel.sylk", "Symbolic Link spreadsheet (SYLK)", ["public.plain-text", "com.microsoft.office.macro-enabled"],
+      ext: ["slk", "sylk"], mime: ["text/spreadsheet", "application/x-sylk"])
+    list.type(
+      "com.microsoft.excel.query", "Excel query file (iqy, dqy)", ["public.plain-text", "com.microsoft.office.macro-enabled"],
+      ext: ["iqy", "dqy"], mime: ["text/x-ms-iqy"])
+    list.type(
+      "com.microsoft.access.application", "Access application (mde, accde, adp)",
+      ["public.data", "com.microsoft.office.macro-enabled"], ext: ["mde", "accde", "ade", "adp", "mda", "accda"])
+  }
+
   /// Executables and installers.
   static func executables(_ list: inout BuiltinTypeList) {
     list.type("public.executable", "executable", ["public.item"])
@@ -34,7 +79,7 @@ extension BuiltinTypes {
       ], sig: true)
     list.type(
       "com.microsoft.windows-executable", "Windows executable", ["public.data", "public.executable"],
-      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi", "ocx", "xll", "drv", "mui"],
+      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi", "ocx", "xll", "wll", "drv", "mui"],
       mime: [
         "application/vnd.microsoft.portable-executable", "application/x-msdownload",
         "application/x-ms-dos-executable", "application/x-dosexec", "application/x-msdos-program",
@@ -52,6 +97,14 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.windows-shortcut", "Windows shortcut", ["public.data", "public.executable"], ext: ["lnk", "pif", "scf", "url-ms"],
       mime: ["application/x-ms-shortcut"], sig: true)
+    list.type(
+      "com.microsoft.windows-xml-shortcut", "Windows shortcut (XML)", ["public.xml", "public.executable"],
+      ext: ["settingcontent-ms", "library-ms", "search-ms", "searchconnector-ms"])
+    list.type(
+      "com.microsoft.management-console", "Management Console snap-in (msc)", ["public.xml", "public.executable"], ext: ["msc"])
+    list.type(
+      "com.sun.java-web-start", "Java Web Start launcher (JNLP)", ["public.xml", "public.executable"], ext: ["jnlp"],
+      mime: ["application/x-java-jnlp-file"])
     list.type(
       "com.microsoft.html-application", "HTML application (HTA)", ["public.html", "public.executable"], ext: ["hta"],
       mime: ["application/hta"])
@@ -95,5 +148,18 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.clickonce-application", "ClickOnce application", ["public.installer-package"],
       ext: ["application", "appref-ms", "vsto"], mime: ["application/x-ms-application"])
+    list.type("com.microsoft.windows-gadget", "Windows gadget", ["public.zip-archive", "public.installer-package"], ext: ["gadget"])
+    list.type(
+      "org.opensuse.one-click-install", "openSUSE one-click install (ymp)", ["public.xml", "public.installer-package"], ext: ["ymp"],
+      mime: ["text/x-suse-ymp"])
+    list.type(
+      "org.mozilla.xpinstall", "Firefox add-on (xpi)", ["public.zip-archive", "public.installer-package"], ext: ["xpi"],
+      mime: ["application/x-xpinstall"])
+    list.type(
+      "org.kde.plasma-package", "KDE Plasma add-on", ["public.zip-archive", "public.installer-package"], ext: ["plasmoid", "kwinscript"],
+      mime: ["application/x-plasma"])
+    list.type(
+      "org.archlinux.package", "Arch Linux package", ["com.facebook.zstandard-tar-archive", "public.installer-package"],
+      ext: ["pkg.tar.zst"])
   }
 }

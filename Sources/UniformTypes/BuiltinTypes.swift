@@ -130,6 +130,8 @@ enum BuiltinTypes {
       "com.microsoft.registry-file", "Windows registry file", ["public.script"], ext: ["reg"],
       mime: ["text/x-ms-regedit", "application/x-ms-regedit"])
     list.type(
+      "public.tcl-script", "Tcl script", ["public.script"], ext: ["tcl", "tk"], mime: ["text/tcl", "text/x-tcl", "application/x-tcl"])
+    list.type(
       "com.microsoft.windows-script-component", "Windows script component", ["public.script"], ext: ["wsc", "sct", "jse", "wsh"],
       mime: ["text/scriptlet"])
   }
@@ -204,29 +206,6 @@ enum BuiltinTypes {
       "com.microsoft.powerpoint.ppt", "PowerPoint 97-2003 presentation (ppt)",
       ["com.microsoft.compound-document", "public.presentation"],
       ext: ["ppt", "pps", "pot"], mime: ["application/vnd.ms-powerpoint"])
-  }
-
-  /// Macro-enabled Office documents: they carry a VBA project (`vbaProject.bin`) that runs when opened.
-  static func macroDocuments(_ list: inout BuiltinTypeList) {
-    list.type("com.microsoft.office.macro-enabled", "macro-enabled Office document", ["public.data"])
-    list.type(
-      "org.openxmlformats.wordprocessingml.document.macroenabled", "macro-enabled Word document (docm)",
-      ["org.openxmlformats.wordprocessingml.document", "com.microsoft.office.macro-enabled"], ext: ["docm", "dotm"],
-      mime: ["application/vnd.ms-word.document.macroenabled.12", "application/vnd.ms-word.template.macroenabled.12"])
-    list.type(
-      "org.openxmlformats.spreadsheetml.sheet.macroenabled", "macro-enabled Excel workbook (xlsm)",
-      ["org.openxmlformats.spreadsheetml.sheet", "com.microsoft.office.macro-enabled"], ext: ["xlsm", "xltm", "xlam", "xlsb"],
-      mime: [
-        "application/vnd.ms-excel.sheet.macroenabled.12", "application/vnd.ms-excel.template.macroenabled.12",
-        "application/vnd.ms-excel.addin.macroenabled.12", "application/vnd.ms-excel.sheet.binary.macroenabled.12",
-      ])
-    list.type(
-      "org.openxmlformats.presentationml.presentation.macroenabled", "macro-enabled PowerPoint presentation (pptm)",
-      ["org.openxmlformats.presentationml.presentation", "com.microsoft.office.macro-enabled"], ext: ["pptm", "potm", "ppsm", "ppam"],
-      mime: [
-        "application/vnd.ms-powerpoint.presentation.macroenabled.12", "application/vnd.ms-powerpoint.template.macroenabled.12",
-        "application/vnd.ms-powerpoint.slideshow.macroenabled.12", "application/vnd.ms-powerpoint.addin.macroenabled.12",
-      ])
   }
 
   /// Audio and video.

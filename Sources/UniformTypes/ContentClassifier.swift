@@ -9,7 +9,7 @@ import TextEscaping
 /// - text whose first group is `[Desktop Entry]` is a desktop entry, `[Flatpak Ref]`/`[Flatpak
 ///   Repo]` a Flatpak reference/repository, even after a shebang line;
 /// - other text starting with `#!` is a script, by interpreter (`sh`/`bash`… shell, `python*`,
-///   `perl`, `ruby`, `php`, `node`, `pwsh`; anything else `public.script`), also through `env`;
+///   `perl`, `ruby`, `php`, `node`, `pwsh`, `tclsh`; anything else `public.script`), also through `env`;
 /// - an ELF with `AI` and 1 or 2 at offset 8 is an AppImage;
 /// - a ZIP (or unrecognised data starting `PK\3\4`) is looked into: an OpenDocument `mimetype`
 ///   first entry, Office Open XML parts (`[Content_Types].xml`, `_rels/`, `docProps/`, then
@@ -156,6 +156,8 @@ package enum ContentClassifier {
       type = "com.netscape.javascript-source"
     } else if name == "pwsh" || name == "powershell" {
       type = "com.microsoft.powershell-script"
+    } else if name.hasPrefix("tclsh") || name.hasPrefix("wish") || name == "expect" {
+      type = "public.tcl-script"
     } else {
       type = .script
     }
@@ -208,9 +210,13 @@ package enum ContentClassifier {
   }
 
   /// The Office Open XML document kind its parts show: `word/`, `xl/` or `ppt/`, macro-enabled
-  /// when it carries a VBA project (`vbaProject.bin`, `vbaData.xml`).
+  /// when it carries a VBA project (`vbaProject.bin`, `vbaData.xml`, in any folder and any case:
+  /// Office compares part names ignoring case).
   private static func officeOpenXMLType(_ names: [String]) -> (TypeIdentifier, String) {
-    let macros = names.first { $0.hasSuffix("/vbaProject.bin") || $0.hasSuffix("/vbaData.xml") }
+    let macros = names.first { name in
+      let part = name.split(separator: "/").last?.lowercased()
+      return part == "vbaproject.bin" || part == "vbadata.xml"
+    }
     for (folder, plain, macroEnabled) in [
       ("word/", "org.openxmlformats.wordprocessingml.document", "org.openxmlformats.wordprocessingml.document.macroenabled"),
       ("xl/", "org.openxmlformats.spreadsheetml.sheet", "org.openxmlformats.spreadsheetml.sheet.macroenabled"),
@@ -229,11 +235,12 @@ package enum ContentClassifier {
     var storedText: String?
   }
 
-  /// The local file headers found in `head`, at most 64.
+  /// The local file headers found in `head`, in order: all of them the head holds (each takes
+  /// at least 30 bytes), so a VBA project after many small parts is still seen.
   static func zipEntries(_ head: UnsafeRawBufferPointer) -> [ZipEntry] {
     var entries: [ZipEntry] = []
     var offset = 0
-    while entries.count < 64, offset + 30 <= head.count,
+    while offset + 30 <= head.count,
       head[offset] == 0x50, head[offset + 1] == 0x4B, head[offset + 2] == 3, head[offset + 3] == 4
     {
       let flags = le16(head, offset + 6)

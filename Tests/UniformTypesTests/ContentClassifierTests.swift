@@ -42,6 +42,24 @@ struct ContentClassifierTests {
     #expect(classify(bytes, "application/zip").type == "org.openxmlformats.wordprocessingml.document")
   }
 
+  @Test("a VBA project makes an OOXML package macro-enabled in any folder and any case, and after many small parts")
+  func vbaProjectAnywhereInTheHead() {
+    let macroSlide: TypeIdentifier = "org.openxmlformats.presentationml.presentation.macroenabled"
+    #expect(classify(SampleBytes.sldm, "application/zip").type == macroSlide)
+    let upper = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("ppt/slides/slide1.xml", [0x3C]), ("PPT/VBAPROJECT.BIN", [0])])
+    #expect(classify(upper, "application/zip").type == macroSlide)
+    let atRoot = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("xl/workbook.xml", [0x3C]), ("vbaProject.bin", [0])])
+    #expect(classify(atRoot, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet.macroenabled")
+    // 200 parts before the VBA project, all within the head (the walk used to stop at 64).
+    let parts = (0..<200).map { ("word/media/image\($0).xml", [UInt8(0x3C)]) }
+    let late = SampleBytes.zip([("[Content_Types].xml", [0x3C])] + parts + [("word/vbaProject.bin", [0])])
+    #expect(late.count < ContentSniffer.headLength)
+    #expect(classify(late, "application/zip").type == "org.openxmlformats.wordprocessingml.document.macroenabled")
+    // A part that only ends in the name is not a VBA project.
+    let lookalike = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("word/notvbaProject.bin", [0])])
+    #expect(classify(lookalike, "application/zip").type == "org.openxmlformats.wordprocessingml.document")
+  }
+
   @Test("ZIP refinement never overrides what libmagic identified as something else")
   func zipRefinementIsBounded() {
     #expect(classify(SampleBytes.docx, "application/x-pie-executable").type == .unixExecutable)
@@ -56,6 +74,7 @@ struct ContentClassifierTests {
       ("#!/usr/bin/python3.11\n", "public.python-script"), ("#!/usr/bin/env LANG=C perl -w\n", "public.perl-script"),
       ("#!/usr/bin/ruby\n", "public.ruby-script"), ("#!/usr/bin/env node\n", "com.netscape.javascript-source"),
       ("#!/usr/bin/awk -f\n", "public.script"), ("#!\n", "public.script"), ("\u{FEFF}#!/bin/sh\n", "public.shell-script"),
+      ("#!/usr/bin/tclsh8.6\n", "public.tcl-script"), ("#!/usr/bin/env wish\n", "public.tcl-script"),
     ] as [(String, String)])
   func shebangs(text: String, expected: String) {
     #expect(classify(Array(text.utf8), "text/plain").type == TypeIdentifier(expected))

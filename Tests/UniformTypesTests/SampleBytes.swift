@@ -167,6 +167,17 @@ enum SampleBytes {
     ("xl/workbook.xml", Array("<workbook/>".utf8)),
   ])
 
+  static let pptx = zip([
+    ("[Content_Types].xml", Array("<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"/>".utf8)),
+    ("ppt/presentation.xml", Array("<p:presentation/>".utf8)),
+  ])
+
+  /// A PowerPoint slide with a VBA project: what a `.sldm` holds.
+  static let sldm = zip([
+    ("[Content_Types].xml", Array("<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"/>".utf8)),
+    ("ppt/slides/slide1.xml", Array("<p:sld/>".utf8)), ("ppt/vbaProject.bin", oleHeader),
+  ])
+
   static let odt = zip([
     ("mimetype", Array("application/vnd.oasis.opendocument.text".utf8)),
     ("content.xml", Array("<office:document-content/>".utf8)),
@@ -175,6 +186,17 @@ enum SampleBytes {
   static let plainZip = zip([("hello.txt", Array("hello\n".utf8)), ("notes/todo.txt", Array("buy milk\n".utf8))])
   static let apk = zip([("AndroidManifest.xml", [3, 0, 8, 0]), ("classes.dex", Array("dex\n035\0".utf8))])
   static let jar = zip([("META-INF/MANIFEST.MF", Array("Manifest-Version: 1.0\nMain-Class: Main\n".utf8))])
+
+  /// A Zstandard frame holding "hello\n" in one raw block.
+  static let zstd: [UInt8] = le32(0xFD2F_B528) + [0x20, 6, 0x31, 0, 0] + Array("hello\n".utf8)
+
+  /// An ISO 9660 image: 16 empty sectors, then a primary volume descriptor (`CD001`).
+  static let iso: [UInt8] = [UInt8](repeating: 0, count: 32768) + [1] + Array("CD001".utf8) + [1] + [UInt8](repeating: 0, count: 2041)
+
+  /// A TrueType font's offset table and two table records.
+  static let ttf: [UInt8] =
+    [0, 1, 0, 0] + [0, 2, 0, 32, 0, 1, 0, 0] + Array("OS/2".utf8) + le32(0) + be32(44) + be32(8)
+    + Array("cmap".utf8) + le32(0) + be32(52) + be32(8) + [UInt8](repeating: 0, count: 16)
 
   /// gzip (RFC 1952) of `data`, stored deflate.
   static func gzip(_ data: [UInt8]) -> [UInt8] {

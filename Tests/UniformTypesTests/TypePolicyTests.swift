@@ -129,6 +129,38 @@ struct TypePolicyTests {
   }
 
   @Test(
+    "at Ask time, macro carriers, launchers, scripts and installers are refused by name, in their family",
+    arguments: [
+      ("slides.sldm", "com.microsoft.office.macro-enabled"), ("addin.xla", "com.microsoft.office.macro-enabled"),
+      ("macros.xlm", "com.microsoft.office.macro-enabled"), ("addin.ppa", "com.microsoft.office.macro-enabled"),
+      ("sheet.slk", "com.microsoft.office.macro-enabled"), ("prices.iqy", "com.microsoft.office.macro-enabled"),
+      ("db.mde", "com.microsoft.office.macro-enabled"), ("db.accde", "com.microsoft.office.macro-enabled"),
+      ("project.ade", "com.microsoft.office.macro-enabled"), ("project.adp", "com.microsoft.office.macro-enabled"),
+      ("book.xlsb", "com.microsoft.office.macro-enabled"), ("deck.ppsm", "com.microsoft.office.macro-enabled"),
+      ("launch.jnlp", "public.executable"), ("console.msc", "public.executable"), ("x.settingcontent-ms", "public.executable"),
+      ("Docs.library-ms", "public.executable"), ("find.search-ms", "public.executable"), ("addin.wll", "public.executable"),
+      ("tool.tcl", "public.script"), ("clock.gadget", "public.installer-package"), ("install.ymp", "public.installer-package"),
+      ("addon.xpi", "public.installer-package"), ("clock.plasmoid", "public.installer-package"),
+      ("tiling.kwinscript", "public.installer-package"), ("tool-1.0-1-x86_64.pkg.tar.zst", "public.installer-package"),
+    ] as [(String, String)])
+  func refusedByName(name: String, family: String) throws {
+    let verdict = try Self.policy.get().judge(name: name, kind: .file)
+    #expect(!verdict.accepted && verdict.rule == .excludedName && verdict.decidedBy == family, "\(name): \(verdict.reason)")
+  }
+
+  @Test(
+    "at Ask time, the everyday neighbours of those kinds stay accepted",
+    arguments: [
+      ("table.xlsx", "Office documents"), ("slides.pptx", "Office documents"), ("old.xls", "Office documents"),
+      ("old.ppt", "Office documents"), ("old.doc", "Office documents"), ("backup.tar.zst", "Archives"), ("files.zip", "Archives"),
+      ("pkg.tar.zst", "Archives"), ("Roboto.ttf", "Fonts"), ("debian.iso", "Disk images"), ("notes.txt", "Text"),
+    ] as [(String, String)])
+  func everydayNeighboursAccepted(name: String, documentType: String) throws {
+    let verdict = try Self.policy.get().judge(name: name, kind: .file)
+    #expect(verdict.accepted && verdict.decidedBy == documentType, "\(name): \(verdict.reason)")
+  }
+
+  @Test(
     "name and content reconcile by the documented rules",
     arguments: [
       ("a.png", "public.png", Verdict.Match.same, "public.png"),

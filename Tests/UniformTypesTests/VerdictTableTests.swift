@@ -85,6 +85,11 @@ let customDeclarationsText = """
 
 let note: TypeIdentifier = "com.example.note"
 let docxID: TypeIdentifier = "org.openxmlformats.wordprocessingml.document"
+let pptxID: TypeIdentifier = "org.openxmlformats.presentationml.presentation"
+let pptmID: TypeIdentifier = "org.openxmlformats.presentationml.presentation.macroenabled"
+let xlaID: TypeIdentifier = "com.microsoft.excel.xla"
+let plasmaID: TypeIdentifier = "org.kde.plasma-package"
+let tarZstID: TypeIdentifier = "com.facebook.zstandard-tar-archive"
 
 let samples: [Sample] = [
   // Images, documents, media: accepted by default; images excluded by the custom file.
@@ -185,6 +190,45 @@ let samples: [Sample] = [
   Sample(
     "driver.run", SampleBytes.utf8("#!/bin/sh\n# This script was generated using Makeself 2.4.0\nexit 0\n"),
     .reject("public.shell-script", .excludedContent), .accept("public.run-installer")),
+  // Macro carriers, launchers and installers refused by name (or content), beside their everyday
+  // neighbours, which stay accepted.
+  Sample("slides.sldm", SampleBytes.sldm, .reject(pptmID, .excludedContent), .reject(pptmID, .notAccepted)),
+  Sample("slides.pptx", SampleBytes.pptx, .accept(pptxID), .reject(pptxID, .notAccepted)),
+  Sample("addin.xla", SampleBytes.oleHeader, .reject(xlaID, .excludedName), .reject(xlaID, .notAccepted)),
+  Sample("macros.xlm", SampleBytes.oleHeader, .reject(xlaID, .excludedName), .reject(xlaID, .notAccepted)),
+  Sample("old.xls", SampleBytes.oleHeader, .accept("com.microsoft.excel.xls"), .reject("com.microsoft.excel.xls", .notAccepted)),
+  Sample(
+    "sheet.slk", SampleBytes.utf8("ID;PWXL;N;E\nC;Y1;X1;K\"hello\"\nE\n"), .reject("com.microsoft.excel.sylk", .excludedName),
+    .accept("com.microsoft.excel.sylk")),
+  Sample(
+    "prices.iqy", SampleBytes.utf8("WEB\n1\nhttp://example.org/q?x=1\n"), .reject("com.microsoft.excel.query", .excludedName),
+    .accept("com.microsoft.excel.query")),
+  Sample(
+    "launch.jnlp", SampleBytes.utf8("<?xml version=\"1.0\"?>\n<jnlp spec=\"1.0+\"><application-desc main-class=\"Main\"/></jnlp>\n"),
+    .reject("com.sun.java-web-start", .excludedName), .reject("com.sun.java-web-start", .excludedName)),
+  Sample(
+    "Docs.library-ms", SampleBytes.utf8("<?xml version=\"1.0\"?>\n<libraryDescription><name>Docs</name></libraryDescription>\n"),
+    .reject("com.microsoft.windows-xml-shortcut", .excludedName), .reject("com.microsoft.windows-xml-shortcut", .excludedName)),
+  Sample(
+    "addin.wll", SampleBytes.exe, .reject("com.microsoft.windows-executable", .excludedContent),
+    .reject("com.microsoft.windows-executable", .excludedContent)),
+  Sample(
+    "tool.tcl", SampleBytes.utf8("puts \"hello\"\n"), .reject("public.tcl-script", .excludedName), .accept("public.tcl-script")),
+  Sample(
+    "tool.txt", SampleBytes.utf8("#!/usr/bin/tclsh\nputs hello\n"), .reject("public.tcl-script", .excludedContent),
+    .accept("public.tcl-script")),
+  Sample(
+    "addon.xpi", SampleBytes.plainZip, .reject("org.mozilla.xpinstall", .excludedName), .reject("org.mozilla.xpinstall", .notAccepted)),
+  Sample("clock.plasmoid", SampleBytes.plainZip, .reject(plasmaID, .excludedName), .reject(plasmaID, .notAccepted)),
+  Sample(
+    "clock.gadget", SampleBytes.plainZip, .reject("com.microsoft.windows-gadget", .excludedName),
+    .reject("com.microsoft.windows-gadget", .notAccepted)),
+  Sample(
+    "tool-1.0-1-x86_64.pkg.tar.zst", SampleBytes.zstd, .reject("org.archlinux.package", .excludedName),
+    .reject("org.archlinux.package", .notAccepted)),
+  Sample("backup.tar.zst", SampleBytes.zstd, .accept(tarZstID), .reject(tarZstID, .notAccepted)),
+  Sample("Roboto.ttf", SampleBytes.ttf, .accept("public.truetype-ttf-font"), .reject("public.truetype-ttf-font", .notAccepted)),
+  Sample("debian.iso", SampleBytes.iso, .accept("public.iso-image"), .reject("public.iso-image", .notAccepted)),
   // Text.
   Sample(
     "notes.txt", SampleBytes.utf8("Buy milk.\nCall Anna about the trip to Lisbon.\n"), .accept("public.plain-text"),
