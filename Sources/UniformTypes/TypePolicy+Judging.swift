@@ -155,7 +155,8 @@ extension TypePolicy {
   /// item) and judges it. `totalSize` is the item's full size when known.
   ///
   /// Files: `judge(name:content:)`. Folders: the name verdict. Text: must be UTF-8 without NUL
-  /// (a last sequence cut by the head's end is allowed when `totalSize` says more follows).
+  /// (a last sequence cut by the head's end is allowed when `totalSize` says more follows), and
+  /// is refused on its content as a `.txt` file of the same bytes would be.
   /// URLs: that, on one line, with a scheme. A libmagic failure rejects the item
   /// (`content-unreadable`), as does an empty head when `totalSize` says there were bytes.
   package func judge(
@@ -166,7 +167,8 @@ extension TypePolicy {
     case .folder:
       return judge(name: name, kind: .folder)
     case .text, .url:
-      return judgeText(name: name, kind: kind, head: head, truncated: (totalSize ?? Int64(head.count)) > Int64(head.count))
+      let truncated = (totalSize ?? Int64(head.count)) > Int64(head.count)
+      return judgeText(name: name, kind: kind, head: head, truncated: truncated, sniffer: sniffer)
     case .file:
       break
     }

@@ -27,10 +27,12 @@ extension TypePolicy {
     }
   }
 
-  func excludedContentReason(name: String, nameType: TypeIdentifier, content: ContentType, excluded: TypeIdentifier) -> String {
+  func excludedContentReason(
+    name: String, kind: ItemKind = .file, nameType: TypeIdentifier, content: ContentType, excluded: TypeIdentifier
+  ) -> String {
     var reason =
       "does not accept \(Wording.plural(registry.describe(excluded))): "
-      + "\(subject(name, .file)) is \(Wording.withArticle(registry.describe(content.type)))"
+      + "\(subject(name, kind)) is \(Wording.withArticle(registry.describe(content.type)))"
     if nameType != .data, !registry.conforms(content.type, to: nameType) {
       reason += ", not \(Wording.withArticle(registry.describe(nameType)))"
     }
@@ -43,10 +45,10 @@ extension TypePolicy {
     return refusal("does not accept \(kinds): \(subject(name, kind)) is named as \(Wording.withArticle(registry.describe(type)))")
   }
 
-  func disguiseReason(name: String, nameType: TypeIdentifier, content: ContentType) -> String {
+  func disguiseReason(name: String, kind: ItemKind = .file, nameType: TypeIdentifier, content: ContentType) -> String {
     refusal(
       "does not accept \(Wording.withArticle(registry.describe(content.type))) "
-        + "disguised as \(Wording.withArticle(registry.describe(nameType))) (\(subject(name, .file)))" + evidence(content))
+        + "disguised as \(Wording.withArticle(registry.describe(nameType))) (\(subject(name, kind)))" + evidence(content))
   }
 
   /// A text or URL item that is not what its kind says: "does not accept the URL: it is not …".
@@ -55,8 +57,8 @@ extension TypePolicy {
   }
 
   /// Content that could not be examined: "could not examine the content of big.iso: …".
-  func unreadableContentReason(name: String, _ why: String) -> String {
-    refusal("could not examine the content of \(subject(name, .file)): \(why)")
+  func unreadableContentReason(name: String, kind: ItemKind = .file, _ why: String) -> String {
+    refusal("could not examine the content of \(subject(name, kind)): \(why)")
   }
 
   /// `namedOtherwise`: the name's type when the content decided against it.

