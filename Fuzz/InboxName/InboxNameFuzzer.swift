@@ -9,6 +9,8 @@ import InboxStore
 /// Properties of every name `sanitize` returns (Inbox/README.md):
 /// - not empty, not `.` or `..`, no `/`, no NUL;
 /// - no C0/C1 control, DEL or invisible bidirectional control;
+/// - nothing that shows nothing (a default-ignorable code point other than a variation selector,
+///   a noncharacter) and no space but U+0020;
 /// - no white space at either end;
 /// - at most `InboxName.maxBytes` UTF-8 bytes, and a collision variant still fits 255;
 /// - sanitising it again gives it back (a stored name is already a safe name);
@@ -47,6 +49,7 @@ private func checkStoredName(_ name: String, from raw: String) {
   require(!name.unicodeScalars.contains("/"), "/ in the name from \(shown)")
   require(!name.unicodeScalars.contains("\0"), "NUL in the name from \(shown)")
   require(!hasTerminalControls(name), "control character in the name from \(shown)")
+  require(!name.unicodeScalars.contains(where: isInvisibleOrOtherSpace), "invisible character or other space in the name from \(shown)")
   require(name.utf8.count <= InboxName.maxBytes, "\(name.utf8.count) bytes from \(shown)")
   if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last {
     require(
@@ -56,4 +59,14 @@ private func checkStoredName(_ name: String, from raw: String) {
   require(again == name, "not stable: \(shown) → \(again.debugDescription)")
   let variant = InboxName.variant(of: name, number: 99_999)
   require(variant.utf8.count <= 255 && !variant.unicodeScalars.contains("/"), "variant \(variant.debugDescription) of \(shown)")
+}
+
+/// A scalar a stored name must not hold beyond the terminal controls: one that shows nothing
+/// (default-ignorable, except variation selectors, or a noncharacter) or white space other than U+0020.
+private func isInvisibleOrOtherSpace(_ scalar: Unicode.Scalar) -> Bool {
+  let variationSelector =
+    (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value)
+    || (0x180B...0x180D).contains(scalar.value) || scalar.value == 0x180F
+  if scalar.properties.isDefaultIgnorableCodePoint && !variationSelector { return true }
+  return scalar.properties.isNoncharacterCodePoint || (scalar != " " && scalar.properties.isWhitespace)
 }

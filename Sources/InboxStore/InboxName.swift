@@ -2,8 +2,13 @@
 ///
 /// The rules (also in Inbox/README.md):
 /// - refused: an empty name, `.`, `..`, and any name holding `/` or NUL (a path, not a name);
-/// - control characters (C0, DEL, C1) and invisible bidirectional controls become `_`;
-/// - white space at either end is dropped;
+/// - control characters (C0, DEL, C1), line and paragraph separators and characters that show
+///   nothing (bidi controls, zero-width characters and joiners, the soft hyphen, Hangul fillers,
+///   tag characters, Unicode's other default-ignorable code points, noncharacters) become `_`;
+///   variation selectors stay (emoji need them);
+/// - white space at either end is dropped, and a space of another kind inside (no-break, en, em,
+///   thin, ideographic...) becomes an ordinary space: `invoice.pdf` and a run of em spaces do
+///   not stretch to hide the `.txt` after them (a run of ordinary spaces is kept as sent);
 /// - a name longer than 240 UTF-8 bytes is shortened, keeping its extension, so a collision
 ///   suffix still fits in the 255-byte limit of Linux file systems; the refusals above apply to
 ///   the shortened name too;
@@ -38,7 +43,7 @@ package enum InboxName {
     if raw.unicodeScalars.contains("\0") { throw .nul }
     var scalars = String.UnicodeScalarView()
     for scalar in raw.trimmingWhitespace().unicodeScalars {
-      scalars.append(isUnsafe(scalar) ? "_" : scalar)
+      scalars.append(cleaned(scalar))
     }
     // The checks apply to the name as it will be stored, after any shortening (fuzz finding F2).
     let name = shorten(String(scalars), to: maxBytes)
@@ -77,13 +82,25 @@ package enum InboxName {
 
   private static let compoundExtensions = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tar.lz"]
 
-  /// Control characters, DEL, C1 controls and the invisible bidi controls that can make
-  /// `exe.png` look like `gnp.exe`.
+  /// What a scalar of an offered name is stored as: `_` for an unsafe or invisible one, an
+  /// ordinary space for a space of another kind, else itself.
+  private static func cleaned(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    if isUnsafe(scalar) { return "_" }
+    if scalar != " " && scalar.properties.isWhitespace { return " " }
+    return scalar
+  }
+
+  /// Control characters, DEL, C1 controls, line and paragraph separators, and what shows
+  /// nothing: the bidi controls that can make `exe.png` look like `gnp.exe`, and every other
+  /// default-ignorable code point (zero-width space, joiners, word joiner, BOM, soft hyphen,
+  /// Hangul fillers, Mongolian vowel separator, tag characters...) and noncharacter, which can
+  /// hide inside a name or make two names look alike. Variation selectors are default-ignorable
+  /// too but are kept: emoji (`❤️`) need them, and they change only how the letter before them looks.
   private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F: return true
-    case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C, 0xFEFF: return true
-    default: return false
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+    case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F: return false
+    default: return scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.isNoncharacterCodePoint
     }
   }
 

@@ -32,6 +32,32 @@ import Testing
     #expect(try InboxName.sanitize("photo\u{202e}gnp.exe") == "photo_gnp.exe")
   }
 
+  /// Review finding: characters that show nothing survived cleaning, so a name could hide
+  /// something or look like another.
+  @Test(
+    arguments: [
+      0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x2028, 0x2029, 0x3164, 0x115F, 0x1160, 0xFFA0, 0x180E, 0xE0001, 0xE0020,
+      0xE0041, 0xE007F, 0xFFFE, 0xFFFF, 0xFDD0, 0x1FFFF, 0x10FFFF, 0x2064, 0x034F,
+    ] as [UInt32])
+  func invisibleCharactersBecomeUnderscores(_ value: UInt32) throws {
+    let invisible = String(try #require(Unicode.Scalar(value)))
+    #expect(try InboxName.sanitize("invoice\(invisible).pdf") == "invoice_.pdf")
+    #expect(try InboxName.sanitize("a\(invisible)b") == "a_b")
+  }
+
+  @Test(arguments: ["\u{00A0}", "\u{2000}", "\u{2003}", "\u{2009}", "\u{200A}", "\u{202F}", "\u{205F}", "\u{3000}"])
+  func otherSpacesBecomeOrdinarySpaces(_ space: String) throws {
+    #expect(try InboxName.sanitize("invoice.pdf\(space)\(space)\(space).txt") == "invoice.pdf   .txt")
+    #expect(try InboxName.sanitize("\(space)a\(space)b\(space)") == "a b")
+    #expect(throws: InboxName.Problem.empty) { try InboxName.sanitize(space + space) }
+  }
+
+  @Test func emojiWithVariationSelectorsAreKept() throws {
+    for name in ["\u{2764}\u{FE0F} love.jpg", "\u{845B}\u{E0100}.txt", "caf\u{E9}.txt", "cafe\u{301}.txt"] {
+      #expect(try InboxName.sanitize(name) == name)
+    }
+  }
+
   @Test func ordinaryNamesAreKept() throws {
     for name in ["photo.jpg", "Résumé 2026.pdf", "日本語.txt", ".env", "a b c", "-rf"] {
       #expect(try InboxName.sanitize(name) == name)
