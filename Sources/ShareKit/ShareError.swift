@@ -35,6 +35,13 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
   /// Finding peers failed (Avahi unreachable, ...).
   case discovery(DiscoveryError)
 
+  /// Whether the connection failed (reset, closed, timed out) rather than a peer or a check
+  /// refusing something.
+  package var isTransport: Bool {
+    if case .transport = self { return true }
+    return false
+  }
+
   package var description: String {
     switch self {
     case .configuration(let message): return message

@@ -247,8 +247,8 @@ final class SendReporter: Sendable {
             peer: tally.peerName?.description ?? to.description, payload: tally.current, sentOfIt: sentOfIt,
             commandLine: commandLine)
           : SendSummary.failed(
-            error.description, peer: tally.peerName?.description, named: results.count == 1, payload: tally.current,
-            sentOfIt: sentOfIt, commandLine: commandLine)
+            error.description, peer: tally.peerName?.description, named: results.count == 1 && error.isTransport,
+            payload: tally.current, sentOfIt: sentOfIt, commandLine: commandLine)
         let line = results.count > 1 ? "\(to.description): \(message)" : message
         failures.append(line)
         terminal.error(line, detail: error.detail)

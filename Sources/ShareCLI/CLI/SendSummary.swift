@@ -76,8 +76,9 @@ enum SendSummary {
   }
 
   /// A send that failed after connecting (the connection dropped, the receiver stopped): which
-  /// receiver (`named`: the line does not say it already; nor does an error that names it), and,
-  /// when it keeps part of a large item for resuming, how to resume.
+  /// receiver (`named`: for a transport error the line does not name it already; an error that
+  /// names it is left as it is), and, when it keeps part of a large item for resuming, how to
+  /// resume.
   static func failed(
     _ error: String, peer: String?, named: Bool, payload: SendingPayload?, sentOfIt: Int64, commandLine: [String]
   ) -> String {
