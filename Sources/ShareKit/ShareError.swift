@@ -56,7 +56,7 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
       return
         "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)')"
     case .inbox(let error): return error.description
-    case .source(let path, let reason): return "cannot send \(path): \(reason)"
+    case .source(let path, let reason): return "cannot send \(Escaping.escaped(path, maximumLength: 4096)): \(reason)"
     case .cancelled(let why): return why
     case .discovery(let error): return error.description
     }

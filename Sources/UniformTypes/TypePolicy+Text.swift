@@ -1,7 +1,7 @@
 /// Text and URL items: typed by their kind, checked to be what they claim.
 extension TypePolicy {
   /// A text snippet's bytes must be UTF-8 without NUL, and are then judged as a `.txt` file of
-  /// the same bytes would be (`textContentRefusal`); a URL's must be one URL with a scheme.
+  /// the same bytes would be (`textContentRefusal`); a URL's must be what `URLItemRule` takes.
   func judgeText(
     name: String, kind: ItemKind, head: UnsafeRawBufferPointer, truncated: Bool, sniffer: ContentSniffer
   ) -> Verdict {
@@ -14,13 +14,8 @@ extension TypePolicy {
     guard let text = Self.utf8(head, allowCutEnd: truncated) else { return invalid("is not valid UTF-8") }
     if text.unicodeScalars.contains("\0") { return invalid("contains NUL bytes") }
     if kind == .url {
-      let trimmed = text.trimmingBlanks()
-      guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
-        let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex,
-        trimmed[..<colon].unicodeScalars.allSatisfy({
-          $0.isASCII && ($0.properties.isAlphabetic || "0123456789+.-".unicodeScalars.contains($0))
-        })
-      else { return invalid("is not a single URL with a scheme") }
+      if truncated { return invalid("is too long for a URL") }
+      if let problem = URLItemRule.problem(with: text) { return invalid(problem) }
     }
     var verdict = judge(name: name, kind: kind)
     verdict.stage = .content

@@ -147,4 +147,17 @@ import Wire
     #expect(!ItemCatalog.looksLikeURL("a:\u{301}//x"))
     #expect(!ItemCatalog.looksLikeURL("http:/x"))
   }
+
+  /// The sender applies the receiver's URL rule (outside review: it sent what the receiver then
+  /// refused, and `javascript:` and `file:` URLs were sent and stored).
+  @Test func aURLTheReceiverWouldRefuseIsNeverSentAndBlanksAroundOneAreDropped() throws {
+    for bad in ["javascript:alert(1)", "file:///etc/passwd", "https://a\u{1B}[31mb", "https://a b", "ms-msdt:/id"] {
+      var catalog = ItemCatalog()
+      #expect(throws: ShareError.self, "\(bad.debugDescription)") { try catalog.add(url: bad) }
+    }
+    var catalog = ItemCatalog()
+    try catalog.add(url: "  https://example.org/a  ")
+    guard case .inline(let bytes) = catalog.items[0].source else { throw TestFailure("not sent inline") }
+    #expect(bytes == Array("https://example.org/a\n".utf8))
+  }
 }

@@ -79,18 +79,14 @@ final class ItemReceiver {
     }
   }
 
-  /// A URL item must hold one absolute URL on one line; a text item must be UTF-8.
+  /// A URL item must hold what `URLItemRule` takes (the same rule its head was judged by); a
+  /// text item must be UTF-8.
   /// Returns the problem, or nil when the content is what its kind says.
   static func checkInline(_ kind: Wire.ItemKind, file: URL) -> String? {
     guard kind == .url || kind == .text else { return nil }
     guard let data = FileManager.default.contents(atPath: file.path) else { return "cannot read it back" }
     guard let text = String(data: data, encoding: .utf8) else { return "it is not UTF-8 text" }
-    if kind == .url {
-      let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
-      guard !line.contains("\n"), !line.contains("\r"), let url = URL(string: line), url.scheme != nil else {
-        return "it is not one absolute URL"
-      }
-    }
+    if kind == .url, let problem = URLItemRule.problem(with: text) { return "it \(problem)" }
     return nil
   }
 

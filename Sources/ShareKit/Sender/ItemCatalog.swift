@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InboxStore
 import System
+import UniformTypes
 import Wire
 
 /// Turns what a user named into items that describe themselves (name, kind, size) before any
@@ -73,10 +74,12 @@ package struct ItemCatalog: Sendable {
   }
 
   /// Adds a URL, stored by the receiver as a small `.url` file holding it.
-  package mutating func add(url: String) throws(ShareError) {
-    guard let parsed = URL(string: url), let scheme = parsed.scheme, !scheme.isEmpty,
-      !url.contains("\n"), !url.contains("\r")
-    else {
+  package mutating func add(url given: String) throws(ShareError) {
+    // Blanks around it are a typing slip, not part of the URL.
+    let url = given.trimmingCharacters(in: .whitespacesAndNewlines)
+    // The receiver's rule, checked here so that what it would refuse is never sent.
+    if let problem = URLItemRule.problem(with: url) { throw .source(path: url, reason: "it \(problem)") }
+    guard let parsed = URL(string: url), let scheme = parsed.scheme, !scheme.isEmpty else {
       throw .source(path: url, reason: "it is not an absolute URL with a scheme")
     }
     var name = parsed.host ?? scheme
