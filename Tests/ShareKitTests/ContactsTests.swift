@@ -124,6 +124,15 @@ import Testing
     #expect(try contacts.rememberedForChecking().id(for: "lab-b") == Self.id(3))
   }
 
+  @Test func aNameIsPinnedWhateverItsLetterCase() throws {
+    var known = KnownPeers()
+    known.remember(name: "bob-dev", id: Self.id(1))
+    #expect(known.id(for: "BOB-DEV") == Self.id(1) && known.id(for: "Bob-Dev") == Self.id(1))
+    known.remember(name: "Bob-Dev", id: Self.id(2))
+    #expect(known.entries.count == 1 && known.id(for: "bob-dev") == Self.id(2))
+    #expect(known.forget(name: "BOB-dev") == Self.id(2) && known.entries.isEmpty)
+  }
+
   @Test func untrustRemovesExactlyOneMatchOrNothing() throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try contacts.trust(TrustedPeer(id: Self.id(1), name: "laptop"))

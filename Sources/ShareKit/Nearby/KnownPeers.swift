@@ -19,12 +19,16 @@ package struct KnownPeers: Sendable, Equatable {
     self.entries = entries
   }
 
-  /// The ID remembered for a name.
-  package func id(for name: String) -> Fingerprint? { entries.first { $0.name == name }?.id }
+  /// The ID remembered for a name. Names are compared as DNS-SD compares them, letter case
+  /// aside: `Bob-Dev` is the name `bob-dev` was pinned under (outside review: each case variant
+  /// had a pin of its own, so a new one passed unchecked).
+  package func id(for name: String) -> Fingerprint? { entries.first { Self.same($0.name, name) }?.id }
+
+  private static func same(_ a: String, _ b: String) -> Bool { a == b || a.lowercased() == b.lowercased() }
 
   /// Remembers (or refreshes) a name's ID after a successful exchange.
   package mutating func remember(name: String, id: Fingerprint, at now: Date = Date()) {
-    if let index = entries.firstIndex(where: { $0.name == name }) {
+    if let index = entries.firstIndex(where: { Self.same($0.name, name) }) {
       entries[index].id = id
       entries[index].lastSeen = now
     } else {
@@ -36,7 +40,7 @@ package struct KnownPeers: Sendable, Equatable {
   @discardableResult
   package mutating func forget(name: String) -> Fingerprint? {
     let id = id(for: name)
-    entries.removeAll { $0.name == name }
+    entries.removeAll { Self.same($0.name, name) }
     return id
   }
 }
