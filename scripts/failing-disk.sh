@@ -20,8 +20,9 @@ down() {
     umount "$dir"
     losetup -d "$loop" 2>/dev/null || true
   fi
-  mountpoint -q "$backing" && umount "$backing"
-  rm -rf "$dir" "$backing"
+  if mountpoint -q "$backing"; then umount "$backing" || true; fi
+  # A folder still mounted in another mount namespace cannot be removed: left for its owner.
+  rm -rf "$dir" "$backing" 2>/dev/null || true
 }
 
 case "$action" in

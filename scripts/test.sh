@@ -31,8 +31,9 @@ SHARE_CORPUS=$(scripts/corpus.sh)
 export SHARE_CORPUS
 # A disk that fails to write what it accepted (scripts/failing-disk.sh; root and a loop device):
 # the store's write-back error tests run on it, and say they were skipped without one.
-trap 'scripts/failing-disk.sh down >/dev/null 2>&1 || true' EXIT
-if SHARE_FAILING_DISK=$(scripts/failing-disk.sh up); then
+failing_disk=$(mktemp -d /tmp/share-failing-disk.XXXXXX)
+trap 'scripts/failing-disk.sh down "$failing_disk" >/dev/null 2>&1 || true' EXIT
+if SHARE_FAILING_DISK=$(scripts/failing-disk.sh up "$failing_disk"); then
   export SHARE_FAILING_DISK
 else
   echo "test: no failing disk here (see above): WriteBackErrorTests will be skipped"
