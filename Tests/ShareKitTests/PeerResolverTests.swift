@@ -146,6 +146,25 @@ import Testing
     #expect(book.standing(name: "other", id: nil) == .new)
   }
 
+  /// Found by an outside review: `bob‐dev` (U+2010 for the hyphen) was listed beside the known
+  /// `bob-dev` as an ordinary new peer, in the numbered choice too.
+  @Test func aLookAlikeOfAKnownNameIsUnverifiedAndNotSentTo() throws {
+    let book = R.book(contacts: ["lab-b": R.labB])
+    for lookalike in ["lab\u{2010}b", "lab\u{2011}b", "l\u{0430}b-b", "lab-b\u{200B}", "\u{FF4C}\u{FF41}\u{FF42}-\u{FF42}", "LAB\u{2013}B"]
+    {
+      #expect(book.standing(name: lookalike, id: R.mallory) == .looksLike("lab-b"), "\(lookalike.unicodeScalars.map(\.value))")
+    }
+    #expect(book.standing(name: "lab-c", id: R.mallory) == .new)
+    #expect(book.standing(name: "lab\u{2010}b", id: R.labB) == .claimsIDOf(["lab-b"]), "its own ID under another name")
+    let peers = R.peers([R.record("lab\u{2010}b", R.mallory, port: 9)], book: book)
+    #expect(peers.first?.standing.isUnverifiedClaim == true)
+    #expect(throws: ShareError.self) { try R.endpoint(for: "lab\u{2010}b", among: peers, book: book) }
+    var contacts = TrustStore()
+    contacts.add(TrustedPeer(id: R.labB, name: "lab-b"))
+    #expect(contacts.contact(sharingNameWith: PeerText("LAB\u{2010}B"), other: R.mallory)?.id == R.labB)
+    #expect(contacts.contact(sharingNameWith: PeerText("lab-c"), other: R.mallory) == nil)
+  }
+
   @Test func anotherDeviceCalledLikeThisHomeIsNewButACopyOfThisHomesIDIsNot() {
     let book = R.book()
     #expect(book.standing(name: "me", id: R.labB) == .new)

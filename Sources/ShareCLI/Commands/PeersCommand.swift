@@ -60,7 +60,7 @@ enum PeersCommand: Command {
       switch peer.standing {
       case .known: standing = "known"
       case .new: standing = "new"
-      case .claimsIDOf, .nameKnownWith: standing = "unverified"
+      case .claimsIDOf, .nameKnownWith, .looksLike: standing = "unverified"
       }
       unverified = PeersCommand.claim(of: peer)
     }
@@ -147,6 +147,8 @@ enum PeersCommand: Command {
       return "unverified: advertises \(whose) device ID under another name"
     case .nameKnownWith(let id):
       return "unverified: this home knows \(peer.name) with ID \(id.short)"
+    case .looksLike(let name):
+      return "unverified: only looks like \(escape(name)), a device this home knows"
     }
   }
 

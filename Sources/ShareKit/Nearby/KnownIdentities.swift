@@ -1,3 +1,4 @@
+import Foundation
 import TLS
 
 /// The pairs of device name and device ID this home has proof of: its contacts (each added
@@ -54,8 +55,37 @@ package struct KnownIdentities: Sendable {
     if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
     if let other = self.id(for: name) { return .nameKnownWith(other) }
     let names = names(for: id)
-    return names.isEmpty ? .new : .claimsIDOf(names)
+    if !names.isEmpty { return .claimsIDOf(names) }
+    let look = Self.appearance(name)
+    if let similar = others.first(where: { Self.appearance($0.name) == look }) { return .looksLike(similar.name) }
+    return .new
   }
+
+  /// A name as it looks on a screen, for telling look-alikes: compatibility forms folded (NFKC),
+  /// letter case and invisible characters dropped, every dash a `-`, every space a space, and
+  /// the Cyrillic and Greek letters that look like Latin ones read as those.
+  package static func appearance(_ name: String) -> String {
+    var look = String.UnicodeScalarView()
+    for scalar in name.precomposedStringWithCompatibilityMapping.lowercased().unicodeScalars {
+      let properties = scalar.properties
+      if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format { continue }
+      if properties.generalCategory == .dashPunctuation || scalar == "\u{2212}" {
+        look.append("-")
+      } else if properties.isWhitespace {
+        look.append(" ")
+      } else {
+        look.append(latinLookalikes[scalar] ?? scalar)
+      }
+    }
+    return String(look)
+  }
+
+  /// Lower-case Cyrillic and Greek letters that most fonts draw as a Latin letter.
+  private static let latinLookalikes: [Unicode.Scalar: Unicode.Scalar] = [
+    "а": "a", "с": "c", "ԁ": "d", "е": "e", "һ": "h", "і": "i", "ј": "j", "ӏ": "l", "о": "o", "р": "p", "ԛ": "q",
+    "ѕ": "s", "ԝ": "w", "х": "x", "у": "y", "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
+    "τ": "t", "υ": "u", "χ": "x",
+  ]
 
   /// Whether two instance names are the same to DNS: equal but for the case of ASCII letters.
   package static func sameName(_ a: String, _ b: String) -> Bool {

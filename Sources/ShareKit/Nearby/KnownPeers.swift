@@ -24,7 +24,7 @@ package struct KnownPeers: Sendable, Equatable {
   /// had a pin of its own, so a new one passed unchecked).
   package func id(for name: String) -> Fingerprint? { entries.first { Self.same($0.name, name) }?.id }
 
-  private static func same(_ a: String, _ b: String) -> Bool { a == b || a.lowercased() == b.lowercased() }
+  private static func same(_ a: String, _ b: String) -> Bool { KnownIdentities.sameName(a, b) }
 
   /// Remembers (or refreshes) a name's ID after a successful exchange.
   package mutating func remember(name: String, id: Fingerprint, at now: Date = Date()) {

@@ -34,12 +34,15 @@ package struct Peer: Sendable, Equatable {
     case claimsIDOf([String])
     /// Its name is one this home knows with another ID: another device, or the same re-keyed.
     case nameKnownWith(Fingerprint)
+    /// Its name is not one this home knows, but looks like one (`bob‐dev` with U+2010 for
+    /// `bob-dev`, a Cyrillic `о`), and its ID is not that device's: a look-alike.
+    case looksLike(String)
 
     /// Whether the record says something this home knows to be otherwise.
     package var isUnverifiedClaim: Bool {
       switch self {
       case .known, .new: false
-      case .claimsIDOf, .nameKnownWith: true
+      case .claimsIDOf, .nameKnownWith, .looksLike: true
       }
     }
   }

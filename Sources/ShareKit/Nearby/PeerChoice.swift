@@ -104,6 +104,10 @@ extension PeerResolver {
       case .known, .new: break
       case .nameKnownWith(let expected):
         throw .identityMismatch(expected: expected.hex, actual: id.hex, peer: shown)
+      case .looksLike(let similar):
+        throw .configuration(
+          "\(shown) only looks like \(PeerText(similar)), a device this home knows: its name differs by look-alike characters and its ID (\(id.short)) is not that device's; not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
+        )
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
         throw .configuration(

@@ -37,11 +37,12 @@ package struct TrustStore: Sendable, Equatable {
   /// The contact by this name.
   package func peer(named name: String) -> TrustedPeer? { peers.first { $0.name.unescaped == name } }
 
-  /// A contact other than `other` whose name is `name`, letter case aside: the contact a stranger
+  /// A contact other than `other` whose name looks like `name` (letter case, look-alike
+  /// characters and invisible ones aside: `KnownIdentities.appearance`): the contact a stranger
   /// giving that name would pass for.
   package func contact(sharingNameWith name: PeerText, other: Fingerprint) -> TrustedPeer? {
-    let wanted = name.unescaped.lowercased()
-    return peers.first { $0.id != other && $0.name.unescaped.lowercased() == wanted }
+    let look = KnownIdentities.appearance(name.unescaped)
+    return peers.first { $0.id != other && KnownIdentities.appearance($0.name.unescaped) == look }
   }
 
   /// Adds or updates a contact.
