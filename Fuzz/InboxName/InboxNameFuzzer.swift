@@ -49,7 +49,16 @@ private func checkStoredName(_ name: String, from raw: String) {
   require(!name.unicodeScalars.contains("/"), "/ in the name from \(shown)")
   require(!name.unicodeScalars.contains("\0"), "NUL in the name from \(shown)")
   require(!hasTerminalControls(name), "control character in the name from \(shown)")
-  require(!name.unicodeScalars.contains(where: isInvisibleOrOtherSpace), "invisible character or other space in the name from \(shown)")
+  let stored = Array(name.unicodeScalars)
+  for (index, scalar) in stored.enumerated() where isInvisibleOrOtherSpace(scalar) {
+    // A zero-width (non-)joiner may stay between two visible non-ASCII characters, no other.
+    let joins =
+      (scalar.value == 0x200C || scalar.value == 0x200D) && index > 0 && index + 1 < stored.count
+      && [stored[index - 1], stored[index + 1]].allSatisfy {
+        !$0.isASCII && !$0.properties.isWhitespace && (!isInvisibleOrOtherSpace($0) || (0xFE00...0xFE0F).contains($0.value))
+      }
+    require(joins, "invisible character or other space in the name from \(shown)")
+  }
   require(name.utf8.count <= InboxName.maxBytes, "\(name.utf8.count) bytes from \(shown)")
   if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last {
     require(

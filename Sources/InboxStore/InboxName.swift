@@ -41,12 +41,9 @@ package enum InboxName {
     // mark is one Character that is not "/" (fuzz finding F4).
     if raw.unicodeScalars.contains("/") { throw .pathSeparator }
     if raw.unicodeScalars.contains("\0") { throw .nul }
-    var scalars = String.UnicodeScalarView()
-    for scalar in raw.trimmingWhitespace().unicodeScalars {
-      scalars.append(cleaned(scalar))
-    }
-    // The checks apply to the name as it will be stored, after any shortening (fuzz finding F2).
-    let name = shorten(String(scalars), to: maxBytes)
+    // The checks apply to the name as it will be stored, after any shortening (fuzz finding F2);
+    // cleaned again after it, as a cut can leave a joiner with nothing to join.
+    let name = cleaned(shorten(cleaned(raw.trimmingWhitespace()), to: maxBytes))
     if name.isEmpty { throw .empty }
     if name == "." || name == ".." { throw .dotName }
     return name
@@ -82,12 +79,37 @@ package enum InboxName {
 
   private static let compoundExtensions = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tar.lz"]
 
+  /// `name` with each scalar `cleaned`, but a joiner that joins (`isJoiner`).
+  private static func cleaned(_ name: String) -> String {
+    let offered = Array(name.unicodeScalars)
+    var scalars = String.UnicodeScalarView()
+    for (index, scalar) in offered.enumerated() {
+      let joins = index > 0 && index + 1 < offered.count && isJoiner(scalar, between: offered[index - 1], offered[index + 1])
+      scalars.append(joins ? scalar : cleaned(scalar))
+    }
+    return String(scalars)
+  }
+
   /// What a scalar of an offered name is stored as: `_` for an unsafe or invisible one, an
   /// ordinary space for a space of another kind, else itself.
   private static func cleaned(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
     if isUnsafe(scalar) { return "_" }
     if scalar != " " && scalar.properties.isWhitespace { return " " }
     return scalar
+  }
+
+  /// The zero-width joiner and non-joiner between two visible non-ASCII characters, where a
+  /// writing system needs them (Persian `می‌خواهم`, Indic conjuncts, emoji sequences such as 👨‍👩‍👧):
+  /// kept. Next to an ASCII character (`invoice\u{200D}.pdf`) or anything invisible they only
+  /// hide, and become `_` with the rest (`isUnsafe`).
+  package static func isJoiner(_ scalar: Unicode.Scalar, between before: Unicode.Scalar, _ after: Unicode.Scalar) -> Bool {
+    guard scalar.value == 0x200C || scalar.value == 0x200D else { return false }
+    func visible(_ neighbour: Unicode.Scalar) -> Bool {
+      let kept = (0xFE00...0xFE0F).contains(neighbour.value)  // an emoji's variation selector
+      return !neighbour.isASCII && !neighbour.properties.isWhitespace
+        && (kept || !isUnsafe(neighbour)) && neighbour.properties.generalCategory != .format
+    }
+    return visible(before) && visible(after)
   }
 
   /// Control characters, DEL, C1 controls, line and paragraph separators, and what shows

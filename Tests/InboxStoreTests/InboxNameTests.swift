@@ -45,6 +45,21 @@ import Testing
     #expect(try InboxName.sanitize("a\(invisible)b") == "a_b")
   }
 
+  /// The joiners a writing system needs stay: between two visible non-ASCII characters.
+  @Test func joinersStayWhereTheyJoinLettersOrEmoji() throws {
+    let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}.jpg"
+    #expect(try InboxName.sanitize(family) == family)
+    let persian = "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}.pdf"
+    #expect(try InboxName.sanitize(persian) == persian)
+    #expect(try InboxName.sanitize("\u{1F468}\u{200D}a.jpg") == "\u{1F468}_a.jpg", "next to ASCII it only hides")
+    #expect(try InboxName.sanitize("\u{1F468}\u{200D}\u{200D}\u{1F469}") == "\u{1F468}__\u{1F469}")
+    #expect(try InboxName.sanitize("\u{200D}\u{1F469}") == "_\u{1F469}")
+    // A cut that leaves a joiner before the extension: cleaned again, and stable.
+    let long = String(repeating: "\u{0645}", count: 118) + "\u{200C}\u{0645}\u{0645}.pdf"
+    let stored = try InboxName.sanitize(long)
+    #expect(try InboxName.sanitize(stored) == stored)
+  }
+
   @Test(arguments: ["\u{00A0}", "\u{2000}", "\u{2003}", "\u{2009}", "\u{200A}", "\u{202F}", "\u{205F}", "\u{3000}"])
   func otherSpacesBecomeOrdinarySpaces(_ space: String) throws {
     #expect(try InboxName.sanitize("invoice.pdf\(space)\(space)\(space).txt") == "invoice.pdf   .txt")
