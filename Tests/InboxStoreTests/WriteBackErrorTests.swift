@@ -42,7 +42,7 @@ struct WriteBackErrorTests {
   @Test func aSyncOfStagingReportsAnErrorAnotherProcessSawFirst() throws {
     try FailingDisk.withStore { store, _ in
       let before = store.failedStagingSyncs
-      try FailingDisk.stage(4 << 20, in: store)
+      try FailingDisk.stage(64 << 10, in: store)
       // Another description's syncfs writes the data back, fails, and sees the error first.
       try #require(try FailingDisk.otherSyncFails(store.staging.path), "the disk did not fail: nothing to test")
       #expect(throws: InboxError.self) { try store.syncStaging(stagedSince: before) }
@@ -53,7 +53,7 @@ struct WriteBackErrorTests {
   @Test func aBatchStagedBeforeAFailedSyncFailsTooAndALaterOneDoesNot() throws {
     try FailingDisk.withStore { store, _ in
       let first = store.failedStagingSyncs
-      try FailingDisk.stage(4 << 20, in: store)
+      try FailingDisk.stage(64 << 10, in: store)
       #expect(throws: InboxError.self) { try store.syncStaging(stagedSince: first) }
       // Another batch staged before that failure: its data may have been lost in it, and the
       // error was reported once already, so the store says so from its count.
@@ -65,7 +65,7 @@ struct WriteBackErrorTests {
 
   @Test func aMoveToADiskThatFailsToWriteTheCopyKeepsTheItem() throws {
     let t = try TempDocuments()
-    _ = t.store.place([try t.stage(Array(repeating: 7, count: 4 << 20), name: "big.bin")])
+    _ = t.store.place([try t.stage(Array(repeating: 7, count: 64 << 10), name: "big.bin")])
     let target = try #require(FailingDisk.folder).appendingPathComponent("moved-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
     defer { try? removeTree(target) }
@@ -73,7 +73,7 @@ struct WriteBackErrorTests {
     // The copy is gone from the failing disk and the item is still whole in the Inbox.
     #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
     #expect(t.store.list().map(\.name) == ["big.bin"])
-    #expect(FileManager.default.contents(atPath: t.store.inbox.appendingPathComponent("big.bin").path)?.count == 4 << 20)
+    #expect(FileManager.default.contents(atPath: t.store.inbox.appendingPathComponent("big.bin").path)?.count == 64 << 10)
   }
 }
 
