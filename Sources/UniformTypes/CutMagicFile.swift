@@ -83,15 +83,21 @@ struct CutMagicFile: Sendable {
     return checksum == recorded
   }
 
+  /// Free space a cache file never takes: the default of the receiver's reserve (`reserve_bytes`),
+  /// so that a nearly full disk is not filled by a cache the receiver can do without.
+  static let keepsFree: Int64 = 64 << 20
+
   /// Writes `whole` (a header's room, then the databases) to the file, the header filled in
-  /// here; false when it cannot (a read-only folder: the caller keeps its copy in memory).
-  func store(_ whole: UnsafeMutableRawBufferPointer) -> Bool {
+  /// here; false when it cannot (a read-only folder, or less free space than it and
+  /// `keepingFree`: the caller keeps its copy in memory).
+  func store(_ whole: UnsafeMutableRawBufferPointer, keepingFree: Int64 = Self.keepsFree) -> Bool {
     let payload = UnsafeRawBufferPointer(rebasing: whole[Self.headerSize...])
     let header = header(for: payload)
     for (index, byte) in header.enumerated() { whole[index] = byte }
     let folder = FileSystem.parentDirectory(of: path)
     do {
       try FileSystem.makeDirectories(folder, permissions: .ownerReadWriteExecute)
+      guard try FileSystem.availableBytes(at: folder) >= Int64(whole.count) + keepingFree else { return false }
       try writeDurably(UnsafeRawBufferPointer(whole), to: path)
       return true
     } catch {

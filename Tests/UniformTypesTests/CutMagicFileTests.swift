@@ -40,6 +40,22 @@ import Testing
     #expect(try FileSystem.status(path).modificationNanoseconds == modified, "a good file was written again")
   }
 
+  /// Found by an outside review: the 20 MB cache was written whatever the disk had left.
+  @Test func theFileIsNotWrittenWhereItWouldEatIntoTheFreeSpaceKept() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("cache/magic-mime.cut").path
+    let file = CutMagicFile(path: path, source: CutMagicFile.Source(inode: 1, size: 2, modified: 3))
+    let whole = UnsafeMutableRawBufferPointer.allocate(byteCount: CutMagicFile.headerSize + 4096, alignment: 16)
+    defer { whole.deallocate() }
+    whole.initializeMemory(as: UInt8.self, repeating: 0)
+    let free = try FileSystem.availableBytes(at: folder.path)
+    #expect(!file.store(whole, keepingFree: free), "stored though it would leave less than asked")
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(file.store(whole, keepingFree: 0))
+    #expect(FileManager.default.fileExists(atPath: path))
+  }
+
   @Test(arguments: ["damaged", "truncated", "another database", "another regex limit"])
   func aFileThatCannotBeTrustedIsRebuiltAndReplaced(_ flaw: String) throws {
     let folder = try Self.folder()
