@@ -8,9 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
-share=${1:-$(swift build --show-bin-path 2>/dev/null)/share}
-[ -x "$share" ] || { echo "multihost: no share binary at $share (build first)" >&2; exit 1; }
-share=$(realpath "$share")
+share=$(share_binary "${1:-}" multihost)
 hosts=scripts/netns-hosts.sh
 
 work=$(mktemp -d /tmp/share-multihost.XXXXXX)

@@ -10,9 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
-share=${1:-$(swift build --show-bin-path 2>/dev/null)/share}
-[ -x "$share" ] || { echo "writeback: no share binary at $share (build first)" >&2; exit 1; }
-share=$(realpath "$share")
+share=$(share_binary "${1:-}" writeback)
 
 skip() { echo "writeback-test: SKIPPED: $*"; exit 0; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (a loop device and mounts)"
