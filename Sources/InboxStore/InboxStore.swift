@@ -32,8 +32,12 @@ package final class InboxStore: Sendable {
   /// descriptor opened for each sync would miss an error another process's sync had seen first
   /// (and that data would be lost while its items were told stored).
   private let stagingFolder: FileDescriptor
-  /// The syncs of staging that failed so far, and the last one's error (see `syncStaging`).
-  private let failedSyncs = Mutex<(count: Int, last: InboxError?)>((0, nil))
+  /// How many syncs of staging failed so far (read without waiting for a sync in progress).
+  private let failedSyncCount = Atomic<Int>(0)
+  /// The last failed sync's error; held while a sync runs, so that syncs of staging happen one
+  /// at a time and a sync's outcome and the count change together (two sessions' syncs ending on
+  /// the same write-back: the one that did not see the error must see the count it left).
+  private let syncing = Mutex<InboxError?>(nil)
 
   /// Opens the store under `documents`, creating the folders (owner-only) if needed.
   package init(documents: URL) throws(InboxError) {
@@ -80,7 +84,7 @@ package final class InboxStore: Sendable {
 
   /// How many syncs of staging have failed so far: a batch of items notes it before its first
   /// item is staged and gives it to `syncStaging(stagedSince:)`.
-  package var failedStagingSyncs: Int { failedSyncs.withLock { $0.count } }
+  package var failedStagingSyncs: Int { failedSyncCount.load(ordering: .acquiring) }
 
   /// Flushes everything staged to disk with one syncfs(2): how a batch of many small files is
   /// made durable without a sync per file. `failuresBefore` is `failedStagingSyncs` from before
@@ -88,15 +92,19 @@ package final class InboxStore: Sendable {
   /// batch or session) reported the write-back error once, and this batch's data may have been
   /// lost in it too, so the batch fails with that error.
   package func syncStaging(stagedSince failuresBefore: Int) throws(InboxError) {
-    do {
-      try FileSystem.syncFileSystem(of: stagingFolder)
-    } catch {
-      let failure = InboxError.from("syncfs", staging.path, error)
-      failedSyncs.withLock { $0 = ($0.count + 1, failure) }
-      throw failure
+    let stagingFolder = self.stagingFolder
+    let path = staging.path
+    try syncing.withLock { (last: inout InboxError?) throws(InboxError) in
+      do throws(Errno) {
+        try FileSystem.syncFileSystem(of: stagingFolder)
+      } catch {
+        let failure = InboxError.from("syncfs", path, error)
+        last = failure
+        self.failedSyncCount.add(1, ordering: .releasing)
+        throw failure
+      }
+      if self.failedSyncCount.load(ordering: .acquiring) != failuresBefore, let last { throw last }
     }
-    let (count, last) = failedSyncs.withLock { ($0.count, $0.last) }
-    if count != failuresBefore, let last { throw last }
   }
 
   /// Makes a staged folder tree read-only (inner folders 0555, files already 0444) except its

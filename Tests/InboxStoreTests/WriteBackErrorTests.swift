@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 import System
 import Testing
 
@@ -60,6 +62,21 @@ struct WriteBackErrorTests {
       #expect(throws: InboxError.self) { try store.syncStaging(stagedSince: first) }
       // A batch staged after it, with nothing new written: nothing failed since.
       #expect(throws: Never.self) { try store.syncStaging(stagedSince: store.failedStagingSyncs) }
+    }
+  }
+
+  /// Found by a review: two sessions' syncs ending on the same failed write-back; the one that
+  /// did not see the error read the count before the other raised it. Both batches must fail.
+  @Test func twoBatchesSyncedAtOnceAfterALossBothFail() throws {
+    try FailingDisk.withStore { store, _ in
+      let before = store.failedStagingSyncs
+      try FailingDisk.stage(64 << 10, in: store)
+      try FailingDisk.stage(64 << 10, in: store)
+      let failures = Atomic<Int>(0)
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        do throws(InboxError) { try store.syncStaging(stagedSince: before) } catch { failures.add(1, ordering: .relaxed) }
+      }
+      #expect(failures.load(ordering: .relaxed) == 2)
     }
   }
 
