@@ -165,6 +165,19 @@ import Testing
     #expect(contacts.contact(sharingNameWith: PeerText("lab-c"), other: R.mallory) == nil)
   }
 
+  /// Found by an outside review: a LocalSend announcement of a pinned share device's name took
+  /// `share send --to NAME` (its alias was matched first). A known share device's name, a name
+  /// that looks like it, or a prefix of its ID is never taken for a LocalSend device.
+  @Test func aKnownShareDeviceIsNeverTakenForALocalSendAnnouncement() {
+    let book = R.book(contacts: ["lab-b": R.labB], sentTo: ["laptop": R.laptop, "localsend:phone": R.mallory])
+    for target in ["lab-b", "LAB-B", "lab\u{2010}b", "laptop", String(R.labB.hex.prefix(8)), String(R.laptop.hex.prefix(6))] {
+      #expect(book.knowsShareDevice(target), "\(target)")
+    }
+    for target in ["phone", "lab-c", String(R.mallory.hex.prefix(8)), "abc"] {
+      #expect(!book.knowsShareDevice(target), "\(target)")
+    }
+  }
+
   @Test func anotherDeviceCalledLikeThisHomeIsNewButACopyOfThisHomesIDIsNot() {
     let book = R.book()
     #expect(book.standing(name: "me", id: R.labB) == .new)

@@ -70,18 +70,21 @@ enum PeersCommand: Command {
     let timeout = try arguments.duration(Self.timeout, bare: .seconds, in: 0...3600) ?? 3
     let terminal = context.terminal
     let resolver = PeerResolver(device: try context.device(), contacts: Contacts(paths: context.paths))
-    let directory = PeerDirectory(book: try resolver.knownIdentities(warn: { terminal.warn($0) }))
+    let book = try resolver.knownIdentities(warn: { terminal.warn($0) })
+    let directory = PeerDirectory(book: book)
     let json = arguments[Self.json]
     if arguments[Self.watch] { return try watch(directory, json: json, terminal: terminal) }
     let peers = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
-    let localSend = LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1))
+    let localSend = LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1)).map {
+      ($0, book.knowsShareDevice($0.alias.unescaped) ? Self.localSendLookalike : nil)
+    }
     if peers.isEmpty && localSend.isEmpty && !json { terminal.err("No peers nearby.") }
     if !json && terminal.stdoutIsTerminal {
       table(peers, localSend: localSend).print(to: terminal)
     } else {
       for peer in peers { show(peer, event: nil, json: json, terminal: terminal) }
-      for peer in localSend { show(peer, json: json, terminal: terminal) }
+      for (peer, unverified) in localSend { show(peer, unverified: unverified, json: json, terminal: terminal) }
     }
     return .success
   }
@@ -95,19 +98,25 @@ enum PeersCommand: Command {
     var port: UInt16
     var deviceModel: String?
     var deviceType: String?
+    var unverified: String?
   }
 
-  static func show(_ peer: LocalSendPeer, json: Bool, terminal: Terminal) {
+  /// The mark of a LocalSend device announcing a name (or ID) of a share device this home knows:
+  /// `share send --to` that name goes to the share device, never to it.
+  static let localSendLookalike = "unverified: uses the name of a share device this home knows"
+
+  static func show(_ peer: LocalSendPeer, unverified: String?, json: Bool, terminal: Terminal) {
     if json {
       terminal.out(
         JSONOutput.line(
           LocalSendOutput(
             name: peer.alias, fingerprint: peer.fingerprint, address: peer.address,
-            port: peer.port, deviceModel: peer.deviceModel, deviceType: peer.deviceType)))
+            port: peer.port, deviceModel: peer.deviceModel, deviceType: peer.deviceType, unverified: unverified)))
       return
     }
     let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
-    terminal.out("\(peer.alias)\t\(peer.fingerprint.prefix(12))\t\(escape(address))\t(LocalSend)")
+    let marks = ["LocalSend"] + (unverified.map { [$0] } ?? [])
+    terminal.out("\(peer.alias)\t\(peer.fingerprint.prefix(12))\t\(escape(address))\t(\(marks.joined(separator: ", ")))")
   }
 
   /// `--watch`: each appearance, change and disappearance once, until interrupted.

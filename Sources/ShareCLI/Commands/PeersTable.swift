@@ -4,7 +4,7 @@ extension PeersCommand {
   /// Nearby peers for people on a terminal: aligned columns under a header, each share peer
   /// with its other verified names and its marks (this home, a contact, or what an unverified
   /// record claims), then the LocalSend devices this home's daemon heard.
-  static func table(_ peers: [Peer], localSend: [LocalSendPeer] = []) -> Table {
+  static func table(_ peers: [Peer], localSend: [(LocalSendPeer, unverified: String?)] = []) -> Table {
     var table = Table("NAME", "ID", "ADDRESSES", "")
     for peer in peers {
       let marks = marks(peer)
@@ -13,9 +13,11 @@ extension PeersCommand {
         ([peer.name] + peer.aliases).map(\.description).joined(separator: ", "), peer.id?.short ?? "(no ID)",
         addresses.map(escape).joined(separator: " "), marks.isEmpty ? "" : "(" + marks.joined(separator: ", ") + ")")
     }
-    for peer in localSend {
+    for (peer, unverified) in localSend {
       let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
-      table.add(peer.alias.description, peer.fingerprint.prefix(12).description, escape(address), "(LocalSend)")
+      let marks = ["LocalSend"] + (unverified.map { [$0] } ?? [])
+      table.add(
+        peer.alias.description, peer.fingerprint.prefix(12).description, escape(address), "(" + marks.joined(separator: ", ") + ")")
     }
     return table
   }

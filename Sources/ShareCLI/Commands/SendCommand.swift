@@ -117,9 +117,15 @@ enum SendCommand: Command {
     for target in targets where Endpoint.parse(target) == nil && Endpoint.looksLikeAddress(target) {
       throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
     }
-    // A name a LocalSend device announced to this home's daemon goes to it by LocalSend.
+    // A name a LocalSend device announced to this home's daemon goes to it by LocalSend — unless
+    // it names a share device this home knows (a contact, a pinned name, one of their IDs): an
+    // announcement proves nothing, and must never take a send meant for that device.
     let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: context.paths, wait: 0)
-    let localSend = targets.map { Endpoint.parse($0) == nil ? LocalSendPeer.match($0, in: heard) : nil }
+    let book = heard.isEmpty ? nil : try resolver.knownIdentities(warn: { _ in })
+    let localSend = targets.map { target -> LocalSendPeer? in
+      guard Endpoint.parse(target) == nil, book?.knowsShareDevice(target) != true else { return nil }
+      return LocalSendPeer.match(target, in: heard)
+    }
     let others = zip(targets, localSend).filter { $0.1 == nil }.map(\.0)
     var resolved: [Endpoint] = []
     if !others.isEmpty || targets.isEmpty {

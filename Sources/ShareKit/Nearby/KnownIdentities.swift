@@ -49,6 +49,19 @@ package struct KnownIdentities: Sendable {
     return names
   }
 
+  /// Whether `target` (a `--to`) names a share device this home knows: a contact's or a pinned
+  /// name (or one that looks like it), or a prefix of such a device's ID. Such a target is never
+  /// taken for a LocalSend device that announced the same alias or fingerprint (anyone can).
+  package func knowsShareDevice(_ target: String) -> Bool {
+    // LocalSend pins (`localsend:ALIAS`) are LocalSend devices', not share devices'.
+    let shareDevices = others.filter { !$0.name.hasPrefix("localsend:") }
+    if id(for: target) != nil { return true }
+    let look = Self.appearance(target)
+    if shareDevices.contains(where: { Self.appearance($0.name) == look }) { return true }
+    let prefix = target.lowercased()
+    return prefix.count >= 4 && prefix.allSatisfy(\.isHexDigit) && shareDevices.contains { $0.id.hex.hasPrefix(prefix) }
+  }
+
   /// What a record advertised as `name` with the ID `id` may be shown as.
   package func standing(name: String, id: Fingerprint?) -> Peer.Standing {
     guard let id else { return .new }
