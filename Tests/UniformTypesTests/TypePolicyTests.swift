@@ -287,6 +287,23 @@ struct TypePolicyTests {
     }
   }
 
+  /// Found by an outside review: random bytes (an encrypted container) whose first bytes read
+  /// as an x86 jump or move were refused as Windows programs (libmagic's DOS COM guess).
+  @Test func randomBytesLibmagicGuessesAreADOSCOMProgramAreData() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    for start: [UInt8] in [[0xEB, 0x5E, 0x1C, 0xD1, 0x3E, 0x09, 0x74, 0x93], [0xB8, 0x9E, 0x91, 0x4D, 0xD5, 0x84, 0x12, 0xE3]] {
+      let head = start + SampleBytes.random(count: 4088, seed: 7)
+      try #require(try sniffer.sniff(head).mimeType == "application/x-dosexec", "libmagic no longer guesses COM here")
+      for name in ["vault.hc", "f3.bin", "backup.7z"] {
+        let verdict = policy.judge(name: name, kind: .file, head: head, sniffer: sniffer)
+        #expect(verdict.accepted, "\(name): \(verdict.reason)")
+      }
+    }
+    let program = policy.judge(name: "setup.bin", kind: .file, head: SampleBytes.exe, sniffer: sniffer)
+    #expect(!program.accepted, "an MZ program is still one")
+  }
+
   @Test("URL items must be one URL with a scheme")
   func urlItems() throws {
     let policy = try Self.policy.get()
