@@ -165,6 +165,24 @@ import Testing
     #expect(contacts.contact(sharingNameWith: PeerText("lab-c"), other: R.mallory) == nil)
   }
 
+  /// Found by outside review 9 and a code review: blanks at the ends, capital Cyrillic and Greek
+  /// letters, dotless i, Latin alpha, small capitals, dash-like symbols and digits for letters.
+  @Test func lookAlikesOfEveryKindLookTheSame() {
+    let pairs: [(String, String)] = [
+      ("alice-dev ", "alice-dev"), ("alice-dev\u{00A0}", "alice-dev"), (" alice-dev", "alice-dev"),
+      ("alice  dev", "alice dev"), ("al\u{0131}ce-dev", "alice-dev"), ("\u{0251}lice-dev", "alice-dev"),
+      ("alice\u{02D7}dev", "alice-dev"), ("alice\u{2043}dev", "alice-dev"), ("a1ice-dev", "alice-dev"),
+      ("\u{0422}\u{041E}\u{0420}", "top"), ("\u{0412}\u{041E}\u{0412}", "BOB"), ("Iab-b", "lab-b"),
+      ("b\u{1D0F}b-dev", "bob-dev"), ("\u{041D}\u{041E}\u{041C}\u{0415}-\u{0420}\u{0421}", "HOME-PC"), ("b0b", "bob"),
+    ]
+    for (lookalike, name) in pairs {
+      #expect(KnownIdentities.appearance(lookalike) == KnownIdentities.appearance(name), "\(lookalike.unicodeScalars.map(\.value))")
+    }
+    for (one, other) in [("lab-b", "lab-c"), ("alice", "alicia"), ("bob dev", "bobdev"), ("Борис", "Boris")] {
+      #expect(KnownIdentities.appearance(one) != KnownIdentities.appearance(other), "\(one) / \(other)")
+    }
+  }
+
   /// Found by an outside review: a LocalSend announcement of a pinned share device's name took
   /// `share send --to NAME` (its alias was matched first). A known share device's name, a name
   /// that looks like it, or a prefix of its ID is never taken for a LocalSend device.

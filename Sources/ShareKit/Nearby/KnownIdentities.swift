@@ -75,30 +75,49 @@ package struct KnownIdentities: Sendable {
   }
 
   /// A name as it looks on a screen, for telling look-alikes: compatibility forms folded (NFKC),
-  /// letter case and invisible characters dropped, every dash a `-`, every space a space, and
-  /// the Cyrillic and Greek letters that look like Latin ones read as those.
+  /// invisible characters dropped, blanks at the ends dropped and runs of them one space, every
+  /// dash-like character a `-`, the Cyrillic, Greek and small-capital letters that look like
+  /// Latin ones (either case) read as those, `0` as `o` and `1` and capital `I` as `l`, and
+  /// letter case aside.
   package static func appearance(_ name: String) -> String {
     var look = String.UnicodeScalarView()
-    for scalar in name.precomposedStringWithCompatibilityMapping.lowercased().unicodeScalars {
+    var blank = false
+    for scalar in name.precomposedStringWithCompatibilityMapping.unicodeScalars {
       let properties = scalar.properties
       if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format { continue }
-      if properties.generalCategory == .dashPunctuation || scalar == "\u{2212}" {
+      if properties.isWhitespace {
+        blank = !look.isEmpty
+        continue
+      }
+      if blank { look.append(" ") }
+      blank = false
+      if properties.generalCategory == .dashPunctuation || dashLike.contains(scalar.value) {
         look.append("-")
-      } else if properties.isWhitespace {
-        look.append(" ")
       } else {
-        look.append(latinLookalikes[scalar] ?? scalar)
+        look.append(contentsOf: String(lookalikes[scalar] ?? scalar).lowercased().unicodeScalars)
       }
     }
     return String(look)
   }
 
-  /// Lower-case Cyrillic and Greek letters that most fonts draw as a Latin letter.
-  private static let latinLookalikes: [Unicode.Scalar: Unicode.Scalar] = [
-    "а": "a", "с": "c", "ԁ": "d", "е": "e", "һ": "h", "і": "i", "ј": "j", "ӏ": "l", "о": "o", "р": "p", "ԛ": "q",
-    "ѕ": "s", "ԝ": "w", "х": "x", "у": "y", "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
-    "τ": "t", "υ": "u", "χ": "x",
-  ]
+  /// Characters drawn as a hyphen that are not dash punctuation: minus signs, the modifier minus,
+  /// the hyphen bullet, heavy minus.
+  private static let dashLike: Set<UInt32> = [0x2212, 0x02D7, 0x2043, 0x2796, 0x2011, 0x00AD]
+
+  /// Letters and digits that most fonts draw like a Latin letter, to that letter.
+  private static let lookalikes: [Unicode.Scalar: Unicode.Scalar] = {
+    var table: [Unicode.Scalar: Unicode.Scalar] = ["0": "o", "1": "l", "I": "l", "ı": "i", "ɑ": "a", "ɡ": "g"]
+    let groups: [(String, Unicode.Scalar)] = [
+      ("аАαΑᴀ", "a"), ("ВΒʙ", "b"), ("сСᴄ", "c"), ("ԁᴅ", "d"), ("еЕεΕᴇ", "e"), ("ɢ", "g"), ("һНΗʜ", "h"),
+      ("іІιΙɪ", "i"), ("јЈᴊ", "j"), ("КκΚᴋ", "k"), ("ӏʟ", "l"), ("МΜᴍ", "m"), ("Νɴ", "n"), ("оОοΟᴏ", "o"),
+      ("рРρΡᴘ", "p"), ("ԛ", "q"), ("ʀ", "r"), ("ѕЅꜱ", "s"), ("ТτΤᴛ", "t"), ("υᴜ", "u"), ("νᴠ", "v"),
+      ("ԝᴡ", "w"), ("хХχΧ", "x"), ("уУΥʏ", "y"), ("Ζᴢ", "z"),
+    ]
+    for (letters, latin) in groups {
+      for letter in letters.unicodeScalars { table[letter] = latin }
+    }
+    return table
+  }()
 
   /// Whether two instance names are the same to DNS: equal but for the case of ASCII letters.
   package static func sameName(_ a: String, _ b: String) -> Bool {
