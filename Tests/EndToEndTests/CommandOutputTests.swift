@@ -119,6 +119,13 @@ import Testing
     #expect(try ExitCodeTests.waitingAsk(b) == ask, "the ask still waits")
     #expect(try b.share("accept", String(ask)).exited(with: 0))
     #expect(sender.wait().exited(with: 0))
+    // A pairing trusts too: one asked under a contact's name is not accepted either.
+    let pairing = try impostor.startShare("pair", daemon.address, "--yes")
+    defer { pairing.signal(SIGKILL) }
+    let pair = try ExitCodeTests.waitingAsk(b)
+    let paired = try b.share("accept", String(pair))
+    #expect(paired.exited(with: 1) && paired.stderrText.contains("another device"), "\(paired)")
+    #expect(try b.share("decline", String(pair)).exited(with: 0))
     let contacts = try parseJSONLines(try b.share("trust", "--json").stdoutText)
     #expect(contacts.count == 1, "\(contacts)")
   }

@@ -133,6 +133,17 @@ import Testing
     #expect(known.forget(name: "BOB-dev") == Self.id(2) && known.entries.isEmpty)
   }
 
+  /// Found by a review: pairing by an ID prefix with a device that advertises a pinned name
+  /// (another letter case) re-pinned the name to it.
+  @Test func pairingKeepsANamePinnedToAnotherDevice() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try contacts.remember([(name: "lab-b", id: Self.id(1))])
+    try contacts.pair(with: TrustedPeer(id: Self.id(2), name: "Lab-B"))
+    #expect(try contacts.rememberedForChecking().id(for: "lab-b") == Self.id(1))
+    try contacts.pair(with: TrustedPeer(id: Self.id(3), name: "new-one"))
+    #expect(try contacts.rememberedForChecking().id(for: "new-one") == Self.id(3))
+  }
+
   @Test func untrustRemovesExactlyOneMatchOrNothing() throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try contacts.trust(TrustedPeer(id: Self.id(1), name: "laptop"))

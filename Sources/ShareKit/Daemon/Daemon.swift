@@ -293,8 +293,12 @@ package final class Daemon: @unchecked Sendable {
   /// that is not waiting (decided, timed out, or withdrawn because its sender went away) is an
   /// error, and nobody is trusted.
   private func decide(_ id: Int, accept: Bool, trust: Bool) -> ControlResponse {
-    if accept, trust, let why = gatekeeper.pending.first(where: { $0.id == id })?.whyNotTrusted {
-      return ControlResponse(ok: false, error: "ask \(id) was not accepted: \(why); accept it without --trust")
+    // A pairing trusts too, once both people compared the code: the same checks apply.
+    if accept, let ask = gatekeeper.pending.first(where: { $0.id == id }), trust || ask.pairingCode != nil,
+      let why = ask.whyNotTrusted
+    {
+      let instead = ask.pairingCode == nil ? "accept it without --trust" : "decline it ('share decline \(id)')"
+      return ControlResponse(ok: false, error: "ask \(id) was not accepted: \(why); \(instead)")
     }
     guard let decided = gatekeeper.decide(id, accept: accept) else {
       if let gone = gatekeeper.withdrawn(id) {

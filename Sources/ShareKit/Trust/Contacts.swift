@@ -122,13 +122,17 @@ package struct Contacts: Sendable {
     }
   }
 
-  /// After pairing: the peer becomes a contact and its name is remembered with its ID.
-  /// Remembering is best effort (a name not remembered is learned at the next send).
+  /// After pairing: the peer becomes a contact and its name is remembered with its ID, unless
+  /// the name is pinned to another ID already (it stays so). Remembering is best effort (a name
+  /// not remembered is learned at the next send).
   @discardableResult
   package func pair(with peer: TrustedPeer) throws(ShareError) -> TrustStore {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       let store = try changeTrust { $0.add(peer) }.store
-      _ = try? changeKnownPeers { $0.remember(name: peer.name.unescaped, id: peer.id) }
+      // A name pinned to another device keeps its pin ('share trust forget' changes it).
+      _ = try? changeKnownPeers { known in
+        if known.id(for: peer.name.unescaped).map({ $0 == peer.id }) ?? true { known.remember(name: peer.name.unescaped, id: peer.id) }
+      }
       return store
     }
   }
