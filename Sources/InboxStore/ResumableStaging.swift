@@ -86,9 +86,16 @@ extension InboxStore {
     return StagingFile(url: url, file: file, size: offset)
   }
 
-  /// Keeps an interrupted item for resuming: its bytes synced, its record written.
+  /// Keeps an interrupted item for resuming: its bytes synced, its record written. A part whose
+  /// sync fails is removed with its record instead: the disk lost some of it, the page cache
+  /// may still show those bytes to a resume's prefix check, and a later sync would not say so
+  /// again (code review).
   package func keepForResume(_ file: StagingFile, record: ResumeRecord) {
-    file.sync()
+    guard file.sync() else {
+      file.discard()
+      try? FileSystem.remove(recordURL(record).path)
+      return
+    }
     file.keep()
     var refreshed = record
     refreshed.updatedAt = Date()

@@ -90,9 +90,11 @@ package final class StagingFile {
   /// Closes the descriptor but keeps the file (for resuming later).
   package func keep() { closeDescriptor() }
 
-  /// Flushes the bytes written so far to disk (best effort).
-  package func sync() {
-    try? file?.dataSync()
+  /// Flushes the bytes written so far to disk; false when the disk failed to write some of them
+  /// (the page cache may still show them: only this sync says they are lost).
+  package func sync() -> Bool {
+    guard let file else { return true }
+    return (try? file.dataSync()) != nil
   }
 
   /// The open file (for reading back a prefix); nil once finished.
