@@ -18,7 +18,7 @@ down() {
     local loop
     loop=$(findmnt -n -o SOURCE --target "$dir")
     umount "$dir"
-    losetup -d "$loop" 2>/dev/null || true
+    losetup -d "$loop" 2>/dev/null || true  # detached already at `up` (autoclear); else now
   fi
   if mountpoint -q "$backing"; then umount "$backing" || true; fi
   # A folder still mounted in another mount namespace cannot be removed: left for its owner.
@@ -33,13 +33,24 @@ case "$action" in
     down
     mkdir -p "$dir" "$backing"
     room=${ROOM_MIB:-0}
-    mount -t tmpfs -o "size=$((32 + room))m,mode=0700" tmpfs "$backing"
-    truncate -s "$((256 + 2 * room))M" "$backing/disk.img"
-    loop=$(losetup --find --show "$backing/disk.img" 2>/dev/null) ||
-      { umount "$backing"; rm -rf "$dir" "$backing"; echo "failing-disk: no free loop device" >&2; exit 2; }
+    loop=""
+    # Any step that fails undoes the ones before it and says why (exit 2: no failing disk here).
+    fail() {
+      [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+      mountpoint -q "$backing" && umount "$backing"
+      rm -rf "$dir" "$backing" 2>/dev/null
+      echo "failing-disk: $1" >&2
+      exit 2
+    }
+    mount -t tmpfs -o "size=$((32 + room))m,mode=0700" tmpfs "$backing" || fail "cannot mount a tmpfs"
+    truncate -s "$((256 + 2 * room))M" "$backing/disk.img" || fail "cannot make the disk image"
+    loop=$(losetup --find --show "$backing/disk.img" 2>/dev/null) || fail "no free loop device"
     # Inode tables written now (no lazy initialisation writing them later, into a full disk).
-    mkfs.ext4 -q -O ^has_journal -E lazy_itable_init=0 "$loop"
-    mount -o errors=continue "$loop" "$dir"
+    mkfs.ext4 -q -O ^has_journal -E lazy_itable_init=0 "$loop" || fail "mkfs.ext4 failed on $loop"
+    mount -o errors=continue "$loop" "$dir" || fail "cannot mount $loop"
+    # Detached now, while mounted: the kernel frees the loop device when the file system is
+    # unmounted, or its mount namespace goes away, whatever kills this script's caller.
+    losetup -d "$loop"
     # The ballast: all the backing holds but ROOM_MIB, so from then on every new data block fails.
     free_kib=$(df --output=avail -k "$backing" | tail -n 1)
     ballast_kib=$((free_kib - room * 1024))

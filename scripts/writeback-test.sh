@@ -8,7 +8,8 @@
 # in the page cache), the send says items were not stored, and nothing partial is left.
 #   scripts/writeback-test.sh [SHARE_BINARY]      (needs root and a free loop device)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+self=$(realpath "$0")
+cd "$(dirname "$self")/.."
 . scripts/env.sh
 share=$(share_binary "${1:-}" writeback)
 
@@ -17,7 +18,7 @@ skip() { echo "writeback-test: SKIPPED: $*"; exit 0; }
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null || skip "needs losetup and mkfs.ext4"
 # The mounts go in a mount namespace of the test's own: whatever happens, none outlives it.
 if [ -z "${SHARE_WRITEBACK_UNSHARED:-}" ]; then
-  exec env SHARE_WRITEBACK_UNSHARED=1 unshare --mount --propagation private "$0" "$share"
+  exec env SHARE_WRITEBACK_UNSHARED=1 unshare --mount --propagation private "$self" "$share"
 fi
 
 work=$(mktemp -d /tmp/share-writeback.XXXXXX)
@@ -70,9 +71,12 @@ check "the send says some items were not stored (exit 3 or 4), not that all were
 if ! grep -q '"event":"failed"\|"event":"done"' "$work/send.json"; then sed 's/^/#   /' "$work/send.err"; fi
 
 # Mounted afresh, every byte comes from the disk (the image), not from the page cache.
-loop=$(findmnt -n -o SOURCE --target "$disk")
+# (The loop device goes with the unmount: failing-disk.sh detached it already; a new one on the
+# same image is detached the same way once mounted.)
 umount "$disk"
+loop=$(losetup --find --show "$disk.backing/disk.img")
 mount -o errors=continue "$loop" "$disk"
+losetup -d "$loop"
 # Every file in the Inbox compared with its source (80 MiB fit: the first batch of
 # 64 MiB is stored, the rest is not).
 python3 - "$work/send.json" "$recv/Documents/Inbox" "$work/files" >"$work/verdict.txt" <<'EOF' && ok=1 || ok=0
