@@ -59,19 +59,43 @@ package final class ArrivalHooks: Sendable {
       }
     }
     if let notifySend {
-      let title = "Received \(variables["SHARE_ITEM_NAME"] ?? "an item")"
-      let body = "from \(variables["SHARE_SENDER_NAME"] ?? "?") — in your Inbox"
+      let title = "Received \(Self.shown(variables["SHARE_ITEM_NAME"] ?? "an item"))"
+      let body = "from \(Self.shown(variables["SHARE_SENDER_NAME"] ?? "?")) — in your Inbox"
       queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
     }
+  }
+
+  /// Peer text as a notification shows it: escaped as everywhere (controls, bidi, invisible
+  /// characters), and its markup characters too — notification servers read `<a href>`, `<b>`
+  /// and `<img>` in a body (outside review: a peer's name made a clickable link).
+  static func shown(_ text: String) -> String {
+    var shown = ""
+    for character in Escaping.escaped(text) {
+      switch character {
+      case "&": shown += "&amp;"
+      case "<": shown += "&lt;"
+      case ">": shown += "&gt;"
+      default: shown.append(character)
+      }
+    }
+    return shown
   }
 
   /// Shows a notification for an ask waiting for the person.
   package func waiting(_ ask: PendingAsk) {
     if let runner { return runner.send(.waiting(ask)) }
     guard let notifySend else { return }
-    let title = "\(ask.peerName) wants to send \(ask.itemCount) item(s)"
-    let body = "Run 'share accept \(ask.id)' or 'share decline \(ask.id)'"
-    queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
+    let who = Self.shown(ask.peerName.unescaped)
+    let what = ask.pairingCode == nil ? "wants to send \(ask.itemCount) item(s)" : "asks to pair"
+    var body = "Run 'share accept \(ask.id)' or 'share decline \(ask.id)'"
+    if let contact = ask.contactWithName {
+      body = "NOT your contact \(who) (\(contact.prefix(12))): another device using that name. " + body
+    } else if ask.unverified == true {
+      body = "Unverified: it proved no identity. " + body
+    }
+    let title = "\(who) \(what)"
+    let text = body
+    queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, text], extra: [:]) }
   }
 
   /// Waits until every queued hook has run (for shutdown).
