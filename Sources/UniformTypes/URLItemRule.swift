@@ -1,5 +1,6 @@
 /// What a URL item may hold, on the sender and on the receiver alike: one absolute URL on one
-/// line (the sender adds a newline), nothing blank or invisible in it, and a scheme from a short
+/// line (blanks and line breaks around it aside: the sender adds a newline, older ones sent
+/// blanks as given), nothing blank or invisible in it, and a scheme from a short
 /// list of ones that open a page, a message, a call, a place or a feed. `file:` (a path on the
 /// receiver's own disk), `javascript:`, `data:` and the schemes that start local programs
 /// (`ms-msdt:`, `search-ms:`, …) are refused: a `.url` file is opened with a click. Other text
@@ -7,13 +8,13 @@
 package enum URLItemRule {
   /// The schemes a URL item may use.
   package static let schemes: Set<String> = [
-    "http", "https", "ftp", "ftps", "sftp", "ssh", "mailto", "tel", "sms", "geo", "magnet", "webcal", "xmpp",
-    "irc", "ircs", "matrix",
+    "http", "https", "ftp", "ftps", "sftp", "ssh", "git", "ws", "wss", "rtsp", "mailto", "tel", "sms", "geo",
+    "magnet", "webcal", "feed", "xmpp", "irc", "ircs", "matrix", "urn", "doi", "bitcoin",
   ]
 
   /// Why `content` is not a URL item's, or nil when it is.
   package static func problem(with content: String) -> String? {
-    let line = content.hasSuffix("\n") ? String(content.dropLast()) : content
+    let line = content.trimmingBlanks()
     guard !line.isEmpty else { return "is empty" }
     guard !line.unicodeScalars.contains(where: isBlankOrInvisible) else {
       return "is not one URL (it holds blanks, line breaks or invisible characters)"

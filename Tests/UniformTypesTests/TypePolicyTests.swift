@@ -308,14 +308,19 @@ struct TypePolicyTests {
   func urlItems() throws {
     let policy = try Self.policy.get()
     let sniffer = try Self.sniffer.get()
-    for good in ["https://example.org/a?b=c\n", "mailto:a@example.org", "HTTPS://EXAMPLE.ORG", "geo:48.85,2.35"] {
+    // Blanks and line breaks around it are tolerated on both sides (older senders sent them).
+    let good = [
+      "https://example.org/a?b=c\n", "mailto:a@example.org", "HTTPS://EXAMPLE.ORG", "geo:48.85,2.35",
+      "  https://example.org  ", "https://example.org\r\n", "wss://example.org/socket", "bitcoin:bc1qxyz",
+    ]
+    for good in good {
       #expect(policy.judge(name: "u", kind: .url, head: SampleBytes.utf8(good), sniffer: sniffer).accepted, "\(good.debugDescription)")
     }
     // Found by an outside review: blanks around it passed here and failed once stored, and
     // `javascript:` and `file:` were stored as .url files (opened with a click).
     let bad = [
-      "example.org", "https://a b", "://x", "java script:x", "https://a\u{1B}b", "", "  https://example.org  ",
-      "https://example.org\n\n", "https://a\u{200B}b", "javascript:alert(1)", "file:///etc/passwd", "data:text/html,x",
+      "example.org", "https://a b", "://x", "java script:x", "https://a\u{1B}b", "", "  ", "https://a\nhttps://b",
+      "https://a\u{200B}b", "javascript:alert(1)", "file:///etc/passwd", "data:text/html,x",
       "ms-msdt:/id", "search-ms:query=x", "vbscript:x", "1http://x",
     ]
     for bad in bad {
