@@ -30,6 +30,8 @@ extension ServerConnection {
     watch?.stop()
     if cancellation.isCancelled {
       server.sessions.withLock { $0.release(sessionID) }
+      // Accepted just as the sender left: the delegate opened a session for it, which ends here.
+      if case .accept = decision { server.delegate.localSend(sessionEnded: sessionID, .cancelledBySender) }
       return .message(.forbidden, "Cancelled by sender")
     }
     let chosen: Set<String>
