@@ -163,5 +163,7 @@ extension ProgressLineTests {
     #expect(SendSummary.failed(closed, peer: "bob", named: true, payload: small, sentOfIt: 5, commandLine: []) == "bob: \(closed)")
     #expect(SendSummary.failed(closed, peer: "bob", named: false, payload: nil, sentOfIt: 0, commandLine: []) == closed)
     #expect(SendSummary.failed(closed, peer: nil, named: true, payload: big, sentOfIt: 1, commandLine: []) == closed)
+    // Sent whole (the connection dropped while the Receipt was awaited): no resume to offer.
+    #expect(SendSummary.failed(closed, peer: "bob", named: true, payload: big, sentOfIt: 1 << 30, commandLine: []) == "bob: \(closed)")
   }
 }

@@ -248,7 +248,7 @@ final class SendReporter: Sendable {
             commandLine: commandLine)
           : SendSummary.failed(
             error.description, peer: tally.peerName?.description, named: results.count == 1 && error.isTransport,
-            payload: tally.current, sentOfIt: sentOfIt, commandLine: commandLine)
+            payload: error.isTransport ? tally.current : nil, sentOfIt: sentOfIt, commandLine: commandLine)
         let line = results.count > 1 ? "\(to.description): \(message)" : message
         failures.append(line)
         terminal.error(line, detail: error.detail)

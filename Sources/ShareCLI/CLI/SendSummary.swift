@@ -84,7 +84,10 @@ enum SendSummary {
   ) -> String {
     guard let peer else { return error }
     let head = named && !error.contains(peer) ? "\(peer): \(error)" : error
-    guard let payload, payload.resumable, payload.resumeFrom + sentOfIt > 0 else { return head }
+    // Only for an item still in flight: one sent whole was placed or refused by the receiver.
+    guard let payload, payload.resumable, payload.resumeFrom + sentOfIt > 0,
+      payload.size.map({ payload.resumeFrom + sentOfIt < $0 }) ?? true
+    else { return head }
     let kept = formatBytes(payload.resumeFrom + sentOfIt)
     return "\(head) \(peer) keeps up to \(kept) of \(payload.name) for resuming (not in its Inbox); "
       + "to resume, run:\n  " + shellCommand(commandLine)
