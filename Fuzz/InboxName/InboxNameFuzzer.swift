@@ -55,10 +55,15 @@ private func checkStoredName(_ name: String, from raw: String) {
     let joins =
       (scalar.value == 0x200C || scalar.value == 0x200D) && index > 0 && index + 1 < stored.count
       && [stored[index - 1], stored[index + 1]].allSatisfy {
-        !$0.isASCII && !$0.properties.isWhitespace && (!isInvisibleOrOtherSpace($0) || (0xFE00...0xFE0F).contains($0.value))
+        !$0.isASCII && !$0.properties.isWhitespace && (!isInvisibleOrOtherSpace($0) || isVariationSelector($0))
       }
-    require(joins, "invisible character or other space in the name from \(shown)")
+    // A variation selector only after a non-ASCII character, or in a keycap (`1️⃣`).
+    let selects =
+      isVariationSelector(scalar) && index > 0
+      && (!stored[index - 1].isASCII || (index + 1 < stored.count && stored[index + 1].value == 0x20E3))
+    require(joins || selects, "invisible character or other space in the name from \(shown)")
   }
+  require(!name.contains("  "), "a run of spaces in the name from \(shown)")
   require(name.utf8.count <= InboxName.maxBytes, "\(name.utf8.count) bytes from \(shown)")
   if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last {
     require(
@@ -70,12 +75,16 @@ private func checkStoredName(_ name: String, from raw: String) {
   require(variant.utf8.count <= 255 && !variant.unicodeScalars.contains("/"), "variant \(variant.debugDescription) of \(shown)")
 }
 
-/// A scalar a stored name must not hold beyond the terminal controls: one that shows nothing
-/// (default-ignorable, except variation selectors, or a noncharacter) or white space other than U+0020.
-private func isInvisibleOrOtherSpace(_ scalar: Unicode.Scalar) -> Bool {
-  let variationSelector =
-    (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value)
+private func isVariationSelector(_ scalar: Unicode.Scalar) -> Bool {
+  (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value)
     || (0x180B...0x180D).contains(scalar.value) || scalar.value == 0x180F
-  if scalar.properties.isDefaultIgnorableCodePoint && !variationSelector { return true }
+}
+
+/// A scalar a stored name must not hold beyond the terminal controls: one that shows nothing
+/// (default-ignorable, a format character, a noncharacter, the braille blank, the object
+/// replacement character) or white space other than U+0020.
+private func isInvisibleOrOtherSpace(_ scalar: Unicode.Scalar) -> Bool {
+  if scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.generalCategory == .format { return true }
+  if scalar.value == 0x2800 || scalar.value == 0xFFFC { return true }
   return scalar.properties.isNoncharacterCodePoint || (scalar != " " && scalar.properties.isWhitespace)
 }

@@ -79,15 +79,43 @@ package enum InboxName {
 
   private static let compoundExtensions = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tar.lz"]
 
-  /// `name` with each scalar `cleaned`, but a joiner that joins (`isJoiner`).
+  /// `name` with each scalar `cleaned`, but a joiner that joins (`isJoiner`) and a variation
+  /// selector that selects (`selects`); a run of spaces becomes one (a long run could push a
+  /// real extension out of sight: `invoice.pdf      .txt`).
   private static func cleaned(_ name: String) -> String {
     let offered = Array(name.unicodeScalars)
     var scalars = String.UnicodeScalarView()
     for (index, scalar) in offered.enumerated() {
-      let joins = index > 0 && index + 1 < offered.count && isJoiner(scalar, between: offered[index - 1], offered[index + 1])
-      scalars.append(joins ? scalar : cleaned(scalar))
+      let before = index > 0 ? offered[index - 1] : nil
+      let after = index + 1 < offered.count ? offered[index + 1] : nil
+      let stored: Unicode.Scalar
+      if let before, let after, isJoiner(scalar, between: before, after) {
+        stored = scalar
+      } else if isVariationSelector(scalar) {
+        stored = selects(after: before, before: after) ? scalar : "_"
+      } else {
+        stored = cleaned(scalar)
+      }
+      if stored == " ", scalars.last == " " { continue }
+      scalars.append(stored)
     }
     return String(scalars)
+  }
+
+  private static func isVariationSelector(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F: true
+    default: false
+    }
+  }
+
+  /// Whether a variation selector after `previous` (and before `next`) changes how something
+  /// looks: after a visible non-ASCII character (an emoji's `❤️`), or in a keycap (`1️⃣`). After
+  /// an ASCII letter it only hides.
+  private static func selects(after previous: Unicode.Scalar?, before next: Unicode.Scalar?) -> Bool {
+    guard let previous else { return false }
+    if previous.isASCII { return "0123456789#*".unicodeScalars.contains(previous) && next?.value == 0x20E3 }
+    return !previous.properties.isWhitespace && (isVariationSelector(previous) || !isUnsafe(previous))
   }
 
   /// What a scalar of an offered name is stored as: `_` for an unsafe or invisible one, an
@@ -98,18 +126,21 @@ package enum InboxName {
     return scalar
   }
 
-  /// The zero-width joiner and non-joiner between two visible non-ASCII characters, where a
-  /// writing system needs them (Persian `می‌خواهم`, Indic conjuncts, emoji sequences such as 👨‍👩‍👧):
-  /// kept. Next to an ASCII character (`invoice\u{200D}.pdf`) or anything invisible they only
-  /// hide, and become `_` with the rest (`isUnsafe`).
+  /// The zero-width joiner and non-joiner between two characters of the writing systems that
+  /// need them (Arabic and Persian `می‌خواهم`, Syriac, the Indic scripts' conjuncts, Myanmar,
+  /// Khmer) or of an emoji sequence (👨‍👩‍👧): kept. Anywhere else — next to an ASCII character
+  /// (`invoice\u{200D}.pdf`), between two CJK ideographs (`日\u{200D}本` would look like `日本`),
+  /// next to anything invisible — they only hide, and become `_` with the rest (`isUnsafe`).
   package static func isJoiner(_ scalar: Unicode.Scalar, between before: Unicode.Scalar, _ after: Unicode.Scalar) -> Bool {
     guard scalar.value == 0x200C || scalar.value == 0x200D else { return false }
-    func visible(_ neighbour: Unicode.Scalar) -> Bool {
-      let kept = (0xFE00...0xFE0F).contains(neighbour.value)  // an emoji's variation selector
-      return !neighbour.isASCII && !neighbour.properties.isWhitespace
-        && (kept || !isUnsafe(neighbour)) && neighbour.properties.generalCategory != .format
+    func joins(_ neighbour: Unicode.Scalar) -> Bool {
+      switch neighbour.value {
+      case 0x0600...0x08FF, 0x0900...0x0DFF, 0x1000...0x109F, 0x1780...0x17FF, 0xFB50...0xFDFF, 0xFE70...0xFEFE: true
+      case 0xFE0F, 0x1F3FB...0x1F3FF: true  // an emoji's presentation selector, a skin tone
+      default: !neighbour.isASCII && neighbour.properties.isEmoji
+      }
     }
-    return visible(before) && visible(after)
+    return joins(before) && joins(after)
   }
 
   /// Control characters, DEL, C1 controls, line and paragraph separators, and what shows
@@ -121,8 +152,13 @@ package enum InboxName {
   private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+    // Blank or placeholder symbols: the braille blank, the object replacement character.
+    case 0x2800, 0xFFFC: return true
     case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F: return false
-    default: return scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.isNoncharacterCodePoint
+    default:
+      let properties = scalar.properties
+      return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
+        || properties.generalCategory == .format
     }
   }
 
