@@ -64,6 +64,14 @@ import Testing
     #expect(result.exited(with: 0), "\(result)")
     #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
     #expect(b.inboxNames() == ["q.txt"])
+    // Found by an outside review: what was refused went unsaid under --quiet (exit 4 alone).
+    let refused = try a.share("send", try a.file("tool.exe", "MZ\u{0}\u{0}").path, "--to", daemon.address, "--quiet")
+    #expect(refused.exited(with: 4), "\(refused)")
+    #expect(refused.stdout.isEmpty && refused.stderrText.contains("refused tool.exe: "), "\(refused)")
+    // One device named twice gets one send.
+    let twice = try a.share("send", try a.file("t.txt", "t\n").path, "--to", daemon.address, "--to", daemon.address, "--quiet")
+    #expect(twice.exited(with: 0), "\(twice)")
+    #expect(b.inboxNames().filter { $0.hasPrefix("t") } == ["t.txt"], "\(b.inboxNames())")
   }
 
   @Test func sendingToAPortWithNothingListeningFailsSayingTheConnectionWasRefused() throws {

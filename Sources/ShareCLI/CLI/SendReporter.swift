@@ -249,11 +249,21 @@ final class SendReporter: Sendable {
           : SendSummary.failed(
             error.description, peer: tally.peerName?.description, named: results.count == 1 && error.isTransport,
             payload: error.isTransport ? tally.current : nil, sentOfIt: sentOfIt, commandLine: commandLine)
-        let line = results.count > 1 ? "\(to.description): \(message)" : message
+        let named = results.count == 1 || message.hasPrefix(to.description)
+        let line = named ? message : "\(to.description): \(message)"
         failures.append(line)
         terminal.error(line, detail: error.detail)
       case .success(let report):
-        guard !json && !quiet else { continue }
+        guard !json else { continue }
+        guard !quiet else {
+          // --quiet still says what was not stored (exit 3 or 4 alone would not say which).
+          let prefix = results.count > 1 ? "\(to.description): " : ""
+          for item in report.items where item.status != .stored {
+            let verb = item.status == .rejected ? "refused" : "failed"
+            terminal.err("\(prefix)\(verb) \(item.name): \(item.reason.map { "\($0)" } ?? verb)")
+          }
+          continue
+        }
         describe(report, tally: tallies[index], to: to, several: results.count > 1)
       }
     }

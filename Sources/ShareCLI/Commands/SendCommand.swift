@@ -113,7 +113,9 @@ enum SendCommand: Command {
   /// Turns each `--to` into an endpoint: HOST:PORT directly; a name or ID prefix through
   /// discovery, pinned (see `PeerResolver`). Without `--to`, the one peer nearby, or a choice on
   /// a terminal.
-  static func resolveTargets(_ targets: [String], resolver: PeerResolver, context: CommandContext) throws -> [Endpoint] {
+  static func resolveTargets(_ given: [String], resolver: PeerResolver, context: CommandContext) throws -> [Endpoint] {
+    var seen: Set<String> = []
+    let targets = given.filter { seen.insert($0).inserted }
     for target in targets where Endpoint.parse(target) == nil && Endpoint.looksLikeAddress(target) {
       throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
     }
@@ -133,7 +135,11 @@ enum SendCommand: Command {
         others, warn: { context.terminal.warn($0) }, choose: { try pick(among: $0, query: $1, context: context) })
     }
     var next = resolved.makeIterator()
-    return localSend.compactMap { peer in peer.map(Endpoint.init(localSend:)) ?? next.next() } + Array(IteratorSequence(next))
+    let endpoints =
+      localSend.compactMap { peer in peer.map(Endpoint.init(localSend:)) ?? next.next() } + Array(IteratorSequence(next))
+    // One device named twice (`--to bob --to BOB`, a name and its ID prefix) gets one send.
+    var devices: Set<Fingerprint> = []
+    return endpoints.filter { endpoint in endpoint.expectedFingerprint.map { devices.insert($0).inserted } ?? true }
   }
 
   /// Several peers fit: a numbered choice on a terminal, else an error that lists them.
