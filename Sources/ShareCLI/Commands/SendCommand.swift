@@ -13,7 +13,7 @@ enum SendCommand: Command {
     "Offer standard input, the --text items, or the one file or folder under NAME (default for standard input: stdin with the extension of its content's type)"
   )
   static let json = Flag("--json", "Print events as JSON lines on stdout (a stable contract)")
-  static let quiet = Flag("--quiet", short: "-q", "Print nothing but errors")
+  static let quiet = Flag("--quiet", short: "-q", "Print nothing but errors and the items not stored")
   static let busyWait = Option(
     "--busy-wait", "DURATION", kind: .duration,
     "Keep trying a busy receiver this long, in growing pauses (30s, 2m; a bare number is seconds; default 30s; 0: give up at once)")
