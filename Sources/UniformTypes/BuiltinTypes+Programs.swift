@@ -68,6 +68,16 @@ extension BuiltinTypes {
       ["public.data", "com.microsoft.office.macro-enabled"], ext: ["mde", "accde", "ade", "adp", "mda", "accda"])
   }
 
+  /// Text that Windows applies when it is opened or installed: a setup information file's
+  /// sections copy files and change the registry, an Internet settings file changes network
+  /// and browser settings. Scripts in all but name.
+  static func settingScripts(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.microsoft.setup-information", "Windows setup information (INF)", ["public.script"], ext: ["inf"],
+      mime: ["application/x-setupscript"])
+    list.type("com.microsoft.internet-settings", "Internet settings file (ins, isp)", ["public.script"], ext: ["ins", "isp"])
+  }
+
   /// Executables and installers.
   static func executables(_ list: inout BuiltinTypeList) {
     list.type("public.executable", "executable", ["public.item"])
@@ -109,6 +119,17 @@ extension BuiltinTypes {
       "com.microsoft.html-application", "HTML application (HTA)", ["public.html", "public.executable"], ext: ["hta"],
       mime: ["application/hta"])
     list.type(
+      "com.microsoft.windows-help", "Windows help file (hlp)", ["public.data", "public.executable"], ext: ["hlp"],
+      mime: ["application/winhlp", "application/winhelp", "application/x-winhelp"])
+    list.type("com.apple.applescript.script", "compiled AppleScript (scpt)", ["public.data", "public.executable"], ext: ["scpt"])
+    list.type("com.microsoft.shell-scrap", "Windows shell scrap object", ["public.data", "public.executable"], ext: ["shs", "shb"])
+    list.type(
+      "com.microsoft.remote-desktop-connection", "Remote Desktop connection (rdp)", ["public.plain-text", "public.executable"],
+      ext: ["rdp"], mime: ["application/x-rdp"])
+    list.type(
+      "com.microsoft.troubleshooting-pack", "Windows troubleshooting pack (diagcab)",
+      ["com.microsoft.cab-archive", "public.executable"], ext: ["diagcab"])
+    list.type(
       "com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"],
       mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
   }
@@ -127,10 +148,10 @@ extension BuiltinTypes {
       mime: ["application/vnd.appimage", "application/x-iso9660-appimage"])
     list.type(
       "com.android.package-archive", "Android package", ["com.sun.java-archive", "public.installer-package"],
-      ext: ["apk", "aab", "xapk"], mime: ["application/vnd.android.package-archive"])
+      ext: ["apk", "aab", "xapk", "apks"], mime: ["application/vnd.android.package-archive"])
     list.type(
       "com.microsoft.windows-installer", "Windows installer package",
-      ["com.microsoft.compound-document", "public.installer-package", "public.executable"], ext: ["msi", "msp", "msix", "appx"],
+      ["com.microsoft.compound-document", "public.installer-package", "public.executable"], ext: ["msi", "msp", "mst"],
       mime: ["application/x-msi", "application/x-ms-installer", "application/x-ole-storage-msi"])
     list.type(
       "org.flatpak.flatpakref", "Flatpak reference", ["public.plain-text", "public.installer-package"], ext: ["flatpakref"],
@@ -147,7 +168,7 @@ extension BuiltinTypes {
       mime: ["application/x-newton-compatible-pkg", "application/vnd.apple.installer+xml"])
     list.type(
       "com.microsoft.clickonce-application", "ClickOnce application", ["public.installer-package"],
-      ext: ["application", "appref-ms", "vsto"], mime: ["application/x-ms-application"])
+      ext: ["application", "appref-ms", "vsto", "xbap"], mime: ["application/x-ms-application", "application/x-ms-xbap"])
     list.type("com.microsoft.windows-gadget", "Windows gadget", ["public.zip-archive", "public.installer-package"], ext: ["gadget"])
     list.type(
       "org.opensuse.one-click-install", "openSUSE one-click install (ymp)", ["public.xml", "public.installer-package"], ext: ["ymp"],
@@ -161,5 +182,35 @@ extension BuiltinTypes {
     list.type(
       "org.archlinux.package", "Arch Linux package", ["com.facebook.zstandard-tar-archive", "public.installer-package"],
       ext: ["pkg.tar.zst"])
+  }
+
+  /// Packages that an app store, a package manager or an application installs: Windows app
+  /// packages, mobile apps, editor and browser extensions, language packages, device profiles.
+  static func packages(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.microsoft.msix-package", "Windows app package (MSIX, AppX)", ["public.zip-archive", "public.installer-package"],
+      ext: ["msix", "appx", "msixbundle", "appxbundle"],
+      mime: ["application/msix", "application/appx", "application/msixbundle", "application/appxbundle"])
+    list.type(
+      "com.microsoft.appinstaller", "MSIX App Installer file", ["public.xml", "public.installer-package"], ext: ["appinstaller"],
+      mime: ["application/appinstaller"])
+    list.type("com.apple.itunes.ipa", "iOS app (ipa)", ["public.zip-archive", "public.installer-package"], ext: ["ipa"])
+    list.type(
+      "com.microsoft.vsix", "Visual Studio or VS Code extension (vsix)", ["public.zip-archive", "public.installer-package"],
+      ext: ["vsix"], mime: ["application/vsix"])
+    list.type(
+      "org.libreoffice.extension", "LibreOffice extension (oxt)", ["public.zip-archive", "public.installer-package"], ext: ["oxt"],
+      mime: ["application/vnd.openofficeorg.extension"])
+    list.type(
+      "com.google.chrome-extension", "Chrome extension (crx)", ["public.data", "public.installer-package"], ext: ["crx"],
+      mime: ["application/x-chrome-extension"])
+    list.type(
+      "org.python.package", "Python package (wheel, egg)", ["public.zip-archive", "public.installer-package"], ext: ["whl", "egg"])
+    list.type("org.rubygems.gem", "Ruby gem", ["public.tar-archive", "public.installer-package"], ext: ["gem"])
+    list.type("org.nuget.package", "NuGet package (nupkg)", ["public.zip-archive", "public.installer-package"], ext: ["nupkg"])
+    list.type("org.openwrt.ipk", "OpenWrt or webOS package (ipk)", ["public.archive", "public.installer-package"], ext: ["ipk"])
+    list.type(
+      "com.apple.mobileconfig", "Apple configuration profile (mobileconfig)", ["public.data", "public.installer-package"],
+      ext: ["mobileconfig"], mime: ["application/x-apple-aspen-config"])
   }
 }

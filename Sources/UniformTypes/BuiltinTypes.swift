@@ -28,7 +28,9 @@ enum BuiltinTypes {
   static let all: [TypeDeclaration] = {
     var list = BuiltinTypeList()
     for family in [
-      roots, text, code, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models, executables, installers,
+      roots, text, code, settingScripts, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models,
+      executables, installers,
+      packages,
     ] {
       family(&list)
     }
@@ -97,7 +99,7 @@ enum BuiltinTypes {
       ext: ["sh", "bash", "zsh", "ksh", "csh", "tcsh", "dash", "fish", "command"],
       mime: ["application/x-shellscript", "text/x-shellscript", "application/x-sh", "text/x-sh"])
     list.type(
-      "public.python-script", "Python script", ["public.script"], ext: ["py", "pyw", "py3", "pyi", "pyz"],
+      "public.python-script", "Python script", ["public.script"], ext: ["py", "pyw", "py3", "pyi", "pyz", "pyzw"],
       mime: [
         "text/x-python", "text/x-python3", "text/x-script.python", "application/x-python",
         "application/x-python3", "text/x-python-script",
@@ -112,7 +114,7 @@ enum BuiltinTypes {
       "public.php-script", "PHP script", ["public.script"], ext: ["php", "phtml", "phar"],
       mime: ["application/x-php", "text/x-php"])
     list.type(
-      "com.netscape.javascript-source", "JavaScript source", ["public.script"], ext: ["js", "mjs", "cjs", "jsm"],
+      "com.netscape.javascript-source", "JavaScript source", ["public.script"], ext: ["js", "mjs", "cjs", "jsm", "jsx"],
       mime: [
         "text/javascript", "application/javascript", "application/x-javascript", "application/ecmascript",
         "text/ecmascript", "text/x-script.node",
@@ -121,10 +123,13 @@ enum BuiltinTypes {
       "com.microsoft.batch-file", "Windows batch file", ["public.script"], ext: ["bat", "cmd"],
       mime: ["application/x-bat", "text/x-msdos-batch", "application/x-msdos-batch"])
     list.type(
-      "com.microsoft.powershell-script", "PowerShell script", ["public.script"], ext: ["ps1", "psm1", "psd1"],
+      "com.microsoft.powershell-script", "PowerShell script", ["public.script"],
+      ext: [
+        "ps1", "psm1", "psd1", "ps1xml", "ps2", "ps2xml", "psc1", "psc2", "msh", "msh1", "msh2", "mshxml", "msh1xml", "msh2xml",
+      ],
       mime: ["application/x-powershell", "text/x-powershell"])
     list.type(
-      "com.microsoft.vbscript", "VBScript", ["public.script"], ext: ["vbs", "vbe", "wsf"],
+      "com.microsoft.vbscript", "VBScript", ["public.script"], ext: ["vbs", "vbe", "wsf", "ws"],
       mime: ["text/vbscript", "application/x-vbscript"])
     list.type(
       "com.microsoft.registry-file", "Windows registry file", ["public.script"], ext: ["reg"],
@@ -134,6 +139,7 @@ enum BuiltinTypes {
     list.type(
       "com.microsoft.windows-script-component", "Windows script component", ["public.script"], ext: ["wsc", "sct", "jse", "wsh"],
       mime: ["text/scriptlet"])
+    list.type("com.apple.applescript.text", "AppleScript", ["public.script"], ext: ["applescript"], mime: ["text/x-applescript"])
   }
 
   /// Images.
@@ -206,6 +212,9 @@ enum BuiltinTypes {
       "com.microsoft.powerpoint.ppt", "PowerPoint 97-2003 presentation (ppt)",
       ["com.microsoft.compound-document", "public.presentation"],
       ext: ["ppt", "pps", "pot"], mime: ["application/vnd.ms-powerpoint"])
+    list.type(
+      "com.microsoft.onenote", "OneNote section", ["public.data", "public.composite-content"], ext: ["one"],
+      mime: ["application/onenote", "application/msonenote"])
   }
 
   /// Audio and video.

@@ -198,6 +198,18 @@ enum SampleBytes {
     [0, 1, 0, 0] + [0, 2, 0, 32, 0, 1, 0, 0] + Array("OS/2".utf8) + le32(0) + be32(44) + be32(8)
     + Array("cmap".utf8) + le32(0) + be32(52) + be32(8) + [UInt8](repeating: 0, count: 16)
 
+  /// A Chrome extension: `Cr24`, version 3, a header length, then (here) no header and a ZIP.
+  static let crx: [UInt8] = Array("Cr24".utf8) + le32(3) + le32(0) + plainZip
+
+  /// A Windows setup information file (what libmagic calls application/x-setupscript).
+  static let inf = Array("[Version]\r\nSignature=\"$Windows NT$\"\r\nClass=Net\r\n\r\n[Manufacturer]\r\n".utf8)
+
+  /// MPEG transport stream video: 40 packets of 188 bytes, each starting with the sync byte 0x47.
+  static let mpegTS: [UInt8] = (0..<40).flatMap { index in [0x47, index == 0 ? 0x40 : 0, 0, 0x10] + [UInt8](repeating: 0xFF, count: 184) }
+
+  /// A 7-Zip archive's signature header (no streams).
+  static let sevenZip: [UInt8] = [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0, 4] + [UInt8](repeating: 0, count: 24)
+
   /// gzip (RFC 1952) of `data`, stored deflate.
   static func gzip(_ data: [UInt8]) -> [UInt8] {
     [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3] + storedDeflate(data) + le32(crc32(data)) + le32(UInt32(data.count))

@@ -142,6 +142,21 @@ struct TypePolicyTests {
       ("tool.tcl", "public.script"), ("clock.gadget", "public.installer-package"), ("install.ymp", "public.installer-package"),
       ("addon.xpi", "public.installer-package"), ("clock.plasmoid", "public.installer-package"),
       ("tiling.kwinscript", "public.installer-package"), ("tool-1.0-1-x86_64.pkg.tar.zst", "public.installer-package"),
+      // Outside review of the default: siblings of kinds that were already refused.
+      ("app.pyzw", "public.script"), ("App.msixbundle", "public.installer-package"),
+      ("App.appxbundle", "public.installer-package"), ("App.msix", "public.installer-package"),
+      ("App.appinstaller", "public.installer-package"), ("app.apks", "public.installer-package"),
+      ("App.ipa", "public.installer-package"), ("ext.vsix", "public.installer-package"), ("ext.oxt", "public.installer-package"),
+      ("ext.crx", "public.installer-package"), ("tool-1.0-py3-none-any.whl", "public.installer-package"),
+      ("tool-1.0.egg", "public.installer-package"), ("tool-1.0.gem", "public.installer-package"),
+      ("Tool.1.0.nupkg", "public.installer-package"), ("tool_1.0_all.ipk", "public.installer-package"),
+      ("fix.mst", "public.installer-package"), ("setup.msi", "public.installer-package"), ("console.psc1", "public.script"),
+      ("run.msh", "public.script"), ("types.ps1xml", "public.script"), ("job.ws", "public.script"),
+      ("app.xbap", "public.installer-package"),
+      ("widget.jsx", "public.script"), ("hello.applescript", "public.script"), ("hello.scpt", "public.executable"),
+      ("fix.diagcab", "public.executable"), ("driver.inf", "public.script"), ("proxy.ins", "public.script"),
+      ("dialup.isp", "public.script"), ("note.shb", "public.executable"), ("clip.shs", "public.executable"),
+      ("office.rdp", "public.executable"), ("wifi.mobileconfig", "public.installer-package"), ("old.hlp", "public.executable"),
     ] as [(String, String)])
   func refusedByName(name: String, family: String) throws {
     let verdict = try Self.policy.get().judge(name: name, kind: .file)
@@ -154,10 +169,22 @@ struct TypePolicyTests {
       ("table.xlsx", "Office documents"), ("slides.pptx", "Office documents"), ("old.xls", "Office documents"),
       ("old.ppt", "Office documents"), ("old.doc", "Office documents"), ("backup.tar.zst", "Archives"), ("files.zip", "Archives"),
       ("pkg.tar.zst", "Archives"), ("Roboto.ttf", "Fonts"), ("debian.iso", "Disk images"), ("notes.txt", "Text"),
+      ("backup.tar.gz", "Archives"), ("report.docx", "Office documents"), ("paper.pdf", "PDF documents"),
+      ("clip.mp4", "Video"), ("photos.7z", "Archives"), ("notebook.one", "Other documents"), ("app.ts", "Text"),
     ] as [(String, String)])
   func everydayNeighboursAccepted(name: String, documentType: String) throws {
     let verdict = try Self.policy.get().judge(name: name, kind: .file)
     #expect(verdict.accepted && verdict.decidedBy == documentType, "\(name): \(verdict.reason)")
+  }
+
+  @Test("a .ts that is MPEG transport stream video is accepted as video, and TypeScript as text: .ts is not refused")
+  func transportStreamNamedTS() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    let video = policy.check(name: "clip.ts", head: SampleBytes.mpegTS, sniffer: sniffer).verdict
+    #expect(video.accepted && video.decidedBy == "Video" && video.type == "dyn.mime.video/mp2t", "\(video.reason)")
+    let source = policy.check(name: "app.ts", head: SampleBytes.utf8("export const x: number = 1;\n"), sniffer: sniffer).verdict
+    #expect(source.accepted && source.decidedBy == "Text", "\(source.reason)")
   }
 
   @Test(

@@ -229,6 +229,37 @@ let samples: [Sample] = [
   Sample("backup.tar.zst", SampleBytes.zstd, .accept(tarZstID), .reject(tarZstID, .notAccepted)),
   Sample("Roboto.ttf", SampleBytes.ttf, .accept("public.truetype-ttf-font"), .reject("public.truetype-ttf-font", .notAccepted)),
   Sample("debian.iso", SampleBytes.iso, .accept("public.iso-image"), .reject("public.iso-image", .notAccepted)),
+  // Siblings of refused kinds (outside review), and their everyday neighbours: a ZIP, tar or cabinet
+  // under a package's name is refused by its name; a OneNote section stays accepted (.ts video:
+  // TypePolicyTests).
+  Sample(
+    "tool-1.0-py3-none-any.whl", SampleBytes.plainZip, .reject("org.python.package", .excludedName),
+    .reject("org.python.package", .notAccepted)),
+  Sample(
+    "App.msixbundle", SampleBytes.plainZip, .reject("com.microsoft.msix-package", .excludedName),
+    .reject("com.microsoft.msix-package", .notAccepted)),
+  Sample("App.ipa", SampleBytes.plainZip, .reject("com.apple.itunes.ipa", .excludedName), .reject("com.apple.itunes.ipa", .notAccepted)),
+  Sample("ext.vsix", SampleBytes.plainZip, .reject("com.microsoft.vsix", .excludedName), .reject("com.microsoft.vsix", .notAccepted)),
+  Sample(
+    "ext.crx", SampleBytes.crx, .reject("com.google.chrome-extension", .excludedContent),
+    .reject("com.google.chrome-extension", .notAccepted)),
+  Sample(
+    "tool-1.0.gem", SampleBytes.tar([("metadata.gz", [0x1F, 0x8B])]), .reject("org.rubygems.gem", .excludedName),
+    .reject("org.rubygems.gem", .notAccepted)),
+  Sample(
+    "fix.mst", SampleBytes.oleHeader, .reject("com.microsoft.windows-installer", .excludedName),
+    .reject("com.microsoft.windows-installer", .excludedName)),
+  Sample(
+    "driver.inf", SampleBytes.inf, .reject("com.microsoft.setup-information", .excludedContent),
+    .accept("com.microsoft.setup-information")),
+  Sample(
+    "driver.txt", SampleBytes.inf, .reject("com.microsoft.setup-information", .excludedContent),
+    .accept("com.microsoft.setup-information")),
+  Sample(
+    "office.rdp", SampleBytes.utf8("full address:s:files.example.org\r\ndrivestoredirect:s:*\r\n"),
+    .reject("com.microsoft.remote-desktop-connection", .excludedName), .reject("com.microsoft.remote-desktop-connection", .excludedName)),
+  Sample("notebook.one", SampleBytes.random(count: 4096), .accept("com.microsoft.onenote"), .reject("com.microsoft.onenote", .notAccepted)),
+  Sample("photos.7z", SampleBytes.sevenZip, .accept("org.7-zip.7-zip-archive"), .reject("org.7-zip.7-zip-archive", .notAccepted)),
   // Text.
   Sample(
     "notes.txt", SampleBytes.utf8("Buy milk.\nCall Anna about the trip to Lisbon.\n"), .accept("public.plain-text"),
