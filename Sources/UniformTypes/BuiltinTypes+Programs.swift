@@ -78,6 +78,15 @@ extension BuiltinTypes {
     list.type("com.microsoft.internet-settings", "Internet settings file (ins, isp)", ["public.script"], ext: ["ins", "isp"])
   }
 
+  /// Link files: a URL in a file that a click opens. TypePolicy+Links judges the URL they hold as
+  /// a URL item's.
+  static func links(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.microsoft.internet-shortcut", "Internet shortcut", ["public.plain-text", "public.url"], ext: ["url", "website"],
+      mime: ["application/x-mswinurl"])
+    list.type("com.apple.web-internet-location", "web location (webloc)", ["public.xml", "public.url"], ext: ["webloc", "inetloc"])
+  }
+
   /// Executables and installers.
   static func executables(_ list: inout BuiltinTypeList) {
     list.type("public.executable", "executable", ["public.item"])

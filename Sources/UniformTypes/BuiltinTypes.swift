@@ -28,7 +28,7 @@ enum BuiltinTypes {
   static let all: [TypeDeclaration] = {
     var list = BuiltinTypeList()
     for family in [
-      roots, text, code, settingScripts, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models,
+      roots, text, code, settingScripts, links, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models,
       executables, installers,
       packages,
     ] {

@@ -28,7 +28,7 @@ package enum ContentClassifier {
       result.isEmpty = true
       return result
     }
-    if registry.conforms(result.type, to: .text) {
+    if isText(result.type, mime: mime, registry: registry) {
       // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
       // armored form shared-mime-info calls text) keeps its type.
       if mime == "text/plain", head.contains(0), !hasWideTextBOM(head) {
@@ -85,6 +85,13 @@ package enum ContentClassifier {
 
   // MARK: - Text
 
+  /// Whether content of `type` is text. libmagic calls an ini file whose first group it does not
+  /// know (an Internet shortcut that starts with its property group) a "Generic INItialization
+  /// configuration", not text.
+  private static func isText(_ type: TypeIdentifier, mime: String, registry: TypeRegistry) -> Bool {
+    registry.conforms(type, to: .text) || mime == "application/x-wine-extension-ini"
+  }
+
   private static func hasWideTextBOM(_ head: UnsafeRawBufferPointer) -> Bool {
     startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF])
       || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
@@ -107,6 +114,8 @@ package enum ContentClassifier {
       case "[Desktop Entry]", "[KDE Desktop Entry]": return (.desktopEntry, line)
       case "[Flatpak Ref]": return ("org.flatpak.flatpakref", line)
       case "[Flatpak Repo]": return ("org.flatpak.flatpakrepo", line)
+      case _ where ["[internetshortcut]", "[{000214a0-0000-0000-c000-000000000046}]"].contains(line.lowercased()):
+        return (.internetShortcut, line)
       default: return nil
       }
     }

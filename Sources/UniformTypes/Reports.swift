@@ -96,7 +96,11 @@ extension TypePolicy {
       let magic = try sniffer.sniff(head)
       let classified = ContentClassifier.classify(head: head, magic: magic, registry: registry)
       content = classified
-      verdict = judge(name: name, content: classified)
+      verdict = head.withUnsafeBytes { bytes in
+        judgeLink(
+          judge(name: name, content: classified), name: name, head: bytes,
+          truncated: (totalSize ?? Int64(head.count)) > Int64(head.count))
+      }
     } catch {
       content = nil
       verdict = judge(name: name, kind: .file, head: head, totalSize: totalSize, sniffer: sniffer)

@@ -109,4 +109,6 @@ extension TypeIdentifier {
   package static let openDocument: TypeIdentifier = "org.oasis-open.opendocument"
   package static let compoundDocument: TypeIdentifier = "com.microsoft.compound-document"
   package static let macroEnabled: TypeIdentifier = "com.microsoft.office.macro-enabled"
+  package static let internetShortcut: TypeIdentifier = "com.microsoft.internet-shortcut"
+  package static let webLocation: TypeIdentifier = "com.apple.web-internet-location"
 }

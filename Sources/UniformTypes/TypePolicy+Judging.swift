@@ -188,7 +188,7 @@ extension TypePolicy {
         content.magicDescription = try sniffer.description(ofHead: head)
         verdict = judge(name: name, content: content)
       }
-      return verdict
+      return judgeLink(verdict, name: name, head: head, truncated: (totalSize ?? Int64(head.count)) > Int64(head.count))
     } catch {
       let nameType = registry.type(forFilename: name)
       return Verdict(

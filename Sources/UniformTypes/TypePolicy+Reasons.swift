@@ -56,6 +56,11 @@ extension TypePolicy {
     refusal("does not accept \(subject("", kind)): it \(why)")
   }
 
+  /// A link file whose link is refused: "does not accept the link in evil.url: its URL uses …".
+  func invalidLinkReason(name: String, _ why: String) -> String {
+    refusal("does not accept the link in \(subject(name, .file)): \(why)")
+  }
+
   /// Content that could not be examined: "could not examine the content of big.iso: …".
   func unreadableContentReason(name: String, kind: ItemKind = .file, _ why: String) -> String {
     refusal("could not examine the content of \(subject(name, kind)): \(why)")

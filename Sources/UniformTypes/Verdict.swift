@@ -30,6 +30,9 @@ package struct Verdict: Sendable, Codable, Equatable {
     case contentUnreadable = "content-unreadable"
     /// A text or URL item whose bytes are not valid UTF-8 text (or not a URL).
     case invalidText = "invalid-text"
+    /// A link file (`.url`, `.website`, `.webloc`) holding a URL a URL item could not hold, or
+    /// none, or a UNC path or `file:` URL as its URL or icon.
+    case invalidLink = "invalid-link"
   }
 
   /// How the name's and the content's types were reconciled into `type` (content stage).

@@ -259,6 +259,14 @@ let samples: [Sample] = [
     "office.rdp", SampleBytes.utf8("full address:s:files.example.org\r\ndrivestoredirect:s:*\r\n"),
     .reject("com.microsoft.remote-desktop-connection", .excludedName), .reject("com.microsoft.remote-desktop-connection", .excludedName)),
   Sample("notebook.one", SampleBytes.random(count: 4096), .accept("com.microsoft.onenote"), .reject("com.microsoft.onenote", .notAccepted)),
+  // Link files are judged by the URL they hold, as a URL item is (more in LinkFileTests).
+  Sample(
+    "site.url", SampleBytes.utf8("[InternetShortcut]\r\nURL=https://example.org/\r\n"), .accept("com.microsoft.internet-shortcut"),
+    .accept("com.microsoft.internet-shortcut")),
+  Sample(
+    "evil.url", SampleBytes.utf8("[InternetShortcut]\r\nURL=javascript:alert(1)\r\n"),
+    .reject("com.microsoft.internet-shortcut", .invalidLink),
+    .reject("com.microsoft.internet-shortcut", .invalidLink)),
   Sample("photos.7z", SampleBytes.sevenZip, .accept("org.7-zip.7-zip-archive"), .reject("org.7-zip.7-zip-archive", .notAccepted)),
   // Text.
   Sample(

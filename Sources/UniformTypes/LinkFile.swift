@@ -1,0 +1,111 @@
+import Foundation
+import TextEscaping
+
+/// What a link file holds: the URL a click on it opens, and where it takes its icon from. Pure:
+/// reads bytes already in memory.
+///
+/// An Internet shortcut (`.url`, `.website`) is ini text: `[InternetShortcut]` then `URL=…`,
+/// perhaps `IconFile=…`; Windows reads its keys and groups ignoring case and blanks around `=`.
+/// A web location (`.webloc`, `.inetloc`) is a property list, XML or binary, whose `URL` string is
+/// the link. A link file is opened with a click, as a URL item is, so its URL must be one a URL
+/// item may hold (`URLItemRule`): the same bytes get the same answer however they are sent. A UNC
+/// path (`\\host\share\…`) or a `file:` URL in its URL or icon would have Windows connect to that
+/// host (handing it the user's NTLM hash) when the file is opened or merely shown in a folder.
+package enum LinkFile {
+  /// How a link file is written.
+  package enum Format: Sendable {
+    /// `.url`, `.website`: ini text with an `[InternetShortcut]` group.
+    case internetShortcut
+    /// `.webloc`, `.inetloc`: a property list with a `URL` string.
+    case webLocation
+  }
+
+  /// Why the link file in `head` may not be accepted, or nil when its URL may be.
+  /// `truncated`: the file goes on past `head`, so what follows was not seen.
+  package static func problem(in head: UnsafeRawBufferPointer, format: Format, truncated: Bool) -> String? {
+    if truncated { return "is too long for a link file (over \(head.count / 1024) KiB)" }
+    switch format {
+    case .internetShortcut: return internetShortcutProblem(text(head))
+    case .webLocation: return webLocationProblem(Data(head))
+    }
+  }
+
+  /// `problem(in:format:truncated:)` for bytes in an array.
+  package static func problem(in head: [UInt8], format: Format, truncated: Bool = false) -> String? {
+    head.withUnsafeBytes { problem(in: $0, format: format, truncated: truncated) }
+  }
+
+  /// The keys of an ini text, as (lowercased group, lowercased key, value), in order.
+  static func iniEntries(_ text: String) -> [(group: String, key: String, value: String)] {
+    var group = ""
+    var entries: [(group: String, key: String, value: String)] = []
+    for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+      let line = String(raw).trimmingBlanks()
+      if line.hasPrefix("["), line.hasSuffix("]") {
+        group = String(line.dropFirst().dropLast()).trimmingBlanks().lowercased()
+      } else if let equals = line.firstIndex(of: "="), !line.hasPrefix(";") {
+        entries.append((group, line[..<equals].trimmingBlanks().lowercased(), line[line.index(after: equals)...].trimmingBlanks()))
+      }
+    }
+    return entries
+  }
+
+  private static func internetShortcutProblem(_ text: String) -> String? {
+    let entries = iniEntries(text)
+    guard entries.contains(where: { $0.group == "internetshortcut" && $0.key == "url" }) else {
+      return "it holds no URL (an [InternetShortcut] group with a URL= line)"
+    }
+    for entry in entries {
+      switch entry.key {
+      case "url", "baseurl":
+        if let problem = urlProblem(entry.value, key: entry.key == "url" ? "URL" : "BASEURL") { return problem }
+      case "iconfile":
+        if let problem = remotePathProblem(entry.value, key: "IconFile") { return problem }
+      default:
+        continue
+      }
+    }
+    return nil
+  }
+
+  private static func webLocationProblem(_ data: Data) -> String? {
+    let list = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    guard let dictionary = list as? [String: Any], let url = dictionary["URL"] as? String else {
+      return "it holds no URL (a property list with a URL string)"
+    }
+    return urlProblem(url, key: "URL")
+  }
+
+  /// A link's URL: not a UNC path nor `file:`, and one a URL item may hold.
+  private static func urlProblem(_ value: String, key: String) -> String? {
+    if let problem = remotePathProblem(value, key: key) { return problem }
+    guard let problem = URLItemRule.problem(with: value) else { return nil }
+    return "its \(key) \(problem)"
+  }
+
+  /// A UNC path (`\\host\share`, also written `//host/share`) or a `file:` URL.
+  private static func remotePathProblem(_ value: String, key: String) -> String? {
+    let shown = Escaping.escaped(value, maximumLength: 60)
+    if value.hasPrefix(#"\\"#) || value.hasPrefix("//") || value.hasPrefix(#"\/"#) || value.hasPrefix(#"/\"#) {
+      return "its \(key) is a UNC path (\(shown)): opening or showing the file would connect to that host"
+    }
+    if value.lowercased().hasPrefix("file:") {
+      return "its \(key) is a file: URL (\(shown)), which a link may not hold"
+    }
+    return nil
+  }
+
+  /// The text of an ini file: UTF-16 with its byte-order mark, else UTF-8 (invalid bytes replaced).
+  private static func text(_ head: UnsafeRawBufferPointer) -> String {
+    let bytes = Array(head)
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      let littleEndian = bytes[0] == 0xFF
+      let units = stride(from: 2, to: bytes.count - 1, by: 2).map { index in
+        littleEndian
+          ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+      }
+      return String(decoding: units, as: UTF16.self)
+    }
+    return String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self)
+  }
+}
