@@ -86,7 +86,10 @@ package enum InboxName {
     let offered = Array(name.unicodeScalars)
     var scalars = String.UnicodeScalarView()
     for (index, scalar) in offered.enumerated() {
-      let before = index > 0 ? offered[index - 1] : nil
+      // What comes before is taken as stored (a selector or joiner it replaced must not vouch
+      // for the next one: the name must come out the same when cleaned again); what comes after
+      // is a joining character or emoji, which cleaning never changes.
+      let before = scalars.last
       let after = index + 1 < offered.count ? offered[index + 1] : nil
       let stored: Unicode.Scalar
       if let before, let after, isJoiner(scalar, between: before, after) {
@@ -115,7 +118,7 @@ package enum InboxName {
   private static func selects(after previous: Unicode.Scalar?, before next: Unicode.Scalar?) -> Bool {
     guard let previous else { return false }
     if previous.isASCII { return "0123456789#*".unicodeScalars.contains(previous) && next?.value == 0x20E3 }
-    return !previous.properties.isWhitespace && (isVariationSelector(previous) || !isUnsafe(previous))
+    return !previous.properties.isWhitespace && !isVariationSelector(previous) && !isUnsafe(previous)
   }
 
   /// What a scalar of an offered name is stored as: `_` for an unsafe or invisible one, an
@@ -136,11 +139,12 @@ package enum InboxName {
     func joins(_ neighbour: Unicode.Scalar) -> Bool {
       switch neighbour.value {
       case 0x0600...0x08FF, 0x0900...0x0DFF, 0x1000...0x109F, 0x1780...0x17FF, 0xFB50...0xFDFF, 0xFE70...0xFEFE: true
-      case 0xFE0F, 0x1F3FB...0x1F3FF: true  // an emoji's presentation selector, a skin tone
-      default: !neighbour.isASCII && neighbour.properties.isEmoji
+      case 0x1F3FB...0x1F3FF: true  // a skin tone
+      default: !neighbour.isASCII && neighbour.properties.isEmoji && !isVariationSelector(neighbour)
       }
     }
-    return joins(before) && joins(after)
+    // An emoji's presentation selector may come before (❤️‍🔥), never after.
+    return (joins(before) || before.value == 0xFE0F) && joins(after)
   }
 
   /// Control characters, DEL, C1 controls, line and paragraph separators, and what shows
