@@ -237,7 +237,7 @@ struct DaemonLog: Sendable {
           event: "ask", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id, items: ask.items,
           itemCount: ask.itemCount, pairingCode: ask.pairingCode),
         "\(ask.peerName) (\(String(ask.peerId.prefix(12)))) \(what): 'share accept \(ask.id)' or 'share decline \(ask.id)'"
-          + (RequestsCommand.warning(for: ask).map { " — \($0)" } ?? ""))
+          + (ask.warning.map { " — \($0)" } ?? ""))
     case .withdrawn(let ask):
       emit(
         Event(event: "withdrawn", peerName: ask.peerName, peerId: ask.peerId, address: ask.address, ask: ask.id),

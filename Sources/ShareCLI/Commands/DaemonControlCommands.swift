@@ -115,7 +115,7 @@ enum RequestsCommand: Command {
       let seconds = max(0, Int(ask.expiresAt.timeIntervalSinceNow))
       terminal.out("[\(ask.id)] \(ask.peerName) (\(ask.peerId)) from \(ask.address), \(seconds)s left")
       if let code = ask.pairingCode { terminal.out("    pairing, code \(code)") }
-      if let warning = warning(for: ask) { terminal.out("    \(warning)") }
+      if let warning = ask.warning { terminal.out("    \(warning)") }
       for item in ask.items {
         let size = item.size.map(formatBytes) ?? "unknown size"
         let verdict = item.accepted ? "" : " — will be refused: \(item.reason.map { "\($0)" } ?? "")"
@@ -143,16 +143,6 @@ enum RequestsCommand: Command {
     }
     let trust = ask.whyNotTrusted == nil ? " (add --trust to trust \(ask.peerName) from now on)" : ""
     return "[\(ask.id)] Accept with 'share accept \(ask.id)'\(trust), decline with 'share decline \(ask.id)'."
-  }
-
-  /// What the person should know about who asks before answering: a stranger using a
-  /// contact's name, or a sender that proved no identity.
-  static func warning(for ask: PendingAsk) -> String? {
-    if let contact = ask.contactWithName {
-      return "warning: NOT your contact \(ask.peerName) (\(contact.prefix(12))): another device using that name"
-    }
-    if ask.unverified == true { return "unverified: it proved no identity (LocalSend without a certificate)" }
-    return nil
   }
 }
 

@@ -68,9 +68,12 @@ package final class ArrivalHooks: Sendable {
   /// Peer text as a notification shows it: escaped as everywhere (controls, bidi, invisible
   /// characters), and its markup characters too — notification servers read `<a href>`, `<b>`
   /// and `<img>` in a body (outside review: a peer's name made a clickable link).
-  static func shown(_ text: String) -> String {
+  static func shown(_ text: String) -> String { markupEscaped(Escaping.escaped(text)) }
+
+  /// Text already escaped for a terminal with its markup characters as entities.
+  private static func markupEscaped(_ text: String) -> String {
     var shown = ""
-    for character in Escaping.escaped(text) {
+    for character in text {
       switch character {
       case "&": shown += "&amp;"
       case "<": shown += "&lt;"
@@ -87,15 +90,11 @@ package final class ArrivalHooks: Sendable {
     guard let notifySend else { return }
     let who = Self.shown(ask.peerName.unescaped)
     let what = ask.pairingCode == nil ? "wants to send \(ask.itemCount) item(s)" : "asks to pair"
-    var body = "Run 'share accept \(ask.id)' or 'share decline \(ask.id)'"
-    if let contact = ask.contactWithName {
-      body = "NOT your contact \(who) (\(contact.prefix(12))): another device using that name. " + body
-    } else if ask.unverified == true {
-      body = "Unverified: it proved no identity. " + body
-    }
+    let run = "Run 'share accept \(ask.id)' or 'share decline \(ask.id)'"
+    // The same warning as `share requests` shows (its peer text escaped there already).
+    let body = ask.warning.map { Self.markupEscaped($0) + ". " + run } ?? run
     let title = "\(who) \(what)"
-    let text = body
-    queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, text], extra: [:]) }
+    queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
   }
 
   /// Waits until every queued hook has run (for shutdown).

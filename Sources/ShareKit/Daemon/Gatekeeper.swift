@@ -50,6 +50,16 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   /// then a random one for this ask, and it cannot become a contact.
   package var unverified: Bool? = nil
 
+  /// What the person should know about who asks before answering (`share requests`, the log, a
+  /// notification): a stranger using a contact's name, or a sender that proved no identity.
+  package var warning: String? {
+    if let contactWithName {
+      return "warning: NOT your contact \(peerName) (\(contactWithName.prefix(12))): another device using that name"
+    }
+    if unverified == true { return "unverified: it proved no identity (LocalSend without a certificate)" }
+    return nil
+  }
+
   /// Why `share accept --trust` must not make this sender a contact, or nil.
   package var whyNotTrusted: String? {
     if unverified == true {
