@@ -3,12 +3,13 @@
 /// The rules (also in Inbox/README.md):
 /// - refused: an empty name, `.`, `..`, and any name holding `/` or NUL (a path, not a name);
 /// - control characters (C0, DEL, C1), line and paragraph separators and characters that show
-///   nothing (bidi controls, zero-width characters and joiners, the soft hyphen, Hangul fillers,
-///   tag characters, Unicode's other default-ignorable code points, noncharacters) become `_`;
-///   variation selectors stay (emoji need them);
-/// - white space at either end is dropped, and a space of another kind inside (no-break, en, em,
-///   thin, ideographic...) becomes an ordinary space: `invoice.pdf` and a run of em spaces do
-///   not stretch to hide the `.txt` after them (a run of ordinary spaces is kept as sent);
+///   nothing or hide (bidi controls, zero-width characters, the soft hyphen, Hangul fillers, tag
+///   characters, every format character and other default-ignorable code point, noncharacters,
+///   the braille blank, the object replacement character) become `_`; a variation selector
+///   stays where it selects (`selects`) and a joiner where it joins (`isJoiner`);
+/// - white space at either end is dropped, a space of another kind inside (no-break, en, em,
+///   thin, ideographic...) becomes an ordinary space, and a run of spaces one: `invoice.pdf` and
+///   a run of spaces do not stretch to hide the `.txt` after them;
 /// - a name longer than 240 UTF-8 bytes is shortened, keeping its extension, so a collision
 ///   suffix still fits in the 255-byte limit of Linux file systems; the refusals above apply to
 ///   the shortened name too;
@@ -149,16 +150,15 @@ package enum InboxName {
 
   /// Control characters, DEL, C1 controls, line and paragraph separators, and what shows
   /// nothing: the bidi controls that can make `exe.png` look like `gnp.exe`, and every other
-  /// default-ignorable code point (zero-width space, joiners, word joiner, BOM, soft hyphen,
-  /// Hangul fillers, Mongolian vowel separator, tag characters...) and noncharacter, which can
-  /// hide inside a name or make two names look alike. Variation selectors are default-ignorable
-  /// too but are kept: emoji (`❤️`) need them, and they change only how the letter before them looks.
+  /// format character and default-ignorable code point (zero-width space, joiners, word joiner,
+  /// BOM, soft hyphen, Hangul fillers, Mongolian vowel separator, tag characters, variation
+  /// selectors...) and noncharacter, which can hide inside a name or make two names look alike.
+  /// (`cleaned` keeps the joiners and variation selectors that join or select before asking.)
   private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
     // Blank or placeholder symbols: the braille blank, the object replacement character.
     case 0x2800, 0xFFFC: return true
-    case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F: return false
     default:
       let properties = scalar.properties
       return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
