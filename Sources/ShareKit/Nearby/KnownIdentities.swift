@@ -53,9 +53,9 @@ package struct KnownIdentities: Sendable {
   /// name (or one that looks like it), or a prefix of such a device's ID. Such a target is never
   /// taken for a LocalSend device that announced the same alias or fingerprint (anyone can).
   package func knowsShareDevice(_ target: String) -> Bool {
+    if id(for: target) != nil { return true }
     // LocalSend pins (`localsend:ALIAS`) are LocalSend devices', not share devices'.
     let shareDevices = others.filter { !$0.name.hasPrefix("localsend:") }
-    if id(for: target) != nil { return true }
     let look = Self.appearance(target)
     if shareDevices.contains(where: { Self.appearance($0.name) == look }) { return true }
     let prefix = target.lowercased()

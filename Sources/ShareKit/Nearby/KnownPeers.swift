@@ -22,13 +22,11 @@ package struct KnownPeers: Sendable, Equatable {
   /// The ID remembered for a name. Names are compared as DNS-SD compares them, letter case
   /// aside: `Bob-Dev` is the name `bob-dev` was pinned under (outside review: each case variant
   /// had a pin of its own, so a new one passed unchecked).
-  package func id(for name: String) -> Fingerprint? { entries.first { Self.same($0.name, name) }?.id }
-
-  private static func same(_ a: String, _ b: String) -> Bool { KnownIdentities.sameName(a, b) }
+  package func id(for name: String) -> Fingerprint? { entries.first { KnownIdentities.sameName($0.name, name) }?.id }
 
   /// Remembers (or refreshes) a name's ID after a successful exchange.
   package mutating func remember(name: String, id: Fingerprint, at now: Date = Date()) {
-    if let index = entries.firstIndex(where: { Self.same($0.name, name) }) {
+    if let index = entries.firstIndex(where: { KnownIdentities.sameName($0.name, name) }) {
       entries[index].id = id
       entries[index].lastSeen = now
     } else {
@@ -40,7 +38,7 @@ package struct KnownPeers: Sendable, Equatable {
   @discardableResult
   package mutating func forget(name: String) -> Fingerprint? {
     let id = id(for: name)
-    entries.removeAll { Self.same($0.name, name) }
+    entries.removeAll { KnownIdentities.sameName($0.name, name) }
     return id
   }
 }
