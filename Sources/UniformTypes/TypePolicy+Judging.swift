@@ -163,11 +163,12 @@ extension TypePolicy {
     name: String, kind: ItemKind = .file, head: UnsafeRawBufferPointer, totalSize: Int64? = nil,
     sniffer: ContentSniffer
   ) -> Verdict {
+    // The item goes on past its head: what follows was not seen.
+    let truncated = (totalSize ?? Int64(head.count)) > Int64(head.count)
     switch kind {
     case .folder:
       return judge(name: name, kind: .folder)
     case .text, .url:
-      let truncated = (totalSize ?? Int64(head.count)) > Int64(head.count)
       return judgeText(name: name, kind: kind, head: head, truncated: truncated, sniffer: sniffer)
     case .file:
       break
@@ -188,7 +189,7 @@ extension TypePolicy {
         content.magicDescription = try sniffer.description(ofHead: head)
         verdict = judge(name: name, content: content)
       }
-      return judgeLink(verdict, name: name, head: head, truncated: (totalSize ?? Int64(head.count)) > Int64(head.count))
+      return judgeLink(verdict, name: name, head: head, truncated: truncated)
     } catch {
       let nameType = registry.type(forFilename: name)
       return Verdict(
