@@ -114,9 +114,17 @@ enum PeersCommand: Command {
             port: peer.port, deviceModel: peer.deviceModel, deviceType: peer.deviceType, unverified: unverified)))
       return
     }
-    let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
-    let marks = ["LocalSend"] + (unverified.map { [$0] } ?? [])
-    terminal.out("\(peer.alias)\t\(peer.fingerprint.prefix(12))\t\(escape(address))\t(\(marks.joined(separator: ", ")))")
+    terminal.out("\(peer.alias)\t\(peer.fingerprint.prefix(12))\t\(shownAddress(peer))\t\(localSendMarks(unverified))")
+  }
+
+  /// A LocalSend device's address as listed: `host:port`, an IPv6 host in brackets, escaped.
+  static func shownAddress(_ peer: LocalSendPeer) -> String {
+    escape(peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)")
+  }
+
+  /// A LocalSend device's marks as listed: `(LocalSend)`, with the unverified mark if any.
+  static func localSendMarks(_ unverified: String?) -> String {
+    "(" + (["LocalSend"] + (unverified.map { [$0] } ?? [])).joined(separator: ", ") + ")"
   }
 
   /// `--watch`: each appearance, change and disappearance once, until interrupted.

@@ -14,10 +14,8 @@ extension PeersCommand {
         addresses.map(escape).joined(separator: " "), marks.isEmpty ? "" : "(" + marks.joined(separator: ", ") + ")")
     }
     for (peer, unverified) in localSend {
-      let address = peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)"
-      let marks = ["LocalSend"] + (unverified.map { [$0] } ?? [])
       table.add(
-        peer.alias.description, peer.fingerprint.prefix(12).description, escape(address), "(" + marks.joined(separator: ", ") + ")")
+        peer.alias.description, peer.fingerprint.prefix(12).description, shownAddress(peer), localSendMarks(unverified))
     }
     return table
   }
