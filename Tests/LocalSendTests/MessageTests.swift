@@ -152,19 +152,70 @@ import Testing
 
   func active(_ files: [String] = ["x", "y"]) -> SessionTable {
     var table = SessionTable(sessionTimeout: .seconds(60))
-    _ = table.claim(.init(id: "s", sender: "10.0.0.1", cancellation: OfferCancellation()), now: .now)
-    table.activate(
+    _ = table.claim(.init(id: "s", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    _ = table.activate(
       "s", sender: sender,
       files: Dictionary(uniqueKeysWithValues: files.map { ($0, SessionTable.SessionFile(offer: offer, token: "t-\($0)")) }), now: .now)
     return table
   }
 
-  @Test func oneSessionAtATime() {
+  func files(_ token: String) -> [String: SessionTable.SessionFile] {
+    ["x": SessionTable.SessionFile(offer: offer, token: token)]
+  }
+
+  @Test func oneActiveSessionAtATimeAndAnIdleOneGivesWayAfterItsTimeout() {
     var table = active()
-    #expect(table.claim(.init(id: "s2", sender: "10.0.0.2", cancellation: OfferCancellation()), now: .now).claimed == false)
+    let waiting = table.claim(.init(id: "s2", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    #expect(waiting, "an offer may wait meanwhile")
+    let blocked = table.activate("s2", sender: sender, files: files("t2"), now: .now)
+    #expect(blocked == (false, nil), "accepted while s is active: 409")
+    #expect(table.active?.id == "s" && table.pending.isEmpty)
+    let again = table.claim(.init(id: "s3", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    #expect(again)
     let later = ContinuousClock.now + .seconds(61)
-    let (claimed, expired) = table.claim(.init(id: "s2", sender: "10.0.0.2", cancellation: OfferCancellation()), now: later)
-    #expect(claimed && expired == "s", "an idle session gives way after its timeout")
+    let replacing = table.activate("s3", sender: sender, files: files("t3"), now: later)
+    #expect(replacing == (true, "s"), "an idle session gives way")
+    #expect(table.isLive("s3") && !table.isLive("s"))
+  }
+
+  /// Found by an outside review: a stranger's offer waiting for the owner held the one session,
+  /// so every other sender (a contact too) got 409 until the ask timed out.
+  @Test func offersFromSeveralAddressesWaitTogetherOneEachAndAtMostEight() {
+    var table = SessionTable(sessionTimeout: .seconds(60))
+    let first = table.claim(.init(id: "a", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    #expect(first)
+    let second = table.claim(.init(id: "a2", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    #expect(!second, "one per address")
+    let other = table.claim(.init(id: "b", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    #expect(other, "another address is not blocked")
+    let accepted = table.activate("b", sender: sender, files: files("t"), now: .now)
+    #expect(accepted == (true, nil))
+    let upload = table.beginUpload(session: "a", file: "x", token: "t", address: "10.0.0.1", now: .now)
+    #expect(upload.failureValue == .blocked)
+    for index in 3...SessionTable.maxPending + 1 {
+      _ = table.claim(.init(id: "c\(index)", sender: "10.0.1.\(index)", cancellation: OfferCancellation()))
+    }
+    #expect(table.pending.count == SessionTable.maxPending)
+    let ninth = table.claim(.init(id: "d", sender: "10.0.2.1", cancellation: OfferCancellation()))
+    #expect(!ninth, "the ninth waits for a place")
+    table.release("a")
+    let freed = table.claim(.init(id: "d", sender: "10.0.2.1", cancellation: OfferCancellation()))
+    #expect(freed)
+    let (pending, active) = table.clear()
+    #expect(pending.count == SessionTable.maxPending && active == "b")
+    #expect(table.pending.isEmpty && table.active == nil)
+  }
+
+  @Test func aWaitingOfferIsCancelledByItsOwnSenderOnly() {
+    var table = SessionTable(sessionTimeout: .seconds(60))
+    _ = table.claim(.init(id: "a", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    _ = table.claim(.init(id: "b", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    let stranger = table.cancel(session: nil, address: "10.0.0.9")
+    #expect(stranger.0 == .nothing)
+    let otherSession = table.cancel(session: "a", address: "10.0.0.2")
+    #expect(otherSession.0 == .nothing)
+    let own = table.cancel(session: nil, address: "10.0.0.2")
+    #expect(own.0 == .pending("b"))
   }
 
   @Test func uploadsNeedTheSessionTokenAndSenderAddress() {

@@ -1,7 +1,9 @@
 import Foundation
+import Glibc
 import InboxStore
 import LocalSend
 import Synchronization
+import System
 import TLS
 import Testing
 
@@ -69,6 +71,80 @@ import Testing
     // The contact's offer gets the session (not 409, "Blocked by another session").
     let outcome = try client(phone).prepareUpload(files, to: b.target)
     guard case .session = outcome else { throw TestFailure("the contact was not let in: \(outcome)") }
+  }
+
+  /// Found by an outside review: a stranger's offer that stayed connected held the one
+  /// LocalSend session while it waited for the owner, so a contact's offer got 409 ("Blocked by
+  /// another session") until the ask timed out. Offers now wait side by side; the active session
+  /// is taken only when one is accepted.
+  @Test func aStrangersWaitingOfferDoesNotBlockAContactAndIsTold409IfAcceptedDuringItsSession() throws {
+    let phone = try TestHome(name: "phone")
+    let stranger = try TestHome(name: "stranger")
+    let fingerprint = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let b = try Receiving(trusting: fingerprint, askTimeout: .seconds(120))
+    let text = Array("from the phone\n".utf8)
+    let files = [FileOffer(id: "1", fileName: "note.txt", size: Int64(text.count), fileType: "text/plain")]
+    // The stranger offers from another host (127.0.0.2) and stays connected, waiting.
+    let waiting = try Self.rawPrepareUpload(files, from: stranger, source: "127.0.0.2", port: b.service.server.port)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while b.gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+    let ask = try #require(b.gatekeeper.pending.first, "the stranger's offer waits for the owner")
+    // The contact is let in meanwhile, and its session is active.
+    guard case .session(let session) = try client(phone).prepareUpload(files, to: b.target) else {
+      throw TestFailure("the contact was blocked by a stranger's waiting offer")
+    }
+    // Accepted while the contact's session is active: the stranger is told 409, nothing is kept.
+    #expect(b.gatekeeper.decide(ask.id, accept: true) != nil)
+    let reply = try Self.readReply(waiting)
+    #expect(reply.hasPrefix("HTTP/1.1 409"), "\(reply)")
+    #expect(b.transfers.all.count == 1, "only the contact's session is a transfer: \(b.transfers.all)")
+    try client(phone).upload(
+      files[0], from: BytesSource(text), session: session.sessionId, token: try #require(session.files["1"]), to: b.target)
+    #expect(b.home.inboxNames() == ["note.txt"])
+    #expect(b.transfers.all.isEmpty)
+  }
+
+  /// `POST /prepare-upload` by hand over TLS (as `home`), from the loopback source address
+  /// `source`; the reply is left to read.
+  static func rawPrepareUpload(_ files: [FileOffer], from home: TestHome, source: String, port: UInt16) throws -> TLSConnection {
+    let own = try #require(LocalSendFingerprint(identity: home.device.identity))
+    let device = LocalSendDevice(alias: "visitor", deviceModel: nil, deviceType: .mobile, fingerprint: own.hex, port: 53317)
+    let body = try JSONEncoder().encode(
+      PrepareUploadRequest(info: device, files: Dictionary(uniqueKeysWithValues: files.map { ($0.id, $0) })))
+    let head =
+      "POST /api/localsend/v2/prepare-upload HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+      + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
+    func address(_ host: String, _ port: UInt16) -> sockaddr_in {
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = port.bigEndian
+      inet_pton(AF_INET, host, &address.sin_addr)
+      return address
+    }
+    var local = address(source, 0)
+    var remote = address("127.0.0.1", port)
+    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let connected =
+      withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } } == 0
+      && withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } } == 0
+    guard connected else {
+      close(fd)
+      throw TestFailure("connect from \(source): errno \(errno)")
+    }
+    let tls = try TLSConnection.connect(
+      try Socket(adopting: fd), context: try TLSContext(identity: home.device.identity, role: .client), timeout: .seconds(5))
+    try tls.write(Array(head.utf8) + Array(body))
+    return tls
+  }
+
+  /// What the server answered on `tls`, as text, up to the end of its head and a little more.
+  static func readReply(_ tls: TLSConnection) throws -> String {
+    try tls.setIdleTimeout(.seconds(10))
+    var bytes = [UInt8](repeating: 0, count: 4096)
+    let count = try bytes.withUnsafeMutableBytes { try tls.read(into: $0) }
+    return String(decoding: bytes[..<count], as: UTF8.self)
   }
 
   @Test func aSenderWhoseCertificateProvesAContactsFingerprintIsNotAskedAndItsFileLandsWithProvenance() throws {

@@ -83,7 +83,7 @@ package final class LocalSendServer: @unchecked Sendable {
     thread.start()
   }
 
-  /// Stops accepting, aborts every connection, cancels an offer being decided and ends the
+  /// Stops accepting, aborts every connection, cancels the offers being decided and ends the
   /// active session (`SessionEnd.serverStopped`). Returns once the connection threads ended.
   package func stop() {
     listener.close()
@@ -93,7 +93,7 @@ package final class LocalSendServer: @unchecked Sendable {
     }
     for socket in sockets { socket.close() }
     let (pending, activeSession) = sessions.withLock { $0.clear() }
-    pending?.cancel()
+    for cancellation in pending { cancellation.cancel() }
     _ = active.wait(timeout: .now() + 10)
     if let activeSession { delegate.localSend(sessionEnded: activeSession, .serverStopped) }
   }

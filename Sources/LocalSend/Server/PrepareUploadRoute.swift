@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import TLS
 
-/// `POST /prepare-upload` (§4.1): PIN, validation, the one session slot, the delegate's
-/// decision, tokens for what it accepted.
+/// `POST /prepare-upload` (§4.1): PIN, validation, the offers being decided, the delegate's
+/// decision, the one active session and tokens for what it accepted.
 extension ServerConnection {
   func prepareUpload(_ exchange: inout Exchange) -> Reply {
     if let refusal = checkPin(exchange.query["pin"]) { return refusal }
@@ -15,9 +15,7 @@ extension ServerConnection {
     let sessionID = Self.newID()
     let cancellation = OfferCancellation()
     let pending = SessionTable.Pending(id: sessionID, sender: address, cancellation: cancellation)
-    let (claimed, expired) = server.sessions.withLock { $0.claim(pending, now: .now) }
-    if let expired { server.delegate.localSend(sessionEnded: expired, .expired) }
-    guard claimed else { return .message(.conflict, "Blocked by another session") }
+    guard server.sessions.withLock({ $0.claim(pending) }) else { return .message(.conflict, "Blocked by another session") }
 
     let sender = RemoteSender(address: address, device: request.info, certificate: certificate)
     let files = request.files.values.sorted { $0.id < $1.id }
@@ -46,14 +44,18 @@ extension ServerConnection {
     for file in files where chosen.contains(file.id) {
       accepted[file.id] = SessionTable.SessionFile(offer: file, token: Self.newID())
     }
-    server.sessions.withLock { table in
-      if accepted.isEmpty {
-        table.release(sessionID)
-      } else {
-        table.activate(sessionID, sender: sender, files: accepted, now: .now)
-      }
+    guard !accepted.isEmpty else {
+      server.sessions.withLock { $0.release(sessionID) }
+      return .empty(.noContent)
     }
-    guard !accepted.isEmpty else { return .empty(.noContent) }
+    let (activated, expired) = server.sessions.withLock { $0.activate(sessionID, sender: sender, files: accepted, now: .now) }
+    if let expired { server.delegate.localSend(sessionEnded: expired, .expired) }
+    guard activated else {
+      // Another session is uploading (or was, within the session timeout): this sender may
+      // offer again once it is over, as after a 409 on its offer.
+      server.delegate.localSend(sessionEnded: sessionID, .blocked)
+      return .message(.conflict, "Blocked by another session")
+    }
     return .json(PrepareUploadResponse(sessionId: sessionID, files: accepted.mapValues(\.token)))
   }
 

@@ -1,6 +1,9 @@
-/// The upload session state of a LocalSend receiver, as the protocol defines it: one session at
-/// a time (another sender gets 409), created pending by prepare-upload, active once the
-/// delegate accepted files, ended when every accepted file is stored or failed, or cancelled.
+/// The upload session state of a LocalSend receiver: offers being decided (several at once,
+/// from different addresses), and the one active session the protocol allows. An offer waits
+/// for its decision without holding the session: a stranger whose offer waits for the owner
+/// (or for the ask's timeout) must not block everyone else's (a contact's is accepted at once).
+/// An accepted offer becomes the active session unless another one is uploading or was active
+/// within the session timeout; then its sender gets 409, as it would have when it offered.
 /// Pure: the server keeps it in a `Mutex` and carries its answers out.
 struct SessionTable: Sendable {
   enum FileStatus: Sendable, Equatable { case waiting, uploading, stored, failed }
@@ -25,66 +28,68 @@ struct SessionTable: Sendable {
     var lastActivity: ContinuousClock.Instant
   }
 
-  enum Slot: Sendable {
-    case idle
-    case pending(Pending)
-    case active(Active)
-  }
-
   /// Why an upload may not start.
   enum UploadDenial: Error, Equatable {
     /// No such session, file, token, or the file is not waiting: 403.
     case invalidToken
-    /// Another session holds the slot: 409.
+    /// Another session is active, or this one is still being decided: 409.
     case blocked
   }
 
   /// How often a file may be uploaded again after a checksum mismatch.
   static let maxAttempts = 3
+  /// Offers being decided at once (each also holds a connection, which admission caps per
+  /// address and in total).
+  static let maxPending = 8
 
-  private(set) var slot: Slot = .idle
-  /// An active session with no upload for this long gives way to a new offer.
+  /// Offers being decided, by session ID.
+  private(set) var pending: [String: Pending] = [:]
+  /// The session whose files are being uploaded.
+  private(set) var active: Active? = nil
+  /// An active session with no upload for this long gives way to a newly accepted offer.
   let sessionTimeout: Duration
 
   init(sessionTimeout: Duration) {
     self.sessionTimeout = sessionTimeout
   }
 
-  /// Takes the slot for a new offer. Returns false when another session holds it; returns the
-  /// ID of an idle session that had to expire for it.
-  mutating func claim(_ pending: Pending, now: ContinuousClock.Instant) -> (claimed: Bool, expired: String?) {
-    switch slot {
-    case .idle:
-      slot = .pending(pending)
-      return (true, nil)
-    case .pending:
-      return (false, nil)
-    case .active(let active):
+  /// Registers a new offer while it is decided. Returns false (409) when its address already
+  /// has one waiting, or too many are waiting.
+  mutating func claim(_ offer: Pending) -> Bool {
+    guard pending.count < Self.maxPending, !pending.values.contains(where: { $0.sender == offer.sender }) else { return false }
+    pending[offer.id] = offer
+    return true
+  }
+
+  /// The accepted offer `id` becomes the active session with `files` (each with its token).
+  /// Returns false when it cannot: it was withdrawn, or another session is uploading or was
+  /// active within the session timeout (409 for its sender); else the ID of an idle session
+  /// that had to expire for it.
+  mutating func activate(
+    _ id: String, sender: RemoteSender, files: [String: SessionFile], now: ContinuousClock.Instant
+  ) -> (activated: Bool, expired: String?) {
+    guard pending.removeValue(forKey: id) != nil else { return (false, nil) }
+    var expired: String? = nil
+    if let active {
       let busy = active.files.values.contains { $0.status == .uploading }
       guard !busy, now - active.lastActivity >= sessionTimeout else { return (false, nil) }
-      slot = .pending(pending)
-      return (true, active.id)
+      expired = active.id
     }
+    active = Active(id: id, sender: sender, files: files, lastActivity: now)
+    return (true, expired)
   }
 
-  /// The pending session `id` becomes active with `files` (each with its token).
-  mutating func activate(_ id: String, sender: RemoteSender, files: [String: SessionFile], now: ContinuousClock.Instant) {
-    guard case .pending(let pending) = slot, pending.id == id else { return }
-    slot = files.isEmpty ? .idle : .active(Active(id: id, sender: sender, files: files, lastActivity: now))
-  }
-
-  /// Frees the slot of pending session `id` (declined, nothing accepted, or cancelled).
+  /// Forgets the offer `id` (declined, nothing accepted, or cancelled).
   mutating func release(_ id: String) {
-    if case .pending(let pending) = slot, pending.id == id { slot = .idle }
+    pending[id] = nil
   }
 
   /// Marks a file as uploading and hands back its offer, if the upload is allowed.
   mutating func beginUpload(
     session: String, file: String, token: String, address: String, now: ContinuousClock.Instant
   ) -> Result<(FileOffer, RemoteSender), UploadDenial> {
-    guard case .active(var active) = slot else {
-      if case .pending = slot { return .failure(.blocked) }
-      return .failure(.invalidToken)
+    guard var active else {
+      return .failure(pending[session] != nil ? .blocked : .invalidToken)
     }
     guard active.id == session else { return .failure(.blocked) }
     guard active.sender.address == address, var entry = active.files[file],
@@ -94,7 +99,7 @@ struct SessionTable: Sendable {
     entry.attempts += 1
     active.files[file] = entry
     active.lastActivity = now
-    slot = .active(active)
+    self.active = active
     return .success((entry.offer, active.sender))
   }
 
@@ -105,7 +110,7 @@ struct SessionTable: Sendable {
   mutating func finishUpload(
     session: String, file: String, outcome: UploadOutcome, now: ContinuousClock.Instant
   ) -> SessionEnd? {
-    guard case .active(var active) = slot, active.id == session,
+    guard var active, active.id == session,
       var entry = active.files[file], entry.status == .uploading
     else { return nil }
     switch outcome {
@@ -117,10 +122,10 @@ struct SessionTable: Sendable {
     active.lastActivity = now
     let done = active.files.values.allSatisfy { $0.status == .stored || $0.status == .failed }
     guard done else {
-      slot = .active(active)
+      self.active = active
       return nil
     }
-    slot = .idle
+    self.active = nil
     let stored = active.files.filter { $0.value.status == .stored }.keys.sorted()
     let failed = active.files.filter { $0.value.status == .failed }.keys.sorted()
     return .finished(stored: stored, failed: failed)
@@ -138,31 +143,29 @@ struct SessionTable: Sendable {
   /// A cancel from `address`, for `session` (the sender of a pending offer does not know the
   /// session ID yet and may leave it out). Only the session's own sender may cancel it.
   mutating func cancel(session: String?, address: String) -> (CancelOutcome, OfferCancellation?) {
-    switch slot {
-    case .pending(let pending) where pending.sender == address && (session == nil || session == pending.id):
-      return (.pending(pending.id), pending.cancellation)
-    case .active(let active) where active.sender.address == address && session == active.id:
-      slot = .idle
-      return (.active(active.id), nil)
-    default:
-      return (.nothing, nil)
+    if let offer = pending.values.first(where: { $0.sender == address && (session == nil || session == $0.id) }) {
+      return (.pending(offer.id), offer.cancellation)
     }
+    if let active, active.sender.address == address, session == active.id {
+      self.active = nil
+      return (.active(active.id), nil)
+    }
+    return (.nothing, nil)
   }
 
   /// Whether uploads of `session` may go on (not cancelled, not replaced).
   func isLive(_ session: String) -> Bool {
-    if case .active(let active) = slot { return active.id == session }
-    return false
+    active?.id == session
   }
 
-  /// Ends whatever holds the slot (server stopping).
-  mutating func clear() -> (pending: OfferCancellation?, active: String?) {
-    defer { slot = .idle }
-    switch slot {
-    case .idle: return (nil, nil)
-    case .pending(let pending): return (pending.cancellation, nil)
-    case .active(let active): return (nil, active.id)
+  /// Ends everything (server stopping): the offers being decided, whose cancellations must be
+  /// signalled, and the active session.
+  mutating func clear() -> (pending: [OfferCancellation], active: String?) {
+    defer {
+      pending = [:]
+      active = nil
     }
+    return (pending.values.map(\.cancellation), active?.id)
   }
 }
 

@@ -112,6 +112,13 @@ final class LocalSendGate: LocalSendDelegate {
       context.emit(
         .finished(
           session.sender.peer, stored: stored.count, refused: refused, failed: max(0, failed.count - session.refusedByContent)))
+    case .blocked:
+      context.emit(
+        .connectionFailed(
+          address: session.sender.address, peer: session.sender.peer,
+          error: .transport(
+            "accepted while another LocalSend session was uploading; the sender was told to try again (409)",
+            detail: "localsend")))
     case .cancelledBySender, .expired, .serverStopped:
       context.emit(
         .connectionFailed(
