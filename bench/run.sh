@@ -57,8 +57,10 @@ if [ ! -x "$venv/bin/wormhole" ] || [ ! -x "$venv/bin/twist" ] \
   fi
 fi
 
-# -- share, release build (scripts/setup.sh installs the project's own packages first).
+# -- share, release build (scripts/setup.sh installs the project's own packages first), or the
+# binary SHARE_BENCH_BINARY names (to compare two builds on the same machine, one after the other).
 share=$(scripts/setup.sh release)
+if [ -n "${SHARE_BENCH_BINARY:-}" ]; then share=$(realpath "$SHARE_BENCH_BINARY"); fi
 
 # -- the reference TLS program.
 mkdir -p "$bench/bin"

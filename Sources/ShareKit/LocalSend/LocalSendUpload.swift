@@ -56,7 +56,7 @@ final class LocalSendUpload: UploadSink {
       buffer.deallocate()
       throw UploadRefusal(.failed, "not stored: \(error.peerDescription)")
     }
-    let sink = PayloadSink(hasher: hasher, file: file, reserve: context.reserve, buffer: buffer, pipelined: false)
+    let sink = PayloadSink(hasher: hasher, file: file, reserve: context.reserve, buffer: buffer, writer: nil)
     state = .writing(file, sink)
   }
 
@@ -111,7 +111,7 @@ final class LocalSendUpload: UploadSink {
   /// The type rules on the first bytes; a refusal removes the staging and tells the sender why.
   private func judgeContent() throws(UploadRefusal) {
     let verdict = content.judge(payload, policy: policy)
-    if payload.isLarge { policy.types?.sniffer.releaseDatabasePages() }
+    if payload.releasesMagicPages { policy.types?.sniffer.releaseDatabasePages() }
     guard let verdict, !verdict.accepted else { return }
     abort()
     refused()

@@ -21,10 +21,16 @@ struct Payload {
   /// Whether a small file's content verdict may wait for its batch (judged on the sniff queue).
   var mayDefer: Bool = false
 
-  /// Written with O_DIRECT where the file system allows it, through a writer thread
-  /// (`PayloadSink`), and libmagic's pages released once judged.
+  /// Written with O_DIRECT where the file system allows it, through the session's writer
+  /// (`PayloadSink`). From 2 MiB (a photo): on this project's VMs a buffered write's copy into
+  /// fresh page-cache pages was 60% of the receiver's CPU for 500 photos of 3 MB (bench/README.md,
+  /// round eight).
   var isLarge: Bool { (declared ?? 0) >= Payload.largeBytes }
-  static let largeBytes: Int64 = 8 << 20
+  static let largeBytes: Int64 = 2 << 20
+  /// Long enough to receive that libmagic's pages are released once it is judged (they would
+  /// otherwise stay resident all along a 2 GiB transfer; for a photo they are needed again soon).
+  var releasesMagicPages: Bool { (declared ?? 0) >= Payload.releaseMagicBytes }
+  static let releaseMagicBytes: Int64 = 8 << 20
 }
 
 /// How a payload ended.
@@ -44,6 +50,8 @@ struct PayloadChannel {
   let connection: FramedConnection
   /// The session's receive buffer (`ReceiveSession.bufferSize`, 4 KiB-aligned), reused by every payload.
   let buffer: UnsafeMutableRawBufferPointer
+  /// The session's pipeline for large payloads.
+  let writer: SessionWriter
   let store: InboxStore
   let policy: ReceivePolicy
   /// Asked before every write to staging.
@@ -156,7 +164,8 @@ final class PayloadReceiver {
         return .doomed(Doom(reason: "its resumed bytes did not match the sender's; send it again"))
       }
     }
-    let sink = PayloadSink(hasher: hasher, file: file, reserve: channel.reserve, buffer: channel.buffer, pipelined: payload.isLarge)
+    let sink = PayloadSink(
+      hasher: hasher, file: file, reserve: channel.reserve, buffer: channel.buffer, writer: payload.isLarge ? channel.writer : nil)
     return .writing(file, sink)
   }
 
@@ -215,8 +224,8 @@ final class PayloadReceiver {
   /// the sender to stop (the rest would only be drained).
   private func judgeContent() {
     let verdict = content.judge(payload, policy: channel.policy)
-    // A large item will take a while: libmagic's database need not stay resident meanwhile.
-    if payload.isLarge { channel.policy.types?.sniffer.releaseDatabasePages() }
+    // A long item will take a while: libmagic's database need not stay resident meanwhile.
+    if payload.releasesMagicPages { channel.policy.types?.sniffer.releaseDatabasePages() }
     guard let verdict, !verdict.accepted, case .writing = state else { return }
     doom(Doom(reason: verdict.reason, refused: true))
     skip(verdict.reason)

@@ -25,10 +25,12 @@ final class ReceiveSession {
 
   /// The receive buffer: allocated once per connection, independent of item sizes. Items
   /// under `Payload.largeBytes` gather here and go to disk 256 KiB at a time (larger ones use
-  /// their own pipeline's buffers): 1 MiB cost the daemon 50 MiB with 50 senders at once, for
+  /// the session writer's buffers): 1 MiB cost the daemon 50 MiB with 50 senders at once, for
   /// no speed a smaller write loses.
   private let buffer: UnsafeMutableRawBufferPointer
   static let bufferSize = 256 << 10
+  /// The pipeline of the session's large items (its buffers made at the first).
+  private let writer = SessionWriter()
 
   init(connection: FramedConnection, address: String, port: UInt16, context: SessionContext, policy: ReceivePolicy) {
     self.connection = connection
@@ -155,7 +157,7 @@ final class ReceiveSession {
     let transfers = context.transfers
     let transfer = self.transfer
     return PayloadChannel(
-      connection: connection, buffer: buffer, store: context.store, policy: policy, reserve: context.reserve,
+      connection: connection, buffer: buffer, writer: writer, store: context.store, policy: policy, reserve: context.reserve,
       progress: { bytes in if let transfer { transfers.add(transfer, bytes: bytes) } })
   }
 }
