@@ -84,6 +84,10 @@ package enum InboxName {
   /// selector that selects (`selects`); a run of spaces becomes one (a long run could push a
   /// real extension out of sight: `invoice.pdf      .txt`).
   private static func cleaned(_ name: String) -> String {
+    // Printable ASCII without a run of spaces has nothing to clean (no scalar of it is unsafe,
+    // a space of another kind, a joiner or a selector): most names, without the scalars'
+    // property lookups (4% of a receiving thread's time for an Ask of 5,000 names).
+    if isPlainASCII(name) { return name }
     let offered = Array(name.unicodeScalars)
     var scalars = String.UnicodeScalarView()
     for (index, scalar) in offered.enumerated() {
@@ -104,6 +108,16 @@ package enum InboxName {
       scalars.append(stored)
     }
     return String(scalars)
+  }
+
+  /// Only printable ASCII (space to `~`), no two spaces in a row.
+  private static func isPlainASCII(_ name: String) -> Bool {
+    var previous: UInt8 = 0
+    for byte in name.utf8 {
+      guard byte >= 0x20 && byte < 0x7F, byte != 0x20 || previous != 0x20 else { return false }
+      previous = byte
+    }
+    return true
   }
 
   private static func isVariationSelector(_ scalar: Unicode.Scalar) -> Bool {

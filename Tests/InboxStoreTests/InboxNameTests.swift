@@ -124,6 +124,20 @@ import Testing
     #expect(name == String(repeating: "a", count: 239))
   }
 
+  /// Plain printable ASCII skips the scalar-by-scalar cleaning: every short name over a few
+  /// ASCII characters that sit on either side of that shortcut (a space, a tab, DEL, `~`) must
+  /// come out without controls or a run of spaces, and stay as it is when sanitized again.
+  @Test func asciiNamesComeOutCleanAndStableWithOrWithoutTheShortcut() throws {
+    let alphabet: [Character] = ["a", " ", "\t", "\u{7F}", "~", "."]
+    var names = [""]
+    for _ in 0..<4 { names = names.flatMap { name in alphabet.map { name + String($0) } } }
+    for name in names {
+      guard let stored = try? InboxName.sanitize(name) else { continue }
+      #expect(!stored.contains("  ") && stored.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "\(name.debugDescription) → \(stored)")
+      #expect(try InboxName.sanitize(stored) == stored, "\(name.debugDescription)")
+    }
+  }
+
   @Test func aDotAndARunOfSpacesIsNoLongerCutToADotName() throws {
     // Runs of spaces are one space now, so this one is no longer cut to "." (fuzz finding F2):
     #expect(try InboxName.sanitize("." + String(repeating: " ", count: 300) + "b") == ". b")

@@ -1,5 +1,5 @@
 /// The upload session state of a LocalSend receiver: offers being decided (several at once,
-/// from different addresses), and the one active session the protocol allows. An offer waits
+/// one per address), and the one active session the protocol allows. An offer waits
 /// for its decision without holding the session: a stranger whose offer waits for the owner
 /// (or for the ask's timeout) must not block everyone else's (a contact's is accepted at once).
 /// An accepted offer becomes the active session unless another one is uploading or was active
@@ -38,9 +38,6 @@ struct SessionTable: Sendable {
 
   /// How often a file may be uploaded again after a checksum mismatch.
   static let maxAttempts = 3
-  /// Offers being decided at once (each also holds a connection, which admission caps per
-  /// address and in total).
-  static let maxPending = 8
 
   /// Offers being decided, by session ID.
   private(set) var pending: [String: Pending] = [:]
@@ -54,9 +51,12 @@ struct SessionTable: Sendable {
   }
 
   /// Registers a new offer while it is decided. Returns false (409) when its address already
-  /// has one waiting, or too many are waiting.
+  /// has one waiting. There is no cap in all: each waiting offer holds a connection, and the
+  /// door caps those per address and in total with a reserve only contacts may use (a cap here
+  /// would let strangers on a few addresses turn a contact away again); the strangers' asks are
+  /// capped by the gatekeeper, which refuses the rest at once.
   mutating func claim(_ offer: Pending) -> Bool {
-    guard pending.count < Self.maxPending, !pending.values.contains(where: { $0.sender == offer.sender }) else { return false }
+    guard !pending.values.contains(where: { $0.sender == offer.sender }) else { return false }
     pending[offer.id] = offer
     return true
   }
