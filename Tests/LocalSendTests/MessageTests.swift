@@ -152,7 +152,7 @@ import Testing
 
   func active(_ files: [String] = ["x", "y"]) -> SessionTable {
     var table = SessionTable(sessionTimeout: .seconds(60))
-    _ = table.claim(.init(id: "s", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    _ = table.claim(.init(id: "s", sender: "10.0.0.1", cancellation: OfferCancellation()), now: .now)
     _ = table.activate(
       "s", sender: sender,
       files: Dictionary(uniqueKeysWithValues: files.map { ($0, SessionTable.SessionFile(offer: offer, token: "t-\($0)")) }), now: .now)
@@ -165,16 +165,16 @@ import Testing
 
   @Test func oneActiveSessionAtATimeAndAnIdleOneGivesWayAfterItsTimeout() {
     var table = active()
-    let waiting = table.claim(.init(id: "s2", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    let waiting = table.claim(.init(id: "s2", sender: "10.0.0.2", cancellation: OfferCancellation()), now: .now)
     #expect(waiting, "an offer may wait meanwhile")
     let blocked = table.activate("s2", sender: sender, files: files("t2"), now: .now)
-    #expect(blocked == (false, nil), "accepted while s is active: 409")
+    #expect(blocked == .blocked, "accepted while s is active: 409")
     #expect(table.active?.id == "s" && table.pending.isEmpty)
-    let again = table.claim(.init(id: "s3", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    let again = table.claim(.init(id: "s3", sender: "10.0.0.2", cancellation: OfferCancellation()), now: .now)
     #expect(again)
     let later = ContinuousClock.now + .seconds(61)
     let replacing = table.activate("s3", sender: sender, files: files("t3"), now: later)
-    #expect(replacing == (true, "s"), "an idle session gives way")
+    #expect(replacing == .activated(expired: "s"), "an idle session gives way")
     #expect(table.isLive("s3") && !table.isLive("s"))
   }
 
@@ -182,22 +182,22 @@ import Testing
   /// so every other sender (a contact too) got 409 until the ask timed out.
   @Test func offersFromSeveralAddressesWaitTogetherOneEach() {
     var table = SessionTable(sessionTimeout: .seconds(60))
-    let first = table.claim(.init(id: "a", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    let first = table.claim(.init(id: "a", sender: "10.0.0.5", cancellation: OfferCancellation()), now: .now)
     #expect(first)
-    let second = table.claim(.init(id: "a2", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    let second = table.claim(.init(id: "a2", sender: "10.0.0.5", cancellation: OfferCancellation()), now: .now)
     #expect(!second, "one per address")
-    let other = table.claim(.init(id: "b", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    let other = table.claim(.init(id: "b", sender: "10.0.0.2", cancellation: OfferCancellation()), now: .now)
     #expect(other, "another address is not blocked")
     let accepted = table.activate("b", sender: sender, files: files("t"), now: .now)
-    #expect(accepted == (true, nil))
-    let upload = table.beginUpload(session: "a", file: "x", token: "t", address: "10.0.0.1", now: .now)
+    #expect(accepted == .activated(expired: nil))
+    let upload = table.beginUpload(session: "a", file: "x", token: "t", address: "10.0.0.5", now: .now)
     #expect(upload.failureValue == .blocked, "a waiting offer has no session to upload to")
     for index in 1...20 {
-      let waiting = table.claim(.init(id: "c\(index)", sender: "10.0.1.\(index)", cancellation: OfferCancellation()))
+      let waiting = table.claim(.init(id: "c\(index)", sender: "10.0.1.\(index)", cancellation: OfferCancellation()), now: .now)
       #expect(waiting, "no cap in all: the door caps connections, with a reserve for contacts")
     }
     table.release("a")
-    let freed = table.claim(.init(id: "d", sender: "10.0.0.1", cancellation: OfferCancellation()))
+    let freed = table.claim(.init(id: "d", sender: "10.0.0.5", cancellation: OfferCancellation()), now: .now)
     #expect(freed, "the address may offer again once its offer is decided")
     let (pending, active) = table.clear()
     #expect(pending.count == 21 && active == "b")
@@ -206,14 +206,26 @@ import Testing
 
   @Test func aWaitingOfferIsCancelledByItsOwnSenderOnly() {
     var table = SessionTable(sessionTimeout: .seconds(60))
-    _ = table.claim(.init(id: "a", sender: "10.0.0.1", cancellation: OfferCancellation()))
-    _ = table.claim(.init(id: "b", sender: "10.0.0.2", cancellation: OfferCancellation()))
+    _ = table.claim(.init(id: "a", sender: "10.0.0.1", cancellation: OfferCancellation()), now: .now)
+    _ = table.claim(.init(id: "b", sender: "10.0.0.2", cancellation: OfferCancellation()), now: .now)
     let stranger = table.cancel(session: nil, address: "10.0.0.9")
     #expect(stranger.0 == .nothing)
     let otherSession = table.cancel(session: "a", address: "10.0.0.2")
     #expect(otherSession.0 == .nothing)
     let own = table.cancel(session: nil, address: "10.0.0.2")
     #expect(own.0 == .pending("b"))
+  }
+
+  @Test func aSenderWithALiveSessionIsTold409AtOnceAndAnOfferWithdrawnByAStopIsNotBlocked() {
+    var table = active()
+    let again = table.claim(.init(id: "s2", sender: "10.0.0.1", cancellation: OfferCancellation()), now: .now)
+    #expect(!again, "its own session is still active: 409 before anyone is asked")
+    let later = table.claim(
+      .init(id: "s3", sender: "10.0.0.1", cancellation: OfferCancellation()), now: ContinuousClock.now + .seconds(61))
+    #expect(later, "once the session is idle past its timeout, it may offer again")
+    _ = table.clear()
+    let stopped = table.activate("s3", sender: sender, files: files("t"), now: .now)
+    #expect(stopped == .withdrawn)
   }
 
   @Test func uploadsNeedTheSessionTokenAndSenderAddress() {

@@ -106,6 +106,25 @@ import Wire
     #expect(b.inboxNames() == ["photo.png"])
   }
 
+  /// Items from 2 MiB share the session's writer and its three buffers: a buffer one of them
+  /// kept (a refused one's, say) would leave the next large item waiting for ever. Several large
+  /// items in one send, one refused on its first bytes between them, all end, byte for byte.
+  @Test(.timeLimit(.minutes(1))) func largeItemsInOneSendShareTheWriterAndARefusedOneLeavesItFree() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))
+    let picture = { (size: Int) in TypeRulesTests.png + randomBytes(size - TypeRulesTests.png.count) }
+    let contents = [picture(3 << 20), try elf() + randomBytes(3 << 20), picture((5 << 20) + 12_345), picture(2 << 20)]
+    let names = ["a.png", "b.mp4", "c.png", "d.png"]
+    let items = try OutgoingItem.files(zip(names, contents).map { try a.file($0, $1).path })
+    let report = try Sender(device: a.device).send(items, to: receiver.endpoint)
+    #expect(report.items.map(\.status) == [.stored, .rejected, .stored, .stored])
+    for index in [0, 2, 3] {
+      let stored = try #require(report.items[index].storedAs?.unescaped)
+      let data = FileManager.default.contents(atPath: b.inbox.appendingPathComponent(stored).path)
+      #expect(data == Data(contents[index]), "\(names[index]) came out different")
+    }
+  }
+
   @Test func aTxtThatIsAShellScriptIsRefusedAsAScript() throws {
     let (a, b) = (try TestHome(), try TestHome())
     let receiver = try RunningReceiver(home: b, policy: ReceivePolicy(types: try TypeGate.load(paths: b.device.paths)))

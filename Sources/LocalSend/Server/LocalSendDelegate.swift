@@ -129,7 +129,8 @@ package enum SessionEnd: Sendable, Equatable {
   case cancelledBySender
   /// No upload came for longer than the server's session timeout; a new offer replaced it.
   case expired
-  /// Accepted while another session was uploading: its sender was told 409 and may offer again.
+  /// Accepted while another session was uploading or active within the session timeout: its
+  /// sender was told 409 and may offer again.
   case blocked
   /// The server stopped.
   case serverStopped

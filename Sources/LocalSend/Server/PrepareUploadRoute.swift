@@ -15,7 +15,9 @@ extension ServerConnection {
     let sessionID = Self.newID()
     let cancellation = OfferCancellation()
     let pending = SessionTable.Pending(id: sessionID, sender: address, cancellation: cancellation)
-    guard server.sessions.withLock({ $0.claim(pending) }) else { return .message(.conflict, "Blocked by another session") }
+    guard server.sessions.withLock({ $0.claim(pending, now: .now) }) else {
+      return .message(.conflict, "Blocked by another session")
+    }
 
     let sender = RemoteSender(address: address, device: request.info, certificate: certificate)
     let files = request.files.values.sorted { $0.id < $1.id }
@@ -48,13 +50,17 @@ extension ServerConnection {
       server.sessions.withLock { $0.release(sessionID) }
       return .empty(.noContent)
     }
-    let (activated, expired) = server.sessions.withLock { $0.activate(sessionID, sender: sender, files: accepted, now: .now) }
-    if let expired { server.delegate.localSend(sessionEnded: expired, .expired) }
-    guard activated else {
+    switch server.sessions.withLock({ $0.activate(sessionID, sender: sender, files: accepted, now: .now) }) {
+    case .activated(let expired):
+      if let expired { server.delegate.localSend(sessionEnded: expired, .expired) }
+    case .blocked:
       // Another session is uploading (or was, within the session timeout): this sender may
       // offer again once it is over, as after a 409 on its offer.
       server.delegate.localSend(sessionEnded: sessionID, .blocked)
       return .message(.conflict, "Blocked by another session")
+    case .withdrawn:
+      server.delegate.localSend(sessionEnded: sessionID, .serverStopped)
+      return .message(.serviceUnavailable, "The receiver is stopping")
     }
     return .json(PrepareUploadResponse(sessionId: sessionID, files: accepted.mapValues(\.token)))
   }

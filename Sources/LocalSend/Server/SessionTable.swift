@@ -51,32 +51,42 @@ struct SessionTable: Sendable {
   }
 
   /// Registers a new offer while it is decided. Returns false (409) when its address already
-  /// has one waiting. There is no cap in all: each waiting offer holds a connection, and the
-  /// door caps those per address and in total with a reserve only contacts may use (a cap here
-  /// would let strangers on a few addresses turn a contact away again); the strangers' asks are
-  /// capped by the gatekeeper, which refuses the rest at once.
-  mutating func claim(_ offer: Pending) -> Bool {
+  /// has one waiting, or has the active session (uploading, or within the session timeout).
+  /// There is no cap in all: each waiting offer holds a connection, and the door caps those per
+  /// address and in total with a reserve only contacts may use (a cap here would let strangers
+  /// on a few addresses turn a contact away again); the strangers' asks are capped by the
+  /// gatekeeper, which refuses the rest at once.
+  mutating func claim(_ offer: Pending, now: ContinuousClock.Instant) -> Bool {
     guard !pending.values.contains(where: { $0.sender == offer.sender }) else { return false }
+    if let active, active.sender.address == offer.sender, holds(active, now: now) { return false }
     pending[offer.id] = offer
     return true
   }
 
+  /// What became of an accepted offer.
+  enum Activation: Equatable {
+    /// It is the active session; `expired` is an idle session that had to give way.
+    case activated(expired: String?)
+    /// Another session is uploading or was active within the session timeout: 409.
+    case blocked
+    /// It was no longer waiting (the server is stopping).
+    case withdrawn
+  }
+
   /// The accepted offer `id` becomes the active session with `files` (each with its token).
-  /// Returns false when it cannot: it was withdrawn, or another session is uploading or was
-  /// active within the session timeout (409 for its sender); else the ID of an idle session
-  /// that had to expire for it.
   mutating func activate(
     _ id: String, sender: RemoteSender, files: [String: SessionFile], now: ContinuousClock.Instant
-  ) -> (activated: Bool, expired: String?) {
-    guard pending.removeValue(forKey: id) != nil else { return (false, nil) }
-    var expired: String? = nil
-    if let active {
-      let busy = active.files.values.contains { $0.status == .uploading }
-      guard !busy, now - active.lastActivity >= sessionTimeout else { return (false, nil) }
-      expired = active.id
-    }
+  ) -> Activation {
+    guard pending.removeValue(forKey: id) != nil else { return .withdrawn }
+    if let active, holds(active, now: now) { return .blocked }
+    let expired = active?.id
     active = Active(id: id, sender: sender, files: files, lastActivity: now)
-    return (true, expired)
+    return .activated(expired: expired)
+  }
+
+  /// Whether `session` still holds the slot: a file uploading, or an upload within the timeout.
+  private func holds(_ session: Active, now: ContinuousClock.Instant) -> Bool {
+    session.files.values.contains { $0.status == .uploading } || now - session.lastActivity < sessionTimeout
   }
 
   /// Forgets the offer `id` (declined, nothing accepted, or cancelled).

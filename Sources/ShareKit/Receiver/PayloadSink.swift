@@ -4,7 +4,7 @@ import Synchronization
 import TLS
 
 /// Where a payload's bytes go once received: the digest and the staging file, a full buffer at a
-/// time (aligned, so an item of 1 MiB or more can be written with O_DIRECT), each write admitted
+/// time (aligned, so a large item, from 2 MiB, can be written with O_DIRECT), each write admitted
 /// by the disk reserve first.
 ///
 /// Small items are hashed and written on the receiving thread. A large item is pipelined: the
@@ -71,7 +71,7 @@ final class PayloadSink {
   func finish() -> Failure? {
     guard !finished else { return flags.failure.withLock { $0 } }
     finished = true
-    if filled > 0 { hand(last: true) }
+    if filled > 0 { hand() }
     if let pipeline {
       pipeline.buffers.release(current)
       pipeline.queue.sync {}
@@ -79,7 +79,7 @@ final class PayloadSink {
     return flags.failure.withLock { $0 }
   }
 
-  private func hand(last: Bool = false) {
+  private func hand() {
     defer { filled = 0 }
     if let (buffers, queue) = pipeline {
       let (index, length) = (current, filled)
@@ -123,9 +123,9 @@ private final class WriterOwned: @unchecked Sendable {
 }
 
 /// A session's pipeline for its large items, one item at a time: three aligned buffers and a
-/// serial queue that hashes and writes them in order. Made at the session's first large item
-/// and kept until the session ends: made per item, the buffers' fresh pages (and a thread) cost
-/// more CPU than pipelining saved on items of a few MiB.
+/// serial queue that writes them in order (the session thread hashes them first). Made at the
+/// session's first large item and kept until the session ends: made per item, the buffers'
+/// fresh pages (and a thread) cost more CPU than pipelining saved on items of a few MiB.
 ///
 /// Thread-confined to its session's thread (`buffers` is made there, on first use).
 final class SessionWriter {

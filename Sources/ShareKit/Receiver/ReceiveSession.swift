@@ -29,7 +29,9 @@ final class ReceiveSession {
   /// no speed a smaller write loses.
   private let buffer: UnsafeMutableRawBufferPointer
   static let bufferSize = 256 << 10
-  /// The pipeline of the session's large items (its buffers made at the first).
+  /// The pipeline of the session's large items: its three 512 KiB buffers are made at the first
+  /// and kept until the session ends (1.5 MiB more for a session that receives a photo or a
+  /// larger file; the 50 senders of 1 MiB items never make them).
   private let writer = SessionWriter()
 
   init(connection: FramedConnection, address: String, port: UInt16, context: SessionContext, policy: ReceivePolicy) {
