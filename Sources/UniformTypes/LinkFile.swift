@@ -6,6 +6,7 @@ import TextEscaping
 ///
 /// An Internet shortcut (`.url`, `.website`) is ini text: `[InternetShortcut]` then `URL=…`,
 /// perhaps `IconFile=…`; Windows reads its keys and groups ignoring case and blanks around `=`.
+/// Some `.url` files hold only a URL on one line (gettext's `teams.url`): that URL is the link.
 /// A web location (`.webloc`, `.inetloc`) is a property list, XML or binary, whose `URL` string is
 /// the link. A link file is opened with a click, as a URL item is, so its URL must be one a URL
 /// item may hold (`URLItemRule`): the same bytes get the same answer however they are sent. A UNC
@@ -53,7 +54,9 @@ package enum LinkFile {
   private static func internetShortcutProblem(_ text: String) -> String? {
     let entries = iniEntries(text)
     guard entries.contains(where: { $0.group == "internetshortcut" && $0.key == "url" }) else {
-      return "it holds no URL (an [InternetShortcut] group with a URL= line)"
+      // A URL alone on its one line is a link all the same (gettext's `teams.url` files).
+      if let url = bareURL(text) { return urlProblem(url, key: "URL") }
+      return "it holds no URL (an [InternetShortcut] group with a URL= line, or a URL alone on one line)"
     }
     for entry in entries {
       switch entry.key {
@@ -66,6 +69,22 @@ package enum LinkFile {
       }
     }
     return nil
+  }
+
+  /// The text when it is one line, blanks around it aside, that names a scheme (`https:`) or is
+  /// a UNC path: a URL written alone, which `urlProblem` then judges as a shortcut's URL.
+  private static func bareURL(_ text: String) -> String? {
+    let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !line.isEmpty, !line.contains(where: \.isNewline) else { return nil }
+    if remotePathStart(line) { return line }
+    guard let colon = line.firstIndex(of: ":"), let first = line.first, first.isASCII, first.isLetter,
+      line[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    else { return nil }
+    return line
+  }
+
+  private static func remotePathStart(_ value: String) -> Bool {
+    value.hasPrefix(#"\\"#) || value.hasPrefix("//") || value.hasPrefix(#"\/"#) || value.hasPrefix(#"/\"#)
   }
 
   private static func webLocationProblem(_ data: Data) -> String? {
@@ -86,7 +105,7 @@ package enum LinkFile {
   /// A UNC path (`\\host\share`, also written `//host/share`) or a `file:` URL.
   private static func remotePathProblem(_ value: String, key: String) -> String? {
     let shown = Escaping.escaped(value, maximumLength: 60)
-    if value.hasPrefix(#"\\"#) || value.hasPrefix("//") || value.hasPrefix(#"\/"#) || value.hasPrefix(#"/\"#) {
+    if remotePathStart(value) {
       return "its \(key) is a UNC path (\(shown)): opening or showing the file would connect to that host"
     }
     if value.lowercased().hasPrefix("file:") {

@@ -59,6 +59,10 @@ struct LinkFileTests {
       ("evil.webloc", webloc("file:///Applications/Calculator.app"), "its URL is a file: URL"),
       ("evil.webloc", webloc("javascript:alert(1)"), "its URL uses the javascript: scheme"),
       ("nothing.webloc", SampleBytes.utf8("just text\n"), "it holds no URL"),
+      ("bare.url", SampleBytes.utf8("javascript:alert(1)\n"), "its URL uses the javascript: scheme"),
+      ("bare.url", SampleBytes.utf8(#"\\attacker.example\share\doc.exe"# + "\r\n"), "its URL is a UNC path"),
+      ("two.url", SampleBytes.utf8("https://example.org/\nhttps://example.net/\n"), "it holds no URL"),
+      ("words.url", SampleBytes.utf8("see the teams page\n"), "it holds no URL"),
       ("shortcut", shortcut("[InternetShortcut]", "URL=javascript:alert(1)"), "its URL uses the javascript: scheme"),
     ] as [(String, [UInt8], String)])
   func refused(name: String, bytes: [UInt8], words: String) throws {
@@ -85,6 +89,8 @@ struct LinkFileTests {
       ),
       ("site.webloc", webloc("https://example.org/"), "com.apple.web-internet-location"),
       ("empty.url", [], "com.microsoft.internet-shortcut"),
+      // gettext's teams.url (in /usr/share/gettext/projects/*): a URL alone on one line.
+      ("teams.url", SampleBytes.utf8("https://i18n.kde.org/teams/index.shtml\n"), "com.microsoft.internet-shortcut"),
       // A .txt holding a shortcut is opened as text, as a text snippet of the same bytes is stored.
       ("notes.txt", shortcut("[InternetShortcut]", "URL=javascript:alert(1)"), "com.microsoft.internet-shortcut"),
     ] as [(String, [UInt8], String)])
