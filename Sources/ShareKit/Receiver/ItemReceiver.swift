@@ -55,13 +55,14 @@ final class ItemReceiver {
       book.refused(offer, reason, type: type)
     case .failed(let reason, let type, let detail):
       book.failed(offer, reason, type: type, detail: detail)
-    case .complete(let file, let size, let digest, let type, let deferredHead):
+    case .complete(let file, let size, let digest, let type, let deferredHead, let writes):
       if let deferredHead {
         let policy = channel.policy
         let name = plan.storedName
         batch.judgeLater(offer.id) { policy.judgeContent(name: name, kind: .file, head: deferredHead, size: size) }
       }
       if let problem = ItemReceiver.checkInline(offer.kind, file: file.url) {
+        _ = writes?.finish()
         file.discard()
         book.failed(offer, problem, type: type)
         return
@@ -70,9 +71,10 @@ final class ItemReceiver {
         originalName: offer.name, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name,
         senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type)
       do {
-        try batch.add(file, offer: offer, name: plan.storedName, metadata: metadata)
+        try batch.add(file, offer: offer, name: plan.storedName, metadata: metadata, writes: writes)
         if let record = plan.resume { store.forgetResumeRecord(record) }
       } catch {
+        _ = writes?.finish()
         file.discard()
         book.failed(offer, "not stored: \(error.peerDescription)", type: type, detail: "\(error)")
       }
@@ -157,7 +159,7 @@ final class ItemReceiver {
       return try folder.createFile(path)
     }
     switch outcome {
-    case .complete(let file, let size, _, _, _):
+    case .complete(let file, let size, _, _, _, _):
       do {
         _ = try file.finish(sync: false)
         tally.stored += 1

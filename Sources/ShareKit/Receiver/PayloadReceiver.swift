@@ -18,7 +18,8 @@ struct Payload {
   /// A resumable file's staging record, and the bytes it already holds.
   var resume: ResumeRecord? = nil
   var offset: Int64 = 0
-  /// Whether a small file's content verdict may wait for its batch (judged on the sniff queue).
+  /// Whether its batch may finish it: a small file's content verdict (judged on the sniff
+  /// queue), a large file's last writes (confirmed when the batch is handed off).
   var mayDefer: Bool = false
 
   /// Written with O_DIRECT where the file system allows it, through the session's writer
@@ -36,8 +37,10 @@ struct Payload {
 /// How a payload ended.
 enum PayloadOutcome {
   /// Its bytes are staged and verified; `deferredHead` is the whole item, not judged yet (a small
-  /// file): judge it before placing.
-  case complete(StagingFile, size: Int64, digest: Digest, type: TypeIdentifier?, deferredHead: [UInt8]? = nil)
+  /// file): judge it before placing. `writes`: the writer may still be writing its last bytes
+  /// (a large file): `finish()` it, and see that it wrote them, before the file is finished.
+  case complete(
+    StagingFile, size: Int64, digest: Digest, type: TypeIdentifier?, deferredHead: [UInt8]? = nil, writes: PayloadSink? = nil)
   /// Refused on its content; nothing kept.
   case refused(String, type: TypeIdentifier?)
   /// Why, for the sender, and the local detail (with paths) for this machine's log; nothing kept.
@@ -244,7 +247,12 @@ final class PayloadReceiver {
     // the sniff queue meanwhile); anything larger was judged on its first bytes.
     let deferred = payload.mayDefer && content.isPending && Int64(content.head.count) == received && received > 0
     if content.isPending && !deferred { judgeContent() }
-    if case .writing(_, let sink) = state, let failure = sink.finish() { stopWriting(failure) }
+    // A large file's last writes may end while the next item arrives (its batch confirms them).
+    var background = false
+    if case .writing(_, let sink) = state {
+      background = payload.mayDefer && sink.isPipelined
+      if let failure = background ? sink.finishInBackground() : sink.finish() { stopWriting(failure) }
+    }
     let type = content.type
     switch state {
     case .complete:
@@ -252,14 +260,26 @@ final class PayloadReceiver {
     case .doomed(let doom):
       state = .complete
       return doom.refused ? .refused(doom.reason, type: type) : .failed(doom.reason, type: type, detail: doom.detail)
-    case .writing(let file, _):
+    case .writing(let file, let sink):
       state = .complete
-      guard let digest = Digest(bytes: digestBytes) else { return discarding(file, "the sender gave up on it") }
-      if let declared = payload.declared, received != declared {
-        return discarding(file, "the sender sent \(received) of the \(declared) bytes it declared")
+      let digest = Digest(bytes: digestBytes)
+      let problem: String? =
+        if digest == nil {
+          "the sender gave up on it"
+        } else if let declared = payload.declared, received != declared {
+          "the sender sent \(received) of the \(declared) bytes it declared"
+        } else if hasher.finalize() != digest?.bytes {
+          "its bytes do not match their SHA-256; nothing was kept"
+        } else {
+          nil
+        }
+      guard let digest, problem == nil else {
+        _ = sink.finish()  // the writer is done with the file before it goes
+        return discarding(file, problem ?? "")
       }
-      if hasher.finalize() != digest.bytes { return discarding(file, "its bytes do not match their SHA-256; nothing was kept") }
-      return .complete(file, size: received, digest: digest, type: type, deferredHead: deferred ? content.head : nil)
+      return .complete(
+        file, size: received, digest: digest, type: type, deferredHead: deferred ? content.head : nil,
+        writes: background ? sink : nil)
     }
   }
 
@@ -293,18 +313,9 @@ final class PayloadReceiver {
   /// reached the disk reserve (the sender is also told to stop: an item of unknown size could go
   /// on for a long time).
   private func stopWriting(_ failure: PayloadSink.Failure) {
-    switch failure {
-    case .write(let error):
-      doom(Doom(reason: "not stored: \(error.peerDescription)", detail: "cannot write it: \(error)"))
-    case .reserve:
-      let reserve = channel.reserve
-      doom(
-        Doom(
-          reason: reserve.reason,
-          detail:
-            "cannot write it: it would leave less than \(formatBytes(reserve.bytes)) free on the disk holding \(channel.store.inbox.path)"))
-      skip(reserve.reason)
-    }
+    let (reason, detail) = failure.reasons(inbox: channel.store.inbox)
+    doom(Doom(reason: reason, detail: detail))
+    if case .reserve = failure { skip(reason) }
   }
 
   private func discarding(_ file: StagingFile, _ reason: String) -> PayloadOutcome {

@@ -20,7 +20,20 @@ final class PayloadSink {
     /// A write failed (the disk is full, read-only, ...).
     case write(InboxError)
     /// The next write would have eaten into the disk reserve.
-    case reserve
+    case reserve(DiskReserve)
+
+    /// Why, for the sender (never a path on this machine), and for this machine's log (`inbox`
+    /// names the disk).
+    func reasons(inbox: URL) -> (reason: String, detail: String) {
+      switch self {
+      case .write(let error): ("not stored: \(error.peerDescription)", "cannot write it: \(error)")
+      case .reserve(let reserve):
+        (
+          reserve.reason,
+          "cannot write it: it would leave less than \(formatBytes(reserve.bytes)) free on the disk holding \(inbox.path)"
+        )
+      }
+    }
   }
 
   private let hasher: SHA256Hasher
@@ -33,6 +46,8 @@ final class PayloadSink {
   private var filled = 0
   private let flags = SinkFlags()
   private var finished = false
+  /// The last buffer was handed over: nothing more is written.
+  private var handedRest = false
 
   /// `buffer` is the session's own buffer, used when `writer` is nil (not pipelined).
   init(hasher: SHA256Hasher, file: StagingFile?, reserve: DiskReserve, buffer: UnsafeMutableRawBufferPointer, writer: SessionWriter?) {
@@ -71,15 +86,43 @@ final class PayloadSink {
   func finish() -> Failure? {
     guard !finished else { return flags.failure.withLock { $0 } }
     finished = true
-    if filled > 0 { hand() }
-    if let pipeline {
-      pipeline.buffers.release(current)
-      pipeline.queue.sync {}
-    }
+    handRest()
+    pipeline?.queue.sync {}
     return flags.failure.withLock { $0 }
   }
 
+  /// Whether a writer queue writes the bytes (a large item): `finishInBackground` may be used.
+  var isPipelined: Bool { pipeline != nil }
+
+  /// Pipelined: gives the writer the last buffer and lets it finish on its own while the session
+  /// receives the next item (at the end of a 3 MB photo the session thread waited about a
+  /// millisecond for it). `finish()` waits for it later, and says how the writes went; until
+  /// then the file must not be finished, kept or discarded. Returns why writing stopped, if it
+  /// is known already.
+  func finishInBackground() -> Failure? {
+    handRest()
+    return flags.failure.withLock { $0 }
+  }
+
+  /// Hands over what is buffered (once), taking no new buffer: pipelined, the current one goes
+  /// to the writer, or back to the pool when empty.
+  private func handRest() {
+    guard !handedRest else { return }
+    handedRest = true
+    if let pipeline, filled == 0 {
+      pipeline.buffers.release(current)
+    } else if filled > 0 {
+      submit()
+    }
+  }
+
+  /// A full buffer: to the writer, which a new one replaces (pipelined), or to the file.
   private func hand() {
+    submit()
+    if let pipeline { current = pipeline.buffers.takeFree() }
+  }
+
+  private func submit() {
     defer { filled = 0 }
     if let (buffers, queue) = pipeline {
       let (index, length) = (current, filled)
@@ -89,7 +132,6 @@ final class PayloadSink {
         PayloadSink.write(bytes, to: owned.file, flags: flags, reserve: reserve)
         buffers.release(index)
       }
-      current = buffers.takeFree()
       return
     }
     let bytes = UnsafeRawBufferPointer(rebasing: inline[0..<filled])
@@ -101,7 +143,7 @@ final class PayloadSink {
   private static func write(_ bytes: UnsafeRawBufferPointer, to file: StagingFile?, flags: SinkFlags, reserve: DiskReserve) {
     guard flags.writing.load(ordering: .acquiring), flags.failure.withLock({ $0 == nil }), let file else { return }
     guard reserve.admits(bytes.count) else {
-      flags.failure.withLock { $0 = .reserve }
+      flags.failure.withLock { $0 = .reserve(reserve) }
       return
     }
     do throws(InboxError) {

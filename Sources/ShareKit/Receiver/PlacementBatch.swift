@@ -6,10 +6,13 @@ import UniformTypes
 import Wire
 
 /// Items whose bytes are complete and verified, waiting to be made durable and placed in the
-/// Inbox together; and the content verdicts of small files, computed on queues of their own (one
-/// per core) while the next items arrive (libmagic is most of a small item's cost).
+/// Inbox together; the content verdicts of small files, computed on queues of their own (one
+/// per core) while the next items arrive (libmagic is most of a small item's cost); and the last
+/// writes of large files, which the session's writer queue finishes while the next items arrive
+/// (confirmed, each file then made read-only, when the batch is handed off: a write that failed
+/// fails its item there).
 ///
-/// Durability is batched: a large item is flushed alone as it finishes; a few items each get
+/// Durability is batched: a large item is flushed alone (from 8 MiB); a few items each get
 /// their own fdatasync (well under a millisecond, whereas one syncfs would also wait for whatever
 /// else on the disk is dirty); many small items are flushed together by one syncfs at commit.
 /// A full batch is synced and placed on a placement queue while the next one fills (on 5,000
@@ -27,6 +30,8 @@ final class PlacementBatch {
 
   private let store: InboxStore
   private var pending: [Pending] = []
+  /// Pending items whose last writes are still to be confirmed.
+  private var unconfirmed: [Unconfirmed] = []
   private var bytes: Int64 = 0
   /// Some pending item was not flushed on its own: commit syncs the staging file system first.
   private var needsSync = false
@@ -91,11 +96,58 @@ final class PlacementBatch {
   }
 
   /// Makes a received file read-only (flushed now when it is large or the Ask small) and adds it.
-  func add(_ file: StagingFile, offer: ItemOffer, name: String, metadata: ItemMetadata) throws(InboxError) {
+  /// `writes`: its last bytes may still be on the session's writer queue; the file is then
+  /// finished when the batch is handed off, once they are written (`confirmWrites`).
+  func add(
+    _ file: StagingFile, offer: ItemOffer, name: String, metadata: ItemMetadata, writes: PayloadSink? = nil
+  ) throws(InboxError) {
     let syncNow = metadata.size >= PlacementBatch.syncAloneBytes || syncEachItem
-    let identity = try file.finish(sync: syncNow)
     if !syncNow { needsSync = true }
+    if let writes {
+      unconfirmed.append(Unconfirmed(index: pending.count, file: file, writes: writes, sync: syncNow))
+      let unknown = FileIdentity(inode: 0, size: 0, mtimeNanoseconds: 0)
+      append(offer, InboxStore.Placement(staged: file.url, name: name, identity: unknown, metadata: metadata), entries: nil)
+      return
+    }
+    let identity = try file.finish(sync: syncNow)
     append(offer, InboxStore.Placement(staged: file.url, name: name, identity: identity, metadata: metadata), entries: nil)
+  }
+
+  /// A pending item whose last writes were not waited for, by its place in `pending`.
+  private struct Unconfirmed {
+    var index: Int
+    var file: StagingFile
+    var writes: PayloadSink
+    var sync: Bool
+  }
+
+  /// Waits for the writes of the items added with their last bytes still being written, then
+  /// finishes each file (read-only, flushed if it is to be, its identity taken) — or, when a
+  /// write failed, removes it and records the failure: it never enters the Inbox.
+  private func confirmWrites(into book: ReceiptBook) {
+    guard !unconfirmed.isEmpty else { return }
+    var failed = Set<Int>()
+    for item in unconfirmed {
+      let failure: (reason: String, detail: String)?
+      if let problem = item.writes.finish() {
+        failure = problem.reasons(inbox: store.inbox)
+      } else {
+        do {
+          pending[item.index].placement.identity = try item.file.finish(sync: item.sync)
+          failure = nil
+        } catch {
+          failure = ("not stored: \(error.peerDescription)", "\(error)")
+        }
+      }
+      guard let failure else { continue }
+      item.file.discard()
+      let offer = pending[item.index].offer
+      book.failed(offer, failure.reason, type: pending[item.index].placement.metadata.type, detail: failure.detail)
+      failed.insert(item.index)
+    }
+    unconfirmed.removeAll()
+    guard !failed.isEmpty else { return }
+    pending = pending.enumerated().filter { !failed.contains($0.offset) }.map(\.element)
   }
 
   /// Seals a received folder read-only and adds it.
@@ -117,6 +169,7 @@ final class PlacementBatch {
   /// Waits first for the batch handed off before, so that one batch at most is in flight.
   func handOff(into book: ReceiptBook) {
     placementGroup.wait()
+    confirmWrites(into: book)
     guard !pending.isEmpty else { return }
     let batch = judged(into: book)
     pending.removeAll()
