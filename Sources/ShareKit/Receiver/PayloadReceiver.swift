@@ -262,20 +262,12 @@ final class PayloadReceiver {
       return doom.refused ? .refused(doom.reason, type: type) : .failed(doom.reason, type: type, detail: doom.detail)
     case .writing(let file, let sink):
       state = .complete
-      let digest = Digest(bytes: digestBytes)
-      let problem: String? =
-        if digest == nil {
-          "the sender gave up on it"
-        } else if let declared = payload.declared, received != declared {
-          "the sender sent \(received) of the \(declared) bytes it declared"
-        } else if hasher.finalize() != digest?.bytes {
-          "its bytes do not match their SHA-256; nothing was kept"
-        } else {
-          nil
-        }
-      guard let digest, problem == nil else {
-        _ = sink.finish()  // the writer is done with the file before it goes
-        return discarding(file, problem ?? "")
+      guard let digest = Digest(bytes: digestBytes) else { return discarding(file, sink, "the sender gave up on it") }
+      if let declared = payload.declared, received != declared {
+        return discarding(file, sink, "the sender sent \(received) of the \(declared) bytes it declared")
+      }
+      if hasher.finalize() != digest.bytes {
+        return discarding(file, sink, "its bytes do not match their SHA-256; nothing was kept")
       }
       return .complete(
         file, size: received, digest: digest, type: type, deferredHead: deferred ? content.head : nil,
@@ -318,7 +310,9 @@ final class PayloadReceiver {
     if case .reserve = failure { skip(reason) }
   }
 
-  private func discarding(_ file: StagingFile, _ reason: String) -> PayloadOutcome {
+  /// Removes a complete payload's staging once `sink`'s writer is done with the file.
+  private func discarding(_ file: StagingFile, _ sink: PayloadSink, _ reason: String) -> PayloadOutcome {
+    _ = sink.finish()
     PayloadReceiver.removeStaging(file, of: payload, in: channel.store)
     return .failed(reason, type: content.type)
   }

@@ -171,15 +171,8 @@ private final class WriterOwned: @unchecked Sendable {
 ///
 /// Thread-confined to its session's thread (`buffers` is made there, on first use).
 final class SessionWriter {
-  private var made: BufferPipeline?
+  private(set) lazy var buffers = BufferPipeline(count: 3, size: BufferPipeline.bufferSize)
   let queue = DispatchQueue(label: "share.writer")
-
-  var buffers: BufferPipeline {
-    if let made { return made }
-    let buffers = BufferPipeline(count: 3, size: BufferPipeline.bufferSize)
-    made = buffers
-    return buffers
-  }
 }
 
 /// What the session and the writer queue both see.
