@@ -104,6 +104,27 @@ import Testing
     #expect(b.transfers.all.isEmpty)
   }
 
+  /// The attacker's version: nine strangers (identities minted for it) on nine addresses each
+  /// keep an offer waiting — more than a cap of eight, as first built, would have let in; a
+  /// contact's offer still gets its session.
+  @Test func strangersOnManyAddressesWaitingDoNotTurnAContactAway() throws {
+    let phone = try TestHome(name: "phone")
+    let fingerprint = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let b = try Receiving(trusting: fingerprint, askTimeout: .seconds(120))
+    let files = [FileOffer(id: "1", fileName: "note.txt", size: 3, fileType: "text/plain")]
+    let waiting = try (3...11).map { index in
+      let stranger = try TestHome(name: "stranger-\(index)")
+      return try Self.rawPrepareUpload(files, from: stranger, source: "127.0.0.\(index)", port: b.service.server.port)
+    }
+    let deadline = ContinuousClock.now + .seconds(10)
+    while b.gatekeeper.pending.count < waiting.count && ContinuousClock.now < deadline { usleep(10_000) }
+    #expect(b.gatekeeper.pending.count == waiting.count, "every stranger's offer waits for the owner")
+    guard case .session = try client(phone).prepareUpload(files, to: b.target) else {
+      throw TestFailure("the contact was turned away by strangers' waiting offers")
+    }
+    for connection in waiting { connection.close() }
+  }
+
   /// `POST /prepare-upload` by hand over TLS (as `home`), from the loopback source address
   /// `source`; the reply is left to read.
   static func rawPrepareUpload(_ files: [FileOffer], from home: TestHome, source: String, port: UInt16) throws -> TLSConnection {
