@@ -11,9 +11,13 @@ import Glibc
 /// With `replacing` false the rename never replaces anything (`renameat2(RENAME_NOREPLACE)`):
 /// if `path` exists, `.fileExists` is thrown and nothing changes, so of several processes
 /// creating the same file exactly one wins.
+///
+/// `chunk` caps each `write` call: the page cache keeps what one call wrote in folios of up to
+/// 2 MiB, and a process that maps the file then has a whole folio mapped (and resident) for
+/// each page it reads. A file that is mapped and read in parts is written in small calls.
 package func writeDurably(
   _ bytes: some Collection<UInt8>, to path: String,
-  permissions: FilePermissions = .ownerReadWrite, replacing: Bool = true
+  permissions: FilePermissions = .ownerReadWrite, replacing: Bool = true, chunk: Int = .max
 ) throws(Errno) {
   let folder = FileSystem.parentDirectory(of: path)
   let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -27,7 +31,7 @@ package func writeDurably(
   }
   try file.closeAfter { () throws(Errno) in
     try file.setPermissions(permissions)
-    try file.writeAll(bytes)
+    try file.writeAll(bytes, atMost: chunk)
     try file.sync()
   }
   if replacing {

@@ -89,10 +89,10 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// (which POSIX allows only when the device is full) throws `.noSpace`. On failure an unknown
   /// prefix of `buffer` may have been written; `seek(offset: 0, from: .current)` tells how much
   /// for a file.
-  package func writeAll(_ buffer: UnsafeRawBufferPointer) throws(Errno) {
+  package func writeAll(_ buffer: UnsafeRawBufferPointer, atMost chunk: Int = .max) throws(Errno) {
     var offset = 0
     while offset < buffer.count {
-      let written = try write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+      let written = try write(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + min(chunk, buffer.count - offset)]))
       if written == 0 { throw .noSpace }
       offset += written
     }
@@ -112,12 +112,12 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Writes all of `bytes`; see `writeAll(_:)` for buffers.
-  package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
+  package func writeAll(_ bytes: some Collection<UInt8>, atMost chunk: Int = .max) throws(Errno) {
     let done: Result<Void, Errno>? = bytes.withContiguousStorageIfAvailable { storage in
-      Result { () throws(Errno) in try writeAll(UnsafeRawBufferPointer(storage)) }
+      Result { () throws(Errno) in try writeAll(UnsafeRawBufferPointer(storage), atMost: chunk) }
     }
     if let done { return try done.get() }
-    try writeAll(Array(bytes))
+    try writeAll(Array(bytes), atMost: chunk)
   }
 
   /// Reads until the end of the file or until `limit` bytes have arrived, whichever comes
