@@ -220,13 +220,42 @@ package final class ContentSniffer: Sendable {
   ) {
     let quick = try Self.quickAnswer(handles, head)
     if ContentSniffer.isPlainText(quick, head) { return (quick, true) }
-    if let cut = cutDatabase.handle(.cut, in: &handles.cut), let answer = try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE),
-      !answer.utf8.contains(MIMEMagicDatabase.marker)
-    {
+    if let answer = cutAnswer(&handles, head), !answer.utf8.contains(MIMEMagicDatabase.marker) {
       return (MIMEType.normalized(answer), false)
     }
     if quick == Self.notText, let answer = try binaryPiecesAnswer(&handles, head) { return (answer.mime, false) }
     return (MIMEType.normalized(try Self.buffer(whole(&handles), head, flags: MAGIC_MIME_TYPE)), false)
+  }
+
+  /// The cut database's MIME type of `head` (marked or not), asked of the cut's rest when no
+  /// first test may match it, else of the rest with the groups whose first tests may match
+  /// put back (`MIMEMagicDatabase.Split`: the same answer, about three times sooner, reading a
+  /// tenth of the cut), else of the cut; nil when there is none, or libmagic fails. Caller
+  /// holds the lock.
+  private func cutAnswer(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) -> String? {
+    if let (rest, tests) = cutDatabase.restHandle(in: &handles.rest) {
+      let candidates = tests.candidates(head)
+      if candidates.isEmpty { return try? Self.buffer(rest, head, flags: MAGIC_MIME_TYPE) }
+      if let answer = cutDatabase.withCut(
+        puttingBack: candidates, of: tests, scratch: &handles.scratch,
+        { cut in
+          try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE)
+        })
+      {
+        return answer
+      }
+    }
+    guard let cut = cutDatabase.handle(.cut, in: &handles.cut) else { return nil }
+    return try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE)
+  }
+
+  /// How the cut pass asks about `head`, for tests: `rest`, `some` (the rest and some groups),
+  /// or `cut` (no rest).
+  func cutPassKind(_ head: UnsafeRawBufferPointer) -> String {
+    withHandle { handles in
+      guard let (_, tests) = cutDatabase.restHandle(in: &handles.rest) else { return "cut" }
+      return tests.candidates(head).isEmpty ? "rest" : "some"
+    }
   }
 
   /// libmagic's built-in checks' MIME type of `head` (no database). Caller holds the lock.

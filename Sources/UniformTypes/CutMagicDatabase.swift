@@ -30,6 +30,8 @@ final class CutMagicDatabase: Sendable {
   /// made when the pieces are first opened from the file: each piece's pages are given back
   /// before the next is read.
   private let ownMappings = Mutex<[(mapping: MappedFile, start: Int)]>([])
+  /// The cut's first tests (`firstTests`), once read.
+  private let tests = Mutex<MIMEMagicDatabase.FirstTests?>(nil)
   private let file: CutMagicFile?
   /// libmagic's `MAGIC_PARAM_REGEX_MAX`, which the guards' windows depend on.
   private let regexLimit: Int
@@ -72,13 +74,71 @@ final class CutMagicDatabase: Sendable {
     case .unavailable: return nil
     case .unopened: break
     }
-    guard let parts = parts(), let handle = MagicHandles.open(reading: [part == .cut ? parts.cut : parts.guarded])
+    guard let parts = parts(), let handle = MagicHandles.open(reading: part == .cut ? parts.cut : [parts.guarded])
     else {
       slot = .unavailable
       return nil
     }
     slot = .open(handle)
     return handle
+  }
+
+  /// Opens the handle on the cut database's rest (with the cut's named entries) in `slot`, with
+  /// the first tests that say when it may answer for the cut one (`MIMEMagicDatabase.Split`), if
+  /// it is not open yet; nil when there is none (the databases could not be built). The tests
+  /// are read once per handle; from a file, their pages are given back. Caller holds the
+  /// cookie's lock.
+  func restHandle(in slot: inout MagicHandles.Rest) -> (OpaquePointer, MIMEMagicDatabase.FirstTests)? {
+    switch slot {
+    case .open(let handle, let tests): return (handle, tests)
+    case .unavailable: return nil
+    case .unopened: break
+    }
+    guard let parts = parts(), let tests = firstTests(parts),
+      let handle = MagicHandles.open(reading: [parts.rest, parts.cut[1]])
+    else {
+      slot = .unavailable
+      return nil
+    }
+    slot = .open(handle, tests)
+    return (handle, tests)
+  }
+
+  /// The first tests, read from the cut's ordinary entries at the first call (from a file,
+  /// their pages are then given back: a cut pass reads the rest and a few groups) and shared by
+  /// every handle; nil when they cannot be read.
+  private func firstTests(_ parts: Parts) -> MIMEMagicDatabase.FirstTests? {
+    tests.withLock { tests in
+      if let tests { return tests }
+      tests = MIMEMagicDatabase.FirstTests(cutOrdinary: Self.bytes(parts.cut[0]))
+      if isMapped { Self.giveBack(from: parts.cut[0].address, to: parts.cut[0].address + parts.cut[0].length) }
+      return tests
+    }
+  }
+
+  /// Runs `body` with a handle on the cut without the tested groups other than `candidates`
+  /// (`MIMEMagicDatabase.FirstTests.database(with:cut:rest:into:)`), written into `scratch`
+  /// (kept by the caller for the next time, grown as needed) and closed after; nil when there
+  /// are no databases or libmagic cannot read it. Caller holds the cookie's lock.
+  func withCut<Value>(
+    puttingBack candidates: [Int], of tests: MIMEMagicDatabase.FirstTests, scratch: inout UnsafeMutableRawBufferPointer?,
+    _ body: (OpaquePointer) -> Value
+  ) -> Value? {
+    guard let parts = parts() else { return nil }
+    let length = tests.byteCount(with: candidates)
+    if (scratch?.count ?? 0) < length {
+      scratch?.deallocate()
+      scratch = .allocate(byteCount: length, alignment: 16)
+    }
+    guard let output = scratch, let address = output.baseAddress else { return nil }
+    tests.database(with: candidates, cut: Self.bytes(parts.cut[0]), rest: Self.bytes(parts.rest), into: output)
+    guard let handle = MagicHandles.open(reading: [(Int(bitPattern: address), length), parts.cut[1]]) else { return nil }
+    defer { magic_close(handle) }
+    return body(handle)
+  }
+
+  private static func bytes(_ span: Span) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: span.address), count: span.length)
   }
 
   /// Opens the handles on the whole database's binary pieces in `slot` if they are not open
@@ -109,19 +169,29 @@ final class CutMagicDatabase: Sendable {
 
   typealias Span = (address: Int, length: Int)
 
-  /// The databases of a payload, one after the other: the cut, the guarded whole, the named
-  /// entries and the binary pieces.
+  /// The databases of a payload, one after the other: the cut's parts (`MIMEMagicDatabase.Split`:
+  /// its ordinary entries, its named entries, its rest), the guarded whole, the whole's named
+  /// entries and its binary pieces.
   struct Parts {
-    var cut: Span
+    /// The cut: its ordinary entries, then its named ones, read together.
+    var cut: [Span]
+    /// Read with the cut's named entries.
+    var rest: Span
     var guarded: Span
     var names: Span
     var pieces: [Span]
 
+    /// How many databases come before the guarded whole.
+    static let cutParts = MIMEMagicDatabase.Split.Part.allCases.count
+
     /// `databases` (byte ranges) of a payload at `address`; nil when they are too few.
     init?(_ databases: [Range<Int>], at address: Int) {
       let spans = databases.map { (address: address + $0.lowerBound, length: $0.count) }
-      guard spans.count >= 3 else { return nil }
-      (cut, guarded, names, pieces) = (spans[0], spans[1], spans[2], Array(spans[3...]))
+      guard spans.count >= Self.cutParts + 2 else { return nil }
+      typealias Part = MIMEMagicDatabase.Split.Part
+      cut = [spans[Part.cutOrdinary.rawValue], spans[Part.cutNamed.rawValue]]
+      rest = spans[Part.rest.rawValue]
+      (guarded, names, pieces) = (spans[Self.cutParts], spans[Self.cutParts + 1], Array(spans[(Self.cutParts + 2)...]))
     }
   }
 
@@ -142,6 +212,14 @@ final class CutMagicDatabase: Sendable {
       }
       let spans = zip(mappings, [parts.names] + parts.pieces).map { (address: $0.start, length: $1.length) }
       return (spans[0], Array(spans.dropFirst()))
+    }
+  }
+
+  /// Whether the databases are mapped from their file (where pages given back come back).
+  private var isMapped: Bool {
+    state.withLock { state in
+      if case .mapped = state { return true }
+      return false
     }
   }
 
@@ -197,7 +275,7 @@ final class CutMagicDatabase: Sendable {
         // In memory the pieces would hold nothing back (anonymous pages cannot come back from a
         // file): the guarded whole answers instead, and their 8 MiB are given back.
         parts.pieces = []
-        if let names = databases.dropFirst(2).first {
+        if let names = databases.dropFirst(Parts.cutParts + 1).first {
           Self.giveBack(from: built.address + names.lowerBound, to: built.address + built.length)
         }
         state = .built(address: built.address, length: built.length, parts)
@@ -207,7 +285,8 @@ final class CutMagicDatabase: Sendable {
   }
 
   /// Gives back the whole pages between `start` and `end` of memory this process will not read
-  /// again (`MADV_DONTNEED`: anonymous pages read back as zeros).
+  /// again (`MADV_DONTNEED`: anonymous pages read back as zeros, a file's private mapping from
+  /// the file).
   private static func giveBack(from start: Int, to end: Int) {
     let page = MappedFile.pageSize
     let (first, last) = ((start + page - 1) / page * page, end / page * page)
@@ -225,8 +304,9 @@ final class CutMagicDatabase: Sendable {
     return (mapped, parts)
   }
 
-  /// The cut and the guarded databases, the named entries and the binary pieces built in
-  /// memory, one after the other, after a header's room (`CutMagicFile.headerSize`).
+  /// The cut database's parts (`MIMEMagicDatabase.Split`), the guarded whole database, its
+  /// named entries and its binary pieces built in memory, one after the other, after a header's
+  /// room (`CutMagicFile.headerSize`).
   private static func build(from source: MappedFile, regexLimit: Int) -> (address: Int, length: Int)? {
     // Building reads every page of the full database; give them back after (`MappedFile.release`).
     defer { source.release() }
@@ -234,20 +314,25 @@ final class CutMagicDatabase: Sendable {
       let guarded = MIMEMagicDatabase.Plan(source.bytes, cutting: false, regexLimit: regexLimit),
       let pieces = MIMEMagicDatabase.BinaryChunks(source.bytes, regexLimit: regexLimit)
     else { return nil }
+    // The split reads the cut as written (its guards are first lines too).
+    let cutBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: cut.byteCount, alignment: 16)
+    defer { cutBytes.deallocate() }
+    guard cut.write(into: cutBytes), let split = MIMEMagicDatabase.Split(UnsafeRawBufferPointer(cutBytes)) else { return nil }
     // Aligned for libmagic, which reads the bytes as an array of `struct magic` (the header is
     // 64 bytes and an entry 376, so every database after it stays aligned).
-    let start = CutMagicFile.headerSize
-    let (cutEnd, guardedEnd) = (start + cut.byteCount, start + cut.byteCount + guarded.byteCount)
-    let length = guardedEnd + pieces.byteCount
-    let output = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
-    guard cut.write(into: UnsafeMutableRawBufferPointer(rebasing: output[start..<cutEnd])),
-      guarded.write(into: UnsafeMutableRawBufferPointer(rebasing: output[cutEnd..<guardedEnd])),
-      pieces.write(into: UnsafeMutableRawBufferPointer(rebasing: output[guardedEnd...])),
+    let sizes = MIMEMagicDatabase.Split.Part.allCases.map(split.byteCount) + [guarded.byteCount, pieces.byteCount]
+    let starts = sizes.reduce(into: [CutMagicFile.headerSize]) { $0.append($0.last! + $1) }
+    let output = UnsafeMutableRawBufferPointer.allocate(byteCount: starts.last!, alignment: 16)
+    func part(_ index: Int) -> UnsafeMutableRawBufferPointer {
+      UnsafeMutableRawBufferPointer(rebasing: output[starts[index]..<starts[index + 1]])
+    }
+    for cutPart in MIMEMagicDatabase.Split.Part.allCases { split.write(cutPart, into: part(cutPart.rawValue)) }
+    guard guarded.write(into: part(Parts.cutParts)), pieces.write(into: part(Parts.cutParts + 1)),
       let address = output.baseAddress
     else {
       output.deallocate()
       return nil
     }
-    return (Int(bitPattern: address), length)
+    return (Int(bitPattern: address), starts.last!)
   }
 }

@@ -13,8 +13,9 @@ import System
 /// process's life; and a process that finds the file never reads the whole full database to
 /// build it (7 MiB more at its peak).
 ///
-/// The file is a 64-byte header, then the cut database, the guarded whole database
-/// (`MIMEMagicDatabase.guarded`, what a marked answer is asked of), and the whole database's
+/// The file is a 64-byte header, then the cut database in three parts (`MIMEMagicDatabase.Split`:
+/// its ordinary and its named entries, and its rest, which a cut pass asks), the guarded whole
+/// database (`MIMEMagicDatabase.guarded`, what a marked answer is asked of), and the whole database's
 /// named entries and binary pieces (`MIMEMagicDatabase.BinaryChunks`, what a marked answer for
 /// bytes that are not text is asked of), one after the other, as libmagic reads them. The header names
 /// this format (`signature`: change it when the cut changes), the payload's length and
@@ -24,7 +25,7 @@ import System
 /// rebuilt and replaced (written to a temporary file, then renamed over it).
 struct CutMagicFile: Sendable {
   static let headerSize = 64
-  static let signature = Array("share-magic-cut6".utf8)
+  static let signature = Array("share-magic-cut7".utf8)
 
   /// The full database a cut came from, as `fstat` saw it, and libmagic's
   /// `MAGIC_PARAM_REGEX_MAX` it was cut for.
@@ -45,8 +46,8 @@ struct CutMagicFile: Sendable {
   /// the mapping: checking 20 MB through a mapping would make every page of it resident at once,
   /// at the daemon's first sniff, and on Linux 6.x reading one header would map a 2 MiB folio.
   func map() -> (file: MappedFile, databases: [Range<Int>])? {
-    // The cut is smaller than the source; the guarded whole, a little larger; the named entries
-    // and binary pieces, smaller again.
+    // The cut is smaller than the source; the guarded whole, a little larger; the cut's first
+    // tests and rest, the named entries and binary pieces, smaller again.
     let limit = 3 * Int64(clamping: source.size) + Int64(Self.headerSize)
     var databases: [Range<Int>] = []
     let mapped = MappedFile.map(
@@ -98,7 +99,9 @@ struct CutMagicFile: Sendable {
     do {
       try FileSystem.makeDirectories(folder, permissions: .ownerReadWriteExecute)
       guard try FileSystem.availableBytes(at: folder) >= Int64(whole.count) + keepingFree else { return false }
-      try writeDurably(UnsafeRawBufferPointer(whole), to: path)
+      // Written 64 KiB at a time, so that a reader that maps it is given the pages it reads,
+      // not the 2 MiB folios one large write leaves in the page cache.
+      try writeDurably(UnsafeRawBufferPointer(whole), to: path, chunk: 64 << 10)
       return true
     } catch {
       return false

@@ -175,9 +175,12 @@ package enum MIMEMagicDatabase {
     }
 
     /// The next entry's bytes (zeroed).
-    mutating func next() -> UnsafeMutableRawBufferPointer {
-      defer { written += 1 }
-      return UnsafeMutableRawBufferPointer(rebasing: output[written * entrySize..<(written + 1) * entrySize])
+    mutating func next() -> UnsafeMutableRawBufferPointer { next(1) }
+
+    /// The next `count` entries' bytes (zeroed).
+    mutating func next(_ count: Int) -> UnsafeMutableRawBufferPointer {
+      defer { written += count }
+      return UnsafeMutableRawBufferPointer(rebasing: output[written * entrySize..<(written + count) * entrySize])
     }
   }
 

@@ -28,8 +28,20 @@ struct MagicHandles: @unchecked Sendable {
     case unavailable
   }
 
+  /// The handle on the cut database's rest (`MIMEMagicDatabase.Split`) and the first tests
+  /// that decide when it may be asked instead of the cut one.
+  enum Rest {
+    case unopened
+    case open(OpaquePointer, MIMEMagicDatabase.FirstTests)
+    case unavailable
+  }
+
   let full: OpaquePointer
   var cut: Cut
+  var rest: Rest
+  /// Where the cut without some of its groups is written for a head (`CutMagicDatabase.withCut`),
+  /// kept for the next one.
+  var scratch: UnsafeMutableRawBufferPointer? = nil
   var guarded: Cut
   var pieces: Pieces
 
@@ -37,6 +49,8 @@ struct MagicHandles: @unchecked Sendable {
   func close() {
     magic_close(full)
     if case .open(let handle) = cut { magic_close(handle) }
+    if case .open(let handle, _) = rest { magic_close(handle) }
+    scratch?.deallocate()
     if case .open(let handle) = guarded { magic_close(handle) }
     if case .open(let handles) = pieces { handles.forEach { magic_close($0) } }
   }
@@ -75,7 +89,7 @@ final class MagicCookie: Sendable {
   init(_ handle: OpaquePointer, cut: Bool) {
     mutex = Mutex(
       MagicHandles(
-        full: handle, cut: cut ? .unopened : .unavailable, guarded: cut ? .unopened : .unavailable,
+        full: handle, cut: cut ? .unopened : .unavailable, rest: cut ? .unopened : .unavailable, guarded: cut ? .unopened : .unavailable,
         pieces: cut ? .unopened : .unavailable))
   }
 }
