@@ -90,6 +90,7 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// prefix of `buffer` may have been written; `seek(offset: 0, from: .current)` tells how much
   /// for a file.
   package func writeAll(_ buffer: UnsafeRawBufferPointer, atMost chunk: Int = .max) throws(Errno) {
+    precondition(chunk > 0)
     var offset = 0
     while offset < buffer.count {
       let written = try write(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + min(chunk, buffer.count - offset)]))

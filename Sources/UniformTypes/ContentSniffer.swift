@@ -233,29 +233,35 @@ package final class ContentSniffer: Sendable {
   /// tenth of the cut), else of the cut; nil when there is none, or libmagic fails. Caller
   /// holds the lock.
   private func cutAnswer(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) -> String? {
-    if let (rest, tests) = cutDatabase.restHandle(in: &handles.rest) {
-      let candidates = tests.candidates(head)
-      if candidates.isEmpty { return try? Self.buffer(rest, head, flags: MAGIC_MIME_TYPE) }
-      if let answer = cutDatabase.withCut(
-        puttingBack: candidates, of: tests, scratch: &handles.scratch,
-        { cut in
-          try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE)
-        })
-      {
-        return answer
-      }
-    }
-    guard let cut = cutDatabase.handle(.cut, in: &handles.cut) else { return nil }
-    return try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE)
+    cutPass(&handles, head).answer
   }
 
-  /// How the cut pass asks about `head`, for tests: `rest`, `some` (the rest and some groups),
-  /// or `cut` (no rest).
-  func cutPassKind(_ head: UnsafeRawBufferPointer) -> String {
-    withHandle { handles in
-      guard let (_, tests) = cutDatabase.restHandle(in: &handles.rest) else { return "cut" }
-      return tests.candidates(head).isEmpty ? "rest" : "some"
+  /// Which way the cut pass about `head` went, for tests: the rest alone, the rest and some
+  /// groups put back, or the cut (no rest, or the other two failed).
+  enum CutPass: String {
+    case rest, some, cut
+  }
+
+  /// `cutAnswer` and which way it went.
+  private func cutPass(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) -> (answer: String?, by: CutPass) {
+    if let (rest, tests) = cutDatabase.restHandle(in: &handles.rest) {
+      let candidates = tests.candidates(head)
+      if candidates.isEmpty, let answer = try? Self.buffer(rest, head, flags: MAGIC_MIME_TYPE) { return (answer, .rest) }
+      if !candidates.isEmpty,
+        let answer = cutDatabase.withCut(
+          puttingBack: candidates, of: tests, scratch: &handles.scratch, { cut in try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE) }),
+        let answer
+      {
+        return (answer, .some)
+      }
     }
+    guard let cut = cutDatabase.handle(.cut, in: &handles.cut) else { return (nil, .cut) }
+    return (try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE), .cut)
+  }
+
+  /// The cut pass's answer for `head` and which way it went (for tests).
+  func cutPass(ofHead head: UnsafeRawBufferPointer) -> (answer: String?, by: CutPass) {
+    withHandle { cutPass(&$0, head) }
   }
 
   /// libmagic's built-in checks' MIME type of `head` (no database). Caller holds the lock.

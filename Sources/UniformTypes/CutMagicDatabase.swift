@@ -86,8 +86,9 @@ final class CutMagicDatabase: Sendable {
   /// Opens the handle on the cut database's rest (with the cut's named entries) in `slot`, with
   /// the first tests that say when it may answer for the cut one (`MIMEMagicDatabase.Split`), if
   /// it is not open yet; nil when there is none (the databases could not be built). The tests
-  /// are read once per handle; from a file, their pages are given back. Caller holds the
-  /// cookie's lock.
+  /// are read once per sniffer; from a file, their pages are then given back. A rest that does
+  /// not hold the entries the tests leave (a file from another version of the rules) is not
+  /// used. Caller holds the cookie's lock.
   func restHandle(in slot: inout MagicHandles.Rest) -> (OpaquePointer, MIMEMagicDatabase.FirstTests)? {
     switch slot {
     case .open(let handle, let tests): return (handle, tests)
@@ -95,6 +96,7 @@ final class CutMagicDatabase: Sendable {
     case .unopened: break
     }
     guard let parts = parts(), let tests = firstTests(parts),
+      MIMEMagicDatabase.Layout(Self.bytes(parts.rest))?.ordinary == tests.restCount,
       let handle = MagicHandles.open(reading: [parts.rest, parts.cut[1]])
     else {
       slot = .unavailable

@@ -145,7 +145,8 @@ extension MIMEMagicDatabase {
         let flags = line.loadUnaligned(fromByteOffset: stringFlagsOffset, as: UInt32.self)
         let length = Int(line[valueLengthOffset])
         // A string has no range (a search's is how far it looks).
-        guard flags & ~Self.plainStringFlags == 0, length <= valueLength,
+        // libmagic keeps at most 127 bytes of a string (`mconvert` ends it at the 128th).
+        guard flags & ~Self.plainStringFlags == 0, length < valueLength,
           line[typeOffset] == Self.searchType || range == 0
         else { return nil }
         pattern = Array(line[valueOffset..<valueOffset + length])
@@ -298,6 +299,8 @@ extension MIMEMagicDatabase {
       with candidates: [Int], cut: UnsafeRawBufferPointer, rest: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) {
       let count = candidates.reduce(0) { $0 + places[$1].entries.count }
+      precondition(rest.count >= entrySize * (1 + restCount) && output.count >= byteCount(with: candidates))
+      precondition(candidates.allSatisfy { cut.count >= entrySize * places[$0].entries.upperBound })
       var writer = EntryWriter(
         UnsafeMutableRawBufferPointer(rebasing: output[..<byteCount(with: candidates)]), ordinary: restCount + count, named: 0)
       func copy(_ entries: Range<Int>, from database: UnsafeRawBufferPointer) {
