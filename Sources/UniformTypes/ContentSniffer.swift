@@ -211,8 +211,9 @@ package final class ContentSniffer: Sendable {
   /// 4 KiB of text and then only guess finer kinds (HTML, C, a script without `#!`), while the
   /// rules that matter for text (a `#!` interpreter, a desktop entry or flatpakref group) are
   /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
-  /// like a signature — gets the database: the cut one first (`MIMEMagicDatabase`), whose answer
-  /// stands when it carries no mark, else the whole one: for bytes libmagic does not take for
+  /// like a signature — gets the database: the cut one first (`MIMEMagicDatabase`; asked as its
+  /// rest and the groups whose first tests may match, `cutAnswer`), whose answer stands when it
+  /// carries no mark, else the whole one: for bytes libmagic does not take for
   /// text, its binary pieces one at a time (`binaryPiecesAnswer`); else, or when they send the
   /// bytes on, its guarded copy, when there is one.
   private func mimeType(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> (
