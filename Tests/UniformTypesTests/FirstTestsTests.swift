@@ -29,6 +29,13 @@ struct FirstTestsTests {
     return Databases(cut: cut, parts: parts)
   }
 
+  /// The databases, their split, and the first tests read from the cut's ordinary part.
+  static func firstTests() throws -> (Databases, MIMEMagicDatabase.Split, MIMEMagicDatabase.FirstTests) {
+    let databases = try databases.get()
+    let tests = try #require(databases[.cutOrdinary].withUnsafeBytes { MIMEMagicDatabase.FirstTests(cutOrdinary: $0) })
+    return (databases, databases.split, tests)
+  }
+
   /// libmagic's MIME type of `head` from the compiled databases `databases`, read together.
   final class Handle {
     let handle: OpaquePointer
@@ -111,9 +118,7 @@ struct FirstTestsTests {
     "the lines of the system cut read as libmagic compares them: a head made to fit a first test matches that line alone in libmagic, and is told it may match"
   )
   func headsMadeToFitEachTest() throws {
-    let databases = try Self.databases.get()
-    let split = databases.split
-    let tests = try #require(databases[.cutOrdinary].withUnsafeBytes { MIMEMagicDatabase.FirstTests(cutOrdinary: $0) })
+    let (databases, split, tests) = try Self.firstTests()
     let cut = try Handle(databases.cut)
     var matchedByTheCut = 0
     let size = MIMEMagicDatabase.entrySize
@@ -148,9 +153,7 @@ struct FirstTestsTests {
     "for every head — random, real files, hits and near misses of each test — the rest with the groups that may match put back answers as the cut, and so does the cut in two parts"
   )
   func theRestAnswersAsTheCut() throws {
-    let databases = try Self.databases.get()
-    let split = databases.split
-    let tests = try #require(databases[.cutOrdinary].withUnsafeBytes { MIMEMagicDatabase.FirstTests(cutOrdinary: $0) })
+    let (databases, split, tests) = try Self.firstTests()
     let (cut, rest) = (try Handle(databases.cut), try Handle(databases[.rest], databases[.cutNamed]))
     let cutInTwo = try Handle(databases[.cutOrdinary], databases[.cutNamed])
     var heads = try MIMEMagicDatabaseTests.heads()
