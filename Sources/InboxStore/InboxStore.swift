@@ -208,14 +208,16 @@ func chmod(_ url: URL, _ permissions: FilePermissions) throws(InboxError) {
 /// Sets modes through a tree without following symlinks: files `file`, folders `folder`.
 /// Folders are made writable while their content is changed, then given their final mode.
 func setModes(under url: URL, file: FilePermissions, folder: FilePermissions) throws(InboxError) {
-  switch try lstatus(url).kind {
+  let status = try lstatus(url)
+  switch status.kind {
   case .directory:
     try chmod(url, .ownerReadWriteExecute)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     for name in names { try setModes(under: url.appendingPathComponent(name), file: file, folder: folder) }
     try chmod(url, folder)
   case .regular:
-    try chmod(url, file)
+    // A file share staged is `file` already (`StagingFile.finish`): one call less each.
+    if status.permissions != file { try chmod(url, file) }
   case .symbolicLink, .other:
     break
   }
