@@ -213,7 +213,8 @@ func setModes(under url: URL, file: FilePermissions, folder: FilePermissions) th
   case .directory:
     try chmod(url, .ownerReadWriteExecute)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-    for name in names { try setModes(under: url.appendingPathComponent(name), file: file, folder: folder) }
+    // `isDirectory` given: without it Foundation asks the file system (an lstat per entry).
+    for name in names { try setModes(under: url.appendingPathComponent(name, isDirectory: false), file: file, folder: folder) }
     try chmod(url, folder)
   case .regular:
     // A file share staged is `file` already (`StagingFile.finish`): one call less each.
@@ -236,7 +237,7 @@ func removeTree(_ url: URL) throws(InboxError) {
   if status.kind == .directory {
     try chmod(url, .ownerReadWriteExecute)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-    for name in names { try removeTree(url.appendingPathComponent(name)) }
+    for name in names { try removeTree(url.appendingPathComponent(name, isDirectory: false)) }
     try InboxError.attempt("rmdir", url.path) { () throws(Errno) in try FileSystem.removeDirectory(url.path) }
   } else {
     try InboxError.attempt("unlink", url.path) { () throws(Errno) in try FileSystem.remove(url.path) }
