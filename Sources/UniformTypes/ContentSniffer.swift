@@ -212,7 +212,7 @@ package final class ContentSniffer: Sendable {
   /// rules that matter for text (a `#!` interpreter, a desktop entry or flatpakref group) are
   /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
   /// like a signature — gets the database: the cut one first (`MIMEMagicDatabase`; asked as its
-  /// rest and the groups whose first tests may match, `cutAnswer`), whose answer stands when it
+  /// rest and the groups whose first tests may match, `cutPass`), whose answer stands when it
   /// carries no mark, else the whole one: for bytes libmagic does not take for
   /// text, its binary pieces one at a time (`binaryPiecesAnswer`); else, or when they send the
   /// bytes on, its guarded copy, when there is one.
@@ -221,20 +221,11 @@ package final class ContentSniffer: Sendable {
   ) {
     let quick = try Self.quickAnswer(handles, head)
     if ContentSniffer.isPlainText(quick, head) { return (quick, true) }
-    if let answer = cutAnswer(&handles, head), !answer.utf8.contains(MIMEMagicDatabase.marker) {
+    if let answer = cutPass(&handles, head).answer, !answer.utf8.contains(MIMEMagicDatabase.marker) {
       return (MIMEType.normalized(answer), false)
     }
     if quick == Self.notText, let answer = try binaryPiecesAnswer(&handles, head) { return (answer.mime, false) }
     return (MIMEType.normalized(try Self.buffer(whole(&handles), head, flags: MAGIC_MIME_TYPE)), false)
-  }
-
-  /// The cut database's MIME type of `head` (marked or not), asked of the cut's rest when no
-  /// first test may match it, else of the rest with the groups whose first tests may match
-  /// put back (`MIMEMagicDatabase.Split`: the same answer, about three times sooner, reading a
-  /// tenth of the cut), else of the cut; nil when there is none, or libmagic fails. Caller
-  /// holds the lock.
-  private func cutAnswer(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) -> String? {
-    cutPass(&handles, head).answer
   }
 
   /// Which way the cut pass about `head` went, for tests: the rest alone, the rest and some
@@ -243,18 +234,21 @@ package final class ContentSniffer: Sendable {
     case rest, some, cut
   }
 
-  /// `cutAnswer` and which way it went.
+  /// The cut database's MIME type of `head` (marked or not), and which way it was asked: of the
+  /// cut's rest when no first test may match the head, else of the rest with the groups whose
+  /// first tests may match put back (`MIMEMagicDatabase.Split`: the same answer, about three
+  /// times sooner, reading a tenth of the cut), else of the cut; nil when there is none, or
+  /// libmagic fails. Caller holds the lock.
   private func cutPass(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) -> (answer: String?, by: CutPass) {
     if let (rest, tests) = cutDatabase.restHandle(in: &handles.rest) {
       let candidates = tests.candidates(head)
-      if candidates.isEmpty, let answer = try? Self.buffer(rest, head, flags: MAGIC_MIME_TYPE) { return (answer, .rest) }
-      if !candidates.isEmpty,
-        let answer = cutDatabase.withCut(
-          puttingBack: candidates, of: tests, scratch: &handles.scratch, { cut in try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE) }),
-        let answer
-      {
-        return (answer, .some)
-      }
+      let answer =
+        candidates.isEmpty
+        ? try? Self.buffer(rest, head, flags: MAGIC_MIME_TYPE)
+        : cutDatabase.withCut(puttingBack: candidates, of: tests, scratch: &handles.scratch) { cut in
+          try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE)
+        } ?? nil
+      if let answer { return (answer, candidates.isEmpty ? .rest : .some) }
     }
     guard let cut = cutDatabase.handle(.cut, in: &handles.cut) else { return (nil, .cut) }
     return (try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE), .cut)

@@ -46,8 +46,8 @@ struct CutMagicFile: Sendable {
   /// the mapping: checking 20 MB through a mapping would make every page of it resident at once,
   /// at the daemon's first sniff, and on Linux 6.x reading one header would map a 2 MiB folio.
   func map() -> (file: MappedFile, databases: [Range<Int>])? {
-    // The cut is smaller than the source; the guarded whole, a little larger; the cut's first
-    // tests and rest, the named entries and binary pieces, smaller again.
+    // The cut is smaller than the source; the guarded whole, a little larger; the cut's rest,
+    // the named entries and binary pieces, smaller again.
     let limit = 3 * Int64(clamping: source.size) + Int64(Self.headerSize)
     var databases: [Range<Int>] = []
     let mapped = MappedFile.map(

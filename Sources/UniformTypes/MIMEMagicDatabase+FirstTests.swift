@@ -270,12 +270,7 @@ extension MIMEMagicDatabase {
     }
 
     /// Whether some first test may match `head`: when none can, the rest says what the cut says.
-    package func mayMatch(_ head: UnsafeRawBufferPointer) -> Bool {
-      for slot in slots where slot.accepts[Int(slot.offset < head.count ? head[slot.offset] : 0)] {
-        if slot.tests.contains(where: { tests[$0].mayMatch(head) }) { return true }
-      }
-      return searches.contains { tests[$0].mayMatch(head) }
-    }
+    package func mayMatch(_ head: UnsafeRawBufferPointer) -> Bool { !candidates(head).isEmpty }
 
     /// The tests that may match `head` (indices, in the cut's order); empty when none may.
     package func candidates(_ head: UnsafeRawBufferPointer) -> [Int] {
