@@ -71,9 +71,17 @@ package final class Daemon: @unchecked Sendable {
     // A thread per connection: with malloc's default of 8 arenas per core, 50 senders at once
     // left the daemon holding 17% more anonymous memory than with one arena per core.
     CurrentProcess.limitMallocArenas(max(2, ProcessInfo.processInfo.activeProcessorCount))
-    // glibc's own starting bound, kept: raised, it left 8 MiB of freed blocks in the arena of a
-    // session receiving 5,000 small files.
-    CurrentProcess.fixMallocMapThreshold(128 << 10)
+    // A fixed bound: glibc's own raising of it (up to 32 MiB) left 8 MiB of freed blocks in the
+    // arena of a session receiving 5,000 small files. It sits above what libmagic allocates and
+    // frees in every call on a 64 KiB head (`ContentSniffer.headLength`): (65,536 + 1) × 8 bytes
+    // of calloc for its text encoding check, twice, and 384 KiB for the head as UTF-8. Under
+    // glibc's starting 128 KiB each of those was a mapping of its own, mapped, faulted in, zeroed
+    // and unmapped (a TLB shootdown on every core) several times per head of text: a sixth of
+    // the receiver's CPU for a folder of real files. In the arena they are neither mapped nor
+    // unmapped, only faulted in again after the arena's top is trimmed.
+    // (Keeping the arena's top as well, `M_TRIM_THRESHOLD`, saved the faults too but kept
+    // 1.5 MiB more for a session of small files.)
+    CurrentProcess.fixMallocMapThreshold(576 << 10)
     self.paths = paths
     self.options = options
     self.note = note
