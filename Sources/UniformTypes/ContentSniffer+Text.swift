@@ -10,10 +10,7 @@ extension ContentSniffer {
   /// feed, starting (after blanks) with a letter or a digit. Exactly what libmagic's built-in
   /// checks would call text, decided in microseconds.
   static func isPlainUTF8Text(_ head: UnsafeRawBufferPointer) -> Bool {
-    guard head.count >= 3, let first = head.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
-      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
-        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
-    else { return false }
+    guard head.count >= 3, startsWithLetterOrDigit(head) else { return false }
     var index = 0
     let count = head.count
     while index < count {
@@ -40,12 +37,11 @@ extension ContentSniffer {
     return true
   }
 
-  /// Whether a built-in-checks answer is plain text that the full database need not refine:
-  /// text whose first non-blank character is a letter or a digit. Every text format with a
-  /// signature (`%PDF-`, `%!PS`, `{\rtf`, `<?xml`, `<svg`, `<!DOCTYPE`, `#!`, `[Desktop Entry]`,
-  /// a byte-order mark) starts otherwise, so those still get the full database.
-  static func isPlainText(_ mime: String, _ head: UnsafeRawBufferPointer) -> Bool {
-    guard mime.hasPrefix("text/") else { return false }
+  /// Whether the first byte of `head` that is not a blank (space, tab, line break) is an ASCII
+  /// letter or digit, as plain text starts: every text format with a signature (`%PDF-`, `%!PS`,
+  /// `{\rtf`, `<?xml`, `<svg`, `<!DOCTYPE`, `#!`, `[Desktop Entry]`, a byte-order mark) starts
+  /// otherwise, so those still get the full database.
+  static func startsWithLetterOrDigit(_ head: UnsafeRawBufferPointer) -> Bool {
     guard let first = head.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return false }
     return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
       || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)

@@ -206,8 +206,8 @@ package final class ContentSniffer: Sendable {
   /// decided it as plain text. Caller holds the handles' lock.
   ///
   /// The quick pass skips libmagic's "soft" magic database and runs only its built-in checks
-  /// (text encodings, JSON, CSV, tar, compression, CDF): when that finds plain text (see
-  /// `isPlainText`), the text answer stands — the database's text patterns take about 2 ms per
+  /// (text encodings, JSON, CSV, tar, compression, CDF): when that finds text in a head that
+  /// starts as plain text does (`startsWithLetterOrDigit`), the text answer stands — the database's text patterns take about 2 ms per
   /// 4 KiB of text and then only guess finer kinds (HTML, C, a script without `#!`), while the
   /// rules that matter for text (a `#!` interpreter, a desktop entry or flatpakref group) are
   /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
@@ -219,11 +219,18 @@ package final class ContentSniffer: Sendable {
   private func mimeType(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> (
     mime: String, text: Bool
   ) {
-    let quick = try Self.quickAnswer(handles, head)
-    if ContentSniffer.isPlainText(quick, head) { return (quick, true) }
+    // Plain text starts with a letter or a digit: for any other head the quick pass is asked
+    // only when a marked answer must know whether the bytes are text (one call less per head).
+    var quick: String? = nil
+    if ContentSniffer.startsWithLetterOrDigit(head) {
+      let answer = try Self.quickAnswer(handles, head)
+      if answer.hasPrefix("text/") { return (answer, true) }
+      quick = answer
+    }
     if let answer = cutPass(&handles, head).answer, !answer.utf8.contains(MIMEMagicDatabase.marker) {
       return (MIMEType.normalized(answer), false)
     }
+    if quick == nil { quick = try Self.quickAnswer(handles, head) }
     if quick == Self.notText, let answer = try binaryPiecesAnswer(&handles, head) { return (answer.mime, false) }
     return (MIMEType.normalized(try Self.buffer(whole(&handles), head, flags: MAGIC_MIME_TYPE)), false)
   }
