@@ -82,6 +82,8 @@ int clinux_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); 
 
 int clinux_fix_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
+int clinux_fix_malloc_trim_threshold(int bytes) { return mallopt(M_TRIM_THRESHOLD, bytes); }
+
 int clinux_malloc_trim(void) { return malloc_trim(0); }
 
 /* Whether the mapping named at `path` is the program's own file or a shared library's: loaded

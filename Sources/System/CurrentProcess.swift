@@ -50,6 +50,16 @@ package enum CurrentProcess {
     clinux_fix_malloc_mmap_threshold(Int32(clamping: bytes)) == 1
   }
 
+  /// Has malloc keep up to `bytes` of free memory at the top of each arena instead of giving it
+  /// back to the system once it passes 128 KiB (glibc's default while the map threshold is
+  /// fixed): a thread that allocates and frees the same large blocks over and over then reuses
+  /// the same pages instead of faulting fresh zeroed ones in each time. Returns whether malloc
+  /// took it. The corresponding C function is `mallopt` (`M_TRIM_THRESHOLD`).
+  @discardableResult
+  package static func fixMallocTrimThreshold(_ bytes: Int) -> Bool {
+    clinux_fix_malloc_trim_threshold(Int32(clamping: bytes)) == 1
+  }
+
   /// Gives back the resident pages of the program's and its shared libraries' read-only
   /// mappings (code, read-only data). They stay in the page cache and come back (minor faults)
   /// when used again, so afterwards only what runs again is resident. Worth it once a long-lived

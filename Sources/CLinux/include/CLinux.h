@@ -72,6 +72,10 @@ int clinux_limit_malloc_arenas(int count);
 /// after each such free. Returns 1 on success, 0 on error.
 int clinux_fix_malloc_mmap_threshold(int bytes);
 
+/// mallopt(M_TRIM_THRESHOLD, bytes): the free memory at the top of an arena is given back to the
+/// system only once it reaches `bytes`. Returns 1 on success, 0 on error.
+int clinux_fix_malloc_trim_threshold(int bytes);
+
 /// malloc_trim(0): gives the free memory of every malloc arena back to the system. Returns 1
 /// when some was given back, else 0.
 int clinux_malloc_trim(void);

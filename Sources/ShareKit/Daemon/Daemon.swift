@@ -78,9 +78,7 @@ package final class Daemon: @unchecked Sendable {
     // glibc's starting 128 KiB each of those was a mapping of its own, mapped, faulted in, zeroed
     // and unmapped (a TLB shootdown on every core) several times per head of text: a sixth of
     // the receiver's CPU for a folder of real files. In the arena they are neither mapped nor
-    // unmapped, only faulted in again after the arena's top is trimmed.
-    // (Keeping the arena's top as well, `M_TRIM_THRESHOLD`, saved the faults too but kept
-    // 1.5 MiB more for a session of small files.)
+    // unmapped; once heads are that large, the arena's top is kept too (`TypeGate`).
     CurrentProcess.fixMallocMapThreshold(576 << 10)
     self.paths = paths
     self.options = options
@@ -91,7 +89,7 @@ package final class Daemon: @unchecked Sendable {
     } catch {
       throw .inbox(error)
     }
-    let gate = try TypeGate.load(paths: paths, receiverName: device.name, keepsCutDatabase: true)
+    let gate = try TypeGate.load(paths: paths, receiverName: device.name, keepsCutDatabase: true, keepsSniffingMemory: true)
     let types = CurrentTypeGate(gate)
     self.types = types
     let settings = try Settings.load(from: paths.settings)
@@ -211,7 +209,7 @@ package final class Daemon: @unchecked Sendable {
   package func reload() -> String? {
     var kept: String? = nil
     do {
-      let gate = try TypeGate.load(paths: paths, receiverName: device.name, keepsCutDatabase: true)
+      let gate = try TypeGate.load(paths: paths, receiverName: device.name, keepsCutDatabase: true, keepsSniffingMemory: true)
       types.replace(with: gate)
       receiver.update(policy: ReceivePolicy(types: gate))
       note("reloaded type declarations (\(gate.source))")
