@@ -68,18 +68,7 @@ package final class Daemon: @unchecked Sendable {
     paths: SharePaths, options: DaemonOptions, events: @escaping @Sendable (DaemonEvent) -> Void,
     note: @escaping @Sendable (String) -> Void
   ) throws(ShareError) {
-    // A thread per connection: with malloc's default of 8 arenas per core, 50 senders at once
-    // left the daemon holding 17% more anonymous memory than with one arena per core.
-    CurrentProcess.limitMallocArenas(max(2, ProcessInfo.processInfo.activeProcessorCount))
-    // A fixed bound: glibc's own raising of it (up to 32 MiB) left 8 MiB of freed blocks in the
-    // arena of a session receiving 5,000 small files. It sits above what libmagic allocates and
-    // frees in every call on a 64 KiB head (`ContentSniffer.headLength`): (65,536 + 1) × 8 bytes
-    // of calloc for its text encoding check, twice, and 384 KiB for the head as UTF-8. Under
-    // glibc's starting 128 KiB each of those was a mapping of its own, mapped, faulted in, zeroed
-    // and unmapped (a TLB shootdown on every core) several times per head of text: a sixth of
-    // the receiver's CPU for a folder of real files. In the arena they are neither mapped nor
-    // unmapped; once heads are that large, the arena's top is kept too (`TypeGate`).
-    CurrentProcess.fixMallocMapThreshold(576 << 10)
+    Self.tuneMalloc()
     self.paths = paths
     self.options = options
     self.note = note
@@ -147,6 +136,22 @@ package final class Daemon: @unchecked Sendable {
     SystemdNotify.send("READY=1\nSTATUS=receiving (\(gatekeeper.mode.effective().rawValue)) on port \(receiver.port)")
     // Start-up ran once: its pages can go (and what transfers bring in, once they end: `trimmer`).
     Daemon.trim(types: types)
+  }
+
+  /// Sets malloc's bounds for a long-lived receiver, before any thread starts.
+  private static func tuneMalloc() {
+    // A thread per connection: with malloc's default of 8 arenas per core, 50 senders at once
+    // left the daemon holding 17% more anonymous memory than with one arena per core.
+    CurrentProcess.limitMallocArenas(max(2, ProcessInfo.processInfo.activeProcessorCount))
+    // A fixed bound: glibc's own raising of it (up to 32 MiB) left 8 MiB of freed blocks in the
+    // arena of a session receiving 5,000 small files. It sits above what libmagic allocates and
+    // frees in every call on a 64 KiB head (`ContentSniffer.headLength`): (65,536 + 1) × 8 bytes
+    // of calloc for its text encoding check, twice, and 384 KiB for the head as UTF-8. Under
+    // glibc's starting 128 KiB each of those was a mapping of its own, mapped, faulted in, zeroed
+    // and unmapped (a TLB shootdown on every core) several times per head of text: a sixth of
+    // the receiver's CPU for a folder of real files. In the arena they are neither mapped nor
+    // unmapped; once heads are that large, the arena's top is kept too (`TypeGate`).
+    CurrentProcess.fixMallocMapThreshold(576 << 10)
   }
 
   /// Gives back the pages of the program, its libraries and libmagic's databases, and the free
