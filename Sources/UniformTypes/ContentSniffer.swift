@@ -207,15 +207,15 @@ package final class ContentSniffer: Sendable {
   ///
   /// The quick pass skips libmagic's "soft" magic database and runs only its built-in checks
   /// (text encodings, JSON, CSV, tar, compression, CDF): when that finds text in a head that
-  /// starts as plain text does (`startsWithLetterOrDigit`), the text answer stands — the database's text patterns take about 2 ms per
-  /// 4 KiB of text and then only guess finer kinds (HTML, C, a script without `#!`), while the
-  /// rules that matter for text (a `#!` interpreter, a desktop entry or flatpakref group) are
-  /// share's own (`ContentClassifier`). Anything else — every binary format, and text that starts
-  /// like a signature — gets the database: the cut one first (`MIMEMagicDatabase`; asked as its
-  /// rest and the groups whose first tests may match, `cutPass`), whose answer stands when it
-  /// carries no mark, else the whole one: for bytes libmagic does not take for
-  /// text, its binary pieces one at a time (`binaryPiecesAnswer`); else, or when they send the
-  /// bytes on, its guarded copy, when there is one.
+  /// starts as plain text does (`startsWithLetterOrDigit`), the text answer stands — the
+  /// database's text patterns take about 2 ms per 4 KiB of text and then only guess finer kinds
+  /// (HTML, C, a script without `#!`), while the rules that matter for text (a `#!` interpreter, a
+  /// desktop entry or flatpakref group) are share's own (`ContentClassifier`). Anything else —
+  /// every binary format, and text that starts like a signature — gets the database: the cut one
+  /// first (`MIMEMagicDatabase`; asked as its rest and the groups whose first tests may match,
+  /// `cutPass`), whose answer stands when it carries no mark, else the whole one: for bytes
+  /// libmagic does not take for text, its binary pieces one at a time (`binaryPiecesAnswer`);
+  /// else, or when they send the bytes on, its guarded copy, when there is one.
   private func mimeType(_ handles: inout MagicHandles, _ head: UnsafeRawBufferPointer) throws(ContentSnifferError) -> (
     mime: String, text: Bool
   ) {

@@ -71,8 +71,11 @@ package struct TypeGate: Sendable {
   /// frees after a call on a 64 KiB head of text, 0.9 MiB), instead of giving back all but
   /// 128 KiB, when the freed memory would be faulted in and zeroed again by the next call (a
   /// sixth of the receiver's CPU for a folder of real files: 130,000 page faults for 3,000).
-  /// Not from the start: a session of small files (4 KiB heads) never needs it, and kept 0.4 MiB
-  /// more at its peak with it.
+  /// Not from the start: a session of small files (4 KiB heads) never needs it, and its peak was
+  /// 0.4–2 MiB higher with it. Set while other threads allocate: glibc marks `mallopt` MT-Unsafe
+  /// because `free` reads the bound without a lock; the bound is one aligned word, so a `free`
+  /// running meanwhile trims by the old bound or the new one (it takes the main arena's lock to
+  /// write it).
   private static func keepSniffingMemory() {
     guard !sniffingMemoryKept.load(ordering: .relaxed),
       sniffingMemoryKept.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
