@@ -1,3 +1,4 @@
+import CMagic
 import Foundation
 import Testing
 
@@ -314,6 +315,31 @@ struct MIMEMagicDatabaseTests {
       let (cut, full) = (try cutFirst.sniff(head), try fullOnly.sniff(head))
       if cut != full { differences.append("\(name): cut first \(cut), full \(full)") }
     }
+    #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(20).joined(separator: "; "))")
+  }
+
+  @Test("a head that does not start as plain text gets libmagic's own MIME type, asked of the whole database at once")
+  func sameAsLibmagicAlone() throws {
+    // The sniffer asks libmagic's built-in checks alone only for heads that start with a letter
+    // or a digit, or when a marked answer needs them: for every other head its answer must be
+    // one call of libmagic on the system database, whatever passes it took to get there.
+    let sniffer = try ContentSniffer()
+    let handle = try #require(magic_open(MAGIC_MIME_TYPE))
+    defer { magic_close(handle) }
+    try #require(magic_load(handle, nil) == 0)
+    var differences: [String] = []
+    var asked = 0
+    for (name, head) in try Self.heads() {
+      let answer = try head.withUnsafeBytes { bytes in
+        // One or two characters are text by share's own rule (libmagic: "very short file").
+        ContentSniffer.startsWithLetterOrDigit(bytes) || ContentSniffer.isTinyText(bytes) ? nil : try sniffer.mimeType(ofHead: bytes)
+      }
+      guard let answer else { continue }
+      asked += 1
+      let alone = MIMEType.normalized(try head.withUnsafeBytes { try ContentSniffer.buffer(handle, $0, flags: MAGIC_MIME_TYPE) })
+      if answer != alone { differences.append("\(name): \(answer), libmagic alone \(alone)") }
+    }
+    #expect(asked > 100)
     #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(20).joined(separator: "; "))")
   }
 
