@@ -269,10 +269,8 @@ extension MIMEMagicDatabase {
       self.init(tests.map { ($0, Place(entries: 0..<0, restBefore: 0)) })
     }
 
-    /// Whether some first test may match `head`: when none can, the rest says what the cut says.
-    package func mayMatch(_ head: UnsafeRawBufferPointer) -> Bool { !candidates(head).isEmpty }
-
-    /// The tests that may match `head` (indices, in the cut's order); empty when none may.
+    /// The tests that may match `head` (indices, in the cut's order); empty when none may, and
+    /// then the rest says what the cut says.
     package func candidates(_ head: UnsafeRawBufferPointer) -> [Int] {
       var found: [Int] = []
       for slot in slots where slot.accepts[Int(slot.offset < head.count ? head[slot.offset] : 0)] {
