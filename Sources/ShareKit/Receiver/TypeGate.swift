@@ -38,9 +38,9 @@ package struct TypeGate: Sendable {
       let sniffer = try ContentSniffer(
         handles: min(8, ProcessInfo.processInfo.activeProcessorCount),
         cutFile: keepsCutDatabase ? paths.magicCutFile.path : nil)
-      var gate = TypeGate(policy: policy, registry: registry, sniffer: sniffer, source: policy.declarations.source)
-      gate.keepsSniffingMemory = keepsSniffingMemory
-      return gate
+      return TypeGate(
+        policy: policy, registry: registry, sniffer: sniffer, source: policy.declarations.source,
+        keepsSniffingMemory: keepsSniffingMemory)
     } catch {
       throw .configuration("cannot load libmagic for content sniffing: \(error)")
     }
