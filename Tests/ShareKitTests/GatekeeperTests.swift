@@ -42,6 +42,28 @@ import Testing
     #expect(gate.pending.isEmpty)
   }
 
+  /// A contact's items are not even listed (a large ask's list is most of its cost); a contact
+  /// marked to be asked, and a closing gate, still see them go through the usual way.
+  @Test func aContactsItemsAreListedOnlyWhenItsAskWaits() throws {
+    let listed = Listings()
+    @Sendable func items() -> [AskedItem] {
+      listed.count.withLock { $0 += 1 }
+      return Self.items
+    }
+    var store = trust(Self.alice)
+    store.add(TrustedPeer(id: Self.mallory, name: PeerText("m"), ask: true))
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: store)
+    #expect(gate.consent(peerName: PeerText("alice"), peer: Self.alice, address: "::1", items: items()) == nil)
+    #expect(listed.count.withLock { $0 } == 0)
+    let thread = Thread { _ = gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: items()) }
+    thread.start()
+    try waitUntil { gate.pending.count == 1 }
+    #expect(listed.count.withLock { $0 } == 1)
+    #expect(gate.pending.first?.items.map(\.name) == [PeerText("a.txt")])
+    gate.close()
+    #expect(gate.consent(peerName: PeerText("alice"), peer: Self.alice, address: "::1", items: items())?.code == "shutdown")
+  }
+
   @Test func aStrangerGivingAContactsNameIsMarkedAndCannotBeTrusted() throws {
     var contacts = TrustStore()
     contacts.add(TrustedPeer(id: Self.alice, name: "Alice-Dev"))
@@ -187,6 +209,11 @@ import Testing
 
 /// Polls a condition (bounded) for tests that wait on other threads. Synchronous on purpose:
 /// an async wait can be starved of the two cooperative threads by blocking tests running beside it.
+/// How many times an ask's items were listed.
+private final class Listings: Sendable {
+  let count = Mutex(0)
+}
+
 func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) throws {
   let deadline = ContinuousClock.now + timeout
   while !condition() {

@@ -71,9 +71,9 @@ final class LocalSendGate: LocalSendDelegate {
       let reasons = decision.refused.map { "\($0.offer.name): \($0.refusal.reason)" }
       return refuse(reasons.joined(separator: "; "), sender)
     }
-    let items = decision.askedItems(types: policy.types)
     let refusal = gatekeeper.consent(
-      peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: items, verified: sender.proven
+      peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: decision.askedItems(types: policy.types),
+      verified: sender.proven
     ) {
       _, senderLeft in
       // The sender cancelling, or the server stopping, is its sender going away: the ask is
@@ -151,17 +151,4 @@ struct LocalSendOfferMapping: Sendable {
 
   /// The LocalSend file ID of item `id`.
   func fileID(_ id: Int) -> String { ids[id] }
-}
-
-extension AskDecision {
-  /// The items of the decision as `share requests` shows them (the types' descriptions, and the
-  /// command that would accept a refused one).
-  func askedItems(types: TypeGate?) -> [AskedItem] {
-    zip(items, answer.items).map { item, answer in
-      AskedItem(
-        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
-        accepted: answer.accepted, reason: answer.reason, typeDescription: types?.describe(answer.type),
-        acceptWith: answer.accepted ? nil : types?.acceptCommand(name: item.offer.name.unescaped, kind: item.offer.kind))
-    }
-  }
 }

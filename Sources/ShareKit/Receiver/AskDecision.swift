@@ -272,3 +272,16 @@ extension EntryPlan {
     return EntryAnswer(accepted: true)
   }
 }
+
+extension AskDecision {
+  /// The items of the decision as `share requests` shows them (the types' descriptions, and the
+  /// command that would accept a refused one).
+  func askedItems(types: TypeGate?) -> [AskedItem] {
+    zip(items, answer.items).map { item, answer in
+      AskedItem(
+        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
+        accepted: answer.accepted, reason: answer.reason, typeDescription: types?.describe(answer.type),
+        acceptWith: answer.accepted ? nil : types?.acceptCommand(name: item.offer.name.unescaped, kind: item.offer.kind))
+    }
+  }
+}

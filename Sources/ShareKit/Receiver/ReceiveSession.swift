@@ -136,17 +136,13 @@ final class ReceiveSession {
   /// withdraws the ask), or why not.
   private func consent(to decision: AskDecision, from peer: PeerInfo) -> Refusal? {
     guard let gatekeeper = context.gatekeeper else { return nil }
-    let items = zip(decision.items, decision.answer.items).map { item, answer in
-      AskedItem(
-        name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
-        accepted: answer.accepted, reason: answer.reason, typeDescription: policy.types?.describe(answer.type),
-        acceptWith: answer.accepted ? nil : policy.types?.acceptCommand(name: item.offer.name.unescaped, kind: item.offer.kind))
-    }
     let connection = self.connection
     // While the ask waits, the connection is watched: a sender that goes away withdraws it.
     var watch: PeerWatch? = nil
     defer { watch?.stop() }
-    return gatekeeper.consent(peerName: peer.name, peer: peer.fingerprint, address: address, items: items) { ask, senderLeft in
+    return gatekeeper.consent(
+      peerName: peer.name, peer: peer.fingerprint, address: address, items: decision.askedItems(types: policy.types)
+    ) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(
         .wait(Wait(message: PeerText("waiting for the receiver's owner to accept (ask \(ask.id))"), timeout: seconds)))
