@@ -66,13 +66,15 @@ package enum InboxError: Error, Sendable, CustomStringConvertible {
   }
 
   /// Runs `body`, whose system calls concern `path`, mapping a failure with `from(call, path, _)`.
-  static func attempt<Value>(_ call: String, _ path: String, _ body: () throws(Errno) -> Value)
+  /// The path is only made when it is needed: `URL.path` costs a few microseconds, and a
+  /// received file passes here several times (bench/README.md, round eleven).
+  static func attempt<Value>(_ call: String, _ path: @autoclosure () -> String, _ body: () throws(Errno) -> Value)
     throws(InboxError) -> Value
   {
     do {
       return try body()
     } catch {
-      throw from(call, path, error)
+      throw from(call, path(), error)
     }
   }
 }

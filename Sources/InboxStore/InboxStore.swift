@@ -67,8 +67,9 @@ package final class InboxStore: Sendable {
     // Every per-item path here says whether it names a folder: Foundation's
     // `appendingPathComponent(_:)` without it lstat()s the path to find out, once per item.
     let url = staging.appendingPathComponent("\(randomHex(12)).part", isDirectory: false)
-    let file = try InboxError.attempt("open", url.path) { () throws(Errno) in
-      try FileDescriptor.open(url.path, .writeOnly, options: [.create, .exclusiveCreate], permissions: .ownerReadWrite)
+    let path = url.path
+    let file = try InboxError.attempt("open", path) { () throws(Errno) in
+      try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate], permissions: .ownerReadWrite)
     }
     return StagingFile(url: url, file: file)
   }
