@@ -8,23 +8,31 @@
 # run here or reach the archive).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's start, with the seconds since this script began: CI's log says where its time went.
+step() { echo "test: [${SECONDS}s] $*"; }
+step "checks of the code's shape, architecture and scripts"
 # The code's shape: no file in Sources/ over 400 lines, no function over 60.
 scripts/code-shape.py
 # The architecture: the README's picture of the targets and every import match Package.swift.
 scripts/architecture-check.py
 # The scripts: no pipeline whose reader stops early (a SIGPIPE that pipefail turns into a failure).
 scripts/pipefail-check.py
+step "setup (packages, debug build)"
 scripts/setup.sh debug >/dev/null
 . scripts/env.sh
 # The code's format: what swift-format (in the toolchain) would change, with .swift-format's rules.
+step "swift-format lint"
 swift-format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 scripts/avahi-up.sh
+step "build the tests"
 swift build --build-tests 2>&1 | { grep -v 'prohibited flag' || true; }
 # Discovery's live tests stop and restart Avahi and the bus: they run on their own, first.
+step "DiscoveryTests"
 swift test --skip-build --filter DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
 scripts/avahi-up.sh >/dev/null
 # localsend-cli from PyPI (a LocalSend client nobody here wrote), cached outside the repo: the
 # LocalSend interoperability tests run it.
+step "localsend-cli venv, the type corpus, the failing disk"
 scripts/localsend/setup-venv.sh
 # The real-world type corpus (Debian packages, cached outside the repo): CorpusTests judges every file.
 SHARE_CORPUS=$(scripts/corpus.sh)
@@ -38,10 +46,13 @@ if SHARE_FAILING_DISK=$(scripts/failing-disk.sh up "$failing_disk"); then
 else
   echo "test: no failing disk here (see above): WriteBackErrorTests will be skipped"
 fi
+step "the suite"
 swift test --skip-build --skip DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
 # Every fuzz target briefly (its seed corpus, then fresh mutations): about a minute in all.
+step "fuzz targets"
 scripts/fuzz.sh 12
 share="$(swift build --show-bin-path)/share"
+step "multi-host, write-back, service, desktop, install"
 scripts/multihost-test.sh "$share"
 scripts/writeback-test.sh "$share"
 # The packaging checks, on the debug binary just built (named: else they would take an older
@@ -51,4 +62,6 @@ SHARE_BIN=$share scripts/desktop-test.sh
 SHARE_BIN=$share scripts/install-test.sh
 # scripts/package.sh's release build, lintian, then the bare system: the longest step (about a
 # minute once the release build and the Debian 12 chroot are cached in .build/), so it runs last.
+step "package"
 scripts/package-test.sh
+step "done"
