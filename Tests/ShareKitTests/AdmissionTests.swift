@@ -39,10 +39,21 @@ import Testing
     #expect(!admission.isUnauthenticated(oldest ?? -1))
   }
 
-  @Test func evenlySpreadConnectionsAreNotChurned() {
+  /// Found by review 13: one silent connection from each of 32 addresses (the total) kept every
+  /// newcomer out, contacts too, while the margin to evict was two.
+  @Test func oneSilentConnectionFromEachOfManyAddressesGivesWayToANewAddress() throws {
     var admission = Admission(limits: limits)
-    for address in ["a", "b", "c", "d"] { _ = admission.arrive(address: address, port: 1, now: at(0)) }
-    #expect(admission.arrive(address: "e", port: 1, now: at(1)) == .refused("too many connections are starting at once"))
+    var ids: [Int] = []
+    for (second, address) in ["a", "b", "c", "d"].enumerated() {
+      ids.append(try #require(admittedID(admission.arrive(address: address, port: 1, now: at(second)))))
+    }
+    guard case .admitted(_, let evicting) = admission.arrive(address: "contact", port: 1, now: at(4)) else {
+      Issue.record("the newcomer was refused")
+      return
+    }
+    #expect(evicting == ids[0])
+    // An address that already holds as many as the most crowded one takes no one's place.
+    #expect(admission.arrive(address: "b", port: 2, now: at(5)) == .refused("too many connections are starting at once"))
   }
 
   @Test func aContactIsAuthenticatedByItsCertificateAndAStrangerOnlyByItsHello() throws {

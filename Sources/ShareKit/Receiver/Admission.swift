@@ -60,7 +60,9 @@ struct Admission {
     }
     var evicting: Int? = nil
     if waiting.values.reduce(0, +) >= limits.maxUnauthenticated {
-      guard let most = waiting.values.max(), most > fromAddress + 1 else {
+      // Fewer is enough: with a margin of two, one silent connection from each of as many
+      // addresses as there are slots locked out everyone else, contacts too (review 13).
+      guard let most = waiting.values.max(), most > fromAddress else {
         return .refused("too many connections are starting at once")
       }
       evicting = oldestUnauthenticated(from: Set(waiting.filter { $0.value == most }.keys))

@@ -161,7 +161,7 @@ extension Sender {
   /// The error for a race that no address won: the certificate mismatch if there was one, a
   /// receiver's own refusal if one said so, else what went wrong at each address.
   static func failure(of endpoint: Endpoint, _ failures: [(candidate: Endpoint.Candidate, error: any Error)]) -> ShareError {
-    let errors = failures.map { (candidate: $0.candidate, error: ShareError.wrap($0.error)) }
+    let errors = failures.map { (candidate: $0.candidate, error: setupError($0.error)) }
     func at(_ failure: (candidate: Endpoint.Candidate, error: ShareError)) -> String {
       let name = failure.candidate.advertisedAs ?? endpoint.label
       return (name.map { "\($0) at " } ?? "") + "\(failure.candidate.address): \(failure.error.description)"
@@ -181,6 +181,15 @@ extension Sender {
       ordered.count == 1
       ? at(first) : "could not reach \(endpoint): " + ordered.map(at).joined(separator: "; ")
     return .transport(summary, detail: ordered.map { "\($0.candidate.address): \($0.error.detail)" }.joined(separator: "; "))
+  }
+
+  /// `error` from an attempt to set a session up: a connection closed then is not "closed before
+  /// the transfer finished" (TLS's words), as nothing was set up.
+  private static func setupError(_ error: any Error) -> ShareError {
+    guard case TLSError.connectionClosed(let detail) = error else { return ShareError.wrap(error) }
+    return .transport(
+      "it closed the connection before it was set up (as a receiver does when too many connections are starting)",
+      detail: detail)
   }
 
   /// What a busy receiver said, escaped and cut, without the "busy: " and "try again" it wraps
