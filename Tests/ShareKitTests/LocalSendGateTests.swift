@@ -247,12 +247,39 @@ import Testing
     #expect(ask.peerName.unescaped == "phone (LocalSend, unverified)")
     #expect(ask.peerId != Fingerprint(bytes: fingerprint.bytes)?.hex, "the gatekeeper never sees the claimed ID")
     #expect(ask.unverified == true && ask.whyNotTrusted?.contains("proved no identity") == true, "no --trust for a claim")
+    // Its alias is the contact's name, too: both are said (review 13).
+    #expect(ask.contactWithName == Fingerprint(bytes: fingerprint.bytes)?.hex)
+    #expect(ask.warning?.contains("NOT your contact") == true && ask.warning?.contains("proved no identity") == true, "\(ask)")
     #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
     while answer.withLock({ $0 }) == nil && ContinuousClock.now < deadline + .seconds(5) { usleep(10_000) }
     guard case .failure(.rejected) = answer.withLock({ $0 }) else {
       throw TestFailure("expected a 403, got \(String(describing: answer.withLock { $0 }))")
     }
     #expect(b.home.inboxNames().isEmpty)
+  }
+
+  /// Found by review 13: the contact-name check compared "phone (LocalSend)" with the contacts'
+  /// names, so a stranger with a certificate of its own and a contact's alias was not marked,
+  /// and `share accept --trust` made it a second contact of that name.
+  @Test func aStrangerWithItsOwnCertificateAndAContactsAliasIsMarkedAndCannotBeTrustedUnderIt() throws {
+    let phone = try TestHome(name: "phone")
+    let stranger = try TestHome(name: "stranger")
+    let contact = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let b = try Receiving(trusting: contact)
+    let sender = try client(stranger)
+    let target = b.target
+    let thread = Thread {
+      _ = try? sender.prepareUpload([FileOffer(id: "1", fileName: "note.txt", size: 3, fileType: "text/plain")], to: target)
+    }
+    thread.start()
+    let deadline = ContinuousClock.now + .seconds(5)
+    while b.gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+    let ask = try #require(b.gatekeeper.pending.first, "a stranger's offer waits for the owner")
+    #expect(ask.peerName.unescaped == "phone (LocalSend)" && ask.unverified == nil)
+    #expect(ask.contactWithName == Fingerprint(bytes: contact.bytes)?.hex, "\(ask)")
+    #expect(ask.warning?.hasPrefix("warning: NOT your contact phone") == true, "\(ask)")
+    #expect(ask.whyNotTrusted?.contains("another device") == true, "\(ask)")
+    #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
   }
 
   @Test func multicastSettingsParseAndAutoFollowsAnIPv4Host() {

@@ -53,11 +53,10 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   /// What the person should know about who asks before answering (`share requests`, the log, a
   /// notification): a stranger using a contact's name, or a sender that proved no identity.
   package var warning: String? {
-    if let contactWithName {
-      return "warning: NOT your contact \(peerName) (\(contactWithName.prefix(12))): another device using that name"
-    }
-    if unverified == true { return "unverified: it proved no identity (LocalSend without a certificate)" }
-    return nil
+    let unproven = unverified == true ? "unverified: it proved no identity (LocalSend without a certificate)" : nil
+    guard let contactWithName else { return unproven }
+    let impostor = "warning: NOT your contact \(peerName) (\(contactWithName.prefix(12))): another device using that name"
+    return [impostor, unproven].compactMap { $0 }.joined(separator: "; ")
   }
 
   /// Why `share accept --trust` must not make this sender a contact, or nil.
@@ -179,9 +178,12 @@ package final class Gatekeeper: Sendable {
   /// an ask no connection waits on any more is withdrawn — gone from `pending`, and `decide`
   /// finds nothing to accept.
   /// `verified` is false for a sender that proved no ID (`peer` is then a random one).
+  /// `claimedName` is the name the sender gave itself when `peerName` adds to it (a LocalSend
+  /// alias shown as "alias (LocalSend)"): the one compared with the contacts' names.
   package func consent(
-    peerName: PeerText, peer: Fingerprint, address: String, items: @autoclosure () -> [AskedItem], pairingCode: String? = nil,
-    verified: Bool = true, willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
+    peerName: PeerText, claimedName: PeerText? = nil, peer: Fingerprint, address: String,
+    items: @autoclosure () -> [AskedItem], pairingCode: String? = nil, verified: Bool = true,
+    willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
   ) -> Refusal? {
     // A contact that needs no asking goes through without its items listed (5,000 of them
     // were a fifth of a trusted send's ask on the receiver); `register` decides again, under
@@ -190,7 +192,7 @@ package final class Gatekeeper: Sendable {
     let items = items()
     let waiter = Waiter()
     let id: Int
-    let asker = Asker(name: peerName, id: peer, address: address, verified: verified)
+    let asker = Asker(name: peerName, claimedName: claimedName ?? peerName, id: peer, address: address, verified: verified)
     switch register(waiter, asker, items: items, pairingCode: pairingCode) {
     case .failure(let refusal): return refusal
     case .success(let (entry, new)):
@@ -206,6 +208,8 @@ package final class Gatekeeper: Sendable {
   /// Who asks, as its connection knows it.
   private struct Asker {
     var name: PeerText
+    /// The name it gave itself (see `consent`).
+    var claimedName: PeerText
     var id: Fingerprint
     var address: String
     var verified: Bool
@@ -248,7 +252,7 @@ package final class Gatekeeper: Sendable {
         items: Array(items.prefix(PendingAsk.listedItems)), itemCount: items.count, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
       ask.unverified = asker.verified ? nil : true
-      ask.contactWithName = state.trust.contact(sharingNameWith: asker.name, other: peer)?.id.hex
+      ask.contactWithName = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)?.id.hex
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))
     }

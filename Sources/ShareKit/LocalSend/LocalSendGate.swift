@@ -72,7 +72,8 @@ final class LocalSendGate: LocalSendDelegate {
       return refuse(reasons.joined(separator: "; "), sender)
     }
     let refusal = gatekeeper.consent(
-      peerName: sender.displayName, peer: sender.gateID, address: sender.address, items: decision.askedItems(types: policy.types),
+      peerName: sender.displayName, claimedName: sender.alias, peer: sender.gateID, address: sender.address,
+      items: decision.askedItems(types: policy.types),
       verified: sender.proven
     ) {
       _, senderLeft in
