@@ -87,6 +87,23 @@ import Testing
     }
   }
 
+  /// Found by review 13: another device advertising this device's own name was a new peer, and
+  /// a send to this device's name went to it.
+  @Test func anotherDeviceAdvertisingThisDevicesNameIsMarkedAndNotSentToByThatName() throws {
+    let book = R.book()
+    let peers = R.peers([R.record("me", R.mallory, port: 2), R.record("\u{41C}\u{435}", R.laptop, port: 3)], book: book)
+    #expect(peers.count == 2 && peers.allSatisfy { $0.standing == .takesOwnName && !$0.isSelf }, "\(peers)")
+    #expect {
+      try R.endpoint(for: "me", among: peers, book: book)
+    } throws: { error in
+      "\(error)".contains("is this device's own name") && "\(error)".contains("--to \(R.mallory.short)")
+    }
+    // By its ID it is reached, the certificate pinned to that ID.
+    #expect(try R.endpoint(for: String(R.mallory.hex.prefix(8)), among: peers, book: book).expectedFingerprint == R.mallory)
+    // This device's own record is itself, not a taker.
+    #expect(R.peers([R.record("me", R.me)], book: book).first?.standing == .known)
+  }
+
   // MARK: A record that copies a known device's ID (issue 11.5)
 
   @Test func aRecordCopyingAContactsIDIsListedApartAndNeverAsTheContact() throws {
@@ -196,9 +213,11 @@ import Testing
     }
   }
 
-  @Test func anotherDeviceCalledLikeThisHomeIsNewButACopyOfThisHomesIDIsNot() {
+  @Test func anotherDeviceCalledLikeThisHomeAndACopyOfThisHomesIDAreBothMarked() {
     let book = R.book()
-    #expect(book.standing(name: "me", id: R.labB) == .new)
+    #expect(book.standing(name: "me", id: R.labB) == .takesOwnName)
+    #expect(book.standing(name: "ME", id: R.labB) == .takesOwnName)
+    #expect(book.standing(name: "me-too", id: R.labB) == .new)
     #expect(book.standing(name: "me", id: R.me) == .known)
     #expect(book.standing(name: "not-me", id: R.me) == .claimsIDOf(["me"]))
   }

@@ -56,11 +56,12 @@ enum PeersCommand: Command {
       port = peer.addresses.first?.port
       version = peer.version
       trusted = peer.trusted
-      isSelf = peer.isSelf
+      // A record that only claims this home's ID is no more this home than its standing says.
+      isSelf = peer.isSelf && peer.standing == .known
       switch peer.standing {
       case .known: standing = "known"
       case .new: standing = "new"
-      case .claimsIDOf, .nameKnownWith, .looksLike: standing = "unverified"
+      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName: standing = "unverified"
       }
       unverified = PeersCommand.claim(of: peer)
     }
@@ -164,6 +165,8 @@ enum PeersCommand: Command {
       return "unverified: advertises \(whose) device ID under another name"
     case .nameKnownWith(let id):
       return "unverified: this home knows \(peer.name) with ID \(id.short)"
+    case .takesOwnName:
+      return "unverified: advertises this device's own name"
     case .looksLike(let name):
       return "unverified: only looks like \(escape(name)), a device this home knows"
     }

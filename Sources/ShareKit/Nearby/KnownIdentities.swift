@@ -66,10 +66,11 @@ package struct KnownIdentities: Sendable {
   package func standing(name: String, id: Fingerprint?) -> Peer.Standing {
     guard let id else { return .new }
     if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
+    let look = Self.appearance(name)
+    if let own, own.id != id, Self.sameName(own.name, name) || Self.appearance(own.name) == look { return .takesOwnName }
     if let other = self.id(for: name) { return .nameKnownWith(other) }
     let names = names(for: id)
     if !names.isEmpty { return .claimsIDOf(names) }
-    let look = Self.appearance(name)
     if let similar = others.first(where: { Self.appearance($0.name) == look }) { return .looksLike(similar.name) }
     return .new
   }

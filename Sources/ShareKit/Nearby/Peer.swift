@@ -37,12 +37,15 @@ package struct Peer: Sendable, Equatable {
     /// Its name is not one this home knows, but looks like one (`bob‐dev` with U+2010 for
     /// `bob-dev`, a Cyrillic `о`), and its ID is not that device's: a look-alike.
     case looksLike(String)
+    /// Its name is this home's own (or looks like it), and its ID is not this home's: another
+    /// device, which a send to this device's name must never reach.
+    case takesOwnName
 
     /// Whether the record says something this home knows to be otherwise.
     package var isUnverifiedClaim: Bool {
       switch self {
       case .known, .new: false
-      case .claimsIDOf, .nameKnownWith, .looksLike: true
+      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName: true
       }
     }
   }

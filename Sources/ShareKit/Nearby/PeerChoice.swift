@@ -108,6 +108,10 @@ extension PeerResolver {
         throw .configuration(
           "\(shown) only looks like \(PeerText(similar)), a device this home knows: its name differs by look-alike characters and its ID (\(id.short)) is not that device's; not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
         )
+      case .takesOwnName:
+        throw .configuration(
+          "\(shown) is this device's own name, and the device advertising it there (\(id.short)) is another: not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
+        )
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
         throw .configuration(
