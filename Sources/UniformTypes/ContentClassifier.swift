@@ -6,8 +6,9 @@ import TextEscaping
 /// - empty content is marked `isEmpty`;
 /// - "text" with NUL bytes and no UTF-16/32 byte-order mark is `public.data` (libmagic
 ///   reports some binary signatures without a MIME type as `text/plain`);
-/// - text whose first group is `[Desktop Entry]` is a desktop entry, `[Flatpak Ref]`/`[Flatpak
-///   Repo]` a Flatpak reference/repository, even after a shebang line;
+/// - content whose first group is `[Desktop Entry]` is a desktop entry, `[Flatpak Ref]`/`[Flatpak
+///   Repo]` a Flatpak reference/repository, even after a shebang line, and whatever follows it
+///   (NUL bytes, binary data: GLib still loads it);
 /// - other text starting with `#!` is a script, by interpreter (`sh`/`bash`… shell, `python*`,
 ///   `perl`, `ruby`, `php`, `node`, `pwsh`, `tclsh`; anything else `public.script`), also through `env`;
 /// - an ELF with `AI` and 1 or 2 at offset 8 is an AppImage;
@@ -28,17 +29,19 @@ package enum ContentClassifier {
       result.isEmpty = true
       return result
     }
+    // Before the NUL rule, and whatever libmagic said: GLib still loads a desktop entry with
+    // NUL bytes or binary data after its lines (review 13), and runs its Exec= as well.
+    if let (type, group) = iniGroupType(head) {
+      result.type = type
+      result.refinement = "\(group) group"
+      return result
+    }
     if isText(result.type, mime: mime, registry: registry) {
       // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
       // armored form shared-mime-info calls text) keeps its type.
       if mime == "text/plain", head.contains(0), !hasWideTextBOM(head) {
         result.type = .data
         result.refinement = "binary data (NUL bytes) that libmagic called \(mime)"
-        return result
-      }
-      if let (type, group) = iniGroupType(head) {
-        result.type = type
-        result.refinement = "\(group) group"
         return result
       }
       if let (type, label) = pemType(head) {
@@ -53,6 +56,15 @@ package enum ContentClassifier {
       }
       return result
     }
+    refineBinary(&result, head: head, mime: mime, registry: registry)
+    return result
+  }
+
+  /// What share knows better than libmagic about content that is not text: a DOS COM guess
+  /// without an MZ header, an AppImage, a ZIP's contents.
+  private static func refineBinary(
+    _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
+  ) {
     // libmagic's DOS COM guess rests on a file's first bytes (a jump or a move): about one
     // random file in a hundred — an encrypted container, compressed data — gets it (outside
     // review: 36 of 3,000). A program DOS or Windows loads as an executable starts with MZ;
@@ -60,12 +72,12 @@ package enum ContentClassifier {
     if mime == "application/x-dosexec", !startsWith(head, [0x4D, 0x5A]), !startsWith(head, [0x5A, 0x4D]) {
       result.type = .data
       result.refinement = "data (libmagic's guess of a DOS COM program from its first bytes; no MZ header)"
-      return result
+      return
     }
     if registry.conforms(result.type, to: .unixExecutable), isAppImage(head) {
       result.type = .appImage
       result.refinement = "AppImage (ELF with AppImage signature)"
-      return result
+      return
     }
     if startsWith(head, [0x50, 0x4B, 0x03, 0x04]),
       result.type == .data || registry.conforms(result.type, to: .zipArchive),
@@ -75,7 +87,6 @@ package enum ContentClassifier {
       result.type = type
       result.refinement = evidence
     }
-    return result
   }
 
   /// `classify(head:magic:registry:)` for bytes in an array.

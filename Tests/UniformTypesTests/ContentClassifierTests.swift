@@ -92,6 +92,13 @@ struct ContentClassifierTests {
       "#!/usr/bin/env xdg-open\n[Desktop Entry]\n", "  [Desktop Entry]  \r\nExec=x\r\n", "[KDE Desktop Entry]\n",
     ]
     for form in forms { #expect(classify(Array(form.utf8), "text/plain").type == .desktopEntry, "\(form.debugDescription)") }
+    // Followed by NUL bytes or binary data, whatever libmagic calls it: GLib still loads it (review 13).
+    for magic in ["text/plain", "application/octet-stream"] {
+      for tail: [UInt8] in [[0], [0, 0xFF, 0x7F, 0x00, 0x13], Array(repeating: 0, count: 4000)] {
+        let head = Array("[Desktop Entry]\nType=Application\nExec=xterm\n".utf8) + tail
+        #expect(classify(head, magic).type == .desktopEntry, "\(magic), \(tail.count) bytes after")
+      }
+    }
     #expect(classify(Array("[Flatpak Ref]\nName=x\n".utf8), "text/plain").type == "org.flatpak.flatpakref")
     #expect(classify(Array("[Other]\n[Desktop Entry]\n".utf8), "text/plain").type == .plainText)
     #expect(classify(Array("Hello\n[Desktop Entry]\n".utf8), "text/plain").type == .plainText)

@@ -279,6 +279,17 @@ struct TypePolicyTests {
     #expect(policy.judge(name: "t", kind: .text, head: cut, totalSize: 100, sniffer: sniffer).accepted)
   }
 
+  /// Found by review 13: one NUL byte after a desktop entry made it "data", and it was stored.
+  @Test func aDesktopEntryFollowedByNULBytesIsRefusedUnderAnyName() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    for tail: [UInt8] in [[0], Array(repeating: 0, count: 3000), (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) }] {
+      let head = Array("[Desktop Entry]\nType=Application\nExec=xterm\n".utf8) + tail
+      let verdict = policy.judge(name: "notes.txt", head: head, sniffer: sniffer)
+      #expect(!verdict.accepted && verdict.type == .desktopEntry, "\(tail.count) bytes after: \(verdict.reason)")
+    }
+  }
+
   @Test(
     "a text snippet is refused on its content as a .txt file of the same bytes is, with the same reason",
     arguments: [
