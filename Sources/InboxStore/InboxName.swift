@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a name offered by a peer becomes a name in the Inbox. Pure; no file system access.
 ///
 /// The rules (also in Inbox/README.md):
@@ -10,6 +12,8 @@
 /// - white space at either end is dropped, a space of another kind inside (no-break, en, em,
 ///   thin, ideographic...) becomes an ordinary space, and a run of spaces one: `invoice.pdf` and
 ///   a run of spaces do not stretch to hide the `.txt` after them;
+/// - characters are composed (NFC): `e` + U+0301 is `é`, so one name spelt two ways is one name
+///   (a second `café.txt` becomes `café-1.txt`, not a twin that looks the same);
 /// - a name longer than 240 UTF-8 bytes is shortened, keeping its extension, so a collision
 ///   suffix still fits in the 255-byte limit of Linux file systems; the refusals above apply to
 ///   the shortened name too;
@@ -44,7 +48,8 @@ package enum InboxName {
     if raw.unicodeScalars.contains("\0") { throw .nul }
     // The checks apply to the name as it will be stored, after any shortening (fuzz finding F2);
     // cleaned again after it, as a cut can leave a joiner with nothing to join.
-    let name = cleaned(shorten(cleaned(raw.trimmingWhitespace()), to: maxBytes))
+    let composed = raw.precomposedStringWithCanonicalMapping
+    let name = cleaned(shorten(cleaned(composed.trimmingWhitespace()), to: maxBytes))
     if name.isEmpty { throw .empty }
     if name == "." || name == ".." { throw .dotName }
     return name

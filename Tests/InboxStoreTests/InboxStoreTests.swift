@@ -53,6 +53,17 @@ final class TempDocuments: Sendable {
     #expect(try FileManager.default.contentsOfDirectory(atPath: t.store.staging.path).isEmpty)
   }
 
+  @Test func oneNameSpeltComposedAndDecomposedCollides() throws {
+    let t = try TempDocuments()
+    for spelling in ["caf\u{E9}.txt", "cafe\u{301}.txt"] {
+      _ = t.store.place([try t.stage(Array(spelling.utf8), name: try InboxName.sanitize(spelling))])
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: t.store.inbox.path).map { Array($0.utf8) }.sorted {
+      $0.lexicographicallyPrecedes($1)
+    }
+    #expect(names == [Array("caf\u{E9}-1.txt".utf8), Array("caf\u{E9}.txt".utf8)])
+  }
+
   @Test func collisionsTakeNumberedNamesAndNeverReplace() throws {
     let t = try TempDocuments()
     for i in 0..<3 {
