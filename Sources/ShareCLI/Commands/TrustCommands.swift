@@ -54,8 +54,15 @@ enum TrustAddCommand: Command {
     guard let id = Fingerprint(hex: arguments.positionals[0]) else {
       throw UsageError("'\(escape(arguments.positionals[0]))' is not a device ID (64 hex digits, as 'share id' prints)", spec: spec)
     }
-    try Contacts(paths: context.paths).trust(
-      TrustedPeer(id: id, name: PeerText(arguments[Self.name] ?? id.short), ask: arguments[Self.ask]))
+    let name = arguments[Self.name] ?? id.short
+    // The rules of 'share name': a contact's name is shown, and compared, as a device name.
+    if let problem = DeviceName.problem(name) { throw UsageError("--name \(escape(name)): \(problem)", spec: spec) }
+    let peer = TrustedPeer(id: id, name: PeerText(name), ask: arguments[Self.ask])
+    if let other = try Contacts(paths: context.paths).trustUnlessNameTaken(peer) {
+      throw ShareError.configuration(
+        "your contact \(other.name) (\(other.id.short)) is called that, or something that looks like it; "
+          + "give this device another name, or remove that contact first ('share trust remove \(other.id.short)')")
+    }
     notifyDaemon(context)
     context.terminal.err("Trusted \(escape(arguments[Self.name] ?? id.short)) (\(id.grouped))")
     return .success

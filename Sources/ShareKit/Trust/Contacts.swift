@@ -84,6 +84,19 @@ package struct Contacts: Sendable {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in try changeTrust { $0.add(peer) }.store }
   }
 
+  /// Adds or updates a contact a person named (`share trust add`), unless another contact has
+  /// that name or one that looks like it: two contacts of one name would defeat the name's pin
+  /// (a send by it, the warning about a stranger using it). Returns that contact, or nil.
+  package func trustUnlessNameTaken(_ peer: TrustedPeer) throws(ShareError) -> TrustedPeer? {
+    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
+      try changeTrust { store -> TrustedPeer? in
+        if let other = store.contact(sharingNameWith: peer.name, other: peer.id) { return other }
+        store.add(peer)
+        return nil
+      }.result
+    }
+  }
+
   /// What `untrust` did.
   package enum Removal: Sendable, Equatable {
     case removed(TrustedPeer)

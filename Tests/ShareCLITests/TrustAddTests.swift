@@ -1,0 +1,34 @@
+import Testing
+
+@testable import ShareCLI
+
+/// `share trust add`: a contact's name follows the rules of `share name`, and one name (letter
+/// case and look-alike characters aside) is never two contacts (review 13: `x` and `X`, or two
+/// contacts called `x\ny`, were both added, and a send by that name reached whichever came first).
+@Suite struct TrustAddTests {
+  static func id(_ digit: Character) -> String { String(repeating: digit, count: 64) }
+
+  @Test func aSecondContactOfOneNameOrOfALookAlikeIsRefusedAndTheFirstKept() {
+    let home = ScratchHome()
+    defer { home.remove() }
+    #expect(share(["trust", "add", Self.id("1"), "--name", "lab-b"], environment: home.environment).code == .success)
+    for name in ["lab-b", "LAB-B", "lab\u{2010}b", "l\u{430}b-b"] {
+      let second = share(["trust", "add", Self.id("2"), "--name", name], environment: home.environment)
+      #expect(second.code == .failure && second.err.contains("your contact lab-b (111111111111) is called that"), "\(second)")
+    }
+    // The contact itself may be renamed, and another device take another name.
+    #expect(share(["trust", "add", Self.id("1"), "--name", "Lab-B"], environment: home.environment).code == .success)
+    #expect(share(["trust", "add", Self.id("2"), "--name", "lab-c"], environment: home.environment).code == .success)
+    let listed = share(["trust"], environment: home.environment)
+    #expect(listed.outLines.count == 2 && listed.outLines[0].hasPrefix("Lab-B") && listed.outLines[1].hasPrefix("lab-c"), "\(listed)")
+  }
+
+  @Test(arguments: ["two\nlines", "evil\u{1b}[2J", " padded", String(repeating: "a", count: 64)])
+  func aNameThatCannotBeADeviceNameIsAUsageError(name: String) {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let added = share(["trust", "add", Self.id("1"), "--name", name], environment: home.environment)
+    #expect(added.code == .usage && added.err.contains("--name"), "\(added)")
+    #expect(share(["trust"], environment: home.environment).err.contains("No contacts yet"))
+  }
+}
