@@ -6,7 +6,8 @@ package enum Escaping {
   package static let maximumLength = 160
 
   /// `value` with control characters (C0, DEL, C1), Unicode format characters (bidi
-  /// overrides, zero-width characters) and line/paragraph separators written as `\u{XX}`;
+  /// overrides, zero-width characters), other characters drawn as nothing (Hangul fillers, the
+  /// braille blank) and line/paragraph separators written as `\u{XX}`;
   /// backslashes doubled; cut to `maximumLength` scalars of output, then `…`.
   package static func escaped(_ value: String, maximumLength: Int = Escaping.maximumLength) -> String {
     escaped(value, maximumLength: maximumLength, quote: false)
@@ -67,6 +68,12 @@ package enum Escaping {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: return true
     case 0x2028, 0x2029: return true
+    // Drawn as nothing, so a name with one looks like the name without (review 13): the braille
+    // blank, and the default-ignorable letters (Hangul fillers) and marks; a variation selector
+    // is left alone (an emoji's ❤️ keeps its look).
+    case 0x2800: return true
+    case 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
+    case _ where scalar.properties.isDefaultIgnorableCodePoint: return true
     default: break
     }
     switch scalar.properties.generalCategory {

@@ -191,6 +191,10 @@ import Testing
       ("alice\u{02D7}dev", "alice-dev"), ("alice\u{2043}dev", "alice-dev"), ("a1ice-dev", "alice-dev"),
       ("\u{0422}\u{041E}\u{0420}", "top"), ("\u{0412}\u{041E}\u{0412}", "BOB"), ("Iab-b", "lab-b"),
       ("b\u{1D0F}b-dev", "bob-dev"), ("\u{041D}\u{041E}\u{041C}\u{0415}-\u{0420}\u{0421}", "HOME-PC"), ("b0b", "bob"),
+      // Review 13: the braille blank, and letters Unicode's confusables data knows (Armenian,
+      // Cherokee, a Lao digit) that the hand-made table did not.
+      ("peer-a\u{2800}", "peer-a"), ("\u{2800}bob", "bob"), ("b\u{0585}b", "bob"), ("\u{13CF}ob", "bob"),
+      ("b\u{0ED0}b", "bob"),
     ]
     for (lookalike, name) in pairs {
       #expect(KnownIdentities.appearance(lookalike) == KnownIdentities.appearance(name), "\(lookalike.unicodeScalars.map(\.value))")

@@ -12,6 +12,16 @@ struct EscapingTests {
     #expect(Escaping.escaped("Crème brûlée 東京 🙂") == "Crème brûlée 東京 🙂")
   }
 
+  /// Found by review 13: `peer-a⠀` (the braille blank) and a Hangul filler were printed as they
+  /// are, and read as `peer-a`.
+  @Test("characters drawn as nothing are written as \\u{…}, variation selectors stay")
+  func blanks() {
+    #expect(Escaping.escaped("peer-a\u{2800}") == "peer-a\\u{2800}")
+    #expect(Escaping.escaped("bob\u{3164}") == "bob\\u{3164}")
+    #expect(Escaping.escaped("a\u{034F}b") == "a\\u{34F}b")
+    #expect(Escaping.escaped("I \u{2764}\u{FE0F} it") == "I \u{2764}\u{FE0F} it")
+  }
+
   @Test("quoting escapes inner quotes")
   func quoting() {
     #expect(Escaping.quoted("say \"hi\"") == "\"say \\\"hi\\\"\"")

@@ -76,17 +76,17 @@ package struct KnownIdentities: Sendable {
   }
 
   /// A name as it looks on a screen, for telling look-alikes: compatibility forms folded (NFKC),
-  /// invisible characters dropped, blanks at the ends dropped and runs of them one space, every
-  /// dash-like character a `-`, the Cyrillic, Greek and small-capital letters that look like
-  /// Latin ones (either case) read as those, `0` as `o` and `1` and capital `I` as `l`, and
-  /// letter case aside.
+  /// invisible characters dropped, blanks (the braille blank too) at the ends dropped and runs of
+  /// them one space, every dash-like character a `-`, the letters of other scripts that look like
+  /// Latin ones (either case; Unicode's confusables data, `Confusables.swift`) read as those, `0`
+  /// as `o` and `1` and capital `I` as `l`, and letter case aside.
   package static func appearance(_ name: String) -> String {
     var look = String.UnicodeScalarView()
     var blank = false
     for scalar in name.precomposedStringWithCompatibilityMapping.unicodeScalars {
       let properties = scalar.properties
       if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format { continue }
-      if properties.isWhitespace {
+      if properties.isWhitespace || scalar.value == Self.brailleBlank {
         blank = !look.isEmpty
         continue
       }
@@ -100,6 +100,9 @@ package struct KnownIdentities: Sendable {
     }
     return String(look)
   }
+
+  /// The braille blank (U+2800): a symbol, neither white space nor ignorable, drawn as nothing.
+  private static let brailleBlank: UInt32 = 0x2800
 
   /// Characters drawn as a hyphen that are not dash punctuation: minus signs, the modifier minus,
   /// the hyphen bullet, heavy minus.
@@ -116,6 +119,10 @@ package struct KnownIdentities: Sendable {
     ]
     for (letters, latin) in groups {
       for letter in letters.unicodeScalars { table[letter] = latin }
+    }
+    // Then Unicode's confusables (Armenian `օ`, Cherokee `Ꮟ`, Lao zero...: review 13).
+    for (looks, characters) in confusableGroups {
+      for character in characters.unicodeScalars where table[character] == nil { table[character] = looks }
     }
     return table
   }()

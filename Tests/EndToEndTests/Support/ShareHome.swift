@@ -119,7 +119,10 @@ final class ShareHome: Sendable {
   /// are accepted without anyone running 'share accept' (a stranger's ask waits for a person).
   func startDaemon(json: Bool = false, trusting senders: [ShareHome] = [], arguments extra: [String] = []) throws -> Daemon {
     for sender in senders {
-      let result = try share("trust", "add", try sender.deviceID(), "--name", sender.name)
+      // A hostile name (control characters) cannot be a contact's: such a sender is trusted
+      // under its ID's first digits, and still says its own name in its Hello.
+      let named = sender.name.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+      let result = try run(["--home", home.path, "trust", "add", try sender.deviceID()] + (named ? ["--name", sender.name] : []))
       guard result.exited(with: 0) else { throw HarnessError("'share trust add' failed:\n\(result)") }
     }
     return try Daemon(home: self, json: json, extra: extra)
