@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import System
+import TextEscaping
 import UniformTypes
 
 /// The receiver's `Documents/Inbox` and the staging area beside it.
@@ -173,12 +174,14 @@ package final class InboxStore: Sendable {
 
   // MARK: Browsing
 
-  /// The item stored under exactly `name`.
+  /// The item stored under exactly `name`, or, when none is, under the name that `name` is the
+  /// escaped spelling of (as `share inbox list` shows `a\b.txt`: `a\\b.txt`, pasted back).
   package func item(named name: String) throws(InboxError) -> InboxItem {
-    guard InboxStore.isPlainName(name), let item = list().first(where: { $0.name == name }) else {
-      throw .noSuchItem(name)
+    let items = list()
+    for candidate in [name, Escaping.unescaped(name)].compactMap({ $0 }) where InboxStore.isPlainName(candidate) {
+      if let item = items.first(where: { $0.name == candidate }) { return item }
     }
-    return item
+    throw .noSuchItem(name)
   }
 
   /// Drops metadata records whose item has left the Inbox (when enough have piled up).

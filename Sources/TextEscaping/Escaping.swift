@@ -18,6 +18,32 @@ package enum Escaping {
     "\"" + escaped(value, maximumLength: maximumLength, quote: true) + "\""
   }
 
+  /// The text `escaped` or `quoted` (without its quotes) was made from, or nil when `shown` is
+  /// not such an escaping (a backslash before anything but a backslash, a quote or `u{HEX}`).
+  /// For names a person copied from share's output and pastes back.
+  package static func unescaped(_ shown: String) -> String? {
+    var result = String.UnicodeScalarView()
+    var scalars = shown.unicodeScalars[...]
+    while let scalar = scalars.popFirst() {
+      guard scalar == "\\" else {
+        result.append(scalar)
+        continue
+      }
+      switch scalars.popFirst() {
+      case "\\": result.append("\\")
+      case "\"": result.append("\"")
+      case "u":
+        guard scalars.popFirst() == "{", let close = scalars.firstIndex(of: "}"),
+          let value = UInt32(String(scalars[..<close]), radix: 16), let escaped = Unicode.Scalar(value)
+        else { return nil }
+        result.append(escaped)
+        scalars = scalars[scalars.index(after: close)...]
+      default: return nil
+      }
+    }
+    return String(result)
+  }
+
   /// `value` when it has at most `limit` UTF-8 bytes, else its longest prefix of whole
   /// characters within `limit` bytes followed by `…` (which adds 3 bytes): for text that is kept
   /// or sent on rather than shown, so nothing is escaped.

@@ -64,6 +64,21 @@ final class TempDocuments: Sendable {
     #expect(names == [Array("caf\u{E9}-1.txt".utf8), Array("caf\u{E9}.txt".utf8)])
   }
 
+  /// Found by review 13: `share inbox list` shows `a\b.txt` as `a\\b.txt`; pasted back, it
+  /// named nothing.
+  @Test func anItemIsFoundByItsNameOrByTheEscapedSpellingShareShowsOfIt() throws {
+    let t = try TempDocuments()
+    _ = t.store.place([try t.stage([1], name: #"a\b.txt"#)])
+    #expect(try t.store.item(named: #"a\b.txt"#).name == #"a\b.txt"#)
+    #expect(try t.store.item(named: #"a\\b.txt"#).name == #"a\b.txt"#)
+    #expect(try t.store.item(named: #"\u{61}\\b.txt"#).name == #"a\b.txt"#)
+    // A name that is itself stored wins over the name it would unescape to.
+    _ = t.store.place([try t.stage([2], name: #"a\\b.txt"#)])
+    #expect(try t.store.item(named: #"a\\b.txt"#).name == #"a\\b.txt"#)
+    // Unescaping never makes a path.
+    #expect(throws: InboxError.self) { try t.store.item(named: #"a\u{2F}b.txt"#) }
+  }
+
   @Test func collisionsTakeNumberedNamesAndNeverReplace() throws {
     let t = try TempDocuments()
     for i in 0..<3 {

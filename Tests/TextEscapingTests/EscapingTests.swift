@@ -22,6 +22,18 @@ struct EscapingTests {
     #expect(Escaping.escaped("I \u{2764}\u{FE0F} it") == "I \u{2764}\u{FE0F} it")
   }
 
+  /// Found by review 13: `a\b.txt`, listed as `a\\b.txt`, could not be pasted back.
+  @Test("unescaping gives back what was escaped, and refuses what no escaping makes")
+  func unescaping() {
+    for value in ["a\\b.txt", "x\u{202E}y\u{1B}[2J", "say \"hi\"", "plain", "\\u{41}", "東京 🙂\u{2800}"] {
+      #expect(Escaping.unescaped(Escaping.escaped(value, maximumLength: 4096)) == value, "\(value.debugDescription)")
+      #expect(Escaping.unescaped(String(Escaping.quoted(value).dropFirst().dropLast())) == value, "\(value.debugDescription)")
+    }
+    for shown in ["a\\", "a\\n", "\\u{zz}", "\\u{41", "\\u41", "\\u{110000}"] {
+      #expect(Escaping.unescaped(shown) == nil, "\(shown.debugDescription)")
+    }
+  }
+
   @Test("quoting escapes inner quotes")
   func quoting() {
     #expect(Escaping.quoted("say \"hi\"") == "\"say \\\"hi\\\"\"")

@@ -109,7 +109,10 @@ enum InboxShowCommand: Command {
       return .success
     }
     terminal.out("Name:       \(escape(item.name))")
-    terminal.out("Path:       \(escape(item.path))")
+    let shownPath = escape(item.path)
+    // An escaped path is not the file's: say so rather than let it be copied as one.
+    let escaped = shownPath == item.path ? "" : "  (escaped as share shows names; 'share inbox list --json' has it exact)"
+    terminal.out("Path:       \(shownPath)\(escaped)")
     terminal.out("Kind:       \(item.metadata?.kind.rawValue ?? item.kind.rawValue)")
     terminal.out("Size:       \(item.size < 1024 ? formatBytes(item.size) : "\(formatBytes(item.size)) (\(item.size) bytes)")")
     guard let meta = item.metadata else {
