@@ -34,3 +34,26 @@ import Testing
     }
   }
 }
+
+/// Found by review 13: a record that only claimed this home's ID was `"is_self":true` beside
+/// `"standing":"unverified"`, and one that takes this device's name said nothing of it.
+@Suite struct PeerStandingOutputTests {
+  static func peer(_ standing: Peer.Standing, isSelf: Bool) -> Peer {
+    Peer(
+      name: PeerText("me"), id: Fingerprint(bytes: Array(repeating: 0x66, count: 32)), version: "1",
+      addresses: [Peer.Address(address: "127.0.0.1", port: 40123, interface: "lo")], isSelf: isSelf, trusted: false,
+      standing: standing)
+  }
+
+  @Test func onlyARecordWhoseNameAndIDAreThisHomesIsSelf() {
+    #expect(PeersCommand.Output(Self.peer(.known, isSelf: true)).isSelf)
+    let copy = PeersCommand.Output(Self.peer(.claimsIDOf(["me"]), isSelf: true))
+    #expect(!copy.isSelf && copy.standing == "unverified")
+  }
+
+  @Test func aRecordTakingThisDevicesNameIsMarked() {
+    let taker = Self.peer(.takesOwnName, isSelf: false)
+    #expect(PeersCommand.Output(taker).standing == "unverified")
+    #expect(PeersCommand.marks(taker) == ["unverified: advertises this device's own name"])
+  }
+}
