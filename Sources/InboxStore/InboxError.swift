@@ -1,3 +1,4 @@
+import Foundation
 import System
 import TextEscaping
 
@@ -10,6 +11,9 @@ package enum InboxError: Error, Sendable, CustomStringConvertible {
   case diskFull(path: String)
   /// No item of that name is in the Inbox.
   case noSuchItem(String)
+  /// A name given back is one item's name as it is and another's as share shows names (escaped):
+  /// a sender can name an item so that pasting another's listed name reaches it (review 14).
+  case ambiguousName(String, asIs: String, asShown: String)
   /// The destination of a move already exists, and nothing is ever overwritten.
   case destinationExists(String)
   /// Something on disk is not what share put there.
@@ -29,6 +33,9 @@ package enum InboxError: Error, Sendable, CustomStringConvertible {
     case .diskFull(let path):
       return "the disk holding \(Self.shown(path)) is full; free some space and try again"
     case .noSuchItem(let name): return "no item named \(Escaping.quoted(name)) in the Inbox (see 'share inbox list')"
+    case .ambiguousName(let name, let asIs, let asShown):
+      return "\(Escaping.quoted(name)) is the name of one item as it is and of another as share shows names; "
+        + "to be sure which is meant, write each backslash as \\u{5C}: \(Self.unambiguous(asIs)) or \(Self.unambiguous(asShown))"
     case .destinationExists(let path): return "\(Self.shown(path)) already exists; share never overwrites"
     case .unexpected(let what): return what
     }
@@ -43,8 +50,14 @@ package enum InboxError: Error, Sendable, CustomStringConvertible {
     where code == .readOnlyFileSystem || code == .permissionDenied || code == .notPermitted:
       return "the receiver cannot write to its Inbox"
     case .system(let call, _, let code): return "the receiver's \(call) failed (\(code))"
-    case .noSuchItem, .destinationExists, .unexpected: return "the receiver could not store it"
+    case .noSuchItem, .ambiguousName, .destinationExists, .unexpected: return "the receiver could not store it"
     }
+  }
+
+  /// `name` as share shows it, with each backslash written `\u{5C}`: a spelling that names it
+  /// alone when it is given back.
+  static func unambiguous(_ name: String) -> String {
+    "\"" + Escaping.escaped(name, maximumLength: 4096).replacingOccurrences(of: "\\\\", with: "\\u{5C}") + "\""
   }
 
   /// A path as messages show it: escaped, whole.

@@ -174,14 +174,21 @@ package final class InboxStore: Sendable {
 
   // MARK: Browsing
 
-  /// The item stored under exactly `name`, or, when none is, under the name that `name` is the
-  /// escaped spelling of (as `share inbox list` shows `a\b.txt`: `a\\b.txt`, pasted back).
+  /// The item stored under exactly `name`, or under the name that `name` is the escaped spelling
+  /// of (as `share inbox list` shows `a\b.txt`: `a\\b.txt`, pasted back). When each reading
+  /// names a different item, neither is taken: a sender could have named one to catch the other.
   package func item(named name: String) throws(InboxError) -> InboxItem {
     let items = list()
-    for candidate in [name, Escaping.unescaped(name)].compactMap({ $0 }) where InboxStore.isPlainName(candidate) {
-      if let item = items.first(where: { $0.name == candidate }) { return item }
+    func named(_ candidate: String?) -> InboxItem? {
+      guard let candidate, InboxStore.isPlainName(candidate) else { return nil }
+      return items.first { $0.name == candidate }
     }
-    throw .noSuchItem(name)
+    switch (named(name), named(Escaping.unescaped(name))) {
+    case (let asIs?, let asShown?) where asIs.name != asShown.name:
+      throw .ambiguousName(name, asIs: asIs.name, asShown: asShown.name)
+    case (let item?, _), (nil, let item?): return item
+    case (nil, nil): throw .noSuchItem(name)
+    }
   }
 
   /// Drops metadata records whose item has left the Inbox (when enough have piled up).

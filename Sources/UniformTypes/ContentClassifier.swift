@@ -116,7 +116,11 @@ package enum ContentClassifier {
     while start < head.count, lines < 200 {
       var end = start
       while end < head.count, head[end] != UInt8(ascii: "\n") { end += 1 }
-      let line = String(decoding: UnsafeRawBufferPointer(rebasing: head[start..<end]), as: UTF8.self)
+      // GLib reads a line only up to a NUL byte (a line starting with one is nothing): so does
+      // this (review 14: `[Desktop Entry]\0` and a NUL line before it).
+      var cut = start
+      while cut < end, head[cut] != 0 { cut += 1 }
+      let line = String(decoding: UnsafeRawBufferPointer(rebasing: head[start..<cut]), as: UTF8.self)
         .trimmingBlanks()
       start = end + 1
       lines += 1

@@ -277,7 +277,11 @@ import Testing
     let ask = try #require(b.gatekeeper.pending.first, "a stranger's offer waits for the owner")
     #expect(ask.peerName.unescaped == "phone (LocalSend)" && ask.unverified == nil)
     #expect(ask.contactWithName == Fingerprint(bytes: contact.bytes)?.hex, "\(ask)")
-    #expect(ask.warning?.hasPrefix("warning: NOT your contact phone") == true, "\(ask)")
+    // Named by the contact's own name, the sender's beside it (review 14).
+    #expect(ask.contactName?.unescaped == "phone", "\(ask)")
+    #expect(ask.warning?.hasPrefix("warning: NOT your contact phone (") == true, "\(ask)")
+    #expect(ask.warning?.hasSuffix("a name like it (phone (LocalSend))") == true, "\(ask)")
+    #expect(ask.whyNotTrusted?.hasPrefix("your contact named phone has ID") == true, "\(ask)")
     #expect(ask.whyNotTrusted?.contains("another device") == true, "\(ask)")
     #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
   }

@@ -222,6 +222,8 @@ import Testing
     #expect(book.standing(name: "me", id: R.labB) == .takesOwnName)
     #expect(book.standing(name: "ME", id: R.labB) == .takesOwnName)
     #expect(book.standing(name: "me-too", id: R.labB) == .new)
+    // Even when this home once remembered the name for that device (review 14).
+    #expect(R.book(sentTo: ["me": R.labB]).standing(name: "me", id: R.labB) == .takesOwnName)
     #expect(book.standing(name: "me", id: R.me) == .known)
     #expect(book.standing(name: "not-me", id: R.me) == .claimsIDOf(["me"]))
   }

@@ -98,6 +98,10 @@ struct ContentClassifierTests {
         let head = Array("[Desktop Entry]\nType=Application\nExec=xterm\n".utf8) + tail
         #expect(classify(head, magic).type == .desktopEntry, "\(magic), \(tail.count) bytes after")
       }
+      // A NUL line before the group, or a NUL right after it: GLib reads lines up to a NUL (review 14).
+      for form in ["\0\n[Desktop Entry]\nExec=id\n", "[Desktop Entry]\0\nExec=id\n", "\0junk\n[Desktop Entry]\0x\nExec=id\n"] {
+        #expect(classify(Array(form.utf8), magic).type == .desktopEntry, "\(magic), \(form.debugDescription)")
+      }
     }
     #expect(classify(Array("[Flatpak Ref]\nName=x\n".utf8), "text/plain").type == "org.flatpak.flatpakref")
     #expect(classify(Array("[Other]\n[Desktop Entry]\n".utf8), "text/plain").type == .plainText)

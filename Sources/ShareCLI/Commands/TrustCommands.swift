@@ -61,7 +61,7 @@ enum TrustAddCommand: Command {
     if let other = try Contacts(paths: context.paths).trustUnlessNameTaken(peer) {
       throw ShareError.configuration(
         "your contact \(other.name) (\(other.id.short)) is called that, or something that looks like it; "
-          + "give this device another name, or remove that contact first ('share trust remove \(other.id.short)')")
+          + "give this contact another name, or remove that one first ('share trust remove \(other.id.short)')")
     }
     notifyDaemon(context)
     context.terminal.err("Trusted \(escape(arguments[Self.name] ?? id.short)) (\(id.grouped))")

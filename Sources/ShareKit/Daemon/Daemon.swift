@@ -187,9 +187,9 @@ package final class Daemon: @unchecked Sendable {
           case .registered(let name):
             advertisement.withLock { $0 = (name, "advertised") }
             let elapsed = ContinuousClock.now - launched
-            note("advertised as \(name) on _share._tcp (\(Int(elapsed / .milliseconds(1))) ms after start)")
+            note("advertised as \(Escaping.escaped(name)) on _share._tcp (\(Int(elapsed / .milliseconds(1))) ms after start)")
           case .collision(let old, let new):
-            note("the name \(old) is taken on this network; advertising as \(new)")
+            note("the name \(Escaping.escaped(old)) is taken on this network; advertising as \(Escaping.escaped(new))")
           case .daemonUnavailable(let why):
             advertisement.withLock { $0 = (nil, "Avahi unavailable; retrying") }
             note("cannot advertise: \(why); still receiving on port \(receiver.port), retrying")

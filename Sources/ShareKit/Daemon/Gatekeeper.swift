@@ -46,6 +46,8 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   package var pairingCode: String?
   /// The ID of a contact that has the name this sender gave (another device: its ID differs).
   package var contactWithName: String? = nil
+  /// That contact's own name (the sender's may only look like it, or add " (LocalSend)").
+  package var contactName: PeerText? = nil
   /// True when the sender proved no ID (a LocalSend sender without a certificate): `peerId` is
   /// then a random one for this ask, and it cannot become a contact.
   package var unverified: Bool? = nil
@@ -55,7 +57,9 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   package var warning: String? {
     let unproven = unverified == true ? "unverified: it proved no identity (LocalSend without a certificate)" : nil
     guard let contactWithName else { return unproven }
-    let impostor = "warning: NOT your contact \(peerName) (\(contactWithName.prefix(12))): another device using that name"
+    let impostor =
+      "warning: NOT your contact \(contactName ?? peerName) (\(contactWithName.prefix(12))): another device using "
+      + (contactName.map { $0 == peerName } ?? true ? "that name" : "a name like it (\(peerName))")
     return [impostor, unproven].compactMap { $0 }.joined(separator: "; ")
   }
 
@@ -65,8 +69,8 @@ package struct PendingAsk: Codable, Sendable, Equatable {
       return "\(peerName) proved no identity (LocalSend without a certificate), so it cannot be a contact"
     }
     if let contactWithName {
-      return "your contact named \(peerName) has ID \(contactWithName.prefix(12)); this is another device "
-        + "(ID \(peerId.prefix(12))) using that name. To trust it all the same, give it another name: "
+      return "your contact named \(contactName ?? peerName) has ID \(contactWithName.prefix(12)); this is another device "
+        + "(ID \(peerId.prefix(12))) using that name or one like it. To trust it all the same, give it another name: "
         + "'share trust add \(peerId) --name OTHER'"
     }
     return nil
@@ -252,7 +256,9 @@ package final class Gatekeeper: Sendable {
         items: Array(items.prefix(PendingAsk.listedItems)), itemCount: items.count, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
       ask.unverified = asker.verified ? nil : true
-      ask.contactWithName = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)?.id.hex
+      let contact = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)
+      ask.contactWithName = contact?.id.hex
+      ask.contactName = contact?.name
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))
     }

@@ -65,9 +65,10 @@ package struct KnownIdentities: Sendable {
   /// What a record advertised as `name` with the ID `id` may be shown as.
   package func standing(name: String, id: Fingerprint?) -> Peer.Standing {
     guard let id else { return .new }
-    if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
     let look = Self.appearance(name)
+    // First: this device's name is never another device's, whatever was remembered for it.
     if let own, own.id != id, Self.sameName(own.name, name) || Self.appearance(own.name) == look { return .takesOwnName }
+    if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
     if let other = self.id(for: name) { return .nameKnownWith(other) }
     let names = names(for: id)
     if !names.isEmpty { return .claimsIDOf(names) }

@@ -110,7 +110,7 @@ extension PeerResolver {
         )
       case .takesOwnName:
         throw .configuration(
-          "\(shown) is this device's own name, and the device advertising it there (\(id.short)) is another: not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
+          "\(shown) is this device's own name (or looks like it), and the device advertising it there (\(id.short)) is another: not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
         )
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")

@@ -86,7 +86,10 @@ package struct PeerResolver: Sendable {
         proven.append((advertised.unescaped, report.peerFingerprint))
       }
     }
-    try? contacts.remember(proven)
+    // This device's own name (or a look-alike) is never remembered for another device: a send
+    // by ID to one advertising it would otherwise make that name its pin (review 14).
+    let own = KnownIdentities.appearance(device.name)
+    try? contacts.remember(proven.filter { KnownIdentities.appearance($0.name) != own })
   }
 }
 
