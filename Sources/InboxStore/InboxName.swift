@@ -1,4 +1,5 @@
 import Foundation
+import TextEscaping
 
 /// How a name offered by a peer becomes a name in the Inbox. Pure; no file system access.
 ///
@@ -8,7 +9,7 @@ import Foundation
 ///   nothing or hide (bidi controls, zero-width characters, the soft hyphen, Hangul fillers, tag
 ///   characters, every format character and other default-ignorable code point, noncharacters,
 ///   the braille blank, the object replacement character) become `_`; a variation selector
-///   stays where it selects (`selects`) and a joiner where it joins (`isJoiner`);
+///   stays where it selects (`selects`) and a joiner where it joins (`Escaping.isJoiner`);
 /// - white space at either end is dropped, a space of another kind inside (no-break, en, em,
 ///   thin, ideographic...) becomes an ordinary space, and a run of spaces one: `invoice.pdf` and
 ///   a run of spaces do not stretch to hide the `.txt` after them;
@@ -85,7 +86,7 @@ package enum InboxName {
 
   private static let compoundExtensions = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tar.lz"]
 
-  /// `name` with each scalar `cleaned`, but a joiner that joins (`isJoiner`) and a variation
+  /// `name` with each scalar `cleaned`, but a joiner that joins (`Escaping.isJoiner`) and a variation
   /// selector that selects (`selects`); a run of spaces becomes one (a long run could push a
   /// real extension out of sight: `invoice.pdf      .txt`).
   private static func cleaned(_ name: String) -> String {
@@ -102,9 +103,9 @@ package enum InboxName {
       let before = scalars.last
       let after = index + 1 < offered.count ? offered[index + 1] : nil
       let stored: Unicode.Scalar
-      if let before, let after, isJoiner(scalar, between: before, after) {
+      if let before, let after, Escaping.isJoiner(scalar, between: before, after) {
         stored = scalar
-      } else if isVariationSelector(scalar) {
+      } else if Escaping.isVariationSelector(scalar) {
         stored = selects(after: before, before: after) ? scalar : "_"
       } else {
         stored = cleaned(scalar)
@@ -125,20 +126,13 @@ package enum InboxName {
     return true
   }
 
-  private static func isVariationSelector(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F: true
-    default: false
-    }
-  }
-
   /// Whether a variation selector after `previous` (and before `next`) changes how something
   /// looks: after a visible non-ASCII character (an emoji's `❤️`), or in a keycap (`1️⃣`). After
   /// an ASCII letter it only hides.
   private static func selects(after previous: Unicode.Scalar?, before next: Unicode.Scalar?) -> Bool {
     guard let previous else { return false }
     if previous.isASCII { return "0123456789#*".unicodeScalars.contains(previous) && next?.value == 0x20E3 }
-    return !previous.properties.isWhitespace && !isVariationSelector(previous) && !isUnsafe(previous)
+    return !previous.properties.isWhitespace && !Escaping.isVariationSelector(previous) && !isUnsafe(previous)
   }
 
   /// What a scalar of an offered name is stored as: `_` for an unsafe or invisible one, an
@@ -147,24 +141,6 @@ package enum InboxName {
     if isUnsafe(scalar) { return "_" }
     if scalar != " " && scalar.properties.isWhitespace { return " " }
     return scalar
-  }
-
-  /// The zero-width joiner and non-joiner between two characters of the writing systems that
-  /// need them (Arabic and Persian `می‌خواهم`, Syriac, the Indic scripts' conjuncts, Myanmar,
-  /// Khmer) or of an emoji sequence (👨‍👩‍👧): kept. Anywhere else — next to an ASCII character
-  /// (`invoice\u{200D}.pdf`), between two CJK ideographs (`日\u{200D}本` would look like `日本`),
-  /// next to anything invisible — they only hide, and become `_` with the rest (`isUnsafe`).
-  package static func isJoiner(_ scalar: Unicode.Scalar, between before: Unicode.Scalar, _ after: Unicode.Scalar) -> Bool {
-    guard scalar.value == 0x200C || scalar.value == 0x200D else { return false }
-    func joins(_ neighbour: Unicode.Scalar) -> Bool {
-      switch neighbour.value {
-      case 0x0600...0x08FF, 0x0900...0x0DFF, 0x1000...0x109F, 0x1780...0x17FF, 0xFB50...0xFDFF, 0xFE70...0xFEFE: true
-      case 0x1F3FB...0x1F3FF: true  // a skin tone
-      default: !neighbour.isASCII && neighbour.properties.isEmoji && !isVariationSelector(neighbour)
-      }
-    }
-    // An emoji's presentation selector may come before (❤️‍🔥), never after.
-    return (joins(before) || before.value == 0xFE0F) && joins(after)
   }
 
   /// Control characters, DEL, C1 controls, line and paragraph separators, and what shows

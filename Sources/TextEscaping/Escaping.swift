@@ -70,10 +70,14 @@ package enum Escaping {
     }
     var result = ""
     var count = 0
-    for scalar in value.unicodeScalars {
+    let scalars = Array(value.unicodeScalars)
+    for (index, scalar) in scalars.enumerated() {
       let piece: String
       if scalar == "\\" || (quote && scalar == "\"") {
         piece = "\\" + String(scalar)
+      } else if index > 0, index + 1 < scalars.count, isJoiner(scalar, between: scalars[index - 1], scalars[index + 1]) {
+        // A joiner where writing needs it (👨‍👩‍👧, Persian): shown as the Inbox keeps it.
+        piece = String(scalar)
       } else if needsEscape(scalar) {
         piece = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       } else {

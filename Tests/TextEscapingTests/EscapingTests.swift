@@ -22,6 +22,20 @@ struct EscapingTests {
     #expect(Escaping.escaped("I \u{2764}\u{FE0F} it") == "I \u{2764}\u{FE0F} it")
   }
 
+  /// Found by review 14: a family emoji and Persian text were shown with `\u{200D}`/`\u{200C}`,
+  /// though the Inbox keeps those joiners where writing needs them.
+  @Test("a joiner that joins is shown as it is; one that only hides is escaped")
+  func joiners() {
+    let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} photos"
+    #expect(Escaping.escaped(family) == family)
+    let persian = "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}"
+    #expect(Escaping.escaped(persian) == persian)
+    #expect(Escaping.escaped("bob\u{200D}") == "bob\\u{200D}")
+    #expect(Escaping.escaped("b\u{200D}ob") == "b\\u{200D}ob")
+    #expect(Escaping.escaped("\u{200D}\u{1F469}") == "\\u{200D}\u{1F469}")
+    #expect(Escaping.escaped("\u{65E5}\u{200D}\u{672C}") == "\u{65E5}\\u{200D}\u{672C}")
+  }
+
   /// Found by review 13: `a\b.txt`, listed as `a\\b.txt`, could not be pasted back.
   @Test("unescaping gives back what was escaped, and refuses what no escaping makes")
   func unescaping() {
