@@ -57,11 +57,20 @@ def run(command):
 
 
 def package_targets():
-    """The package's name, and name -> target description, from the manifest as SwiftPM reads it."""
-    dump = subprocess.run([tool("swift"), "package", "dump-package"], cwd=ROOT, capture_output=True, text=True)
-    if dump.returncode != 0:
-        sys.exit(f"fuzz-build: swift package dump-package failed:\n{dump.stderr}")
-    manifest = json.loads(dump.stdout)
+    """The package's name, and name -> target description, from the manifest as SwiftPM reads it.
+
+    FUZZ_PACKAGE_DUMP=FILE takes `swift package dump-package`'s output from FILE: SwiftPM waits
+    for the lock on .build while another build holds it (the test command's release build runs
+    beside the fuzzers)."""
+    saved = os.environ.get("FUZZ_PACKAGE_DUMP")
+    if saved:
+        with open(saved) as file:
+            manifest = json.load(file)
+    else:
+        dump = subprocess.run([tool("swift"), "package", "dump-package"], cwd=ROOT, capture_output=True, text=True)
+        if dump.returncode != 0:
+            sys.exit(f"fuzz-build: swift package dump-package failed:\n{dump.stderr}")
+        manifest = json.loads(dump.stdout)
     targets = {}
     for target in manifest["targets"]:
         dependencies = []

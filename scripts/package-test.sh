@@ -10,6 +10,9 @@
 # Each run gets a fresh copy of the cached system (an overlay), in a private mount namespace, with
 # service starts barred (policy-rc.d), so nothing starts or stays behind on this machine.
 #   scripts/package-test.sh [DEB]     DEB: a built package (default: scripts/package.sh builds it)
+#   scripts/package-test.sh --prepare makes only what a run needs and takes longest: the cached
+#                                     bare system, the packaging tools and the release build (the
+#                                     test command runs it beside the fuzz targets, which use one core)
 # Needs root, debootstrap (installed with apt-get when missing) and Debian's archive. When a chroot
 # cannot be made here, or the archive cannot be reached, it prints "SKIPPED: <why>" and exits 0
 # before building anything (SHARE_REQUIRE_PACKAGE_TEST=1: exits 1 instead).
@@ -18,6 +21,8 @@ SHARE_SCRIPT=package-test
 . "$(dirname "$0")/packaging/common.sh"
 cd "$SHARE_REPO"
 started=$SECONDS
+prepare=0
+if [ "${1:-}" = --prepare ]; then prepare=1; shift; fi
 
 skip() {
   share_say "SKIPPED: $*"
@@ -40,19 +45,30 @@ base="$cache/bookworm-minbase"
 mkdir -p "$cache/apt-archives/partial"
 # A run killed before its EXIT trap leaves its copy behind (its mounts went with its namespace).
 find "$cache" -maxdepth 1 -name 'run.*' -mmin +120 -exec rm -rf {} +
-if [ ! -f "$base/.complete" ]; then
-  share_say "making the bare system once: debootstrap --variant=minbase bookworm ($mirror)"
-  rm -rf "$base"
-  # In a mount namespace of its own: the /proc it mounts in the target goes with it, even if killed.
-  timeout 600 unshare --mount --propagation private debootstrap --variant=minbase bookworm "$base" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
-    skip "debootstrap failed or took over 10 minutes (log: $cache/debootstrap.log): $(tail -2 "$cache/debootstrap.log")"
-  cat >"$base/etc/apt/sources.list" <<EOF
-deb $mirror bookworm main
-deb $mirror bookworm-updates main
-deb http://deb.debian.org/debian-security bookworm-security main
-EOF
-  touch "$base/.complete"
+# The bare system, made once (debootstrap) and kept in the cache.
+make_base() {
+  if [ ! -f "$base/.complete" ]; then
+    share_say "making the bare system once: debootstrap --variant=minbase bookworm ($mirror)"
+    rm -rf "$base"
+    # In a mount namespace of its own: the /proc it mounts in the target goes with it, even if killed.
+    timeout 600 unshare --mount --propagation private debootstrap --variant=minbase bookworm "$base" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
+      skip "debootstrap failed or took over 10 minutes (log: $cache/debootstrap.log): $(tail -2 "$cache/debootstrap.log")"
+    printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
+      "deb http://deb.debian.org/debian-security bookworm-security main" >"$base/etc/apt/sources.list"
+    touch "$base/.complete"
+  fi
+}
+if [ "$prepare" = 1 ]; then
+  # apt-get first, alone; then debootstrap (mostly the network) beside the release build.
+  share_ensure_packages "${share_package_tools[@]}"
+  make_base &
+  base_made=$!
+  scripts/setup.sh release >/dev/null
+  wait "$base_made"
+  share_say "prepared in $((SECONDS - started)) s: the bare system, the packaging tools, the release build"
+  exit 0
 fi
+make_base
 
 deb=${1:-$(scripts/package.sh)}
 [ -f "$deb" ] || share_die "no package at $deb"

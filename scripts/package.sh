@@ -22,8 +22,7 @@ SHARE_SCRIPT=package
 cd "$SHARE_REPO"
 umask 022
 
-share_ensure_packages dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dpkg-gencontrol:dpkg-dev strip:binutils \
-  chrpath:chrpath lintian:lintian desktop-file-validate:desktop-file-utils gzip:gzip
+share_ensure_packages "${share_package_tools[@]}"
 
 binary=${SHARE_BIN:-$(scripts/setup.sh release)}
 version=$(share_version "$binary")

@@ -48,10 +48,18 @@ else
 fi
 step "the suite"
 swift test --skip-build --skip DiscoveryTests 2>&1 | { grep -v 'prohibited flag' || true; }
-# Every fuzz target briefly (its seed corpus, then fresh mutations): about a minute in all.
-step "fuzz targets"
-scripts/fuzz.sh 12
 share="$(swift build --show-bin-path)/share"
+# The package test's longest parts (its release build, mostly one core; debootstrap, mostly the
+# network) run beside the fuzz targets (one core each, one after another), the next steps, which
+# mostly wait, and its own log kept for the package step. Nothing after this starts SwiftPM on
+# .build, whose lock the release build holds: the fuzz build reads the manifest from a file.
+swift package dump-package >.build/package-dump.json
+package_log=$(mktemp /tmp/share-package-prepare.XXXXXX)
+scripts/package-test.sh --prepare >"$package_log" 2>&1 &
+package_prepared=$!
+# Every fuzz target briefly (its seed corpus, then fresh mutations): about a minute in all.
+step "fuzz targets (the package's release build and bare system made beside them)"
+FUZZ_PACKAGE_DUMP=.build/package-dump.json scripts/fuzz.sh 12
 step "multi-host, write-back, service, desktop, install"
 scripts/multihost-test.sh "$share"
 scripts/writeback-test.sh "$share"
@@ -60,8 +68,11 @@ scripts/writeback-test.sh "$share"
 SHARE_BIN=$share scripts/service-test.sh
 SHARE_BIN=$share scripts/desktop-test.sh
 SHARE_BIN=$share scripts/install-test.sh
-# scripts/package.sh's release build, lintian, then the bare system: the longest step (about a
-# minute once the release build and the Debian 12 chroot are cached in .build/), so it runs last.
+# scripts/package.sh (the release build made above), lintian, then the bare system: it runs last.
+step "package (waiting for its release build and bare system)"
+wait "$package_prepared" || echo "test: preparing the package test failed; it tries again now"
+cat "$package_log"
+rm -f "$package_log"
 step "package"
 scripts/package-test.sh
 step "done"

@@ -91,8 +91,9 @@ share_apt_install() {
     $sudo chmod 755 /usr/sbin/policy-rc.d
     policy_created=1
   fi
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 || rc=$?
+  # Another apt-get (a script beside this one) is waited for, not failed on.
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 &&
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "$@" >&2 || rc=$?
   [ "$policy_created" = 1 ] && $sudo rm -f /usr/sbin/policy-rc.d
   [ "$rc" = 0 ] || share_die "apt-get install $* failed (exit $rc)"
   export PATH="$PATH:/usr/sbin:/sbin"

@@ -8,6 +8,12 @@ SHARE_REPO=${SHARE_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=../avahi/common.sh
 . "$SHARE_REPO/scripts/avahi/common.sh"
 
+# What scripts/package.sh builds the package with (COMMAND:PACKAGE pairs for share_ensure_packages).
+share_package_tools=(
+  dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dpkg-gencontrol:dpkg-dev strip:binutils chrpath:chrpath
+  lintian:lintian desktop-file-validate:desktop-file-utils gzip:gzip
+)
+
 # share_version BINARY: the version `share --version` prints (the one source of the version).
 share_version() {
   local line version
