@@ -242,6 +242,23 @@ import Testing
     #expect(endpoints.allSatisfy { $0.expectedFingerprint == nil && $0.rememberAs == nil })
   }
 
+  @Test func theEscapedSpellingSharePeersShowsChoosesThePeerAndIsNeverSilentlyAnother() throws {
+    let book = R.book()
+    let real = "lab\u{202E}b"  // a right-to-left override: shown escaped
+    let pasted = #"lab\u{202E}b"#
+    let peers = R.peers([R.record(real, R.labB), R.record("laptop", R.laptop, port: 2)], book: book)
+    #expect(peers.first { $0.id == R.labB }?.name.description == pasted)
+    let endpoint = try R.endpoint(for: pasted, among: peers, book: book)
+    #expect(endpoint.expectedFingerprint == R.labB && endpoint.rememberAs == real)
+    // A device literally called what the other's name is shown as: the pasted text names both.
+    let catcher = R.peers([R.record(real, R.labB), R.record(pasted, R.mallory, port: 2)], book: book)
+    #expect {
+      try R.endpoint(for: pasted, among: catcher, book: book)
+    } throws: { error in
+      Set((error as? R.Ambiguous)?.peers.compactMap(\.id) ?? []) == [R.labB, R.mallory]
+    }
+  }
+
   @Test func byIDPrefixANameIsRememberedOnlyWhenTheReceiverItselfGivesIt() throws {
     let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-resolver-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: home) }

@@ -38,11 +38,15 @@ extension PeerResolver {
       }
       return candidates.count == 1 ? .chosen(.byName(candidates[0])) : .ambiguous(candidates)
     }
-    let exact = others.filter { $0.isCalled(query) }
-    var byName = exact.isEmpty ? others.filter { $0.isCalled(query, caseInsensitive: true) } : exact
-    if byName.count > 1, let expected = book.id(for: query) {
-      let mine = byName.filter { $0.id == expected }
-      if !mine.isEmpty { byName = mine }
+    // The name as typed, and as `share peers` shows it (`\u{…}` escapes pasted back): a peer
+    // called the one and another called the other are both candidates, never one silently.
+    var spellings = [query]
+    if let pasted = Escaping.unescaped(query), pasted != query { spellings.append(pasted) }
+    var byName: [Peer] = []
+    for spelling in spellings {
+      for peer in called(spelling, among: others, book: book) where !byName.contains(where: { $0.key == peer.key }) {
+        byName.append(peer)
+      }
     }
     let byID = others.filter { peer in
       matches(peer, prefix: query) && !byName.contains { $0.key == peer.key }
@@ -53,6 +57,16 @@ extension PeerResolver {
     case (1, true): return .chosen(.byName(byName[0]))
     default: return .ambiguous(byName + byID)
     }
+  }
+
+  /// The peers called `name` (exactly, else apart from case); of several, the one whose ID this
+  /// home knows by that name, when one is.
+  private static func called(_ name: String, among peers: [Peer], book: KnownIdentities) -> [Peer] {
+    let exact = peers.filter { $0.isCalled(name) }
+    let byName = exact.isEmpty ? peers.filter { $0.isCalled(name, caseInsensitive: true) } : exact
+    guard byName.count > 1, let expected = book.id(for: name) else { return byName }
+    let mine = byName.filter { $0.id == expected }
+    return mine.isEmpty ? byName : mine
   }
 
   /// Whether `query` is an ID prefix (long enough to mean something) of the peer's ID.
