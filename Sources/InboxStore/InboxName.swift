@@ -96,7 +96,14 @@ package enum InboxName {
     if isPlainASCII(name) { return name }
     let offered = Array(name.unicodeScalars)
     var scalars = String.UnicodeScalarView()
+    var flagTagsThrough = -1
     for (index, scalar) in offered.enumerated() {
+      // A subdivision flag's tags (🏴󠁧󠁢󠁳󠁣󠁴󠁿) are kept; any other tag character is `_`.
+      if index <= flagTagsThrough {
+        scalars.append(scalar)
+        continue
+      }
+      if case let tags = Escaping.flagTagCount(offered, at: index), tags > 0 { flagTagsThrough = index + tags }
       // What comes before is taken as stored (a selector or joiner it replaced must not vouch
       // for the next one: the name must come out the same when cleaned again); what comes after
       // is a joining character or emoji, which cleaning never changes.

@@ -71,9 +71,16 @@ package enum Escaping {
     var result = ""
     var count = 0
     let scalars = Array(value.unicodeScalars)
+    var flagTagsThrough = -1
     for (index, scalar) in scalars.enumerated() {
       let piece: String
-      if scalar == "\\" || (quote && scalar == "\"") {
+      if index <= flagTagsThrough {
+        // A subdivision flag's tags (🏴󠁧󠁢󠁳󠁣󠁴󠁿): shown as the Inbox keeps them.
+        piece = String(scalar)
+      } else if case let tags = flagTagCount(scalars, at: index), tags > 0 {
+        flagTagsThrough = index + tags
+        piece = String(scalar)
+      } else if scalar == "\\" || (quote && scalar == "\"") {
         piece = "\\" + String(scalar)
       } else if index > 0, index + 1 < scalars.count, isJoiner(scalar, between: scalars[index - 1], scalars[index + 1]) {
         // A joiner where writing needs it (👨‍👩‍👧, Persian): shown as the Inbox keeps it.

@@ -18,6 +18,18 @@ extension Escaping {
     return (joins(before) || before.value == 0xFE0F) && joins(after)
   }
 
+  /// How many scalars after `index` are the tag characters of a subdivision flag that starts
+  /// there: 🏴 followed by `gbeng`, `gbsct` or `gbwls` in tag letters and a cancel tag (England's,
+  /// Scotland's and Wales's flags, the only ones Unicode recommends showing), kept as they are;
+  /// 0 for anything else. Other tag characters only hide: stored as `_`, shown escaped.
+  package static func flagTagCount(_ scalars: [Unicode.Scalar], at index: Int) -> Int {
+    guard scalars[index].value == 0x1F3F4, index + 6 < scalars.count else { return 0 }
+    let tags = scalars[(index + 1)...(index + 6)].map(\.value)
+    guard tags.last == 0xE007F else { return 0 }
+    let letters = String(String.UnicodeScalarView(tags.dropLast().compactMap { Unicode.Scalar($0 &- 0xE0000) }))
+    return ["gbeng", "gbsct", "gbwls"].contains(letters) && tags.dropLast().allSatisfy { $0 >= 0xE0061 && $0 <= 0xE007A } ? 6 : 0
+  }
+
   /// The variation selectors (emoji and text presentation, the standardized and ideographic
   /// ones, Mongolian's free variation selectors).
   package static func isVariationSelector(_ scalar: Unicode.Scalar) -> Bool {

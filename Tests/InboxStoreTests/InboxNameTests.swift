@@ -90,6 +90,24 @@ import Testing
     #expect(try InboxName.sanitize(stored) == stored)
   }
 
+  /// Found by review 14: Scotland's flag was stored as `🏴______`. The three subdivision flags
+  /// Unicode recommends keep their tags; any other tag character still only hides.
+  @Test func subdivisionFlagsKeepTheirTagsAndOtherTagsDoNot() throws {
+    func tags(_ letters: String) -> String {
+      String(String.UnicodeScalarView(letters.unicodeScalars.map { Unicode.Scalar($0.value + 0xE0000)! })) + "\u{E007F}"
+    }
+    let scotland = "\u{1F3F4}" + tags("gbsct")
+    #expect(try InboxName.sanitize(scotland + " trip.txt") == scotland + " trip.txt")
+    #expect(try InboxName.sanitize("\u{1F3F4}" + tags("gbzzz") + ".txt") == "\u{1F3F4}______.txt")
+    #expect(try InboxName.sanitize("a" + tags("gbsct") + ".txt") == "a______.txt", "tags after no flag")
+    #expect(try InboxName.sanitize(scotland + tags("gbsct") + ".txt") == scotland + "______.txt", "tags after the tags")
+    // A cut through the flag's tags: cleaned again, and stable.
+    for padding in 240...254 {
+      let stored = try InboxName.sanitize(String(repeating: "a", count: padding) + scotland + ".txt")
+      #expect(try InboxName.sanitize(stored) == stored, "\(padding): \(stored.unicodeScalars.suffix(10).map(\.value))")
+    }
+  }
+
   @Test(arguments: ["\u{00A0}", "\u{2000}", "\u{2003}", "\u{2009}", "\u{200A}", "\u{202F}", "\u{205F}", "\u{3000}"])
   func otherSpacesBecomeOrdinarySpaces(_ space: String) throws {
     #expect(try InboxName.sanitize("invoice.pdf\(space)\(space)\(space).txt") == "invoice.pdf .txt", "a run is one space")

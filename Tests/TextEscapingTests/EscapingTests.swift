@@ -37,6 +37,14 @@ struct EscapingTests {
   }
 
   /// Found by review 13: `a\b.txt`, listed as `a\\b.txt`, could not be pasted back.
+  @Test("a subdivision flag is shown as it is; other tag characters are escaped")
+  func subdivisionFlags() {
+    let wales = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}"
+    #expect(Escaping.escaped(wales + " photos") == wales + " photos")
+    #expect(Escaping.escaped("\u{1F3F4}\u{E0061}\u{E007F}") == "\u{1F3F4}\\u{E0061}\\u{E007F}")
+    #expect(Escaping.escaped("x\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}").hasPrefix("x\\u{E0067}"))
+  }
+
   @Test("unescaping gives back what was escaped, and refuses what no escaping makes")
   func unescaping() {
     for value in ["a\\b.txt", "x\u{202E}y\u{1B}[2J", "say \"hi\"", "plain", "\\u{41}", "東京 🙂\u{2800}"] {
