@@ -18,6 +18,9 @@ package struct Hello: Codable, Sendable, Equatable {
   package var id: String
   /// The receiver's summary of what it accepts; nil from a sender.
   package var accepts: AcceptsSummary?
+  /// The most a sender's Hello may take (a name, an ID and a version: a few hundred bytes); the
+  /// receiver reads it before anything is proven.
+  package static let maxBytes = 64 << 10
 
   package init(version: Int = protocolVersion, name: PeerText, id: String, accepts: AcceptsSummary? = nil) {
     self.version = version

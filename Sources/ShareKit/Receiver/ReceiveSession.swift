@@ -92,7 +92,8 @@ final class ReceiveSession {
   /// Hello both ways: the peer's must speak this version and name the certificate it presented,
   /// and the gatekeeper must admit it.
   private func greet() throws -> PeerInfo {
-    guard case .hello(let hello) = try connection.receiveMessage(expecting: "Hello") else {
+    // A Hello is a name, an ID and a summary: a few hundred bytes, read before anything is proven.
+    guard case .hello(let hello) = try connection.receiveMessage(expecting: "Hello", maxBytes: Hello.maxBytes) else {
       throw WireError.unexpected(expected: "Hello", got: "another message")
     }
     let fingerprint = connection.tls.peerFingerprint
