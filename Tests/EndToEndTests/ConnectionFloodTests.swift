@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import Wire
 
 /// Connections that never authenticate cannot block receiving (issue 11.3).
 @Suite struct ConnectionFloodTests {
@@ -47,6 +48,33 @@ import Testing
     }
     #expect(daemon.isRunning)
     #expect(flood.handshakes.load(ordering: .relaxed) >= shape.connections, "the flood did not get going")
+  }
+
+  /// Review 15: 48 strangers (8 from each of 6 addresses, every slot strangers may hold) that
+  /// said a valid Hello and then dripped an Ask kept every other stranger out for as long as they
+  /// liked, in `--mode everyone`. The oldest of them that has not sent a whole Ask makes room.
+  @Test func strangersDrippingAnAskMakeRoomForAStrangerThatSends() throws {
+    let b = try ShareHome(name: "bob")
+    let daemon = try b.startDaemon(arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let identities = try (0..<48).map { _ in try ThrowawayIdentity() }
+    var dripping: [RawPeer] = []
+    for (index, stranger) in identities.enumerated() {
+      let peer = try RawPeer(port: daemon.port, identity: stranger.identity, from: "127.0.9.\(index / 8 + 1)")
+      try peer.hello(name: "drip-\(index)")
+      try peer.sendRaw(FrameHeader(kind: .control, length: 4000).encoded + Array("{".utf8))
+      dripping.append(peer)
+    }
+    let carol = try ShareHome(name: "carol")
+    let sending = try carol.startShare("send", try carol.file("hello.txt", "from a stranger\n").path, "--to", daemon.address)
+    defer { sending.signal(SIGKILL) }
+    #expect(sending.waitForStderr(containing: "waiting for the receiver's owner"), "a stranger was kept out:\n\(daemon.log)")
+    #expect(try b.share("accept", "1").exited(with: 0))
+    let sent = sending.wait()
+    #expect(sent.exited(with: 0), "\(sent)\n\(daemon.log)")
+    #expect(b.inboxNames() == ["hello.txt"])
+    #expect(daemon.log.contains("another stranger needed the room"), "\(daemon.log)")
+    withExtendedLifetime(dripping) {}
   }
 
   @Test func aSenderOverThePerAddressLimitIsToldBusyAndTheDaemonSaysSo() throws {

@@ -70,10 +70,13 @@ import Testing
 
   @Test func strangersCannotTakeTheSlotsReservedForContacts() throws {
     var admission = Admission(limits: limits)
-    // Two strangers fill what strangers may use (4 in all, 2 reserved for contacts).
+    // Two strangers at work fill what strangers may use (4 in all, 2 reserved for contacts).
     for port: UInt16 in [1, 2] {
       _ = admission.arrive(address: "s\(port)", port: port, now: at(0))
-      #expect(admission.helloAccepted(address: "s\(port)", port: port)?.refusal == nil)
+      let accepted = admission.helloAccepted(address: "s\(port)", port: port)
+      let proof = try #require(accepted)
+      #expect(proof.refusal == nil)
+      admission.engaged(proof.id, true)
     }
     let third = try #require(admittedID(admission.arrive(address: "s3", port: 3, now: at(1))))
     #expect(admission.handshakeDone(third, contact: nil) == "the receiver is serving as many connections as it can")
@@ -84,6 +87,33 @@ import Testing
     }
     let fifth = try #require(admittedID(admission.arrive(address: "c3", port: 3, now: at(3))))
     #expect(admission.handshakeDone(fifth, contact: "contact-3") == "the receiver is serving as many connections as it can")
+  }
+
+  /// Found by review 15: strangers that held their connections without sending (or dripped an
+  /// Ask a byte at a time) kept every other stranger out for as long as they liked. When
+  /// strangers hold every slot they may, the oldest one not at work makes room; one at work
+  /// (its Ask came whole) never does, and an address at its own cap gets no one's place.
+  @Test func aStrangerNotAtWorkMakesRoomForAnother() throws {
+    var admission = Admission(limits: limits)
+    var proven: [Int] = []
+    for port: UInt16 in [1, 2] {
+      let id = try #require(admittedID(admission.arrive(address: "s\(port)", port: port, now: at(0))))
+      #expect(admission.handshakeDone(id, contact: nil) == nil)
+      let accepted = admission.helloAccepted(address: "s\(port)", port: port)
+      proven.append(try #require(accepted).id)
+    }
+    admission.engaged(proven[1], true)
+    let third = try #require(admittedID(admission.arrive(address: "s3", port: 3, now: at(1))))
+    #expect(admission.handshakeDone(third, contact: nil) == nil, "an idle stranger can make room")
+    #expect(admission.helloAccepted(address: "s3", port: 3) == Admission.Proof(id: third, evicting: proven[0]))
+    admission.engaged(third, true)
+    // Both at work now: the next stranger is refused.
+    let fourth = try #require(admittedID(admission.arrive(address: "s4", port: 4, now: at(2))))
+    #expect(admission.handshakeDone(fourth, contact: nil) == "the receiver is serving as many connections as it can")
+    // A LocalSend connection between requests is not at work.
+    admission.engaged(third, false)
+    let fifth = try #require(admittedID(admission.arrive(address: "s5", port: 5, now: at(3))))
+    #expect(admission.proven(fifth) == Admission.Proof(id: fifth, evicting: third))
   }
 
   /// Found by the benchmark's 50 senders (issue 14): contacts sending from one address (the

@@ -347,9 +347,9 @@ import Testing
       Issue.record("not admitted")
       return
     }
-    #expect(admission.proven(first) == nil)
+    #expect(admission.proven(first)?.refusal == nil)
     #expect(!admission.isUnauthenticated(first))
-    #expect(admission.proven(second) != nil, "one authenticated connection per address")
+    #expect(admission.proven(second)?.refusal != nil, "one authenticated connection per address")
   }
 }
 

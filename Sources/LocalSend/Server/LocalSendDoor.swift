@@ -15,6 +15,9 @@ package protocol LocalSendDoor: Sendable {
   /// Its handshake is done (`certificate`: what the client proved, if it presented one); false
   /// to close it (no room for it).
   func handshakeDone(_ id: Int, certificate: LocalSendFingerprint?) -> Bool
+  /// The connection is at work (a request read whole and being answered, an upload under way) or,
+  /// `false`, between requests again: a door that is full may make room by closing one that is not.
+  func engaged(_ id: Int, _ engaged: Bool)
   /// The connection ended.
   func leave(_ id: Int)
 }
@@ -52,6 +55,8 @@ package final class ConnectionCaps: LocalSendDoor {
   }
 
   package func handshakeDone(_ id: Int, certificate: LocalSendFingerprint?) -> Bool { true }
+
+  package func engaged(_ id: Int, _ engaged: Bool) {}
 
   package func leave(_ id: Int) {
     state.withLock { state in

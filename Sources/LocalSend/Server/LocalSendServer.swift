@@ -143,7 +143,7 @@ package final class LocalSendServer: @unchecked Sendable {
     guard door.handshakeDone(id, certificate: certificate) else { return }
     let connection = ServerConnection(
       server: self, stream: HTTPStream(tls, limits: configuration.http), address: address,
-      certificate: certificate)
+      certificate: certificate, engaged: { [door] in door.engaged(id, $0) })
     connection.run()
     tls.shutdown()
   }

@@ -10,6 +10,10 @@ final class ServerConnection {
   let address: String
   /// The fingerprint of the certificate the client presented, if any.
   let certificate: LocalSendFingerprint?
+  /// Tells the door whether the connection is at work (`LocalSendDoor.engaged`): from a request
+  /// read whole (or an upload begun) to its answer. A client that holds a connection between
+  /// requests, or drips a body, is not, and may be closed to make room.
+  let engaged: (Bool) -> Void
 
   /// One request being answered.
   struct Exchange {
@@ -26,11 +30,15 @@ final class ServerConnection {
   static let lingerTime: Duration = .seconds(2)
   static let lingerLimit: Int64 = 16 << 20
 
-  init(server: LocalSendServer, stream: HTTPStream, address: String, certificate: LocalSendFingerprint?) {
+  init(
+    server: LocalSendServer, stream: HTTPStream, address: String, certificate: LocalSendFingerprint?,
+    engaged: @escaping (Bool) -> Void = { _ in }
+  ) {
     self.server = server
     self.stream = stream
     self.address = address
     self.certificate = certificate
+    self.engaged = engaged
   }
 
   func run() {
@@ -47,7 +55,10 @@ final class ServerConnection {
         return
       }
       var exchange = Exchange(head: head, body: BodyProgress(head.framing, limit: Int64.max))
+      // A request without a body is whole once its head is; one with a body, once it is read.
+      if head.framing == .none { engaged(true) }
       let reply = route(&exchange)
+      engaged(false)
       let keepAlive = head.keepAlive && !reply.close && finishBody(&exchange)
       guard send(reply, closing: !keepAlive), keepAlive else {
         linger(&exchange)
@@ -133,6 +144,7 @@ final class ServerConnection {
     do {
       let body = try stream.readBody(exchange.head.framing, limit: limit)
       exchange.body = .done
+      engaged(true)
       return .success(body)
     } catch .http(let error) {
       return .failure(.message(error.status, "Invalid body: \(error)", close: true))

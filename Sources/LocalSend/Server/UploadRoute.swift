@@ -19,6 +19,8 @@ extension ServerConnection {
     case .failure(.blocked): return .message(.conflict, "Blocked by another session")
     case .failure(.invalidToken): return .message(.forbidden, "Invalid token or IP address")
     }
+    // An upload the owner accepted: at work while its body streams.
+    engaged(true)
     if let problem = lengthProblem(exchange.head.framing, size: offer.size) {
       finish(session, fileID, .failed)
       return .message(problem.status, problem.text)

@@ -9,7 +9,9 @@ import TLS
 /// failures before that logged once per address per burst.
 ///
 /// LocalSend has no Hello: a connection counts as proven once its handshake is done. A sender
-/// turned away is closed (HTTP has no `busy` a LocalSend app would show).
+/// turned away is closed (HTTP has no `busy` a LocalSend app would show). A stranger's connection
+/// between requests, or dripping one, is not at work and makes room for another when strangers
+/// hold every slot (`Admission.helloAccepted`).
 final class LocalSendAdmission: LocalSendDoor {
   private let table: ConnectionTable
   private let isContact: @Sendable (LocalSendFingerprint) -> Bool
@@ -39,6 +41,8 @@ final class LocalSendAdmission: LocalSendDoor {
     let contact = certificate.flatMap { isContact($0) ? "localsend:\($0)" : nil }
     return table.handshakeDone(id, contact: contact) == nil && table.proven(id) == nil
   }
+
+  func engaged(_ id: Int, _ engaged: Bool) { table.engaged(id, engaged) }
 
   func leave(_ id: Int) { table.leave(id) }
 }

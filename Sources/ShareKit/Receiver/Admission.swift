@@ -33,6 +33,9 @@ struct Admission {
     var address: String
     var port: UInt16
     var stage: Stage
+    /// Proven and at work: a share sender whose Ask (or pairing) came whole, a LocalSend client
+    /// whose request is being answered. A stranger that is not may make room for another.
+    var engaged = false
   }
 
   /// What happens to a new connection.
@@ -78,28 +81,57 @@ struct Admission {
   /// refused at once when strangers have no room. Returns the refusal, if any.
   mutating func handshakeDone(_ id: Int, contact: String?) -> String? {
     guard let entry = entries[id], case .unauthenticated = entry.stage else { return nil }
-    if let full = roomProblem(for: entry.address, contact: contact) { return full }
+    if let full = roomProblem(for: entry.address, contact: contact) {
+      // A stranger that an idle stranger could make room for goes on to its Hello.
+      guard contact == nil, strangers(from: entry.address) < limits.maxConnectionsPerAddress, oldestIdleStranger() != nil else {
+        return full
+      }
+    }
     if let contact { entries[id]?.stage = .authenticated(contact: contact) }
     return nil
   }
 
-  /// A stranger's Hello on the connection from `address`:`port` was valid. Returns its ID, and
-  /// whether it had to be refused after all (another stranger took the last slot meanwhile).
-  mutating func helloAccepted(address: String, port: UInt16) -> (id: Int, refusal: String?)? {
+  /// What became of a stranger that proved itself.
+  struct Proof: Equatable {
+    var id: Int
+    /// Why it must go after all (its address holds as many as it may, or no stranger made room).
+    var refusal: String?
+    /// The stranger that made room for it, to be closed.
+    var evicting: Int?
+  }
+
+  /// A stranger's Hello on the connection from `address`:`port` was valid: it is served if there
+  /// is room, and when strangers hold every slot they may, the oldest stranger that is not at
+  /// work (`Entry.engaged`) makes room, as the oldest unauthenticated one does for a newcomer:
+  /// strangers that hold a connection and say nothing, or drip a message byte by byte, cannot
+  /// keep every other stranger out (review 15).
+  mutating func helloAccepted(address: String, port: UInt16) -> Proof? {
     guard
       let (id, entry) = entries.first(where: { $0.value.address == address && $0.value.port == port }),
       case .unauthenticated = entry.stage
     else { return nil }
-    if let full = roomProblem(for: address, contact: nil) { return (id, full) }
+    var evicting: Int? = nil
+    if let full = roomProblem(for: address, contact: nil) {
+      guard strangers(from: address) < limits.maxConnectionsPerAddress, let idle = oldestIdleStranger() else {
+        return Proof(id: id, refusal: full)
+      }
+      entries[idle] = nil
+      evicting = idle
+    }
     entries[id]?.stage = .authenticated(contact: nil)
-    return (id, nil)
+    return Proof(id: id, evicting: evicting)
   }
 
   /// Connection `id` proved itself by other means than a Hello (a LocalSend connection, by its
-  /// finished handshake): as `helloAccepted`, by ID. Returns the refusal, if any.
-  mutating func proven(_ id: Int) -> String? {
+  /// finished handshake): as `helloAccepted`, by ID.
+  mutating func proven(_ id: Int) -> Proof? {
     guard let entry = entries[id], case .unauthenticated = entry.stage else { return nil }
-    return helloAccepted(address: entry.address, port: entry.port)?.refusal
+    return helloAccepted(address: entry.address, port: entry.port)
+  }
+
+  /// Connection `id` is at work (or no longer: a LocalSend connection between requests).
+  mutating func engaged(_ id: Int, _ engaged: Bool) {
+    entries[id]?.engaged = engaged
   }
 
   /// Whether `id` is still waiting to prove itself (its Hello deadline still applies).
@@ -139,6 +171,16 @@ struct Admission {
       }
     }
     return oldest?.id
+  }
+
+  /// Authenticated strangers' connections from `address`.
+  private func strangers(from address: String) -> Int {
+    entries.values.count { $0.address == address && $0.stage == .authenticated(contact: nil) }
+  }
+
+  /// The stranger's connection proven first (the lowest ID: IDs grow) that is not at work.
+  private func oldestIdleStranger() -> Int? {
+    entries.filter { !$0.value.engaged && $0.value.stage == .authenticated(contact: nil) }.keys.min()
   }
 
   /// Why one more authenticated connection from `address` (from the contact with this device

@@ -81,7 +81,25 @@ final class ConnectionTable: Sendable {
 
   /// `id` proved itself without a Hello (see `Admission.proven`); nil, or why it must go.
   func proven(_ id: Int) -> String? {
-    state.withLock { $0.admission.proven(id) }
+    let proof = state.withLock { $0.admission.proven(id) }
+    if let proof { closeEvicted(proof) }
+    return proof?.refusal
+  }
+
+  /// `id` is at work, or no longer (`Admission.engaged`).
+  func engaged(_ id: Int, _ engaged: Bool) {
+    state.withLock { $0.admission.engaged(id, engaged) }
+  }
+
+  /// Closes the stranger that made room for `proof`'s, if one did, and says so.
+  private func closeEvicted(_ proof: Admission.Proof) {
+    guard let id = proof.evicting, let socket = state.withLock({ $0.sockets.removeValue(forKey: id) }) else { return }
+    socket.close()
+    report(
+      .connectionFailed(
+        address: socket.peerAddress, peer: nil,
+        error: .transport(
+          "closed: a stranger's connection that had not begun to send, and another stranger needed the room", detail: "evicted")))
   }
 
   /// The connection ended.
@@ -117,6 +135,7 @@ final class ConnectionTable: Sendable {
     switch event {
     case .connected(let peer):
       let outcome = state.withLock { $0.admission.helloAccepted(address: peer.address, port: peer.port) }
+      if let outcome { closeEvicted(outcome) }
       if let outcome, let refusal = outcome.refusal {
         // Another stranger took the last slot since the handshake: a rare race, closed.
         state.withLock { $0.sockets[outcome.id] }?.close()

@@ -22,6 +22,9 @@ final class ReceiveSession {
   /// Resume keys this session holds, released when it ends.
   private var heldResumeKeys: [String] = []
   private var emit: @Sendable (ReceiverEvent) -> Void { context.emit }
+  /// Called once the Ask (or a request to pair) came whole: the connection is at work, and no
+  /// longer one a stranger's newcomer may take the place of (`Admission.engaged`).
+  var engaged: () -> Void = {}
 
   /// The receive buffer: allocated once per connection, independent of item sizes. Items
   /// under `Payload.largeBytes` gather here and go to disk 256 KiB at a time (larger ones use
@@ -73,7 +76,9 @@ final class ReceiveSession {
   private func exchange() throws {
     let peer = try greet()
     let ask: Ask
-    switch try connection.receiveMessage(expecting: "Ask") {
+    let message = try connection.receiveMessage(expecting: "Ask")
+    engaged()
+    switch message {
     case .ask(let offered): ask = offered
     case .pair: return try PairingRequest(connection: connection, context: context, peer: peer).answer()
     case let other: throw WireError.unexpected(expected: "Ask", got: "a \(other.typeName) message")

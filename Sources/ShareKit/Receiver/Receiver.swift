@@ -220,6 +220,7 @@ package final class Receiver: @unchecked Sendable {
     let session = ReceiveSession(
       connection: FramedConnection(tls, limits: configuration.limits), address: address,
       port: socket.peerPort, context: sessions, policy: policy.withLock { $0 })
+    session.engaged = { [connections] in connections.engaged(id, true) }
     session.run()
   }
 }
