@@ -78,7 +78,7 @@ enum PeersCommand: Command {
     let peers = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
     let localSend = LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1)).map {
-      ($0, book.knowsShareDevice($0.alias.unescaped) ? Self.localSendLookalike : nil)
+      ($0, $0.impersonation(of: peers.filter { !$0.isSelf }, book: book))
     }
     if peers.isEmpty && localSend.isEmpty && !json { terminal.err("No peers nearby.") }
     if !json && terminal.stdoutIsTerminal {
@@ -101,10 +101,6 @@ enum PeersCommand: Command {
     var deviceType: String?
     var unverified: String?
   }
-
-  /// The mark of a LocalSend device announcing a name (or ID) of a share device this home knows:
-  /// `share send --to` that name goes to the share device, never to it.
-  static let localSendLookalike = "unverified: uses the name of a share device this home knows"
 
   static func show(_ peer: LocalSendPeer, unverified: String?, json: Bool, terminal: Terminal) {
     if json {

@@ -120,13 +120,19 @@ enum SendCommand: Command {
       throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
     }
     // A name a LocalSend device announced to this home's daemon goes to it by LocalSend — unless
-    // it names a share device this home knows (a contact, a pinned name, one of their IDs): an
-    // announcement proves nothing, and must never take a send meant for that device.
+    // it names a share device this home knows (a contact, a pinned name, one of their IDs, this
+    // device) or one advertising nearby now: an announcement proves nothing, and must never take
+    // a send meant for that device (review 15). Seeing who is nearby costs a browse, made only
+    // when a target matched a LocalSend device.
     let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: context.paths, wait: 0)
-    let book = heard.isEmpty ? nil : try resolver.knownIdentities(warn: { _ in })
-    let localSend = targets.map { target -> LocalSendPeer? in
-      guard Endpoint.parse(target) == nil, book?.knowsShareDevice(target) != true else { return nil }
-      return LocalSendPeer.match(target, in: heard)
+    var localSend = targets.map { target in Endpoint.parse(target) == nil ? LocalSendPeer.match(target, in: heard) : nil }
+    if localSend.contains(where: { $0 != nil }) {
+      let book = try resolver.knownIdentities(warn: { _ in })
+      let timeout = resolver.timeout
+      let nearby = try runBlocking { try await PeerDirectory(book: book).snapshot(timeout: timeout) }.filter { !$0.isSelf }
+      for (index, target) in targets.enumerated() where LocalSendPeer.namesShareDevice(target, nearby: nearby, book: book) {
+        localSend[index] = nil
+      }
     }
     let others = zip(targets, localSend).filter { $0.1 == nil }.map(\.0)
     var resolved: [Endpoint] = []

@@ -22,8 +22,11 @@ package struct LocalSendPeer: Codable, Sendable, Equatable {
 /// again for `lifetime` are dropped. Thread-safe (a `Mutex`).
 final class LocalSendNearby: Sendable {
   private let peers = Mutex<[String: LocalSendPeer]>([:])
-  /// At most this many devices are remembered (the loudest network cannot grow it).
+  /// At most this many devices are remembered (the loudest network cannot grow it), and at most
+  /// `maxPeersPerAddress` from one address (one host claiming fingerprint after fingerprint
+  /// filled the table, and no phone heard afterwards was listed: review 15).
   static let maxPeers = 256
+  static let maxPeersPerAddress = 16
   let lifetime: TimeInterval
 
   init(lifetime: TimeInterval = 600) {
@@ -39,8 +42,16 @@ final class LocalSendNearby: Sendable {
       deviceModel: device.deviceModel, deviceType: device.deviceType?.rawValue, heardAt: now)
     peers.withLock { peers in
       peers = peers.filter { now.timeIntervalSince($0.value.heardAt) < lifetime }
-      guard peers[peer.fingerprint.unescaped] != nil || peers.count < Self.maxPeers else { return }
-      peers[peer.fingerprint.unescaped] = peer
+      let key = peer.fingerprint.unescaped
+      if let known = peers[key] {
+        // A claim of a fingerprint heard from another address does not move it there: anyone
+        // may claim any fingerprint, and a pinned phone would then be sought at the claimant's.
+        guard known.address == address else { return }
+      } else {
+        guard peers.count < Self.maxPeers, peers.values.count(where: { $0.address == address }) < Self.maxPeersPerAddress
+        else { return }
+      }
+      peers[key] = peer
     }
   }
 
@@ -75,5 +86,36 @@ extension LocalSendPeer {
     guard target.count >= 8, target.allSatisfy(\.isHexDigit) else { return nil }
     let byPrefix = peers.filter { $0.fingerprint.unescaped.hasPrefix(target.uppercased()) }
     return byPrefix.count == 1 ? byPrefix[0] : nil
+  }
+}
+
+extension LocalSendPeer {
+  /// Why this device's announcement must not be taken at its word, or nil: its alias or its
+  /// claimed fingerprint is (or looks like) a share device's — one this home knows, this device
+  /// itself, or one advertising nearby now (`sharePeers`). Anyone can announce any alias and any
+  /// fingerprint over LocalSend with one unauthenticated `/register` (review 15).
+  package func impersonation(of sharePeers: [Peer], book: KnownIdentities) -> String? {
+    if book.knowsShareDevice(alias.unescaped) || book.knowsShareDevice(fingerprint.unescaped) {
+      return "unverified: uses the name or ID of a share device this home knows"
+    }
+    let look = KnownIdentities.appearance(alias.unescaped)
+    let claimed = fingerprint.unescaped.lowercased()
+    let same = sharePeers.first { peer in
+      peer.id?.hex == claimed || ([peer.name] + peer.aliases).contains { KnownIdentities.appearance($0.unescaped) == look }
+    }
+    return same.map { "unverified: uses the name or ID of \($0.name), a share device nearby (\($0.id?.short ?? "no ID"))" }
+  }
+
+  /// Whether `target` (a `--to`) names a share device rather than this LocalSend device: one
+  /// this home knows (`KnownIdentities.knowsShareDevice`), or one nearby now by its name, a
+  /// look-alike of it, or a prefix of its ID. Such a target goes by share's protocol, where the
+  /// name's owner proves its ID; the LocalSend device is reached by its fingerprint's prefix.
+  package static func namesShareDevice(_ target: String, nearby sharePeers: [Peer], book: KnownIdentities) -> Bool {
+    if book.knowsShareDevice(target) { return true }
+    let look = KnownIdentities.appearance(target)
+    return sharePeers.contains { peer in
+      ([peer.name] + peer.aliases).contains { KnownIdentities.appearance($0.unescaped) == look }
+        || PeerResolver.matches(peer, prefix: target)
+    }
   }
 }

@@ -54,8 +54,9 @@ package struct KnownIdentities: Sendable {
   /// taken for a LocalSend device that announced the same alias or fingerprint (anyone can).
   package func knowsShareDevice(_ target: String) -> Bool {
     if id(for: target) != nil { return true }
-    // LocalSend pins (`localsend:ALIAS`) are LocalSend devices', not share devices'.
-    let shareDevices = others.filter { !$0.name.hasPrefix("localsend:") }
+    // LocalSend pins (`localsend:ALIAS`) are LocalSend devices', not share devices'; this device
+    // is one (review 15: a LocalSend announcement of its name took a send by that name).
+    let shareDevices = others.filter { !$0.name.hasPrefix("localsend:") } + (own.map { [(name: $0.name, id: $0.id)] } ?? [])
     let look = Self.appearance(target)
     if shareDevices.contains(where: { Self.appearance($0.name) == look }) { return true }
     let prefix = target.lowercased()
