@@ -27,6 +27,12 @@ package struct ItemMetadata: Codable, Sendable, Equatable {
   /// Whether `senderId` was proven by the sender's certificate; nil for share's own protocol,
   /// where it always is.
   package var senderVerified: Bool? = nil
+  /// The name this home knew the sender's ID by when the item arrived, if the sender was a
+  /// contact: shown as who sent it, whatever name the sender gave (`senderName`).
+  package var contactName: PeerText? = nil
+  /// For a sender that was not a contact: the name of the contact whose name it used, or one
+  /// like it, as the ask's warning said. Shown with the item, so the warning outlives the ask.
+  package var posedAs: PeerText? = nil
   /// A folder's entries that were offered but not stored, each with why (the first few, in
   /// offer order); nil when every entry was stored.
   package var refusedEntries: [RefusedEntry]?
@@ -93,6 +99,8 @@ extension MetadataRecord {
     if let type = self.meta.type { meta.append("\"type\":\(string(type.rawValue))") }
     if let via = self.meta.protocol { meta.append("\"protocol\":\(string(via))") }
     if let verified = self.meta.senderVerified { meta.append("\"sender_verified\":\(verified)") }
+    if let contact = self.meta.contactName { meta.append("\"contact_name\":\(string(contact.unescaped))") }
+    if let posed = self.meta.posedAs { meta.append("\"posed_as\":\(string(posed.unescaped))") }
     if let refused = self.meta.refusedEntries {
       let entries = refused.map { "{\"path\":\(string($0.path.unescaped)),\"reason\":\(string($0.reason.unescaped))}" }
       meta.append("\"refused_entries\":[" + entries.joined(separator: ",") + "]")

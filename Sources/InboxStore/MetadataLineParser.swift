@@ -74,6 +74,14 @@ struct MetadataLineParser {
         return false
       }
     }
+    if literal(",\"contact_name\":") {
+      guard let contact = string() else { return false }
+      meta.contactName = PeerText(contact)
+    }
+    if literal(",\"posed_as\":") {
+      guard let posed = string() else { return false }
+      meta.posedAs = PeerText(posed)
+    }
     if literal(",\"refused_entries\":[") {
       guard let entries = refusedEntries() else { return false }
       meta.refusedEntries = entries

@@ -24,6 +24,8 @@ import UniformTypes
     if optionals {
       meta.protocol = "localsend"
       meta.senderVerified = name.isEmpty
+      meta.contactName = PeerText(name)
+      meta.posedAs = PeerText("\(name) \"x\"")
     }
     return MetadataRecord(file: FileIdentity(inode: 987_654_321, size: 4096, mtimeNanoseconds: 1_764_558_000_123_456_789), meta: meta)
   }

@@ -16,6 +16,10 @@ struct InboxItemOutput: Encodable {
   /// `"localsend"` for an item that came by LocalSend; absent for share's own protocol.
   var `protocol`: String?
   var senderVerified: Bool?
+  /// The sender's name as this home's contact, when it was one.
+  var contactName: PeerText?
+  /// For a stranger: the contact whose name, or one like it, it used.
+  var posedAs: PeerText?
   /// A folder's entries that were offered but not stored, each with why.
   var refusedEntries: [ItemMetadata.RefusedEntry]?
 
@@ -32,6 +36,8 @@ struct InboxItemOutput: Encodable {
     type = item.metadata?.type?.rawValue
     `protocol` = item.metadata?.protocol
     senderVerified = item.metadata?.senderVerified
+    contactName = item.metadata?.contactName
+    posedAs = item.metadata?.posedAs
     refusedEntries = item.metadata?.refusedEntries
   }
 }
@@ -80,14 +86,37 @@ enum InboxListCommand: Command {
 
   /// Who sent an item: name and the start of its ID, escaped.
   static func sender(_ item: InboxItem) -> String {
-    item.metadata.map { sender(name: $0.senderName, id: $0.senderId, verified: $0.senderVerified) } ?? "unknown sender"
+    item.metadata.map { SenderLabel($0).text } ?? "unknown sender"
+  }
+}
+
+/// Who sent an item, as the Inbox shows it: a contact by its name here (and the name it gave, if
+/// another); a stranger by the name it gave, marked when that was a contact's name or like one
+/// (review 15: a stranger calling itself `bob` was later listed as "bob"); an ID the sender only
+/// claimed (a LocalSend sender without a certificate) marked so, never shown as a contact's is.
+struct SenderLabel: Equatable {
+  var name: PeerText
+  var id: String
+  var verified: Bool?
+  var contactName: PeerText?
+  var posedAs: PeerText?
+
+  init(_ meta: ItemMetadata) {
+    (name, id, verified, contactName, posedAs) = (meta.senderName, meta.senderId, meta.senderVerified, meta.contactName, meta.posedAs)
   }
 
-  /// A sender's name and the start of its ID, escaped; an ID the sender only claimed (a LocalSend
-  /// sender without a certificate: `verified` false) is marked so, never shown as a contact's is.
-  static func sender(name: PeerText, id: String, verified: Bool?) -> String {
+  /// The name alone, with what it needs said (escaped).
+  var who: String {
+    if verified == false { return "\(name)" }
+    if let contactName { return contactName == name ? "\(contactName)" : "\(contactName) (calls itself \(name))" }
+    if let posedAs { return "\(name) (NOT your contact \(posedAs))" }
+    return "\(name)"
+  }
+
+  /// The name and the start of the ID (escaped).
+  var text: String {
     let id = escape(String(id.prefix(12)))
-    return verified == false ? "\(name) (unverified, claims \(id))" : "\(name) (\(id))"
+    return verified == false ? "\(name) (unverified, claims \(id))" : "\(who) (\(id))"
   }
 }
 
@@ -121,7 +150,7 @@ enum InboxShowCommand: Command {
     }
     terminal.out("Type:       \(meta.type.map { "\(TypeNames.describe($0.rawValue)) (\($0.rawValue))" } ?? "unknown")")
     terminal.out("Sent as:    \(meta.originalName)")
-    terminal.out("From:       \(meta.senderName)")
+    terminal.out("From:       \(SenderLabel(meta).who)")
     terminal.out("Sender ID:  \(escape(meta.senderId))\(meta.senderVerified == false ? " (claimed, not proven)" : "")")
     if let via = meta.protocol { terminal.out("Protocol:   \(escape(via))") }
     terminal.out("Received:   \(LocalTime.string(meta.receivedAt, seconds: true))")

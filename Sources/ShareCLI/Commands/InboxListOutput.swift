@@ -10,7 +10,7 @@ struct InboxListOutput {
   private var chunk: [UInt8] = []
   /// The last date and sender written, with their text: items arrive in runs from one send.
   private var lastDate: (date: Date, text: String)?
-  private var lastSender: (name: PeerText, id: String, verified: Bool?, text: String)?
+  private var lastSender: (label: SenderLabel, text: String)?
 
   init(to terminal: Terminal) {
     self.terminal = terminal
@@ -27,19 +27,26 @@ struct InboxListOutput {
     append("\t")
     append(item.metadata.map { receivedAtText($0) } ?? "-")
     append("\t")
-    append(item.metadata.map { sender(name: $0.senderName, id: $0.senderId, verified: $0.senderVerified) } ?? "unknown sender")
+    append(item.metadata.map { sender(SenderLabel($0)) } ?? "unknown sender")
     endLine()
   }
 
   /// One item as a line of JSON, its keys in sorted order.
   mutating func writeJSON(_ item: InboxItem) {
     let meta = item.metadata
-    append("{\"kind\":")
+    append("{")
+    if let contact = meta?.contactName {
+      append("\"contact_name\":")
+      appendJSON(contact.unescaped)
+      append(",")
+    }
+    append("\"kind\":")
     appendJSON(meta?.kind.rawValue ?? item.kind.rawValue)
     append(",\"name\":")
     appendJSON(item.name)
     if let meta { field("original_name", meta.originalName.unescaped) }
     field("path", item.path)
+    if let posed = meta?.posedAs { field("posed_as", posed.unescaped) }
     if let via = meta?.protocol { field("protocol", via) }
     if let meta { field("received_at", receivedAtText(meta)) }
     if let refused = meta?.refusedEntries {
@@ -98,12 +105,10 @@ struct InboxListOutput {
   }
 
   /// Who sent an item: name and the start of its ID, escaped.
-  private mutating func sender(name: PeerText, id: String, verified: Bool?) -> String {
-    if let lastSender, lastSender.name == name, lastSender.id == id, lastSender.verified == verified {
-      return lastSender.text
-    }
-    let text = InboxListCommand.sender(name: name, id: id, verified: verified)
-    lastSender = (name, id, verified, text)
+  private mutating func sender(_ label: SenderLabel) -> String {
+    if let lastSender, lastSender.label == label { return lastSender.text }
+    let text = label.text
+    lastSender = (label, text)
     return text
   }
 }

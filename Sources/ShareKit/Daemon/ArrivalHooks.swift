@@ -37,16 +37,28 @@ package final class ArrivalHooks: Sendable {
   /// sender whose ID is not proven (a LocalSend sender without a certificate): `SHARE_SENDER_ID`
   /// is then empty and `SHARE_SENDER_VERIFIED` 0, so that a hook comparing IDs never takes a
   /// claim for a contact.
+  /// `SHARE_SENDER_CONTACT` is the sender's name as this home's contact (empty for a stranger),
+  /// `SHARE_SENDER_POSED_AS` the contact whose name, or one like it, a stranger used.
   package static func environment(
     path: String, name: String, originalName: String, kind: String, size: Int64, type: String?, sha256: String?,
-    senderName: String, senderID: String?
+    senderName: String, senderID: String?, contactName: String? = nil, posedAs: String? = nil
   ) -> [String: String] {
     [
       "SHARE_ITEM_PATH": path, "SHARE_ITEM_NAME": name, "SHARE_ITEM_ORIGINAL_NAME": originalName,
       "SHARE_ITEM_KIND": kind, "SHARE_ITEM_SIZE": String(size), "SHARE_ITEM_TYPE": type ?? "",
       "SHARE_ITEM_SHA256": sha256 ?? "", "SHARE_SENDER_NAME": senderName, "SHARE_SENDER_ID": senderID ?? "",
-      "SHARE_SENDER_VERIFIED": senderID == nil ? "0" : "1",
+      "SHARE_SENDER_VERIFIED": senderID == nil ? "0" : "1", "SHARE_SENDER_CONTACT": contactName ?? "",
+      "SHARE_SENDER_POSED_AS": posedAs ?? "",
     ]
+  }
+
+  /// Who sent an item, for a notification: a contact by its name here, a stranger using a
+  /// contact's name marked so.
+  static func sender(_ variables: [String: String]) -> String {
+    let name = Self.shown(variables["SHARE_SENDER_NAME"] ?? "?")
+    if let contact = variables["SHARE_SENDER_CONTACT"], !contact.isEmpty { return Self.shown(contact) }
+    if let posed = variables["SHARE_SENDER_POSED_AS"], !posed.isEmpty { return "\(name) (NOT your contact \(Self.shown(posed)))" }
+    return name
   }
 
   /// Runs the hook for a stored item.
@@ -60,7 +72,7 @@ package final class ArrivalHooks: Sendable {
     }
     if let notifySend {
       let title = "Received \(Self.shown(variables["SHARE_ITEM_NAME"] ?? "an item"))"
-      let body = "from \(Self.shown(variables["SHARE_SENDER_NAME"] ?? "?")) — in your Inbox"
+      let body = "from \(Self.sender(variables)) — in your Inbox"
       queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
     }
   }

@@ -103,7 +103,8 @@ package final class Daemon: @unchecked Sendable {
           ArrivalHooks.environment(
             path: inbox.appendingPathComponent(name).path, name: name, originalName: item.name.unescaped, kind: item.kind.rawValue,
             size: size, type: type?.rawValue, sha256: sha256, senderName: peer.name.unescaped,
-            senderID: peer.verified ? peer.fingerprint.hex : nil))
+            senderID: peer.verified ? peer.fingerprint.hex : nil, contactName: peer.contactName?.unescaped,
+            posedAs: peer.posedAs?.unescaped))
       }
     }
     let trimmer = IdleTrimmer { Daemon.trim(types: types) }

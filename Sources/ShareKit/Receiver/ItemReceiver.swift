@@ -67,9 +67,10 @@ final class ItemReceiver {
         book.failed(offer, problem, type: type)
         return
       }
-      let metadata = ItemMetadata(
-        originalName: offer.name, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name,
-        senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type)
+      let metadata = peer.identified(
+        ItemMetadata(
+          originalName: offer.name, kind: UniformTypes.ItemKind(offer.kind), senderName: peer.name,
+          senderId: peer.fingerprint.hex, receivedAt: Date(), size: size, sha256: digest.hex, type: type ?? plan.type))
       do {
         try batch.add(file, offer: offer, name: plan.storedName, metadata: metadata, writes: writes)
         if let record = plan.resume { store.forgetResumeRecord(record) }
@@ -183,10 +184,11 @@ final class ItemReceiver {
       book.failed(offer, first ?? "none of its files could be stored", type: plan.type, entries: entries)
       return false
     }
-    let metadata = ItemMetadata(
-      originalName: offer.name, kind: .folder, senderName: peer.name, senderId: peer.fingerprint.hex,
-      receivedAt: Date(), size: tally.bytes, type: plan.type ?? .folder, files: tally.stored,
-      refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path, reason: $0.reason) })
+    let metadata = peer.identified(
+      ItemMetadata(
+        originalName: offer.name, kind: .folder, senderName: peer.name, senderId: peer.fingerprint.hex,
+        receivedAt: Date(), size: tally.bytes, type: plan.type ?? .folder, files: tally.stored,
+        refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path, reason: $0.reason) }))
     do {
       try batch.add(folder, offer: offer, name: plan.storedName, metadata: metadata, entries: entries)
     } catch {

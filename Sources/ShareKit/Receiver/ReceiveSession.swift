@@ -102,7 +102,10 @@ final class ReceiveSession {
       throw WireError.unexpected(expected: "Hello", got: "another message")
     }
     let fingerprint = connection.tls.peerFingerprint
-    let peer = PeerInfo(fingerprint: fingerprint, name: hello.name, address: address, port: port)
+    var peer = PeerInfo(fingerprint: fingerprint, name: hello.name, address: address, port: port)
+    if let identified = context.gatekeeper?.identify(fingerprint, calling: hello.name) {
+      (peer.contactName, peer.posedAs) = identified
+    }
     self.peer = peer
     guard hello.version == protocolVersion else {
       throw WireError.versionMismatch(ours: protocolVersion, theirs: hello.version)

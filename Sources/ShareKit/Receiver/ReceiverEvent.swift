@@ -16,6 +16,20 @@ package struct PeerInfo: Sendable, Equatable {
   /// Whether `fingerprint` is proven by the certificate it presented (always, but for a LocalSend
   /// sender without one): hooks are given no sender ID otherwise.
   package var verified = true
+  /// Its name as a contact of this home, if it is one (`Gatekeeper.identify`).
+  package var contactName: PeerText? = nil
+  /// For a stranger: the contact whose name, or one like it, it uses.
+  package var posedAs: PeerText? = nil
+}
+
+extension PeerInfo {
+  /// `metadata` with who this sender is to this home (a contact's name, or the contact it posed as).
+  func identified(_ metadata: ItemMetadata) -> ItemMetadata {
+    var metadata = metadata
+    metadata.contactName = contactName
+    metadata.posedAs = posedAs
+    return metadata
+  }
 }
 
 /// What a receiver reports as it works, for logs and `--json` output.
