@@ -195,12 +195,14 @@ import Testing
       // Cherokee, a Lao digit) that the hand-made table did not.
       ("peer-a\u{2800}", "peer-a"), ("\u{2800}bob", "bob"), ("b\u{0585}b", "bob"), ("\u{13CF}ob", "bob"),
       ("b\u{0ED0}b", "bob"),
+      // Review 16: a capital I is drawn like l and is also i's capital; both hold.
+      ("Ivan", "ivan"), ("Ivan", "lvan"), ("MIKE", "mike"), ("IVAN", "ivan"),
     ]
     for (lookalike, name) in pairs {
-      #expect(KnownIdentities.appearance(lookalike) == KnownIdentities.appearance(name), "\(lookalike.unicodeScalars.map(\.value))")
+      #expect(KnownIdentities.looksAlike(lookalike, name), "\(lookalike.unicodeScalars.map(\.value))")
     }
-    for (one, other) in [("lab-b", "lab-c"), ("alice", "alicia"), ("bob dev", "bobdev"), ("Борис", "Boris")] {
-      #expect(KnownIdentities.appearance(one) != KnownIdentities.appearance(other), "\(one) / \(other)")
+    for (one, other) in [("lab-b", "lab-c"), ("alice", "alicia"), ("bob dev", "bobdev"), ("Борис", "Boris"), ("ivan", "lvan")] {
+      #expect(!KnownIdentities.looksAlike(one, other), "\(one) / \(other)")
     }
   }
 

@@ -98,10 +98,9 @@ extension LocalSendPeer {
     if book.knowsShareDevice(alias.unescaped) || book.knowsShareDevice(fingerprint.unescaped) {
       return "unverified: uses the name or ID of a share device this home knows"
     }
-    let look = KnownIdentities.appearance(alias.unescaped)
     let claimed = fingerprint.unescaped.lowercased()
     let same = sharePeers.first { peer in
-      peer.id?.hex == claimed || ([peer.name] + peer.aliases).contains { KnownIdentities.appearance($0.unescaped) == look }
+      peer.id?.hex == claimed || ([peer.name] + peer.aliases).contains { KnownIdentities.looksAlike($0.unescaped, alias.unescaped) }
     }
     return same.map { "unverified: uses the name or ID of \($0.name), a share device nearby (\($0.id?.short ?? "no ID"))" }
   }
@@ -112,9 +111,8 @@ extension LocalSendPeer {
   /// name's owner proves its ID; the LocalSend device is reached by its fingerprint's prefix.
   package static func namesShareDevice(_ target: String, nearby sharePeers: [Peer], book: KnownIdentities) -> Bool {
     if book.knowsShareDevice(target) { return true }
-    let look = KnownIdentities.appearance(target)
     return sharePeers.contains { peer in
-      ([peer.name] + peer.aliases).contains { KnownIdentities.appearance($0.unescaped) == look }
+      ([peer.name] + peer.aliases).contains { KnownIdentities.looksAlike($0.unescaped, target) }
         || PeerResolver.matches(peer, prefix: target)
     }
   }

@@ -57,8 +57,7 @@ package struct KnownIdentities: Sendable {
     // LocalSend pins (`localsend:ALIAS`) are LocalSend devices', not share devices'; this device
     // is one (review 15: a LocalSend announcement of its name took a send by that name).
     let shareDevices = others.filter { !$0.name.hasPrefix("localsend:") } + (own.map { [(name: $0.name, id: $0.id)] } ?? [])
-    let look = Self.appearance(target)
-    if shareDevices.contains(where: { Self.appearance($0.name) == look }) { return true }
+    if shareDevices.contains(where: { Self.looksAlike($0.name, target) }) { return true }
     let prefix = target.lowercased()
     return prefix.count >= 4 && prefix.allSatisfy(\.isHexDigit) && shareDevices.contains { $0.id.hex.hasPrefix(prefix) }
   }
@@ -66,15 +65,22 @@ package struct KnownIdentities: Sendable {
   /// What a record advertised as `name` with the ID `id` may be shown as.
   package func standing(name: String, id: Fingerprint?) -> Peer.Standing {
     guard let id else { return .new }
-    let look = Self.appearance(name)
     // First: this device's name is never another device's, whatever was remembered for it.
-    if let own, own.id != id, Self.sameName(own.name, name) || Self.appearance(own.name) == look { return .takesOwnName }
+    if let own, own.id != id, Self.sameName(own.name, name) || Self.looksAlike(own.name, name) { return .takesOwnName }
     if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
     if let other = self.id(for: name) { return .nameKnownWith(other) }
     let names = names(for: id)
     if !names.isEmpty { return .claimsIDOf(names) }
-    if let similar = others.first(where: { Self.appearance($0.name) == look }) { return .looksLike(similar.name) }
+    if let similar = others.first(where: { Self.looksAlike($0.name, name) }) { return .looksLike(similar.name) }
     return .new
+  }
+
+  /// Whether two names look alike: the same `appearance` as written, or lowercased first. Either
+  /// alone misses a pair: an uppercase I is drawn like a lowercase L (`Ivan` and `lvan` look
+  /// alike), and is also the uppercase of `i` (`Ivan` and `ivan` are one name apart from case:
+  /// review 16 found a stranger called `ivan` got no "NOT your contact Ivan" warning).
+  package static func looksAlike(_ first: String, _ second: String) -> Bool {
+    appearance(first) == appearance(second) || appearance(first.lowercased()) == appearance(second.lowercased())
   }
 
   /// A name as it looks on a screen, for telling look-alikes: compatibility forms folded (NFKC),

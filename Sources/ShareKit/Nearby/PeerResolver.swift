@@ -88,8 +88,7 @@ package struct PeerResolver: Sendable {
     }
     // This device's own name (or a look-alike) is never remembered for another device: a send
     // by ID to one advertising it would otherwise make that name its pin (review 14).
-    let own = KnownIdentities.appearance(device.name)
-    try? contacts.remember(proven.filter { KnownIdentities.appearance($0.name) != own })
+    try? contacts.remember(proven.filter { !KnownIdentities.looksAlike($0.name, device.name) })
   }
 }
 

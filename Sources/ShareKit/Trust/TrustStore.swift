@@ -41,8 +41,7 @@ package struct TrustStore: Sendable, Equatable {
   /// characters and invisible ones aside: `KnownIdentities.appearance`): the contact a stranger
   /// giving that name would pass for.
   package func contact(sharingNameWith name: PeerText, other: Fingerprint) -> TrustedPeer? {
-    let look = KnownIdentities.appearance(name.unescaped)
-    return peers.first { $0.id != other && KnownIdentities.appearance($0.name.unescaped) == look }
+    peers.first { $0.id != other && KnownIdentities.looksAlike($0.name.unescaped, name.unescaped) }
   }
 
   /// Adds or updates a contact.
