@@ -104,6 +104,12 @@ extension BuiltinTypes {
         "application/x-ms-dos-executable", "application/x-dosexec", "application/x-msdos-program",
         "application/x-ms-ne-executable",
       ], sig: true)
+    // Review 16: libmagic names them (thin, universal and object files), but no type had the
+    // name, so a macOS program was "data" under any name (`photo.jpg`).
+    list.type(
+      "com.apple.mach-o-binary", "Mach-O executable or library (macOS)", ["public.data", "public.executable"],
+      ext: ["dylib", "bundle"], mime: ["application/x-mach-binary", "application/x-mach-o", "application/x-mach-o-executable"],
+      sig: true)
     list.type(
       "com.sun.java-archive", "Java archive", ["public.zip-archive", "public.executable"], ext: ["jar", "war", "ear"],
       mime: ["application/java-archive", "application/x-java-archive"])
