@@ -261,6 +261,19 @@ import Testing
     }
   }
 
+  /// Review 16: a contact named here `alice` that advertises itself as `alice-laptop` could not
+  /// be sent to by either name. Its name here goes by its ID: every record claiming it is tried,
+  /// and the certificate decides.
+  @Test func aContactsNameHereReachesItUnderTheNameItAdvertises() throws {
+    let book = R.book(contacts: ["alice": R.labB])
+    let peers = R.peers(
+      [R.record("alice-laptop", R.labB), R.record("copy", R.labB, port: 2, interface: 2), R.record("laptop", R.laptop, port: 3)],
+      book: book)
+    let endpoint = try R.endpoint(for: "alice", among: peers, book: book)
+    #expect(endpoint.expectedFingerprint == R.labB && endpoint.candidates.count == 2 && endpoint.rememberAs == nil)
+    #expect(throws: ShareError.self) { try R.endpoint(for: "alicia", among: peers, book: book) }
+  }
+
   @Test func byIDPrefixANameIsRememberedOnlyWhenTheReceiverItselfGivesIt() throws {
     let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-resolver-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: home) }

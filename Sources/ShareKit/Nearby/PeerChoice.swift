@@ -48,9 +48,13 @@ extension PeerResolver {
         byName.append(peer)
       }
     }
-    let byID = others.filter { peer in
+    var byID = others.filter { peer in
       matches(peer, prefix: query) && !byName.contains { $0.key == peer.key }
     }
+    // A contact (or a name sent to) that advertises under another name (`trust add ID --name
+    // alice` for a device called alice-laptop): its name goes by its ID, and the certificate
+    // decides among the records claiming it (review 16: `--to alice` found no peer).
+    if byName.isEmpty, byID.isEmpty, let known = book.id(for: query) { byID = others.filter { $0.id == known } }
     switch (byName.count, byID.isEmpty) {
     case (0, true): throw notNearby(query, peers: peers, own: book.own)
     case (0, false): return Set(byID.compactMap(\.id)).count == 1 ? .chosen(.byID(byID)) : .ambiguous(byID)
