@@ -193,4 +193,29 @@ import Testing
     #expect(watch.waitFor(timeout: .seconds(30)) { stdout, _, _ in events("disappeared", in: stdout) >= 1 }, "never disappeared")
     #expect(events("appeared") == 1 && events("disappeared") == 1, "\(String(decoding: watch.stdoutSoFar, as: UTF8.self))")
   }
+
+  /// Review 16: `share peers --watch | head -1` never ended: SIGPIPE is ignored, and the write's
+  /// EPIPE was too. The watch ends at its first write after its reader is gone.
+  @Test func watchEndsWhenItsReaderIsGone() throws {
+    let tag = Self.tag()
+    let watcher = try ShareHome(name: "npw-gone-\(tag)")
+    let pipeline = Process()
+    pipeline.executableURL = URL(fileURLWithPath: "/bin/sh")
+    pipeline.arguments = [
+      "-c", #""$0" --home "$1" peers --watch --json 2>/dev/null | head -c 1 >/dev/null"#, try ShareBinary.require().path,
+      watcher.home.path,
+    ]
+    try pipeline.run()
+    defer {
+      // A watch that went on would keep this test's output open (and the test run waiting).
+      if pipeline.isRunning { _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/pkill"), arguments: ["-f", watcher.home.path]) }
+    }
+    // Appearing gives `head` its byte, and it leaves; disappearing is the write that finds no reader.
+    let daemon = try ShareHome(name: "npw-gone-peer-\(tag)").startDaemon()
+    usleep(2_000_000)
+    _ = daemon.stop()
+    let deadline = ContinuousClock.now + .seconds(30)
+    while pipeline.isRunning && ContinuousClock.now < deadline { usleep(100_000) }
+    #expect(!pipeline.isRunning, "share peers --watch went on writing into a closed pipe")
+  }
 }

@@ -2,8 +2,10 @@ import Glibc
 import System
 
 /// The process's standard output or error, for the command line's console: text is written
-/// whole (a short write is continued, an interrupted one retried), or dropped when the stream is
-/// gone (a closed pipe).
+/// whole (a short write is continued, an interrupted one retried). When standard output's reader
+/// is gone (a closed pipe: `share peers --watch | head -1`), the process ends as SIGPIPE would
+/// have ended it (exit 141; SIGPIPE itself is ignored, for sockets): it would otherwise write
+/// into nothing for ever (review 16). Standard error's text is then dropped.
 package enum StandardStream: Sendable {
   case output
   case error
@@ -12,7 +14,12 @@ package enum StandardStream: Sendable {
 
   /// Writes all of `text`.
   package func write(_ text: String) {
-    try? descriptor.writeAll(Array(text.utf8))
+    do {
+      try descriptor.writeAll(Array(text.utf8))
+    } catch .brokenPipe where self == .output {
+      // No atexit handlers, as for the signal: other threads may be mid-way through anything.
+      _exit(141)
+    } catch {}
   }
 
   /// Whether the stream is a terminal.
