@@ -11,7 +11,8 @@ import TextEscaping
 ///   (NUL bytes, binary data: GLib still loads it);
 /// - other text starting with `#!` is a script, by interpreter (`sh`/`bash`… shell, `python*`,
 ///   `perl`, `ruby`, `php`, `node`, `pwsh`, `tclsh`; anything else `public.script`), also through `env`;
-/// - an ELF with `AI` and 1 or 2 at offset 8 is an AppImage;
+/// - content starting `\x7FELF` is a Unix executable whatever libmagic called it, and an AppImage
+///   with `AI` and 1 or 2 at offset 8;
 /// - a ZIP (or unrecognised data starting `PK\3\4`) is looked into: an OpenDocument `mimetype`
 ///   first entry, Office Open XML parts (`[Content_Types].xml`, `_rels/`, `docProps/`, then
 ///   `word/` docx, `xl/` xlsx, `ppt/` pptx), an Android package (`AndroidManifest.xml`,
@@ -27,6 +28,10 @@ package enum ContentClassifier {
     if head.isEmpty {
       result.type = .data
       result.isEmpty = true
+      return result
+    }
+    if startsWith(head, elfMagic) {
+      refineELF(&result, head: head, mime: mime, registry: registry)
       return result
     }
     // Before the NUL rule, and whatever libmagic said: GLib still loads a desktop entry with
@@ -60,8 +65,24 @@ package enum ContentClassifier {
     return result
   }
 
+  /// An ELF is a program whatever libmagic calls it. The kernel's loader checks the magic, the
+  /// type (`e_type`) and the machine, never the byte-order byte (`EI_DATA`); libmagic reads it,
+  /// and with 0, 2, 3 or 0xFF there answers application/octet-stream, which was accepted as
+  /// data under any name, `holiday.jpg` included (review 15). libmagic's own ELF type stands.
+  private static func refineELF(
+    _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
+  ) {
+    if isAppImage(head) {
+      result.type = .appImage
+      result.refinement = "AppImage (ELF with AppImage signature)"
+    } else if !registry.conforms(result.type, to: .unixExecutable) {
+      result.type = .unixExecutable
+      result.refinement = "ELF header (libmagic said \(mime.isEmpty ? "nothing" : mime))"
+    }
+  }
+
   /// What share knows better than libmagic about content that is not text: a DOS COM guess
-  /// without an MZ header, an AppImage, a ZIP's contents.
+  /// without an MZ header, a ZIP's contents.
   private static func refineBinary(
     _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
   ) {
@@ -72,11 +93,6 @@ package enum ContentClassifier {
     if mime == "application/x-dosexec", !startsWith(head, [0x4D, 0x5A]), !startsWith(head, [0x5A, 0x4D]) {
       result.type = .data
       result.refinement = "data (libmagic's guess of a DOS COM program from its first bytes; no MZ header)"
-      return
-    }
-    if registry.conforms(result.type, to: .unixExecutable), isAppImage(head) {
-      result.type = .appImage
-      result.refinement = "AppImage (ELF with AppImage signature)"
       return
     }
     if startsWith(head, [0x50, 0x4B, 0x03, 0x04]),
@@ -203,9 +219,12 @@ package enum ContentClassifier {
 
   // MARK: - Binaries
 
+  /// `\x7FELF`, the first four bytes of every ELF file.
+  static let elfMagic: [UInt8] = [0x7F, 0x45, 0x4C, 0x46]
+
   /// ELF magic, then `AI` and type 1 or 2 in the ELF padding (AppImage type 1 and 2).
   static func isAppImage(_ head: UnsafeRawBufferPointer) -> Bool {
-    head.count >= 11 && startsWith(head, [0x7F, 0x45, 0x4C, 0x46]) && head[8] == UInt8(ascii: "A")
+    head.count >= 11 && startsWith(head, elfMagic) && head[8] == UInt8(ascii: "A")
       && head[9] == UInt8(ascii: "I") && (head[10] == 1 || head[10] == 2)
   }
 

@@ -127,6 +127,25 @@ struct ContentClassifierTests {
     #expect(classify(try SampleBytes.elf(), "application/x-sharedlib").type == .unixExecutable)
   }
 
+  /// Found by review 15: the kernel runs an ELF whatever its byte-order byte (EI_DATA) says, and
+  /// libmagic calls one with 0, 2, 3 or 0xFF there application/octet-stream.
+  @Test func anELFIsAnExecutableWhateverLibmagicCallsIt() throws {
+    for order: UInt8 in [0, 2, 3, 0xFF] {
+      var elf = try SampleBytes.elf()
+      elf[5] = order
+      let content = classify(elf, "application/octet-stream")
+      #expect(content.type == .unixExecutable, "EI_DATA \(order)")
+      #expect(content.label == "ELF header (libmagic said application/octet-stream)")
+      var appImage = try SampleBytes.appImage()
+      appImage[5] = order
+      #expect(classify(appImage, "application/octet-stream").type == .appImage, "EI_DATA \(order)")
+    }
+    #expect(classify(try SampleBytes.elf(), "text/plain").type == .unixExecutable)
+    // libmagic's own ELF answer stands, with its words.
+    let named = classify(try SampleBytes.elf(), "application/x-pie-executable", "ELF 64-bit LSB pie executable")
+    #expect(named.type == .unixExecutable && named.refinement == nil)
+  }
+
   @Test("empty content is marked empty")
   func empty() {
     let empty = classify([], "application/x-empty", "empty")

@@ -342,6 +342,24 @@ struct TypePolicyTests {
     #expect(!program.accepted, "an MZ program is still one")
   }
 
+  /// Found by review 15: /bin/true with its byte-order byte (EI_DATA) set to 0, 2, 3 or 0xFF
+  /// still runs, libmagic calls it application/octet-stream, and it was accepted as a photo.
+  @Test func anELFLibmagicCallsDataIsRefusedAsAnExecutableUnderAnyName() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    for order: UInt8 in [0, 2, 3, 0xFF] {
+      var head = Array(try SampleBytes.elf().prefix(ContentSniffer.headLength))
+      head[5] = order
+      try #require(try sniffer.sniff(head).mimeType == "application/octet-stream", "libmagic now knows EI_DATA \(order)")
+      for name in ["holiday.jpg", "notes.txt", "data.bin", "tool"] {
+        let verdict = policy.judge(name: name, kind: .file, head: head, totalSize: 1 << 20, sniffer: sniffer)
+        #expect(
+          !verdict.accepted && verdict.type == .unixExecutable && verdict.rule == .excludedContent,
+          "EI_DATA \(order), \(name): \(verdict.reason)")
+      }
+    }
+  }
+
   @Test("URL items must be one URL with a scheme")
   func urlItems() throws {
     let policy = try Self.policy.get()
