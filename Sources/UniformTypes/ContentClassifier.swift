@@ -8,7 +8,8 @@ import TextEscaping
 ///   reports some binary signatures without a MIME type as `text/plain`);
 /// - content whose first group is `[Desktop Entry]` is a desktop entry, `[Flatpak Ref]`/`[Flatpak
 ///   Repo]` a Flatpak reference/repository, even after a shebang line, and whatever follows it
-///   (NUL bytes, binary data: GLib still loads it);
+///   (NUL bytes, binary data: GLib still loads it); text whose head holds comments only, of an
+///   item that goes on past it, is taken for a desktop entry;
 /// - other text starting with `#!` is a script, by interpreter (`sh`/`bash`… shell, `python*`,
 ///   `perl`, `ruby`, `php`, `node`, `pwsh`, `tclsh`; anything else `public.script`), also through `env`;
 /// - content starting `\x7FELF` is a Unix executable whatever libmagic called it, and an AppImage
@@ -18,9 +19,10 @@ import TextEscaping
 ///   `word/` docx, `xl/` xlsx, `ppt/` pptx), an Android package (`AndroidManifest.xml`,
 ///   `classes.dex`) or a Java archive (`META-INF/MANIFEST.MF`).
 package enum ContentClassifier {
-  /// Classifies `head` given libmagic's `magic` result for the same bytes.
+  /// Classifies `head` given libmagic's `magic` result for the same bytes; `truncated` when the
+  /// item goes on past `head`.
   package static func classify(
-    head: UnsafeRawBufferPointer, magic: MagicResult, registry: TypeRegistry
+    head: UnsafeRawBufferPointer, truncated: Bool, magic: MagicResult, registry: TypeRegistry
   ) -> ContentType {
     let mime = MIMEType.normalized(magic.mimeType)
     var result = ContentType(
@@ -36,10 +38,19 @@ package enum ContentClassifier {
     }
     // Before the NUL rule, and whatever libmagic said: GLib still loads a desktop entry with
     // NUL bytes or binary data after its lines (review 13), and runs its Exec= as well.
-    if let (type, group) = iniGroupType(head) {
+    switch iniGroup(head, truncated: truncated) {
+    case .found(let type, let group):
       result.type = type
       result.refinement = "\(group) group"
       return result
+    case .beyondHead:
+      // Only blank and comment lines so far: the file may still be a desktop entry, which is
+      // what share then takes it for (review 15).
+      result.type = .desktopEntry
+      result.refinement = "text whose first group lies beyond the part share reads"
+      return result
+    case .other:
+      break
     }
     if isText(result.type, mime: mime, registry: registry) {
       // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
@@ -105,9 +116,9 @@ package enum ContentClassifier {
     }
   }
 
-  /// `classify(head:magic:registry:)` for bytes in an array.
-  package static func classify(head: [UInt8], magic: MagicResult, registry: TypeRegistry) -> ContentType {
-    head.withUnsafeBytes { classify(head: $0, magic: magic, registry: registry) }
+  /// `classify(head:truncated:magic:registry:)` for bytes in an array.
+  package static func classify(head: [UInt8], truncated: Bool, magic: MagicResult, registry: TypeRegistry) -> ContentType {
+    head.withUnsafeBytes { classify(head: $0, truncated: truncated, magic: magic, registry: registry) }
   }
 
   // MARK: - Text
@@ -122,35 +133,6 @@ package enum ContentClassifier {
   private static func hasWideTextBOM(_ head: UnsafeRawBufferPointer) -> Bool {
     startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF])
       || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
-  }
-
-  /// The type of an ini-style file whose first group (after blank, comment and `#!` lines) is
-  /// `[Desktop Entry]`, `[KDE Desktop Entry]`, `[Flatpak Ref]` or `[Flatpak Repo]`.
-  static func iniGroupType(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
-    var start = startsWith(head, [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    var lines = 0
-    while start < head.count, lines < 200 {
-      var end = start
-      while end < head.count, head[end] != UInt8(ascii: "\n") { end += 1 }
-      // GLib reads a line only up to a NUL byte (a line starting with one is nothing): so does
-      // this (review 14: `[Desktop Entry]\0` and a NUL line before it).
-      var cut = start
-      while cut < end, head[cut] != 0 { cut += 1 }
-      let line = String(decoding: UnsafeRawBufferPointer(rebasing: head[start..<cut]), as: UTF8.self)
-        .trimmingBlanks()
-      start = end + 1
-      lines += 1
-      if line.isEmpty || line.hasPrefix("#") { continue }
-      switch line {
-      case "[Desktop Entry]", "[KDE Desktop Entry]": return (.desktopEntry, line)
-      case "[Flatpak Ref]": return ("org.flatpak.flatpakref", line)
-      case "[Flatpak Repo]": return ("org.flatpak.flatpakrepo", line)
-      case _ where ["[internetshortcut]", "[{000214a0-0000-0000-c000-000000000046}]"].contains(line.lowercased()):
-        return (.internetShortcut, line)
-      default: return nil
-      }
-    }
-    return nil
   }
 
   /// The type of PEM-armored text (RFC 7468): certificates, certificate requests, keys.

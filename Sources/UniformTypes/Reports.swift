@@ -94,12 +94,11 @@ extension TypePolicy {
     let verdict: Verdict
     do {
       let magic = try sniffer.sniff(head)
-      let classified = ContentClassifier.classify(head: head, magic: magic, registry: registry)
+      let truncated = (totalSize ?? Int64(head.count)) > Int64(head.count)
+      let classified = ContentClassifier.classify(head: head, truncated: truncated, magic: magic, registry: registry)
       content = classified
       verdict = head.withUnsafeBytes { bytes in
-        judgeLink(
-          judge(name: name, content: classified), name: name, head: bytes,
-          truncated: (totalSize ?? Int64(head.count)) > Int64(head.count))
+        judgeLink(judge(name: name, content: classified), name: name, head: bytes, truncated: truncated)
       }
     } catch {
       content = nil

@@ -163,8 +163,9 @@ extension TypePolicy {
     name: String, kind: ItemKind = .file, head: UnsafeRawBufferPointer, totalSize: Int64? = nil,
     sniffer: ContentSniffer
   ) -> Verdict {
-    // The item goes on past its head: what follows was not seen.
-    let truncated = (totalSize ?? Int64(head.count)) > Int64(head.count)
+    // The item goes on past its head: what follows was not seen. Without a size (a stream), a
+    // full head may be followed by more.
+    let truncated = totalSize.map { $0 > Int64(head.count) } ?? (head.count >= ContentSniffer.headLength)
     switch kind {
     case .folder:
       return judge(name: name, kind: .folder)
@@ -183,7 +184,7 @@ extension TypePolicy {
       // libmagic's description is only needed to word content rejections: ask for it then.
       let mime = try sniffer.mimeType(ofHead: head)
       var content = ContentClassifier.classify(
-        head: head, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+        head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
       var verdict = judge(name: name, content: content)
       if verdict.rule == .excludedContent || verdict.rule == .typeMismatch, content.refinement == nil {
         content.magicDescription = try sniffer.description(ofHead: head)

@@ -21,7 +21,7 @@ extension TypePolicy {
     verdict.stage = .content
     verdict.contentType = type
     guard kind == .text, verdict.accepted, !head.isEmpty else { return verdict }
-    return textContentRefusal(name: name, head: head, sniffer: sniffer) ?? verdict
+    return textContentRefusal(name: name, head: head, truncated: truncated, sniffer: sniffer) ?? verdict
   }
 
   /// The refusal a `.txt` file holding a snippet's text would get for what that text is: a kind
@@ -30,12 +30,15 @@ extension TypePolicy {
   /// Nil when the file would not be refused on its content; a libmagic failure refuses the
   /// snippet as it does a file (`content-unreadable`). Sent as text or as a file, the same bytes
   /// get the same answer, with the same reason.
-  private func textContentRefusal(name: String, head: UnsafeRawBufferPointer, sniffer: ContentSniffer) -> Verdict? {
+  private func textContentRefusal(
+    name: String, head: UnsafeRawBufferPointer, truncated: Bool, sniffer: ContentSniffer
+  ) -> Verdict? {
     // What a `.txt` name says: the snippet is stored as one.
     let named: TypeIdentifier = .plainText
     do {
       let mime = try sniffer.mimeType(ofHead: head)
-      var content = ContentClassifier.classify(head: head, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+      var content = ContentClassifier.classify(
+        head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
       let excluded = exclusion(of: content.type)
       let disguise = excluded == nil && reconcile(name: named, content: content) == .disguise
       guard excluded != nil || disguise else { return nil }

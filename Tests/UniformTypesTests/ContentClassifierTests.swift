@@ -7,8 +7,9 @@ import Testing
 struct ContentClassifierTests {
   let registry = TypeRegistry.system()
 
-  func classify(_ head: [UInt8], _ mime: String, _ description: String = "") -> ContentType {
-    ContentClassifier.classify(head: head, magic: MagicResult(mimeType: mime, description: description), registry: registry)
+  func classify(_ head: [UInt8], _ mime: String, _ description: String = "", truncated: Bool = false) -> ContentType {
+    ContentClassifier.classify(
+      head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: description), registry: registry)
   }
 
   @Test("a ZIP libmagic calls application/zip is recognised as Word, Excel or PowerPoint by its parts")
@@ -106,6 +107,56 @@ struct ContentClassifierTests {
     #expect(classify(Array("[Flatpak Ref]\nName=x\n".utf8), "text/plain").type == "org.flatpak.flatpakref")
     #expect(classify(Array("[Other]\n[Desktop Entry]\n".utf8), "text/plain").type == .plainText)
     #expect(classify(Array("Hello\n[Desktop Entry]\n".utf8), "text/plain").type == .plainText)
+  }
+
+  /// Found by review 15: GLib loads each of these (checked with GIO's
+  /// `g_desktop_app_info_new_from_filename`), and each was plain text.
+  @Test func aDesktopEntryAfterManyCommentsOrAFormFeedIsStillOne() {
+    let entry = "[Desktop Entry]\nType=Application\nName=x\nExec=sh -c id\n"
+    let forms = [
+      String(repeating: "#c\n", count: 201) + entry, String(repeating: "\n", count: 201) + entry,
+      String(repeating: "# a comment line\n", count: 3000) + entry, "\u{0C}\n" + entry, "\u{0C}" + entry,
+      "  \u{0C} # x\n\r\r\n" + entry,
+    ]
+    for form in forms {
+      let head = Array(form.utf8)
+      #expect(head.count < ContentSniffer.headLength)
+      #expect(classify(head, "text/plain").type == .desktopEntry, "\(form.prefix(40).debugDescription)")
+    }
+    // GLib does not skip a vertical tab (C's isspace does): one blank too many only refuses more.
+    #expect(classify(Array(("\u{0B}" + entry).utf8), "text/plain").type == .desktopEntry)
+    let flatpak = String(repeating: "\n", count: 500) + "[Flatpak Ref]\nName=x\n"
+    #expect(classify(Array(flatpak.utf8), "text/plain").type == "org.flatpak.flatpakref")
+  }
+
+  /// Found by review 15: one comment line longer than the head pushed the group out of it.
+  @Test func aHeadThatEndsAmongCommentsOfALongerFileMayBeADesktopEntry() {
+    let limit = ContentSniffer.headLength
+    let entry = "[Desktop Entry]\nType=Application\nName=x\nExec=sh -c id\n"
+    let longLine = Array(("#" + String(repeating: "a", count: 70_000) + "\n" + entry).utf8)
+    let heads: [[UInt8]] = [
+      Array(longLine.prefix(limit)),
+      Array(String(repeating: "# comment\n", count: 7000).utf8.prefix(limit)),
+      Array(String(repeating: "\n", count: limit).utf8),
+      // The group line starts in the head and ends past it.
+      Array(String(repeating: "#\n", count: limit / 2 - 4).utf8) + Array("[Deskt".utf8),
+    ]
+    for head in heads {
+      let content = classify(head, "text/plain", truncated: true)
+      #expect(content.type == .desktopEntry, "\(head.suffix(20))")
+      #expect(content.label == "text whose first group lies beyond the part share reads")
+    }
+    // The whole file: comments only are text.
+    #expect(classify(Array("# just notes\n\n# more\n".utf8), "text/plain").type == .plainText)
+    #expect(classify(Array(String(repeating: "# x\n", count: 100).utf8), "text/plain", truncated: false).type == .plainText)
+    // A first line that is no group, or another group, decides on its own, as do NUL bytes (binary data).
+    for head in [
+      Array(("# c\n" + String(repeating: "a", count: limit)).utf8.prefix(limit)),
+      Array(("# c\n[Other]" + String(repeating: " ", count: limit)).utf8.prefix(limit)),
+      [UInt8](repeating: 0, count: limit),
+    ] {
+      #expect(classify(head, "application/octet-stream", truncated: true).type != .desktopEntry, "\(head.prefix(12))")
+    }
   }
 
   @Test("text with NUL bytes and no UTF-16 byte-order mark is binary data")

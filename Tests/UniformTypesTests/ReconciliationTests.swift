@@ -44,7 +44,7 @@ struct ReconciliationTests {
   func pemCertificate() throws {
     let head = Array("-----BEGIN CERTIFICATE-----\nMIIFazCCA1OgAwIBAgIRAIIQz7DSQONZRGPgu2OCiwAwDQYJKoZIhvcNAQELBQAw\n".utf8)
     let classified = ContentClassifier.classify(
-      head: head, magic: MagicResult(mimeType: "text/plain", description: "PEM certificate"), registry: Self.registry)
+      head: head, truncated: false, magic: MagicResult(mimeType: "text/plain", description: "PEM certificate"), registry: Self.registry)
     #expect(classified.type == "public.x509-certificate")
     let verdict = try Self.policy.get().judge(name: "ISRG_Root_X1.crt", content: classified)
     #expect(verdict.accepted && verdict.match == .same && verdict.decidedBy == "Certificates and keys", "\(verdict.reason)")

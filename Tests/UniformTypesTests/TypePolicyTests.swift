@@ -290,6 +290,22 @@ struct TypePolicyTests {
     }
   }
 
+  /// Found by review 15: a 70,000-byte comment line put the group past the 64 KiB head, and the
+  /// file was accepted as text; so is a stream of unknown size whose full head holds comments only.
+  @Test func aFileWhoseFirstGroupLiesPastTheHeadIsRefusedAsAPossibleDesktopEntry() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    let file = Array(("#" + String(repeating: "a", count: 70_000) + "\n[Desktop Entry]\nType=Application\nExec=id\n").utf8)
+    let head = Array(file.prefix(ContentSniffer.headLength))
+    for size in [Int64(file.count), nil] {
+      let verdict = policy.judge(name: "big.txt", head: head, totalSize: size, sniffer: sniffer)
+      #expect(!verdict.accepted && verdict.type == .desktopEntry && verdict.rule == .excludedContent, "\(verdict.reason)")
+      #expect(verdict.reason.hasSuffix("[text whose first group lies beyond the part share reads]"), "\(verdict.reason)")
+    }
+    let notes = Array(String(repeating: "# only comments\n", count: 100).utf8)
+    #expect(policy.judge(name: "notes.txt", head: notes, totalSize: Int64(notes.count), sniffer: sniffer).accepted)
+  }
+
   @Test(
     "a text snippet is refused on its content as a .txt file of the same bytes is, with the same reason",
     arguments: [

@@ -14,7 +14,9 @@ package enum TypeNames {
   package static func name(_ base: String, forContent head: [UInt8]) -> String {
     guard !head.isEmpty, let sniffer = try? ContentSniffer(), let magic = try? sniffer.sniff(head) else { return base }
     let registry = TypeRegistry.system()
-    let type = ContentClassifier.classify(head: head, magic: magic, registry: registry).type
+    // A full head may be followed by more (the caller reads at most that much first).
+    let truncated = head.count >= ContentSniffer.headLength
+    let type = ContentClassifier.classify(head: head, truncated: truncated, magic: magic, registry: registry).type
     guard type != .data else { return base }
     // Text of a kind with no extension of its own (UTF-8 plain text) is still a .txt.
     let ext =

@@ -1,0 +1,71 @@
+/// Key files (ini-style text) as GLib reads them: the first group decides what a desktop entry,
+/// a Flatpak reference or an Internet shortcut is, whatever the file is called.
+extension ContentClassifier {
+  /// What the first group of ini-style text is.
+  enum IniGroup: Equatable {
+    /// `[Desktop Entry]` (or `[KDE Desktop Entry]`), `[Flatpak Ref]`, `[Flatpak Repo]` or an
+    /// Internet shortcut's group, with the group line.
+    case found(TypeIdentifier, String)
+    /// The head of a longer item ends before any line but blank and comment ones has ended: the
+    /// first group may lie beyond it.
+    case beyondHead
+    /// Another group first, or a first line that is no group at all (not a key file).
+    case other
+  }
+
+  /// The first group of `head`, read as GLib reads a key file (gkeyfile.c,
+  /// `g_key_file_parse_line`): a line ends at LF, or at a NUL byte; after its leading blanks, one
+  /// that is empty or starts with `#` is a comment, however many there are (review 15: the scan
+  /// stopped after 200 lines). When the item goes on past its head (`truncated`) and the head
+  /// ends among comments, or inside a first line `[` whose `]` it does not hold, the group may
+  /// come after what share reads: `beyondHead`, unless the head has NUL bytes (binary data,
+  /// such as the zeros a disk image starts with, reads as blank lines).
+  static func iniGroup(_ head: UnsafeRawBufferPointer, truncated: Bool) -> IniGroup {
+    var start = startsWith(head, [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var hasNUL = false
+    while start < head.count {
+      var end = start
+      while end < head.count, head[end] != UInt8(ascii: "\n") { end += 1 }
+      // GLib reads a line only up to a NUL byte (a line starting with one is nothing): so does
+      // this (review 14: `[Desktop Entry]\0` and a NUL line before it).
+      var cut = start
+      while cut < end, head[cut] != 0 { cut += 1 }
+      hasNUL = hasNUL || cut < end
+      var first = start
+      while first < cut, isKeyFileBlank(head[first]) { first += 1 }
+      start = end + 1
+      if first == cut || head[first] == UInt8(ascii: "#") { continue }
+      guard head[first] == UInt8(ascii: "[") else { return .other }
+      var last = cut
+      while last > first, isKeyFileBlank(head[last - 1]) { last -= 1 }
+      let line = UnsafeRawBufferPointer(rebasing: head[first..<last])
+      if line.count <= 64 {
+        let text = String(decoding: line, as: UTF8.self)
+        if let type = keyFileGroupType(text) { return .found(type, text) }
+      }
+      let unclosed = truncated && cut == head.count && !hasNUL && !line.contains(UInt8(ascii: "]"))
+      return unclosed ? .beyondHead : .other
+    }
+    return truncated && !hasNUL ? .beyondHead : .other
+  }
+
+  /// The type a key file's group line gives.
+  private static func keyFileGroupType(_ line: String) -> TypeIdentifier? {
+    switch line {
+    case "[Desktop Entry]", "[KDE Desktop Entry]": return .desktopEntry
+    case "[Flatpak Ref]": return "org.flatpak.flatpakref"
+    case "[Flatpak Repo]": return "org.flatpak.flatpakrepo"
+    case _ where ["[internetshortcut]", "[{000214a0-0000-0000-c000-000000000046}]"].contains(line.lowercased()):
+      return .internetShortcut
+    default: return nil
+    }
+  }
+
+  /// What GLib's key-file parser skips before a line (`g_ascii_isspace`: space, tab, LF, form
+  /// feed, CR; review 15: `\f[Desktop Entry]` hid the group), and vertical tab, which C's
+  /// `isspace` counts. Dropped after a group's `]` as well, where GLib 2.74 allows only spaces
+  /// and tabs (and older GLib anything): a blank too many only refuses more.
+  private static func isKeyFileBlank(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (0x09...0x0D).contains(byte)
+  }
+}
