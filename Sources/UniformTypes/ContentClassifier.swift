@@ -14,6 +14,7 @@ import TextEscaping
 ///   `perl`, `ruby`, `php`, `node`, `pwsh`, `tclsh`; anything else `public.script`), also through `env`;
 /// - content starting `\x7FELF` is a Unix executable whatever libmagic called it, and an AppImage
 ///   with `AI` and 1 or 2 at offset 8;
+/// - an OLE2 document whose directory (in the head) names a VBA project is macro-enabled;
 /// - a ZIP (or unrecognised data starting `PK\3\4`) is looked into: an OpenDocument `mimetype`
 ///   first entry, Office Open XML parts (`[Content_Types].xml`, `_rels/`, `docProps/`, then
 ///   `word/` docx, `xl/` xlsx, `ppt/` pptx), an Android package (`AndroidManifest.xml`,
@@ -93,7 +94,7 @@ package enum ContentClassifier {
   }
 
   /// What share knows better than libmagic about content that is not text: a DOS COM guess
-  /// without an MZ header, a ZIP's contents.
+  /// without an MZ header, a VBA project in an OLE2 document, a ZIP's contents.
   private static func refineBinary(
     _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
   ) {
@@ -104,6 +105,15 @@ package enum ContentClassifier {
     if mime == "application/x-dosexec", !startsWith(head, [0x4D, 0x5A]), !startsWith(head, [0x5A, 0x4D]) {
       result.type = .data
       result.refinement = "data (libmagic's guess of a DOS COM program from its first bytes; no MZ header)"
+      return
+    }
+    // Only for what libmagic already named an OLE2 file, and not for the installers (msi)
+    // in one: a legacy Office document whose directory names a VBA project runs it when opened.
+    if registry.conforms(result.type, to: .compoundDocument), !registry.conforms(result.type, to: .installerPackage),
+      let entry = CompoundFile.vbaProjectEntry(in: head)
+    {
+      result.type = .macroEnabled
+      result.refinement = "OLE2 document with a VBA project (\(Escaping.escaped(entry, maximumLength: 40)))"
       return
     }
     if startsWith(head, [0x50, 0x4B, 0x03, 0x04]),

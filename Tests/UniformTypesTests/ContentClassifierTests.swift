@@ -61,6 +61,44 @@ struct ContentClassifierTests {
     #expect(classify(lookalike, "application/zip").type == "org.openxmlformats.wordprocessingml.document")
   }
 
+  /// Found by review 15: a .doc with a `Macros` storage, or an .xls with `_VBA_PROJECT_CUR`, was
+  /// a plain Office document.
+  @Test func aLegacyOfficeDocumentWithAVBAProjectInItsDirectoryIsMacroEnabled() {
+    let word = [("WordDocument", UInt8(2)), ("1Table", 2)]
+    #expect(classify(SampleBytes.compoundFile(word), "application/msword").type == "com.microsoft.word.doc")
+    for (name, mime) in [
+      ("Macros", "application/msword"), ("_VBA_PROJECT_CUR", "application/vnd.ms-excel"), ("VBA", "application/x-ole-storage"),
+      ("_VBA_PROJECT", "application/cdfv2"), ("macros", "application/msword"),
+    ] {
+      let content = classify(SampleBytes.compoundFile(word + [(name, 1)]), mime)
+      #expect(content.type == .macroEnabled, "\(name)")
+      #expect(content.label == "OLE2 document with a VBA project (\(name))")
+    }
+    // A directory of two sectors apart, found through the FAT; 4,096-byte sectors (version 4).
+    let many = (0..<6).map { ("Stream\($0)", UInt8(2)) } + [("Macros", 1)]
+    #expect(classify(SampleBytes.compoundFile(many, directory: [3, 1]), "application/msword").type == .macroEnabled)
+    #expect(classify(SampleBytes.compoundFile(many, sectorShift: 12, directory: [2]), "application/msword").type == .macroEnabled)
+    // The installer an msi is, and a directory past the head, keep libmagic's type.
+    #expect(classify(SampleBytes.compoundFile(word + [("Macros", 1)]), "application/x-msi").type == "com.microsoft.windows-installer")
+    let far = SampleBytes.compoundFile(word + [("Macros", 1)], sectorShift: 12, directory: [20])
+    #expect(classify(Array(far.prefix(ContentSniffer.headLength)), "application/msword").type == "com.microsoft.word.doc")
+    // A FAT that loops back ends the walk.
+    var loop = SampleBytes.compoundFile(word, directory: [1, 2])
+    loop.replaceSubrange(512 + 8..<512 + 12, with: SampleBytes.le32(1))
+    #expect(classify(loop, "application/msword").type == "com.microsoft.word.doc")
+    // Random sector numbers, sizes and names in the header, the FAT and the directory never crash the walk.
+    let base = SampleBytes.compoundFile(many, directory: [1, 2])
+    var seed: UInt64 = 15
+    for _ in 0..<500 {
+      var bytes = base
+      for byte in SampleBytes.random(count: 24, seed: seed) {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1
+        bytes[0x1E + Int(seed >> 33) % (bytes.count - 0x1E)] = byte
+      }
+      #expect([.macroEnabled, "com.microsoft.word.doc"].contains(classify(bytes, "application/msword").type))
+    }
+  }
+
   @Test("ZIP refinement never overrides what libmagic identified as something else")
   func zipRefinementIsBounded() {
     #expect(classify(SampleBytes.docx, "application/x-pie-executable").type == .unixExecutable)

@@ -113,6 +113,47 @@ enum SampleBytes {
     + le16(0x3E) + le16(3) + le16(0xFFFE) + le16(9) + le16(6) + [UInt8](repeating: 0, count: 6)
     + [UInt8](repeating: 0, count: 512 - 40)
 
+  /// An OLE2 compound file (MS-CFB, version 3 with 512-byte sectors, or 4 with 4,096): the
+  /// header, the FAT in sector 0 and a directory of the root and `entries` (a name, and 1 for a
+  /// storage or 2 for an empty stream) in the sectors `directory`, linked in that order through
+  /// the FAT (whose one sector must cover them); other sectors hold zeros. The root's children
+  /// are a chain of right siblings.
+  static func compoundFile(_ entries: [(String, UInt8)], sectorShift: Int = 9, directory: [Int] = [1]) -> [UInt8] {
+    let size = 1 << sectorShift
+    let none: UInt32 = 0xFFFF_FFFF
+    let endOfChain: UInt32 = 0xFFFF_FFFE
+    var fat = [UInt32](repeating: none, count: size / 4)
+    fat[0] = 0xFFFF_FFFD
+    for (index, sector) in directory.enumerated() {
+      fat[sector] = index + 1 < directory.count ? UInt32(directory[index + 1]) : endOfChain
+    }
+    var header: [UInt8] = Array(oleHeader[0..<0x1A])
+    header += le16(sectorShift == 9 ? 3 : 4) + le16(0xFFFE) + le16(sectorShift) + le16(6) + [0, 0, 0, 0, 0, 0]
+    header += le32(sectorShift == 9 ? 0 : UInt32(directory.count))
+    header += le32(1) + le32(UInt32(directory[0])) + le32(0) + le32(4096)
+    header += le32(endOfChain) + le32(0) + le32(endOfChain) + le32(0)
+    header += le32(0)
+    for _ in 1..<109 { header += le32(none) }
+    func entry(_ name: String, _ type: UInt8, right: UInt32, child: UInt32) -> [UInt8] {
+      let units = Array(name.utf16)
+      var bytes: [UInt8] = units.flatMap { le16(Int($0)) } + [UInt8](repeating: 0, count: 64 - 2 * units.count)
+      bytes += le16(2 * units.count + 2) + [type, 1]
+      bytes += le32(none) + le32(right) + le32(child) + [UInt8](repeating: 0, count: 36)
+      return bytes + le32(endOfChain) + le32(0) + le32(0)
+    }
+    var records = entry("Root Entry", 5, right: none, child: entries.isEmpty ? none : 1)
+    for (index, (name, type)) in entries.enumerated() {
+      records += entry(name, type, right: index + 1 < entries.count ? UInt32(index + 2) : none, child: none)
+    }
+    var unused = [UInt8](repeating: 0, count: 68)
+    unused += le32(none) + le32(none) + le32(none) + [UInt8](repeating: 0, count: 48)
+    while records.count < directory.count * size { records += unused }
+    var sectors = [[UInt8]](repeating: [UInt8](repeating: 0, count: size), count: (directory.max() ?? 0) + 1)
+    sectors[0] = fat.flatMap { le32($0) }
+    for (index, sector) in directory.enumerated() { sectors[sector] = Array(records[(index * size)..<((index + 1) * size)]) }
+    return Array(header) + [UInt8](repeating: 0, count: size - 512) + sectors.flatMap { $0 }
+  }
+
   // MARK: Archives
 
   /// A ZIP with stored entries, local headers, central directory and end record.

@@ -376,6 +376,22 @@ struct TypePolicyTests {
     }
   }
 
+  /// Found by review 15: legacy Office documents were accepted whatever their directory held.
+  @Test func aLegacyOfficeDocumentWithMacrosIsRefusedAndAPlainOneAccepted() throws {
+    let policy = try Self.policy.get()
+    let sniffer = try Self.sniffer.get()
+    for (name, stream) in [("report.doc", "WordDocument"), ("budget.xls", "Workbook")] {
+      let plain = SampleBytes.compoundFile([(stream, 2)])
+      let verdict = policy.judge(name: name, head: plain, totalSize: Int64(plain.count), sniffer: sniffer)
+      #expect(verdict.accepted && verdict.decidedBy == "Office documents", "\(verdict.reason)")
+      for storage in ["Macros", "_VBA_PROJECT_CUR"] {
+        let macros = SampleBytes.compoundFile([(stream, 2), (storage, 1)])
+        let refused = policy.judge(name: name, head: macros, totalSize: Int64(macros.count), sniffer: sniffer)
+        #expect(!refused.accepted && refused.type == .macroEnabled && refused.rule == .excludedContent, "\(refused.reason)")
+      }
+    }
+  }
+
   @Test("URL items must be one URL with a scheme")
   func urlItems() throws {
     let policy = try Self.policy.get()

@@ -1,0 +1,75 @@
+/// The directory of an OLE2 compound file (MS-CFB), the container of doc, xls, ppt and msi files,
+/// as far as a head holds it. Pure: reads the bytes it is given, nothing else.
+///
+/// The header (512 bytes) gives the sector size (`1 << shift` at 0x1E: 512 in version 3, 4,096
+/// in version 4), the first directory sector (0x30) and the first 109 FAT sectors (from 0x4C).
+/// Sector `n` starts at `(n + 1) × size`; the FAT links each sector to the next of its chain.
+/// The directory is a chain of 128-byte entries: a UTF-16LE name (its byte length, with the
+/// terminating NUL, at 64) and the object type at 66 (1 a storage, 2 a stream).
+enum CompoundFile {
+  static let signature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
+
+  /// Where Word (`Macros`) and Excel (`_VBA_PROJECT_CUR`) keep a VBA project, and what it holds
+  /// (`VBA`, `_VBA_PROJECT`); upper-cased, as the format compares names.
+  static let vbaProjectNames: Set<String> = ["MACROS", "_VBA_PROJECT_CUR", "VBA", "_VBA_PROJECT"]
+
+  /// The first storage or stream in the directory within `head` that holds a VBA project, as
+  /// named there; nil when there is none, or when the directory is not within the head.
+  static func vbaProjectEntry(in head: UnsafeRawBufferPointer) -> String? {
+    entryNames(in: head).first { vbaProjectNames.contains($0.uppercased()) }
+  }
+
+  /// The names of the storages and streams in the directory sectors that lie within `head`, in
+  /// directory order, following the FAT from the first while its sectors are in the head too.
+  static func entryNames(in head: UnsafeRawBufferPointer) -> [String] {
+    guard head.count >= 512, ContentClassifier.startsWith(head, signature) else { return [] }
+    let shift = Int(le16(head, 0x1E))
+    guard shift == 9 || shift == 12 else { return [] }
+    let size = 1 << shift
+    var names: [String] = []
+    var sector = le32(head, 0x30)
+    // Each step reads a sector of the head: more steps than it has sectors is a loop.
+    for _ in 0..<(head.count >> shift) {
+      guard let start = offset(of: sector, shift: shift), start + size <= head.count else { break }
+      for entry in stride(from: start, to: start + size, by: 128) {
+        if let name = entryName(head, at: entry) { names.append(name) }
+      }
+      guard let next = nextSector(after: sector, in: head, shift: shift) else { break }
+      sector = next
+    }
+    return names
+  }
+
+  /// The next sector of `sector`'s chain, from the FAT sector that holds its entry when that
+  /// lies in the head; nil at the chain's end or outside the head.
+  private static func nextSector(after sector: UInt32, in head: UnsafeRawBufferPointer, shift: Int) -> UInt32? {
+    let perFATSector = (1 << shift) / 4
+    let index = Int(sector) / perFATSector
+    guard index < 109, let fat = offset(of: le32(head, 0x4C + 4 * index), shift: shift) else { return nil }
+    let position = fat + 4 * (Int(sector) % perFATSector)
+    guard position + 4 <= head.count else { return nil }
+    return le32(head, position)
+  }
+
+  /// Where sector `sector` starts; nil for the special values (free, end of chain, FAT...).
+  private static func offset(of sector: UInt32, shift: Int) -> Int? {
+    sector <= 0xFFFF_FFFA ? (Int(sector) + 1) << shift : nil
+  }
+
+  /// The name of the directory entry at `offset` when it is a storage or a stream.
+  private static func entryName(_ head: UnsafeRawBufferPointer, at offset: Int) -> String? {
+    let type = head[offset + 66]
+    let length = Int(le16(head, offset + 64))
+    guard type == 1 || type == 2, length >= 2, length <= 64, length % 2 == 0 else { return nil }
+    let units = (0..<(length / 2 - 1)).map { le16(head, offset + 2 * $0) }
+    return String(decoding: units, as: UTF16.self)
+  }
+
+  private static func le16(_ head: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
+    UInt16(head[offset]) | UInt16(head[offset + 1]) << 8
+  }
+
+  private static func le32(_ head: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+    UInt32(le16(head, offset)) | UInt32(le16(head, offset + 2)) << 16
+  }
+}
