@@ -30,6 +30,9 @@ extension BuiltinTypes {
   static func macroDocuments(_ list: inout BuiltinTypeList) {
     list.type("com.microsoft.office.macro-enabled", "macro-enabled Office document", ["public.data"])
     list.type(
+      "org.oasis-open.opendocument.macro-enabled", "OpenDocument file with macros (Basic or scripts)",
+      ["org.oasis-open.opendocument", "com.microsoft.office.macro-enabled"])
+    list.type(
       "org.openxmlformats.wordprocessingml.document.macroenabled", "macro-enabled Word document (docm)",
       ["org.openxmlformats.wordprocessingml.document", "com.microsoft.office.macro-enabled"], ext: ["docm", "dotm"],
       mime: ["application/vnd.ms-word.document.macroenabled.12", "application/vnd.ms-word.template.macroenabled.12"])

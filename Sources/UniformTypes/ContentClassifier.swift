@@ -223,10 +223,13 @@ package enum ContentClassifier {
   /// What the ZIP local file headers in `head` show, with the evidence; nil for a plain ZIP.
   static func zipType(_ head: UnsafeRawBufferPointer, registry: TypeRegistry) -> (TypeIdentifier, String)? {
     let entries = zipEntries(head)
-    if let first = entries.first, first.name == "mimetype", let declared = first.storedText {
-      if let found = mimetypeEntryType(declared, registry: registry) { return found }
-    }
     let names = entries.map(\.name)
+    if let first = entries.first, first.name == "mimetype", let declared = first.storedText {
+      if let found = mimetypeEntryType(declared, registry: registry) {
+        guard registry.conforms(found.0, to: .openDocument), let macros = openDocumentMacros(names) else { return found }
+        return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
+      }
+    }
     let isOOXML = names.contains { $0 == "[Content_Types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docProps/") }
     if isOOXML { return officeOpenXMLType(names) }
     if names.contains("META-INF/container.xml") {
@@ -251,6 +254,16 @@ package enum ContentClassifier {
     let type = registry.type(forMIMEType: declared)
     guard MIMEType.isValid(declared), registry.conforms(type, to: .zipArchive) else { return nil }
     return (type, "mimetype entry (\(shown))")
+  }
+
+  /// The first part of an OpenDocument package that holds macros: a Basic library (`Basic/`) or
+  /// scripts (`Scripts/`: Python, JavaScript, BeanShell), which LibreOffice runs much as Office
+  /// runs a VBA project (review 16: a `.odt` with a Basic module that calls `Shell` was accepted).
+  private static func openDocumentMacros(_ names: [String]) -> String? {
+    names.first { name in
+      let lowered = name.lowercased()
+      return lowered.hasPrefix("basic/") || lowered.hasPrefix("scripts/")
+    }
   }
 
   /// The Office Open XML document kind its parts show: `word/`, `xl/` or `ppt/`, macro-enabled

@@ -107,6 +107,7 @@ extension TypeIdentifier {
   package static let appImage: TypeIdentifier = "org.appimage.appimage"
   package static let openXML: TypeIdentifier = "org.openxmlformats.openxml"
   package static let openDocument: TypeIdentifier = "org.oasis-open.opendocument"
+  package static let openDocumentMacros: TypeIdentifier = "org.oasis-open.opendocument.macro-enabled"
   package static let compoundDocument: TypeIdentifier = "com.microsoft.compound-document"
   package static let macroEnabled: TypeIdentifier = "com.microsoft.office.macro-enabled"
   package static let internetShortcut: TypeIdentifier = "com.microsoft.internet-shortcut"

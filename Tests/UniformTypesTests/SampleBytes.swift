@@ -224,6 +224,14 @@ enum SampleBytes {
     ("content.xml", Array("<office:document-content/>".utf8)),
   ])
 
+  /// An OpenDocument text with a Basic library, as LibreOffice saves one (review 16).
+  static let odtWithBasic = zip([
+    ("mimetype", Array("application/vnd.oasis.opendocument.text".utf8)),
+    ("content.xml", Array("<office:document-content/>".utf8)),
+    ("Basic/Standard/Module1.xml", Array("<script:module script:name=\"Module1\">Sub Main\n Shell(\"sh\")\nEnd Sub</script:module>".utf8)),
+    ("Basic/script-lc.xml", Array("<library:libraries/>".utf8)),
+  ])
+
   static let plainZip = zip([("hello.txt", Array("hello\n".utf8)), ("notes/todo.txt", Array("buy milk\n".utf8))])
   static let apk = zip([("AndroidManifest.xml", [3, 0, 8, 0]), ("classes.dex", Array("dex\n035\0".utf8))])
   static let jar = zip([("META-INF/MANIFEST.MF", Array("Manifest-Version: 1.0\nMain-Class: Main\n".utf8))])

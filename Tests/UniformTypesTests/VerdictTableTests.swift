@@ -193,6 +193,10 @@ let samples: [Sample] = [
   // Macro carriers, launchers and installers refused by name (or content), beside their everyday
   // neighbours, which stay accepted.
   Sample("slides.sldm", SampleBytes.sldm, .reject(pptmID, .excludedContent), .reject(pptmID, .notAccepted)),
+  // Review 16: an OpenDocument file with a Basic library is as macro-enabled as a docm.
+  Sample(
+    "letter.odt", SampleBytes.odtWithBasic, .reject(.openDocumentMacros, .excludedContent),
+    .reject(.openDocumentMacros, .typeMismatch)),
   Sample("slides.pptx", SampleBytes.pptx, .accept(pptxID), .reject(pptxID, .notAccepted)),
   Sample("addin.xla", SampleBytes.oleHeader, .reject(xlaID, .excludedName), .reject(xlaID, .notAccepted)),
   Sample("macros.xlm", SampleBytes.oleHeader, .reject(xlaID, .excludedName), .reject(xlaID, .notAccepted)),
