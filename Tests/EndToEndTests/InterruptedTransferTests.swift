@@ -100,6 +100,23 @@ import Testing
     try expectResumes(a, b, huge, daemon)
   }
 
+  /// Review 16: a file that shrank while it was sent failed with the receiver's words, "the
+  /// sender gave up on it", as if the person sending had; the sender knows why, and says so.
+  @Test func aFileThatShrinksWhileSentFailsWithTheSendersOwnReason() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try transportReceiver())
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    // Large enough that it is still being sent when cut, however fast this machine is today.
+    let huge = try a.sparseFile("shrinking.bin", size: 4 * Self.hugeSize)
+    let sender = try a.startShare("send", huge.path, "--to", daemon.address, "--json")
+    _ = try waitForBytesInStaging(b, sender: sender)
+    #expect(truncate(huge.path, 1 << 20) == 0)
+    let sent = sender.wait(timeout: .seconds(60))
+    let failed = try parseJSONLines(sent.stdoutText).first { $0["event"] as? String == "failed" }
+    #expect(failed?["reason"] as? String == "it shrank while being sent", "\(sent)")
+    #expect(b.inboxNames().isEmpty)
+  }
+
   /// The next send of `file` resumes from the staged part: it sends far fewer bytes than the
   /// file, and the stored file is whole.
   func expectResumes(_ a: ShareHome, _ b: ShareHome, _ file: URL, _ daemon: Daemon) throws {

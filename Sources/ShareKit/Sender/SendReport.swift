@@ -52,7 +52,7 @@ package struct ItemOutcome: Sendable, Equatable {
   package var status: Status
   /// The name in the receiver's Inbox.
   package var storedAs: PeerText?
-  /// Why it was refused or failed: the receiver's words, else why this side gave up on it.
+  /// Why it was refused or failed: why this side gave up on it, else the receiver's words.
   package var reason: PeerText?
   package var type: String?
   package var size: Int64?
@@ -80,7 +80,9 @@ package struct ItemOutcome: Sendable, Equatable {
     case .failed: status = .failed
     }
     storedAs = receipt.storedAs
-    reason = receipt.reason ?? abandoned.map { PeerText($0) }
+    // This side's own words when it gave the item up ("it shrank while being sent"): the
+    // receiver only saw that the sender gave up on it (review 16).
+    reason = abandoned.map { PeerText($0) } ?? receipt.reason
     type = receipt.type
     size = receipt.size
     sha256 = receipt.sha256?.hex
