@@ -16,8 +16,10 @@ import Testing
       let second = share(["trust", "add", Self.id("2"), "--name", name], environment: home.environment)
       #expect(second.code == .failure && second.err.contains("your contact lab-b (111111111111) is called that"), "\(second)")
     }
-    // The contact itself may be renamed, and another device take another name.
-    #expect(share(["trust", "add", Self.id("1"), "--name", "Lab-B"], environment: home.environment).code == .success)
+    // The contact itself may be renamed (and is told so: review 16), and another device take
+    // another name.
+    let renamed = share(["trust", "add", Self.id("1"), "--name", "Lab-B"], environment: home.environment)
+    #expect(renamed.code == .success && renamed.err.contains("Renamed your contact lab-b to Lab-B"), "\(renamed)")
     #expect(share(["trust", "add", Self.id("2"), "--name", "lab-c"], environment: home.environment).code == .success)
     let listed = share(["trust"], environment: home.environment)
     #expect(listed.outLines.count == 2 && listed.outLines[0].hasPrefix("Lab-B") && listed.outLines[1].hasPrefix("lab-c"), "\(listed)")

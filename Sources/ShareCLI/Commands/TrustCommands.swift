@@ -58,13 +58,20 @@ enum TrustAddCommand: Command {
     // The rules of 'share name': a contact's name is shown, and compared, as a device name.
     if let problem = DeviceName.problem(name) { throw UsageError("--name \(escape(name)): \(problem)", spec: spec) }
     let peer = TrustedPeer(id: id, name: PeerText(name), ask: arguments[Self.ask])
-    if let other = try Contacts(paths: context.paths).trustUnlessNameTaken(peer) {
+    let contacts = Contacts(paths: context.paths)
+    // A contact already trusted under another name is renamed, and the person is told so.
+    let before = try contacts.trusted().peer(id)
+    if let other = try contacts.trustUnlessNameTaken(peer) {
       throw ShareError.configuration(
         "your contact \(other.name) (\(other.id.short)) is called that, or something that looks like it; "
           + "give this contact another name, or remove that one first ('share trust remove \(other.id.short)')")
     }
     notifyDaemon(context)
-    context.terminal.err("Trusted \(escape(arguments[Self.name] ?? id.short)) (\(id.grouped))")
+    if let before, before.name.unescaped != name {
+      context.terminal.err("Renamed your contact \(before.name) to \(escape(name)) (\(id.grouped))")
+    } else {
+      context.terminal.err("Trusted \(escape(name)) (\(id.grouped))")
+    }
     return .success
   }
 }
