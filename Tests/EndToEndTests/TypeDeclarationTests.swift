@@ -217,6 +217,21 @@ import Testing
 
     let missing = try b.share("types", "check", a.files.appendingPathComponent("nosuch.png").path)
     #expect(missing.exited(with: 1), "\(missing)")
+
+    // A folder: judged, then each file in it, as a receiver judges its entries (review 16: a
+    // folder was "accepted", exit 0, whatever it held); a symbolic link is not sent, nor judged.
+    let folder = a.files.appendingPathComponent("trip")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("day 2"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("photo.png"))
+    try FileManager.default.copyItem(at: evil, to: folder.appendingPathComponent("day 2/evil.png"))
+    try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path, withDestinationPath: run.path)
+    let checked = try b.share("types", "check", "--json", folder.path)
+    #expect(checked.exited(with: 3), "\(checked)")
+    let entries = try parseJSONLines(checked.stdoutText).map {
+      ($0["path"] as? String ?? "", ($0["verdict"] as? [String: Any])?["accepted"] as? Bool)
+    }
+    #expect(entries.map(\.0) == [folder.path, folder.path + "/day 2/evil.png", folder.path + "/photo.png"], "\(checked)")
+    #expect(entries.map(\.1) == [true, false, true], "\(checked)")
   }
 
   /// `ExcludedActivityType`, one letter short: it must not silently let executables in.
