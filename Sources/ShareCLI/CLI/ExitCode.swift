@@ -25,7 +25,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
       "send: some items stored, others (or some entries of a folder) refused or not stored (types check: some would be refused)"
     case .refused: "send: nothing stored (items refused, ask declined or unanswered, receiver off or contacts only)"
     case .usage: "the command line is wrong"
-    case .interrupted: "interrupted (Ctrl-C or SIGTERM)"
+    case .interrupted: "interrupted (Ctrl-C or SIGTERM) before finishing (a daemon stopped so exits 0)"
     }
   }
 }
