@@ -53,6 +53,11 @@ import Testing
       try R.endpoint(for: nil, among: R.peers([R.record("me", R.me)], book: book), book: book)
     }
     #expect(throws: ShareError.self) { try R.endpoint(for: "nobody", among: peers, book: book) }
+    #expect {
+      try R.endpoint(for: "b0b", among: peers, book: book)
+    } throws: { error in
+      "\(error)".contains("an ID prefix needs at least 4 hex digits")
+    }
   }
 
   @Test func withoutANameAndSeveralNearbyAPersonChooses() throws {

@@ -94,8 +94,12 @@ extension PeerResolver {
           + "send to another peer, or to this daemon's HOST:PORT to try it out")
     }
     let seen = peers.filter { !$0.isSelf }.map { "\($0.name) (\($0.id?.short ?? "no ID"))" }
+    // A few hex digits were probably meant as an ID prefix (review 16: `--to af` said only that
+    // nobody is called af).
+    let short = normalizedFingerprintPrefix(query).map { $0.count < Fingerprint.minimumPrefixLength } ?? false
+    let hint = short ? " (an ID prefix needs at least \(Fingerprint.minimumPrefixLength) hex digits)" : ""
     return .configuration(
-      "no nearby peer is called \(shown)" + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
+      "no nearby peer is called \(shown)\(hint)" + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
   }
 
   /// The endpoint for what was chosen, once it is clear it may be sent to: a record is sent to
