@@ -59,6 +59,17 @@ import Testing
     #expect((command.argumentKind == nil) == (command.arguments.upperBound == 0), "share \(command.name)")
   }
 
+  /// Review 16: `share inbox --help` (and trust's, types') said nothing of the group's other
+  /// commands.
+  @Test(arguments: ["inbox", "trust", "types"])
+  func aGroupsHelpNamesItsOtherCommands(group: String) {
+    let help = share([group, "--help"]).out
+    let others = CommandLineModel.commands.filter { $0.path.count == 2 && $0.path[0] == group && $0.path[1] != "list" }
+    #expect(!others.isEmpty)
+    for other in others { #expect(help.contains("  \(other.name) "), "\(other.name) is not in:\n\(help)") }
+    #expect(!share(["send", "--help"]).out.contains("ALSO"))
+  }
+
   @Test func commandPathsAreUniqueAndHelpFindsEachOne() {
     let paths = CommandLineModel.commands.map(\.path)
     #expect(Set(paths).count == paths.count)

@@ -14,7 +14,20 @@ enum Help {
       lines += ["", "EXAMPLES:"]
       lines += spec.examples.map { "  \($0)" }
     }
+    let others = siblings(of: spec)
+    if !others.isEmpty {
+      lines += ["", "ALSO ('share \(spec.path[0]) COMMAND --help' for each):"]
+      lines += others.map { column("  " + $0.name, $0.summary) }
+    }
     return lines.joined(separator: "\n")
+  }
+
+  /// The other commands of a group, for the help of what the group's name alone runs (`share
+  /// inbox`, `share trust`, `share types`): their help said nothing of `inbox show|move|delete`
+  /// or `trust add|remove` (review 16).
+  static func siblings(of spec: CommandSpec) -> [CommandSpec] {
+    guard spec.path.count == 1 || spec.path.last == "list" else { return [] }
+    return CommandLineModel.commands.filter { $0.path.count == 2 && $0.path[0] == spec.path[0] && $0.path != spec.path }
   }
 
   /// The overview: every command and the exit codes.
