@@ -36,6 +36,9 @@ package struct ItemMetadata: Codable, Sendable, Equatable {
   /// A folder's entries that were offered but not stored, each with why (the first few, in
   /// offer order); nil when every entry was stored.
   package var refusedEntries: [RefusedEntry]?
+  /// How many of a folder's entries were not stored, when some were not: `refusedEntries` names
+  /// the first few (review 16: `inbox show` stopped at 100 without saying there were more).
+  package var entriesRefused: Int? = nil
 
   /// One entry of a folder that is not in it, and why: the receiver's sentence.
   package struct RefusedEntry: Codable, Sendable, Equatable {
@@ -101,6 +104,7 @@ extension MetadataRecord {
     if let verified = self.meta.senderVerified { meta.append("\"sender_verified\":\(verified)") }
     if let contact = self.meta.contactName { meta.append("\"contact_name\":\(string(contact.unescaped))") }
     if let posed = self.meta.posedAs { meta.append("\"posed_as\":\(string(posed.unescaped))") }
+    if let count = self.meta.entriesRefused { meta.append("\"entries_refused\":\(count)") }
     if let refused = self.meta.refusedEntries {
       let entries = refused.map { "{\"path\":\(string($0.path.unescaped)),\"reason\":\(string($0.reason.unescaped))}" }
       meta.append("\"refused_entries\":[" + entries.joined(separator: ",") + "]")

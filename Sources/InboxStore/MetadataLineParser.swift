@@ -82,6 +82,10 @@ struct MetadataLineParser {
       guard let posed = string() else { return false }
       meta.posedAs = PeerText(posed)
     }
+    if literal(",\"entries_refused\":") {
+      guard let count = integer() else { return false }
+      meta.entriesRefused = Int(count)
+    }
     if literal(",\"refused_entries\":[") {
       guard let entries = refusedEntries() else { return false }
       meta.refusedEntries = entries

@@ -54,4 +54,26 @@ import Testing
     let storedFolder = b.inbox.appendingPathComponent("proj")
     #expect((try? FileManager.default.contentsOfDirectory(atPath: storedFolder.path))?.sorted() == ["README.txt", "src"])
   }
+
+  /// Review 16: `share inbox show` named the first 100 entries not stored and stopped there,
+  /// without saying there were more.
+  @Test func moreEntriesNotStoredThanAreNamedAreCounted() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let folder = a.files.appendingPathComponent("scripts")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("read me\n".utf8).write(to: folder.appendingPathComponent("README.txt"))
+    for index in 0..<103 {
+      try Data("#!/bin/sh\necho \(index)\n".utf8).write(to: folder.appendingPathComponent("run-\(index).sh"))
+    }
+    #expect(try a.share("send", folder.path, "--to", daemon.address).exited(with: 3))
+    let show = try b.share("inbox", "show", "scripts")
+    #expect(show.stdoutLines.filter { $0.contains(".sh: ") }.count == 100, "\(show)")
+    #expect(show.stdoutLines.last == "            … and 3 more", "\(show)")
+    let shown = try #require(try parseJSONLines(try b.share("inbox", "show", "scripts", "--json").stdoutText).first)
+    #expect(shown["entries_refused"] as? Int == 103 && (shown["refused_entries"] as? [Any])?.count == 100, "\(shown)")
+    let listed = try #require(try parseJSONLines(try b.share("inbox", "list", "--json").stdoutText).first)
+    #expect(listed["entries_refused"] as? Int == 103, "\(listed)")
+  }
 }

@@ -26,6 +26,7 @@ import UniformTypes
       meta.senderVerified = name.isEmpty
       meta.contactName = PeerText(name)
       meta.posedAs = PeerText("\(name) \"x\"")
+      meta.entriesRefused = 2
     }
     return MetadataRecord(file: FileIdentity(inode: 987_654_321, size: 4096, mtimeNanoseconds: 1_764_558_000_123_456_789), meta: meta)
   }

@@ -20,8 +20,10 @@ struct InboxItemOutput: Encodable {
   var contactName: PeerText?
   /// For a stranger: the contact whose name, or one like it, it used.
   var posedAs: PeerText?
-  /// A folder's entries that were offered but not stored, each with why.
+  /// A folder's entries that were offered but not stored, each with why (the first 100).
   var refusedEntries: [ItemMetadata.RefusedEntry]?
+  /// How many of a folder's entries were not stored.
+  var entriesRefused: Int?
 
   init(_ item: InboxItem) {
     name = item.name
@@ -39,6 +41,7 @@ struct InboxItemOutput: Encodable {
     contactName = item.metadata?.contactName
     posedAs = item.metadata?.posedAs
     refusedEntries = item.metadata?.refusedEntries
+    entriesRefused = item.metadata?.entriesRefused
   }
 }
 
@@ -156,9 +159,11 @@ enum InboxShowCommand: Command {
     terminal.out("Received:   \(LocalTime.string(meta.receivedAt, seconds: true))")
     if let sha = meta.sha256 { terminal.out("SHA-256:    \(sha)") }
     if let files = meta.files { terminal.out("Files:      \(files)") }
-    for (index, entry) in (meta.refusedEntries ?? []).enumerated() {
+    let named = meta.refusedEntries ?? []
+    for (index, entry) in named.enumerated() {
       terminal.out("\(index == 0 ? "Not stored: " : "            ")\(entry.path): \(entry.reason)")
     }
+    if let count = meta.entriesRefused, count > named.count { terminal.out("            … and \(count - named.count) more") }
     return .success
   }
 }

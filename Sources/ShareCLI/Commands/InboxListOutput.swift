@@ -40,6 +40,7 @@ struct InboxListOutput {
       appendJSON(contact.unescaped)
       append(",")
     }
+    if let count = meta?.entriesRefused { append("\"entries_refused\":\(count),") }
     append("\"kind\":")
     appendJSON(meta?.kind.rawValue ?? item.kind.rawValue)
     append(",\"name\":")

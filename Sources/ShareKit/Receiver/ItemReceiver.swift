@@ -184,11 +184,12 @@ final class ItemReceiver {
       book.failed(offer, first ?? "none of its files could be stored", type: plan.type, entries: entries)
       return false
     }
-    let metadata = peer.identified(
+    var metadata = peer.identified(
       ItemMetadata(
         originalName: offer.name, kind: .folder, senderName: peer.name, senderId: peer.fingerprint.hex,
         receivedAt: Date(), size: tally.bytes, type: plan.type ?? .folder, files: tally.stored,
         refusedEntries: entries.namedRefusals?.map { ItemMetadata.RefusedEntry(path: $0.path, reason: $0.reason) }))
+    metadata.entriesRefused = entries.refused.isEmpty ? nil : entries.refused.count
     do {
       try batch.add(folder, offer: offer, name: plan.storedName, metadata: metadata, entries: entries)
     } catch {
