@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TLS
 import Testing
 import Wire
 
@@ -75,6 +76,34 @@ import Wire
     #expect(b.inboxNames() == ["hello.txt"])
     #expect(daemon.log.contains("another stranger needed the room"), "\(daemon.log)")
     withExtendedLifetime(dripping) {}
+  }
+
+  /// Review 15, the LocalSend port: 48 connections from 6 addresses, each dripping a
+  /// `/register` body, held every stranger slot in any mode. A connection whose request is not
+  /// whole is not at work, and makes room for a client that asks.
+  @Test func localSendClientsDrippingABodyMakeRoomForOneThatAsks() throws {
+    let b = try ShareHome(name: "bob")
+    let port = try freeLoopbackPort()
+    let daemon = try b.startDaemon(arguments: ["--mode", "contacts", "--localsend", "--localsend-port", String(port)])
+    defer { _ = daemon.stop() }
+    #expect(daemon.waitForLog("LocalSend: receiving on port \(port)"), "\(daemon.log)")
+    let identity = try ThrowawayIdentity()
+    let context = try TLSContext(identity: identity.identity, role: .client)
+    let head = "POST /api/localsend/v2/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"
+    var dripping: [TLSConnection] = []
+    for index in 0..<48 {
+      let tls = try loopbackTLS(to: port, context: context, from: "127.0.9.\(index / 8 + 1)", timeout: .seconds(10))
+      try tls.write(Array(head.utf8))
+      dripping.append(tls)
+    }
+    let asking = try loopbackTLS(to: port, context: context, from: "127.0.9.99", timeout: .seconds(10))
+    try asking.setIdleTimeout(.seconds(10))
+    try asking.write(Array("GET /api/localsend/v2/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+    var answer = [UInt8](repeating: 0, count: 4096)
+    let count = try answer.withUnsafeMutableBytes { try asking.read(into: $0) }
+    #expect(String(decoding: answer.prefix(count), as: UTF8.self).hasPrefix("HTTP/1.1 200"), "the client was kept out:\n\(daemon.log)")
+    dripping.forEach { $0.close() }
+    asking.close()
   }
 
   @Test func aSenderOverThePerAddressLimitIsToldBusyAndTheDaemonSaysSo() throws {
