@@ -194,6 +194,13 @@ import Testing
     #expect(events("appeared") == 1 && events("disappeared") == 1, "\(String(decoding: watch.stdoutSoFar, as: UTF8.self))")
   }
 
+  /// Review 16: `--watch --timeout` was taken and ignored (it watched until interrupted).
+  @Test func watchWithATimeoutEndsAfterIt() throws {
+    let watcher = try ShareHome(name: "npw-timeout-\(Self.tag())")
+    let watched = try watcher.share("peers", "--watch", "--timeout", "1", "--json", timeout: .seconds(20))
+    #expect(watched.exited(with: 0), "\(watched)")
+  }
+
   /// Review 16: `share peers --watch | head -1` never ended: SIGPIPE is ignored, and the write's
   /// EPIPE was too. The watch ends at its first write after its reader is gone.
   @Test func watchEndsWhenItsReaderIsGone() throws {
