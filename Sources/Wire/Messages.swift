@@ -173,6 +173,10 @@ package struct Receipt: Codable, Sendable, Equatable {
 
 /// The outcome for one item.
 package struct ItemReceipt: Codable, Sendable, Equatable {
+  /// The reason a receiver gives for an item whose sender ended it without its digest: all the
+  /// receiver knows. The sender, which knows why, says its own words instead.
+  package static let senderGaveUp = "the sender gave up on it"
+
   package enum Status: String, Codable, Sendable {
     /// Durably in the Inbox under `storedAs`.
     case stored

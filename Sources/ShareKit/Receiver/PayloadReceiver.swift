@@ -262,7 +262,7 @@ final class PayloadReceiver {
       return doom.refused ? .refused(doom.reason, type: type) : .failed(doom.reason, type: type, detail: doom.detail)
     case .writing(let file, let sink):
       state = .complete
-      guard let digest = Digest(bytes: digestBytes) else { return discarding(file, sink, "the sender gave up on it") }
+      guard let digest = Digest(bytes: digestBytes) else { return discarding(file, sink, ItemReceipt.senderGaveUp) }
       if let declared = payload.declared, received != declared {
         return discarding(file, sink, "the sender sent \(received) of the \(declared) bytes it declared")
       }

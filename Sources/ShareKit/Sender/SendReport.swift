@@ -80,9 +80,11 @@ package struct ItemOutcome: Sendable, Equatable {
     case .failed: status = .failed
     }
     storedAs = receipt.storedAs
-    // This side's own words when it gave the item up ("it shrank while being sent"): the
-    // receiver only saw that the sender gave up on it (review 16).
-    reason = abandoned.map { PeerText($0) } ?? receipt.reason
+    // This side's own words when it gave the item up ("it shrank while being sent"), where the
+    // receiver could only say that the sender gave up on it (review 16); the receiver's own
+    // reasons (a full disk, a refusal on content) stand.
+    let generic = receipt.reason?.unescaped == ItemReceipt.senderGaveUp
+    reason = generic ? abandoned.map { PeerText($0) } ?? receipt.reason : receipt.reason ?? abandoned.map { PeerText($0) }
     type = receipt.type
     size = receipt.size
     sha256 = receipt.sha256?.hex
