@@ -40,7 +40,14 @@ export SHARE_CORPUS
 # A disk that fails to write what it accepted (scripts/failing-disk.sh; root and a loop device):
 # the store's write-back error tests run on it, and say they were skipped without one.
 failing_disk=$(mktemp -d /tmp/share-failing-disk.XXXXXX)
-trap 'scripts/failing-disk.sh down "$failing_disk" >/dev/null 2>&1 || true' EXIT
+package_prepared=""
+# On the way out, a failed step included: the failing disk goes, and so does the package test's
+# preparation if it still runs (its release build would go on holding .build's lock).
+cleanup() {
+  scripts/failing-disk.sh down "$failing_disk" >/dev/null 2>&1 || true
+  if [ -n "$package_prepared" ]; then pkill -TERM -P "$package_prepared" 2>/dev/null || true; kill "$package_prepared" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
 if SHARE_FAILING_DISK=$(scripts/failing-disk.sh up "$failing_disk"); then
   export SHARE_FAILING_DISK
 else
@@ -71,6 +78,7 @@ SHARE_BIN=$share scripts/install-test.sh
 # scripts/package.sh (the release build made above), lintian, then the bare system: it runs last.
 step "package (waiting for its release build and bare system)"
 wait "$package_prepared" || echo "test: preparing the package test failed; it tries again now"
+package_prepared=""
 cat "$package_log"
 rm -f "$package_log"
 step "package"
