@@ -91,7 +91,7 @@ package final class Daemon: @unchecked Sendable {
         events(.ask(ask))
         hooks.waiting(ask)
       },
-      onWithdrawn: { ask in events(.withdrawn(ask)) })
+      onWithdrawn: { ask in events(.withdrawn(ask)) }, own: device.fingerprint)
     let store = self.store
     let inbox = paths.inbox
     var configuration = options.configuration

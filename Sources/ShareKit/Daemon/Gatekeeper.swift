@@ -101,6 +101,9 @@ package final class Gatekeeper: Sendable {
   private struct State {
     var mode: ModeSetting
     var trust: TrustStore
+    /// This device's own ID: its own sends (to its daemon's HOST:PORT, to try it out) are a
+    /// contact's, proven by the same key (review 16: they waited for the owner to accept).
+    var own: Fingerprint?
     var entries: [Int: Entry] = [:]
     /// Asks withdrawn because their senders went away, the latest few, so that accepting one
     /// says it is gone rather than that it never was.
@@ -123,9 +126,9 @@ package final class Gatekeeper: Sendable {
   package init(
     mode: ModeSetting, trust: TrustStore, askTimeout: Duration = .seconds(120), maxPendingPerPeer: Int = 2,
     maxPending: Int = 16, onPending: @escaping @Sendable (PendingAsk) -> Void = { _ in },
-    onWithdrawn: @escaping @Sendable (PendingAsk) -> Void = { _ in }
+    onWithdrawn: @escaping @Sendable (PendingAsk) -> Void = { _ in }, own: Fingerprint? = nil
   ) {
-    state = Mutex(State(mode: mode, trust: trust))
+    state = Mutex(State(mode: mode, trust: trust, own: own))
     self.askTimeout = askTimeout
     self.maxPendingPerPeer = maxPendingPerPeer
     self.maxPending = maxPending
@@ -174,7 +177,7 @@ package final class Gatekeeper: Sendable {
       switch state.mode.effective() {
       case .off:
         return Refusal(code: "refused", message: "the receiver is not receiving (receive mode off)")
-      case .contacts where !state.trust.trusts(peer):
+      case .contacts where !state.trust.trusts(peer) && peer != state.own:
         return Refusal(
           code: "refused", message: "the receiver accepts only its contacts; ask its owner to trust you or to receive from everyone")
       default:
@@ -245,7 +248,7 @@ package final class Gatekeeper: Sendable {
     let key = "\(peer.hex)\u{0}" + items.map { "\($0.name.unescaped)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
     return state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
       if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }
-      if pairingCode == nil, let contact = state.trust.peer(peer), !contact.ask { return .success((0, nil)) }
+      if pairingCode == nil, peer == state.own || state.trust.peer(peer).map({ !$0.ask }) == true { return .success((0, nil)) }
       if let (id, _) = state.entries.first(where: { $0.value.key == key && $0.value.decision == nil }) {
         state.entries[id]?.waiters.append(waiter)
         state.entries[id]?.ask.connections += 1
