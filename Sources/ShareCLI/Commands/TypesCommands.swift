@@ -141,18 +141,15 @@ enum TypesCheckCommand: Command {
     return refused == 0 ? .success : .partial
   }
 
-  /// `path`, and when it is a folder, the regular files in it, in name order, as `share send`
-  /// offers them: a folder said "accepted" while 120 of its files would be refused (review 16).
+  /// `path`, and when it is a folder, the files `share send` would offer from it (the catalog's
+  /// own walk: depth first in name order, links and special files left out): a folder said
+  /// "accepted" while 120 of its files would be refused (review 16).
   static func withEntries(_ path: String) -> [String] {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
-      let walk = FileManager.default.enumerator(atPath: path)
+      let files = ItemCatalog.files(inFolder: path)
     else { return [path] }
     let base = path.hasSuffix("/") ? path : path + "/"
-    var files: [String] = []
-    while let entry = walk.nextObject() as? String {
-      if walk.fileAttributes?[.type] as? FileAttributeType == .typeRegular { files.append(base + entry) }
-    }
-    return [path] + files.sorted()
+    return [path] + files.map { base + $0 }
   }
 }
