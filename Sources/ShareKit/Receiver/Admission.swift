@@ -81,11 +81,9 @@ struct Admission {
   /// refused at once when strangers have no room. Returns the refusal, if any.
   mutating func handshakeDone(_ id: Int, contact: String?) -> String? {
     guard let entry = entries[id], case .unauthenticated = entry.stage else { return nil }
-    if let full = roomProblem(for: entry.address, contact: contact) {
-      // A stranger that an idle stranger could make room for goes on to its Hello.
-      guard contact == nil, strangers(from: entry.address) < limits.maxConnectionsPerAddress, oldestIdleStranger() != nil else {
-        return full
-      }
+    // A stranger that an idle stranger could make room for goes on to its Hello.
+    if let full = roomProblem(for: entry.address, contact: contact), contact != nil || strangerToEvict(for: entry.address) == nil {
+      return full
     }
     if let contact { entries[id]?.stage = .authenticated(contact: contact) }
     return nil
@@ -112,9 +110,7 @@ struct Admission {
     else { return nil }
     var evicting: Int? = nil
     if let full = roomProblem(for: address, contact: nil) {
-      guard strangers(from: address) < limits.maxConnectionsPerAddress, let idle = oldestIdleStranger() else {
-        return Proof(id: id, refusal: full)
-      }
+      guard let idle = strangerToEvict(for: address) else { return Proof(id: id, refusal: full) }
       entries[idle] = nil
       evicting = idle
     }
@@ -173,14 +169,14 @@ struct Admission {
     return oldest?.id
   }
 
-  /// Authenticated strangers' connections from `address`.
-  private func strangers(from address: String) -> Int {
-    entries.values.count { $0.address == address && $0.stage == .authenticated(contact: nil) }
-  }
-
-  /// The stranger's connection proven first (the lowest ID: IDs grow) that is not at work.
-  private func oldestIdleStranger() -> Int? {
-    entries.filter { !$0.value.engaged && $0.value.stage == .authenticated(contact: nil) }.keys.min()
+  /// The stranger's connection that makes room for a stranger from `address` when strangers
+  /// hold every slot they may: the one proven first (the lowest ID: IDs grow) that is not at
+  /// work; none when `address` holds as many as one address may (no one's place is taken then).
+  private func strangerToEvict(for address: String) -> Int? {
+    let stranger = Stage.authenticated(contact: nil)
+    guard entries.values.count(where: { $0.address == address && $0.stage == stranger }) < limits.maxConnectionsPerAddress
+    else { return nil }
+    return entries.filter { !$0.value.engaged && $0.value.stage == stranger }.keys.min()
   }
 
   /// Why one more authenticated connection from `address` (from the contact with this device
