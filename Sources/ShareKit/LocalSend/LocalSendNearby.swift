@@ -100,7 +100,7 @@ extension LocalSendPeer {
     }
     let claimed = fingerprint.unescaped.lowercased()
     let same = sharePeers.first { peer in
-      peer.id?.hex == claimed || ([peer.name] + peer.aliases).contains { KnownIdentities.looksAlike($0.unescaped, alias.unescaped) }
+      peer.id?.hex == claimed || peer.looksCalled(alias.unescaped)
     }
     return same.map { "unverified: uses the name or ID of \($0.name), a share device nearby (\($0.id?.short ?? "no ID"))" }
   }
@@ -111,9 +111,6 @@ extension LocalSendPeer {
   /// name's owner proves its ID; the LocalSend device is reached by its fingerprint's prefix.
   package static func namesShareDevice(_ target: String, nearby sharePeers: [Peer], book: KnownIdentities) -> Bool {
     if book.knowsShareDevice(target) { return true }
-    return sharePeers.contains { peer in
-      ([peer.name] + peer.aliases).contains { KnownIdentities.looksAlike($0.unescaped, target) }
-        || PeerResolver.matches(peer, prefix: target)
-    }
+    return sharePeers.contains { $0.looksCalled(target) || PeerResolver.matches($0, prefix: target) }
   }
 }

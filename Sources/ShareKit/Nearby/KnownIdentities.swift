@@ -66,7 +66,7 @@ package struct KnownIdentities: Sendable {
   package func standing(name: String, id: Fingerprint?) -> Peer.Standing {
     guard let id else { return .new }
     // First: this device's name is never another device's, whatever was remembered for it.
-    if let own, own.id != id, Self.sameName(own.name, name) || Self.looksAlike(own.name, name) { return .takesOwnName }
+    if let own, own.id != id, Self.looksAlike(own.name, name) { return .takesOwnName }
     if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
     if let other = self.id(for: name) { return .nameKnownWith(other) }
     let names = names(for: id)

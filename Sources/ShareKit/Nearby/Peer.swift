@@ -96,6 +96,11 @@ package struct Peer: Sendable, Equatable {
     return names.contains(name)
   }
 
+  /// Whether it is advertised as `name` or a look-alike of it (`KnownIdentities.looksAlike`).
+  package func looksCalled(_ name: String) -> Bool {
+    ([self.name] + aliases).contains { KnownIdentities.looksAlike($0.unescaped, name) }
+  }
+
   /// Addresses in the order to list them: IPv4, then global IPv6, then link-local IPv6.
   package var preferredAddresses: [Address] {
     addresses.sorted { rank($0) < rank($1) }
