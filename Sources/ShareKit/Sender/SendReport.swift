@@ -83,8 +83,8 @@ package struct ItemOutcome: Sendable, Equatable {
     // This side's own words when it gave the item up ("it shrank while being sent"), where the
     // receiver could only say that the sender gave up on it (review 16); the receiver's own
     // reasons (a full disk, a refusal on content) stand.
-    let generic = receipt.reason?.unescaped == ItemReceipt.senderGaveUp
-    reason = generic ? abandoned.map { PeerText($0) } ?? receipt.reason : receipt.reason ?? abandoned.map { PeerText($0) }
+    let own = abandoned.map { PeerText($0) }
+    reason = receipt.reason?.unescaped == ItemReceipt.senderGaveUp ? own ?? receipt.reason : receipt.reason ?? own
     type = receipt.type
     size = receipt.size
     sha256 = receipt.sha256?.hex
