@@ -57,6 +57,12 @@ package final class ContentSniffer: Sendable {
   /// costs one small buffer per transfer, and keeps a sniff in the tens of microseconds.
   package static let headLength = 64 * 1024
 
+  /// Whether an item whose first `headCount` bytes were read goes on past them, so that what
+  /// follows was not seen: by its size when known; without one (a stream), when the head is full.
+  package static func goesOnPastHead(_ headCount: Int, totalSize: Int64?) -> Bool {
+    totalSize.map { $0 > Int64(headCount) } ?? (headCount >= headLength)
+  }
+
   private let cookies: [MagicCookie]
   /// Which handle a call waits for when all are busy (round robin).
   private let nextWait = Atomic<Int>(0)

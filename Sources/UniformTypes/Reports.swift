@@ -94,7 +94,7 @@ extension TypePolicy {
     let verdict: Verdict
     do {
       let magic = try sniffer.sniff(head)
-      let truncated = (totalSize ?? Int64(head.count)) > Int64(head.count)
+      let truncated = ContentSniffer.goesOnPastHead(head.count, totalSize: totalSize)
       let classified = ContentClassifier.classify(head: head, truncated: truncated, magic: magic, registry: registry)
       content = classified
       verdict = head.withUnsafeBytes { bytes in

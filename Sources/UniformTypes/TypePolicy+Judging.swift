@@ -163,9 +163,7 @@ extension TypePolicy {
     name: String, kind: ItemKind = .file, head: UnsafeRawBufferPointer, totalSize: Int64? = nil,
     sniffer: ContentSniffer
   ) -> Verdict {
-    // The item goes on past its head: what follows was not seen. Without a size (a stream), a
-    // full head may be followed by more.
-    let truncated = totalSize.map { $0 > Int64(head.count) } ?? (head.count >= ContentSniffer.headLength)
+    let truncated = ContentSniffer.goesOnPastHead(head.count, totalSize: totalSize)
     switch kind {
     case .folder:
       return judge(name: name, kind: .folder)

@@ -14,8 +14,8 @@ package enum TypeNames {
   package static func name(_ base: String, forContent head: [UInt8]) -> String {
     guard !head.isEmpty, let sniffer = try? ContentSniffer(), let magic = try? sniffer.sniff(head) else { return base }
     let registry = TypeRegistry.system()
-    // A full head may be followed by more (the caller reads at most that much first).
-    let truncated = head.count >= ContentSniffer.headLength
+    // The caller reads at most a head first: a full one may be followed by more.
+    let truncated = ContentSniffer.goesOnPastHead(head.count, totalSize: nil)
     let type = ContentClassifier.classify(head: head, truncated: truncated, magic: magic, registry: registry).type
     guard type != .data else { return base }
     // Text of a kind with no extension of its own (UTF-8 plain text) is still a .txt.
