@@ -23,11 +23,11 @@ enum CompoundFile {
   /// directory order, following the FAT from the first while its sectors are in the head too.
   static func entryNames(in head: UnsafeRawBufferPointer) -> [String] {
     guard head.count >= 512, ContentClassifier.startsWith(head, signature) else { return [] }
-    let shift = Int(le16(head, 0x1E))
+    let shift = ContentClassifier.le16(head, 0x1E)
     guard shift == 9 || shift == 12 else { return [] }
     let size = 1 << shift
     var names: [String] = []
-    var sector = le32(head, 0x30)
+    var sector = ContentClassifier.le32(head, 0x30)
     // Each step reads a sector of the head: more steps than it has sectors is a loop.
     for _ in 0..<(head.count >> shift) {
       guard let start = offset(of: sector, shift: shift), start + size <= head.count else { break }
@@ -42,34 +42,26 @@ enum CompoundFile {
 
   /// The next sector of `sector`'s chain, from the FAT sector that holds its entry when that
   /// lies in the head; nil at the chain's end or outside the head.
-  private static func nextSector(after sector: UInt32, in head: UnsafeRawBufferPointer, shift: Int) -> UInt32? {
+  private static func nextSector(after sector: Int, in head: UnsafeRawBufferPointer, shift: Int) -> Int? {
     let perFATSector = (1 << shift) / 4
-    let index = Int(sector) / perFATSector
-    guard index < 109, let fat = offset(of: le32(head, 0x4C + 4 * index), shift: shift) else { return nil }
-    let position = fat + 4 * (Int(sector) % perFATSector)
+    let index = sector / perFATSector
+    guard index < 109, let fat = offset(of: ContentClassifier.le32(head, 0x4C + 4 * index), shift: shift) else { return nil }
+    let position = fat + 4 * (sector % perFATSector)
     guard position + 4 <= head.count else { return nil }
-    return le32(head, position)
+    return ContentClassifier.le32(head, position)
   }
 
   /// Where sector `sector` starts; nil for the special values (free, end of chain, FAT...).
-  private static func offset(of sector: UInt32, shift: Int) -> Int? {
-    sector <= 0xFFFF_FFFA ? (Int(sector) + 1) << shift : nil
+  private static func offset(of sector: Int, shift: Int) -> Int? {
+    sector <= 0xFFFF_FFFA ? (sector + 1) << shift : nil
   }
 
   /// The name of the directory entry at `offset` when it is a storage or a stream.
   private static func entryName(_ head: UnsafeRawBufferPointer, at offset: Int) -> String? {
     let type = head[offset + 66]
-    let length = Int(le16(head, offset + 64))
+    let length = ContentClassifier.le16(head, offset + 64)
     guard type == 1 || type == 2, length >= 2, length <= 64, length % 2 == 0 else { return nil }
-    let units = (0..<(length / 2 - 1)).map { le16(head, offset + 2 * $0) }
+    let units = (0..<(length / 2 - 1)).map { UInt16(ContentClassifier.le16(head, offset + 2 * $0)) }
     return String(decoding: units, as: UTF16.self)
-  }
-
-  private static func le16(_ head: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
-    UInt16(head[offset]) | UInt16(head[offset + 1]) << 8
-  }
-
-  private static func le32(_ head: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-    UInt32(le16(head, offset)) | UInt32(le16(head, offset + 2)) << 16
   }
 }

@@ -353,11 +353,12 @@ package enum ContentClassifier {
     return nil
   }
 
-  private static func le16(_ head: UnsafeRawBufferPointer, _ offset: Int) -> Int {
+  /// Little-endian integers in a head (ZIP headers, OLE2's `CompoundFile`).
+  static func le16(_ head: UnsafeRawBufferPointer, _ offset: Int) -> Int {
     Int(head[offset]) | Int(head[offset + 1]) << 8
   }
 
-  private static func le32(_ head: UnsafeRawBufferPointer, _ offset: Int) -> Int {
+  static func le32(_ head: UnsafeRawBufferPointer, _ offset: Int) -> Int {
     Int(head[offset]) | Int(head[offset + 1]) << 8 | Int(head[offset + 2]) << 16 | Int(head[offset + 3]) << 24
   }
 }
