@@ -95,7 +95,8 @@ package enum Entrypoint {
     // A command whose --json is a stream of events reports its failure as one more event.
     let events = (command as? any EventStreamCommand.Type).map { parsed[$0.json] } ?? false
     do {
-      let context = CommandContext(arguments: parsed, environment: environment, console: console, commandLine: arguments)
+      var context = CommandContext(arguments: parsed, environment: environment, console: console, commandLine: arguments)
+      context.homeUse = spec.home
       return try command.run(parsed, context)
     } catch let error as UsageError {
       if events { terminal.out(JSONOutput.line(ErrorEvent(message: error.message, exitCode: ExitCode.usage.rawValue))) }

@@ -51,6 +51,7 @@ import Testing
   @Test func theInboxIsOfferedAndAHomeWithoutOneGetsNoFolders() throws {
     let home = ScratchHome()
     defer { home.remove() }
+    home.remove()
     let empty = share(["__complete", "inbox"], environment: home.environment)
     #expect(empty.code == .success && empty.out.isEmpty, "\(empty)")
     #expect(!FileManager.default.fileExists(atPath: home.url.path), "Tab made the home")

@@ -44,6 +44,32 @@ import Testing
     #expect(trust.code == .success && trust.out.isEmpty && trust.err.isEmpty, "\(trust)")
   }
 
+  /// A mistyped `--home` made a new, empty home, even for a command that only reads one
+  /// (review 16): the Inbox shown empty, a fresh identity made for `share peers`.
+  @Test func aNamedHomeThatDoesNotExistIsAnErrorForCommandsThatDoNotSetOneUp() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let typo = home.url.appendingPathComponent("typo")
+    for words in [
+      ["inbox"], ["inbox", "delete", "x"], ["trust"], ["trust", "remove", "x"], ["peers"], ["status"], ["types", "check", "/etc/hostname"],
+    ] {
+      for environment in [["SHARE_HOME": typo.path], ["SHARE_HOME": home.url.path, "X": ""]] {
+        let arguments = environment["X"] == nil ? words : ["--home", typo.path] + words
+        let run = share(arguments, environment: environment.filter { $0.key != "X" })
+        #expect(run.code == .failure && run.out.isEmpty, "\(arguments): \(run)")
+        #expect(
+          run.errLines == ["Error: there is no share home at \(typo.path) (check --home or SHARE_HOME; 'share id' makes a new one)"],
+          "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: typo.path), "\(arguments) made the home")
+      }
+    }
+    #expect(share(["help", "inbox"], environment: ["SHARE_HOME": typo.path]).code == .success)
+    // The commands that set a device up make it, as before.
+    let made = share(["--home", typo.path, "id", "--json"], environment: home.environment)
+    #expect(made.code == .success, "\(made)")
+    #expect(share(["--home", typo.path, "inbox"], environment: home.environment).code == .success)
+  }
+
   @Test func aRuntimeFailureIsOneErrorLineAndExit1() {
     let home = ScratchHome()
     defer { home.remove() }

@@ -43,9 +43,11 @@ func share(_ words: [String], environment: [String: String] = [:]) -> Run {
   return Run(code: code, out: console.out, err: console.err)
 }
 
-/// A scratch home, removed by `remove()`.
+/// A scratch home, an empty folder until a command fills it; removed by `remove()`.
 struct ScratchHome {
   let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-cli-\(UUID().uuidString)")
+
+  init() { try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
   var environment: [String: String] { ["SHARE_HOME": url.path] }
   func remove() { try? FileManager.default.removeItem(at: url) }
 }

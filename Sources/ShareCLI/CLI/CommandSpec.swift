@@ -22,11 +22,13 @@ package struct CommandSpec: Sendable {
   package var hidden: Bool
   /// Examples shown in help.
   package var examples: [String]
+  /// What the command does with its home (`--home DIR` or `SHARE_HOME`).
+  package var home: HomeUse
 
   package init(
     path: [String], summary: String, usage: [String], discussion: String = "", options: [any OptionDeclaration] = [],
     arguments: ClosedRange<Int> = 0...0, argumentKind: ValueKind? = nil, laterArgumentKind: ValueKind? = nil,
-    examples: [String] = [], hidden: Bool = false
+    examples: [String] = [], home: HomeUse = .mustExist, hidden: Bool = false
   ) {
     self.path = path
     self.summary = summary
@@ -37,10 +39,24 @@ package struct CommandSpec: Sendable {
     self.argumentKind = argumentKind ?? (arguments.upperBound > 0 ? .text : nil)
     self.laterArgumentKind = laterArgumentKind
     self.examples = examples
+    self.home = home
     self.hidden = hidden
   }
 
   package var name: String { path.joined(separator: " ") }
+
+  /// Whether a command may be the first in a home that does not exist yet: one named with
+  /// `--home DIR` (or `SHARE_HOME`) must exist for any other, so that a mistyped DIR is an
+  /// error rather than a new, empty home whose Inbox, contacts and identity are not the user's.
+  package enum HomeUse: Sendable {
+    /// Makes the home when it is missing: the commands that set a device up (`daemon`, `send`,
+    /// `id`, `name`, `pair`, `trust add`, `types accept|exclude`).
+    case mayCreate
+    /// Reads or changes a home that must be there already.
+    case mustExist
+    /// Never looks at a home (`help`, `version`, `man`, `completions`).
+    case unused
+  }
 
   /// What the positional argument at `index` (from 0) is; nil past the last one it takes.
   package func argumentKind(at index: Int) -> ValueKind? {

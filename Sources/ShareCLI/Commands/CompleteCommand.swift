@@ -13,7 +13,7 @@ enum CompleteCommand: Command {
   static let spec = CommandSpec(
     path: ["__complete"], summary: "Print the names a completion offers (used by the completion scripts)",
     usage: ["__complete " + CompletionSource.allCases.map(\.rawValue).joined(separator: "|")],
-    arguments: 1...1, argumentKind: .choice(CompletionSource.allCases.map(\.rawValue)), hidden: true)
+    arguments: 1...1, argumentKind: .choice(CompletionSource.allCases.map(\.rawValue)), home: .unused, hidden: true)
 
   /// How long Tab may wait for Avahi and the daemon, in milliseconds.
   static let patience = 300
@@ -23,7 +23,8 @@ enum CompleteCommand: Command {
       throw UsageError("no completions for '\(escape(arguments.positionals[0]))'", spec: spec)
     }
     var seen: Set<String> = []
-    for word in words(for: source, paths: context.paths) where escape(word) == word && seen.insert(word).inserted {
+    let paths = try context.paths
+    for word in words(for: source, paths: paths) where escape(word) == word && seen.insert(word).inserted {
       context.terminal.out(word)
     }
     return .success

@@ -16,7 +16,7 @@ enum CompletionsCommand: Command {
       "source <(share completions bash)",
       "share completions zsh > ~/.zfunc/_share",
       "share completions fish > ~/.config/fish/completions/share.fish",
-    ])
+    ], home: .unused)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     guard let shell = CompletionShell(rawValue: arguments.positionals[0]) else {

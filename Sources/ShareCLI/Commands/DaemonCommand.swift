@@ -77,7 +77,7 @@ enum DaemonCommand: Command {
       "share daemon --port 0", "share --home /tmp/peer-b daemon --name lab-b --json",
       "share daemon --mode everyone --for 10m --notify", "share daemon --localsend",
       "share daemon --on-receive 'logger -t share \"got $SHARE_ITEM_NAME from $SHARE_SENDER_NAME\"'",
-    ])
+    ], home: .mayCreate)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     var options = DaemonOptions()
@@ -94,14 +94,15 @@ enum DaemonCommand: Command {
     options.configuration.host = options.host
     options.configuration.port = options.port
     options.localSend = try localSendOptions(arguments, host: options.host)
-    let runner = HookRunner.Configuration(command: options.onReceive, notify: options.notify, inbox: context.paths.inbox.path)
+    let paths = try context.paths
+    let runner = HookRunner.Configuration(command: options.onReceive, notify: options.notify, inbox: paths.inbox.path)
     let unconfinedHooks = arguments[Self.hooksUnconfined] && (options.onReceive != nil || options.notify)
-    let confinement = try Confinement.enter(paths: context.paths, unconfinedHooks: unconfinedHooks ? runner : nil)
+    let confinement = try Confinement.enter(paths: paths, unconfinedHooks: unconfinedHooks ? runner : nil)
 
     if case .confined(_, _, let hooks) = confinement { options.hookRunner = hooks }
 
     let log = DaemonLog(terminal: context.terminal, json: arguments[Self.json])
-    let daemon = try Daemon(paths: context.paths, options: options, events: { log.record($0) }, note: { log.note($0) })
+    let daemon = try Daemon(paths: paths, options: options, events: { log.record($0) }, note: { log.note($0) })
 
     let stopping = Atomic<Bool>(false)
     let graceTime = options.grace
@@ -127,7 +128,7 @@ enum DaemonCommand: Command {
     }
     log.note("type declarations: \(daemon.status.declarations)")
     log.note(
-      "receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(context.paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)"
+      "receiving as \(escape(daemon.device.name)) (\(daemon.device.fingerprint.short)) into \(paths.inbox.path), mode \(daemon.gatekeeper.mode.effective().rawValue)"
     )
     // The main thread only waits: the daemon's threads do the work and the signal thread ends the
     // process. (Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked,

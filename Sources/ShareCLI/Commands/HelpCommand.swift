@@ -2,7 +2,7 @@
 enum HelpCommand: Command {
   static let spec = CommandSpec(
     path: ["help"], summary: "Show help for share or for one command",
-    usage: ["help [COMMAND...]"], arguments: 0...3, argumentKind: .command)
+    usage: ["help [COMMAND...]"], arguments: 0...3, argumentKind: .command, home: .unused)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let words = arguments.positionals

@@ -16,7 +16,7 @@ enum IdCommand: Command {
       The identity is created on first use (Ed25519 key, owner-only, and a self-signed certificate).
       """,
     options: [json],
-    examples: ["share id", "share id --json"])
+    examples: ["share id", "share id --json"], home: .mayCreate)
 
   struct Output: Encodable {
     var name: String
@@ -29,7 +29,7 @@ enum IdCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let device = try context.device()
-    let running = RunningDaemon.status(context.paths)
+    let running = try RunningDaemon.status(context.paths)
     let name = running?.name ?? device.name
     let advertised = running?.advertisedAs.flatMap { $0 == name ? nil : $0 }
     if arguments[Self.json] {
@@ -67,7 +67,7 @@ enum NameCommand: Command {
       added, as in debian-3f2a, so that machines cloned from one image differ.
       """,
     arguments: 0...1, argumentKind: .text,
-    examples: ["share name", "share name lab-b", "share name \"Alice's laptop\""])
+    examples: ["share name", "share name lab-b", "share name \"Alice's laptop\""], home: .mayCreate)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     guard let new = arguments.positionals.first else {
@@ -79,7 +79,7 @@ enum NameCommand: Command {
     if let problem = DeviceName.problem(new) { throw UsageError("the device name \(problem)", spec: spec) }
     try Settings.update(at: context.paths.settings) { $0.name = new }
     context.terminal.err("This device is now called \(escape(new)).")
-    if let running = RunningDaemon.status(context.paths), running.name != new {
+    if let running = try RunningDaemon.status(context.paths), running.name != new {
       context.terminal.err(
         "The running daemon still advertises \(escape(running.name)) (pid \(running.pid)); restart it to use the new name.")
     }

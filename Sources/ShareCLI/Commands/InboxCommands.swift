@@ -57,7 +57,8 @@ enum InboxListCommand: Command {
     examples: ["share inbox", "share inbox list --json"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let items = try Inbox(paths: context.paths).list()
+    let paths = try context.paths
+    let items = try Inbox(paths: paths).list()
     let terminal = context.terminal
     if arguments[Self.json] {
       var output = InboxListOutput(to: terminal)
@@ -66,7 +67,7 @@ enum InboxListCommand: Command {
       return .success
     }
     if items.isEmpty {
-      terminal.err("The Inbox is empty (\(context.paths.inbox.path)).")
+      terminal.err("The Inbox is empty (\(paths.inbox.path)).")
       return .success
     }
     // For scripts (a pipe), tab-separated lines as they have always been.

@@ -13,7 +13,7 @@ enum ManCommand: Command {
       share man | man -l -
       With SOURCE_DATE_EPOCH set (a reproducible build), the page is dated from it.
       """,
-    examples: ["share man | man -l -", "share man > share.1"])
+    examples: ["share man | man -l -", "share man > share.1"], home: .unused)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let page = ManPage.render(

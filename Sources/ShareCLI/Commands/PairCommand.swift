@@ -20,7 +20,7 @@ enum PairCommand: Command {
       PEER is a device name, an ID prefix, or HOST:PORT.
       """,
     options: [yes],
-    arguments: 1...1, argumentKind: .peer, examples: ["share pair lab-b", "share pair 192.168.1.20:40123"])
+    arguments: 1...1, argumentKind: .peer, examples: ["share pair lab-b", "share pair 192.168.1.20:40123"], home: .mayCreate)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     // Checked before anything is sent: the code must be confirmed here (or --yes given) for
@@ -29,7 +29,7 @@ enum PairCommand: Command {
       throw UsageError("confirm the code on a terminal, or pass --yes after comparing it", spec: spec)
     }
     let device = try context.device()
-    let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
+    let resolver = try PeerResolver(device: device, contacts: Contacts(paths: context.paths))
     guard let endpoint = try SendCommand.resolveTargets([arguments.positionals[0]], resolver: resolver, context: context).first else {
       throw ShareError.configuration("no such peer")
     }

@@ -72,14 +72,14 @@ enum PeersCommand: Command {
     let given = try arguments.duration(Self.timeout, bare: .seconds, in: 0...3600)
     let timeout = given ?? 3
     let terminal = context.terminal
-    let resolver = PeerResolver(device: try context.device(), contacts: Contacts(paths: context.paths))
+    let resolver = try PeerResolver(device: context.device(), contacts: Contacts(paths: context.paths))
     let book = try resolver.knownIdentities(warn: { terminal.warn($0) })
     let directory = PeerDirectory(book: book)
     let json = arguments[Self.json]
     if arguments[Self.watch] { return try watch(directory, json: json, for: given, terminal: terminal) }
     let peers = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
-    let localSend = LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1)).map {
+    let localSend = try LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1)).map {
       ($0, $0.impersonation(of: peers.filter { !$0.isSelf }, book: book))
     }
     if peers.isEmpty && localSend.isEmpty && !json { terminal.err("No peers nearby.") }

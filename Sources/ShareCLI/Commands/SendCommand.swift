@@ -56,13 +56,13 @@ enum SendCommand: Command {
       "share send ~/Pictures/trip https://example.com --text 'see you at 6' --to 192.168.1.20:40123",
       "tar c project | share send - --name project.tar --to [fe80::1%eth0]:40123 --json",
       "share send slides.pdf --to 192.168.1.20:40123 --to 192.168.1.21:40123",
-    ])
+    ], home: .mayCreate)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let catalog = try catalog(from: arguments, terminal: context.terminal)
     if arguments[Self.dryRun] { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
-    let resolver = PeerResolver(device: device, contacts: Contacts(paths: context.paths))
+    let resolver = try PeerResolver(device: device, contacts: Contacts(paths: context.paths))
     let endpoints = try resolveTargets(arguments.all(Self.to), resolver: resolver, context: context)
     let busyWait = try arguments.duration(Self.busyWait, bare: .seconds, in: 0...3600) ?? 30
     let send = try MultiSend(device: device, catalog: catalog, to: endpoints, busyWait: .seconds(busyWait))
@@ -124,7 +124,7 @@ enum SendCommand: Command {
     // device) or one advertising nearby now: an announcement proves nothing, and must never take
     // a send meant for that device (review 15). Seeing who is nearby costs a browse, made only
     // when a target matched a LocalSend device.
-    let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: context.paths, wait: 0)
+    let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: try context.paths, wait: 0)
     var localSend = targets.map { target in Endpoint.parse(target) == nil ? LocalSendPeer.match(target, in: heard) : nil }
     if localSend.contains(where: { $0 != nil }) {
       let book = try resolver.knownIdentities(warn: { _ in })

@@ -48,7 +48,7 @@ enum TrustAddCommand: Command {
     usage: ["trust add ID [--name NAME] [--ask]"],
     discussion: "ID is the 64-hex-digit device ID that 'share id' prints on the peer (separators allowed).",
     options: [name, ask],
-    arguments: 1...1, examples: ["share trust add 3f2a-9c01-… --name laptop"])
+    arguments: 1...1, examples: ["share trust add 3f2a-9c01-… --name laptop"], home: .mayCreate)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     guard let id = Fingerprint(hex: arguments.positionals[0]) else {
@@ -58,7 +58,7 @@ enum TrustAddCommand: Command {
     // The rules of 'share name': a contact's name is shown, and compared, as a device name.
     if let problem = DeviceName.problem(name) { throw UsageError("--name \(escape(name)): \(problem)", spec: spec) }
     let peer = TrustedPeer(id: id, name: PeerText(name), ask: arguments[Self.ask])
-    let contacts = Contacts(paths: context.paths)
+    let contacts = try Contacts(paths: context.paths)
     // A contact already trusted under another name is renamed, and the person is told so.
     let before = try contacts.trusted().peer(id)
     if let other = try contacts.trustUnlessNameTaken(peer) {

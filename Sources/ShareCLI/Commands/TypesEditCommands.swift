@@ -51,7 +51,7 @@ enum TypesResetCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     var change = try DeclarationsStore(paths: context.paths).reset()
-    change.tellDaemon(paths: context.paths)
+    try change.tellDaemon(paths: context.paths)
     return TypesEdit.report(change, arguments, context)
   }
 }
@@ -72,12 +72,13 @@ enum TypesEdit {
         built-in default on a fresh home) and writes this home's Declarations.plist; a running
         daemon reloads it at once. 'share types reset' goes back to the default.
         """,
-      options: [json], arguments: 1...Int.max, argumentKind: .typeIdentifier, examples: examples)
+      options: [json], arguments: 1...Int.max, argumentKind: .typeIdentifier, examples: examples,
+      home: action == .forget ? .mustExist : .mayCreate)
   }
 
   static func run(_ action: DeclarationEdit.Action, _ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     var change = try DeclarationsStore(paths: context.paths).edit(action, arguments.positionals)
-    change.tellDaemon(paths: context.paths)
+    try change.tellDaemon(paths: context.paths)
     return report(change, arguments, context)
   }
 
