@@ -28,13 +28,15 @@ import Testing
     let trip = try tripFolder(a)
 
     let sent = try a.share("send", trip.path, "--to", daemon.address)
-    #expect(sent.exited(with: 0), "\(sent)")
+    // Not everything named went (review 16: it exited 0, "1 of 1 stored").
+    #expect(sent.exited(with: 3), "\(sent)")
     #expect(sent.stdoutLines == ["stored   trip"], "\(sent)")
-    // The link is a warning on stderr, before anything is sent.
+    // The link is a warning on stderr, before anything is sent, and counted at the end.
     #expect(
       sent.stderrLines.first == "Warning: skipped symbolic link days/secret-link -> \(a.files.path)/secret.txt (links are not followed)",
       "\(sent)")
-    #expect(sent.stderrLines.last?.hasPrefix("1 of 1 stored in bob's Inbox: ") == true, "\(sent)")
+    #expect(sent.stderrLines.dropLast().last?.hasPrefix("1 of 1 stored in bob's Inbox: ") == true, "\(sent)")
+    #expect(sent.stderrLines.last == "1 entry of the folders named left out here, not sent (see the warnings)", "\(sent)")
 
     // The same tree: files identical, the empty folder there, the link nowhere.
     let stored = b.inbox.appendingPathComponent("trip")
@@ -66,6 +68,33 @@ import Testing
     #expect(filesAreIdentical(trip.appendingPathComponent("days/monday/notes.txt"), out.appendingPathComponent("days/monday/notes.txt")))
     #expect((permissions(out.appendingPathComponent("days")) ?? 0) & 0o200 != 0, "the moved folder is not writable")
     #expect(b.inboxNames().isEmpty)
+  }
+
+  /// Review 16: `done` had `entries_refused` only when it was not 0, and said nothing of the
+  /// entries left out here; a receiver that could not be reached was a `failed` event without the
+  /// `reason` every other `failed` event has.
+  @Test func theJSONStreamCountsEntriesLeftOutAndEveryFailedEventHasAReason() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let trip = try tripFolder(a)
+    #expect(mkfifo(trip.appendingPathComponent("pipe").path, 0o600) == 0)
+
+    let sent = try a.share("send", trip.path, "--to", daemon.address, "--json")
+    #expect(sent.exited(with: 3), "\(sent)")
+    let events = try parseJSONLines(sent.stdoutText)
+    #expect(events.filter { $0["event"] as? String == "warning" }.count == 2, "\(sent)")
+    let done = try #require(events.first { $0["event"] as? String == "done" }, "\(sent)")
+    #expect(done["entries_skipped"] as? Int == 2 && done["entries_refused"] as? Int == 0, "\(done)")
+
+    let file = try a.file("notes.txt", "hello\n")
+    let unreachable = try a.share("send", file.path, "--to", daemon.address, "--to", "127.0.0.1:1", "--json")
+    #expect(unreachable.exited(with: 1), "\(unreachable)")
+    let failed = try #require(try parseJSONLines(unreachable.stdoutText).first { $0["event"] as? String == "failed" })
+    #expect(failed["item"] == nil && failed["to"] as? String == "127.0.0.1:1", "\(failed)")
+    #expect((failed["reason"] as? String)?.isEmpty == false && failed["reason"] as? String == failed["message"] as? String, "\(failed)")
+    let stored = try #require(try parseJSONLines(unreachable.stdoutText).first { $0["event"] as? String == "done" })
+    #expect(stored["entries_skipped"] as? Int == 0 && stored["entries_refused"] as? Int == 0, "\(stored)")
   }
 
   @Test func aScriptInsideAFolderIsLeftOutAndTheRestOfTheFolderIsStored() throws {

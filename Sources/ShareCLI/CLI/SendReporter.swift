@@ -11,6 +11,8 @@ final class SendReporter: Sendable {
   private let endpoints: [Endpoint]
   /// The command's arguments, for the line that resumes an interrupted send.
   private let commandLine: [String]
+  /// Entries of the folders named that were left out here (a warning each).
+  private let skippedEntries: Int
   private let progress: ProgressDisplay?
   private let tallies: Mutex<[Tally]>
   private let output = Mutex(())
@@ -33,7 +35,10 @@ final class SendReporter: Sendable {
     }
   }
 
-  init(terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint], commandLine: [String] = []) {
+  init(
+    terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint], commandLine: [String] = [], skippedEntries: Int = 0
+  ) {
+    self.skippedEntries = skippedEntries
     self.terminal = terminal
     self.json = json
     self.quiet = quiet
@@ -71,6 +76,8 @@ final class SendReporter: Sendable {
     /// 100); for `done`, how many entries of stored folders were not stored in all.
     var refusedEntries: [RefusedEntry]? = nil
     var entriesRefused: Int? = nil
+    /// For `done`: how many entries of the folders named were left out here (not sent).
+    var entriesSkipped: Int? = nil
     /// For `done`: how long the bytes took to go.
     var seconds: Double? = nil
     var message: PeerText? = nil
@@ -208,7 +215,11 @@ final class SendReporter: Sendable {
     let to = endpoints[recipient].name
     switch result {
     case .failure(let error):
-      if json { emit(Event(event: "failed", to: to, message: PeerText(error.description))) }
+      // No `item`: the send to this receiver ended before its items' fates were known.
+      if json {
+        let said = PeerText(error.description)
+        emit(Event(event: "failed", to: to, reason: said, message: said))
+      }
     case .success(let report):
       guard json else { return }
       for item in report.items {
@@ -226,7 +237,7 @@ final class SendReporter: Sendable {
         Event(
           event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex,
           sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
-          entriesRefused: entriesRefused > 0 ? entriesRefused : nil, seconds: tally.seconds))
+          entriesRefused: entriesRefused, entriesSkipped: skippedEntries, seconds: tally.seconds))
     }
   }
 
@@ -267,7 +278,11 @@ final class SendReporter: Sendable {
         describe(report, tally: tallies[index], to: to, several: results.count > 1)
       }
     }
-    let code = ExitCode.of(send: results.map(ReceiverOutcome.init), interrupted: interrupted)
+    let code = ExitCode.of(send: results.map(ReceiverOutcome.init), skippedEntries: skippedEntries, interrupted: interrupted)
+    if !json, skippedEntries > 0, code != .failure, code != .interrupted {
+      let entries = skippedEntries == 1 ? "1 entry" : "\(skippedEntries) entries"
+      terminal.err("\(entries) of the folders named left out here, not sent\(quiet ? "" : " (see the warnings)")")
+    }
     // The --json stream ends with the error that ended the command, as every event stream does.
     if json && (code == .failure || code == .interrupted) {
       let message = failures.isEmpty ? code.meaning : failures.joined(separator: "; ")

@@ -31,10 +31,12 @@ enum ReceiverOutcome: Sendable, Equatable {
 extension ExitCode {
   /// The exit code of a send from its receivers' outcomes: interrupted, else any failure, else
   /// everything stored everywhere, else nothing stored anywhere, else partial.
-  static func of(send outcomes: [ReceiverOutcome], interrupted: Bool) -> ExitCode {
+  /// Entries left out of a folder here (`skippedEntries`: a symbolic link, a pipe, an unreadable
+  /// file) make a send whose items were all stored a partial one: not everything asked went.
+  static func of(send outcomes: [ReceiverOutcome], skippedEntries: Int = 0, interrupted: Bool) -> ExitCode {
     if interrupted { return .interrupted }
     if outcomes.contains(.failed) { return .failure }
-    if outcomes.allSatisfy({ $0 == .allStored }) { return .success }
+    if outcomes.allSatisfy({ $0 == .allStored }) { return skippedEntries > 0 ? .partial : .success }
     if outcomes.allSatisfy({ $0 == .noneStored }) { return .refused }
     return .partial
   }

@@ -45,9 +45,11 @@ enum SendCommand: Command {
       once) is tried again after a pause of about a second, then longer ones, for --busy-wait.
 
       On a terminal a progress bar per receiver is drawn on stderr. --json prints one JSON object
-      per line per event on stdout (a stable contract; see README.md): busy, connected, answered,
-      progress (at most 5 a second per receiver), stored, refused, failed, done.
-      Exit status: 0 all stored, 3 some refused or failed, 4 none stored, 1 error, 130 interrupted.
+      per line per event on stdout (a stable contract; see README.md): busy, connected, waiting,
+      answered, sending, progress (at most 5 a second per receiver), stored, refused, failed,
+      done, warning; and error, when the command fails.
+      Exit status: 0 all stored, 3 some refused or failed (or a folder's entries left out here:
+      links, pipes, unreadable files), 4 none stored, 1 error, 130 interrupted.
       """,
     options: [to, url, text, name, json, quiet, busyWait, dryRun],
     arguments: 0...Int.max, argumentKind: .path,
@@ -68,7 +70,7 @@ enum SendCommand: Command {
     let send = try MultiSend(device: device, catalog: catalog, to: endpoints, busyWait: .seconds(busyWait))
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments[Self.json], quiet: arguments[Self.quiet],
-      endpoints: endpoints, commandLine: context.commandLine)
+      endpoints: endpoints, commandLine: context.commandLine, skippedEntries: catalog.skippedEntries)
     for note in catalog.notes { reporter.warn(escape(note)) }
     Signals.onSignal { number in
       guard number != SIGHUP else { return }

@@ -11,6 +11,9 @@ package struct ItemCatalog: Sendable {
   package private(set) var items: [OutgoingItem] = []
   /// What was left out, for the user: symlinks, special files, unreadable entries.
   package private(set) var notes: [String] = []
+  /// How many entries of the folders named were left out (a note each): a send of them is then
+  /// not everything asked, whatever the receivers store.
+  package private(set) var skippedEntries = 0
   /// The files and folders added so far, by absolute path: the same one named twice is sent once.
   private var paths: Set<String> = []
 
@@ -153,12 +156,16 @@ package struct ItemCatalog: Sendable {
     var entries: [EntryOffer] = []
     var sources: [URL?] = []
     var total: Int64 = 0
+    func skip(_ note: String) {
+      notes.append(note)
+      skippedEntries += 1
+    }
     func walk(_ folder: URL, relative: String) {
       let names: [String]
       do {
         names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
       } catch {
-        notes.append("skipped \(label)/\(relative): cannot read the folder")
+        skip("skipped \(label)/\(relative): cannot read the folder")
         return
       }
       for name in names {
@@ -166,13 +173,13 @@ package struct ItemCatalog: Sendable {
         let path = relative.isEmpty ? name : "\(relative)/\(name)"
         var info = stat()
         guard lstat(url.path, &info) == 0 else {
-          notes.append("skipped \(path): \(Errno.current.description)")
+          skip("skipped \(path): \(Errno.current.description)")
           continue
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
           guard access(url.path, R_OK) == 0 else {
-            notes.append("skipped \(path): not readable")
+            skip("skipped \(path): not readable")
             continue
           }
           entries.append(EntryOffer(path: PeerText(path), kind: .file, size: Int64(info.st_size)))
@@ -184,9 +191,9 @@ package struct ItemCatalog: Sendable {
           walk(url, relative: path)
         case S_IFLNK:
           let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
-          notes.append("skipped symbolic link \(path) -> \(target) (links are not followed)")
+          skip("skipped symbolic link \(path) -> \(target) (links are not followed)")
         default:
-          notes.append("skipped \(path): not a regular file (device, socket or pipe)")
+          skip("skipped \(path): not a regular file (device, socket or pipe)")
         }
       }
     }
