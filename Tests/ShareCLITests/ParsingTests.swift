@@ -105,6 +105,14 @@ import Testing
     #expect(run.errLines.dropFirst().first?.hasPrefix("Usage: share") == true, "\(run)")
   }
 
+  /// The usage says `[--json | --quiet]`; both were taken (review 16).
+  @Test func jsonAndQuietTogetherAreAUsageErrorReportedAsTheStreamsErrorEvent() {
+    let run = share(["send", "x", "--json", "-q"])
+    #expect(run.code == .usage, "\(run)")
+    #expect(run.outLines == [#"{"event":"error","exit_code":64,"message":"--json and --quiet cannot be used together"}"#], "\(run)")
+    #expect(run.errLines.first == "Error: --json and --quiet cannot be used together", "\(run)")
+  }
+
   @Test func theVersionIsPrintedOnStdoutByDashDashVersionDashVAndTheVersionCommand() {
     for words in [["--version"], ["-V"], ["version"], ["--home", "/h", "-V"]] {
       let run = share(words)

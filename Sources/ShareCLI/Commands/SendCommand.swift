@@ -61,6 +61,8 @@ enum SendCommand: Command {
     ], home: .mayCreate)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    // The usage says one or the other: --json already prints no words for people.
+    if arguments[Self.json] && arguments[Self.quiet] { throw UsageError("--json and --quiet cannot be used together", spec: spec) }
     let catalog = try catalog(from: arguments, terminal: context.terminal)
     if arguments[Self.dryRun] { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
