@@ -60,6 +60,23 @@ import Testing
     }
   }
 
+  /// Review 16: `--to dav` said only that nobody is called dav, though commands and options get
+  /// "did you mean".
+  @Test func aMisspeltNameSuggestsTheNearestPeerNearby() {
+    let book = R.book()
+    let peers = R.peers([R.record("dave", R.labB, port: 2), R.record("carol", R.laptop, port: 3)], book: book)
+    #expect {
+      try R.endpoint(for: "dav", among: peers, book: book)
+    } throws: { error in
+      "\(error)".hasPrefix("no nearby peer is called dav; did you mean 'dave'?; nearby: ")
+    }
+    #expect {
+      try R.endpoint(for: "zebra", among: peers, book: book)
+    } throws: { error in
+      !"\(error)".contains("did you mean")
+    }
+  }
+
   @Test func withoutANameAndSeveralNearbyAPersonChooses() throws {
     let book = R.book()
     let records = [R.record("a", R.labB, port: 1), R.record("b", R.laptop, port: 2), R.record("c", R.mallory, port: 3)]

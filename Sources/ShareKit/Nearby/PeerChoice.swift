@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import UniformTypes
 
 /// Choosing among the peers nearby, and what may be sent to: pure, the peers are values.
 extension PeerResolver {
@@ -98,8 +99,11 @@ extension PeerResolver {
     // nobody is called af).
     let short = normalizedFingerprintPrefix(query).map { $0.count < Fingerprint.minimumPrefixLength } ?? false
     let hint = short ? " (an ID prefix needs at least \(Fingerprint.minimumPrefixLength) hex digits)" : ""
+    let guess = Suggestions.closest(to: query, among: peers.filter { !$0.isSelf }.map(\.name.unescaped))
+    let suggestion = guess.map { "; did you mean '\(Escaping.escaped($0))'?" } ?? ""
     return .configuration(
-      "no nearby peer is called \(shown)\(hint)" + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
+      "no nearby peer is called \(shown)\(hint)\(suggestion)"
+        + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
   }
 
   /// The endpoint for what was chosen, once it is clear it may be sent to: a record is sent to
