@@ -70,6 +70,15 @@ import Testing
     #expect(share(["--home", typo.path, "inbox"], environment: home.environment).code == .success)
   }
 
+  /// Review 16: "cannot read X: cannot read "X": open: …", the file named twice.
+  @Test func aFileTypesCheckCannotReadIsNamedOnce() {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let run = share(["types", "check", "/nonexistent/x.txt"], environment: home.environment)
+    #expect(run.code == .failure && run.out.isEmpty, "\(run)")
+    #expect(run.errLines == [#"Error: cannot read "/nonexistent/x.txt": open: No such file or directory (errno 2)"#], "\(run)")
+  }
+
   @Test func aRuntimeFailureIsOneErrorLineAndExit1() {
     let home = ScratchHome()
     defer { home.remove() }

@@ -114,7 +114,8 @@ enum TypesCheckCommand: Command {
       do {
         report = try gate.check(path: path)
       } catch {
-        terminal.error("cannot read \(escape(path)): \(error)")
+        // It names the file itself (review 16: "cannot read X: cannot read "X": open: …").
+        terminal.error("\(error)")
         failed += 1
         continue
       }

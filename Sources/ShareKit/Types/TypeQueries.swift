@@ -22,7 +22,7 @@ extension TypeGate {
   }
 
   /// How this receiver would judge the file or folder at `path`: by its name, then its content.
-  package func check(path: String) throws -> CheckReport {
+  package func check(path: String) throws(FileReadError) -> CheckReport {
     try policy.check(path: path, sniffer: sniffer)
   }
 
