@@ -45,6 +45,8 @@ import Testing
     let sent = try a.share("send", try a.file("a.txt", "a\n").path, "--to", daemon.address)
     #expect(sent.exited(with: 4), "\(sent)")
     #expect(sent.stderrText.contains(mode == "off" ? "not receiving" : "only its contacts"), "\(sent)")
+    // It names the receiver that refused (review 16: "the peer refused: …").
+    #expect(sent.stderrText.hasPrefix("Error: \(daemon.address) refused: "), "\(sent)")
     #expect(b.inboxNames().isEmpty)
   }
 

@@ -143,7 +143,7 @@ import Wire
       #expect(sent.exited(with: 4), "\(sent)")  // a receiver that refuses: none stored
       expectSafe(sent.stdoutText, "share send\(json ? " --json" : "")'s stdout", json: json)
       expectSafe(sent.stderrText, "share send\(json ? " --json" : "")'s stderr")
-      #expect(sent.stderrText.contains(#"Error: the peer refused: no \u{1B}]52;c;"#), "\(sent)")
+      #expect(sent.stderrText.contains(#" refused: no \u{1B}]52;c;"#), "\(sent)")
     }
   }
 

@@ -104,6 +104,13 @@ final class SendReporter: Sendable {
     }
   }
 
+  /// What went wrong with one receiver, naming it when it is the one that refused (review 16:
+  /// "the peer refused: …" did not say which, with several receivers or one reached by address).
+  static func describe(_ error: ShareError, by peer: PeerText) -> String {
+    guard case .peerFailure(_, let message) = error else { return error.description }
+    return "\(peer) refused: \(message)"
+  }
+
   /// How a receiver turned a connection away, as the rest of a sentence after its name.
   static func turnedAway(_ said: PeerText?) -> String {
     said.map { "is busy (\($0.isEmpty ? "it gave no reason" : $0.description))" }
@@ -258,7 +265,8 @@ final class SendReporter: Sendable {
             peer: tally.peerName?.description ?? to.description, payload: tally.current, sentOfIt: sentOfIt,
             commandLine: commandLine)
           : SendSummary.failed(
-            error.description, peer: tally.peerName?.description, named: results.count == 1 && error.isTransport,
+            Self.describe(error, by: tally.peerName ?? to), peer: tally.peerName?.description,
+            named: results.count == 1 && error.isTransport,
             payload: error.isTransport ? tally.current : nil, sentOfIt: sentOfIt, commandLine: commandLine)
         let named = results.count == 1 || message.hasPrefix(to.description)
         let line = named ? message : "\(to.description): \(message)"
