@@ -33,4 +33,34 @@ import Testing
     #expect(contact?["contact_name"] as? String == "alice" && contact?["sender_name"] as? String == "bob")
     #expect(impostorJSON?["posed_as"] as? String == "alice" && impostorJSON?["contact_name"] == nil)
   }
+
+  /// Review 18: `share send` to a stranger reached by HOST:PORT that calls itself by a contact's
+  /// name said "Connected to bob-desk … stored in bob-desk's Inbox". The sender shows receivers
+  /// as the Inbox shows senders.
+  @Test func theSenderShowsAReceiverAsThisHomeKnowsIt() throws {
+    let (alice, contact) = (try ShareHome(name: "alice"), try ShareHome(name: "bob-desk"))
+    let impostor = try ShareHome(name: "bob-desk")
+    #expect(try alice.share("trust", "add", try contact.deviceID(), "--name", "bob-desk").exited(with: 0))
+    let daemon = try impostor.startDaemon(trusting: [alice])
+    defer { _ = daemon.stop() }
+    let file = try alice.file("notes.txt", "hi\n").path
+
+    let sent = try alice.share("send", file, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stderrText.contains("Connected to bob-desk (NOT your contact bob-desk) at "), "\(sent)")
+    #expect(sent.stderrLines.last?.hasPrefix("1 of 1 stored in bob-desk (NOT your contact bob-desk)'s Inbox") == true, "\(sent)")
+    let events = try parseJSONLines(try alice.share("send", file, "--to", daemon.address, "--json").stdoutText)
+    for name in ["connected", "done"] {
+      let event = events.first { $0["event"] as? String == name }
+      #expect(event?["posed_as"] as? String == "bob-desk" && event?["contact_name"] == nil, "\(String(describing: event))")
+    }
+
+    // The same device made a contact under another name is that contact here.
+    #expect(try alice.share("trust", "add", try impostor.deviceID(), "--name", "lab-server").exited(with: 0))
+    let named = try alice.share("send", file, "--to", daemon.address, "--json")
+    let connected = try parseJSONLines(named.stdoutText).first { $0["event"] as? String == "connected" }
+    #expect(connected?["contact_name"] as? String == "lab-server" && connected?["posed_as"] == nil, "\(named)")
+    let plain = try alice.share("send", file, "--to", daemon.address)
+    #expect(plain.stderrText.contains("Connected to lab-server (calls itself bob-desk) at "), "\(plain)")
+  }
 }

@@ -204,6 +204,30 @@ import Testing
     #expect(contacts.contact(sharingNameWith: PeerText("lab-c"), other: R.mallory) == nil)
   }
 
+  /// Review 18: a stranger calling itself `bob-desk` beside the contact `bob-desk` is advertised
+  /// by its Avahi as `bob-desk #2` (the name is taken on the link), which no look-alike check
+  /// caught: it was listed and offered as an ordinary new peer.
+  @Test func aContactsNameWithAvahisCollisionNumberIsUnverifiedUnlessTheContactsOwnID() throws {
+    let book = R.book(contacts: ["bob-desk": R.labB])
+    for numbered in ["bob-desk #2", "bob-desk #17", "BOB-DESK #3", "bob\u{2010}desk #2"] {
+      #expect(book.standing(name: numbered, id: R.mallory) == .looksLike("bob-desk"), "\(numbered)")
+    }
+    // The contact itself, renamed because another took its name first.
+    #expect(book.standing(name: "bob-desk #2", id: R.labB) == .known)
+    // This device's name, numbered, on another device.
+    #expect(book.standing(name: "me #2", id: R.mallory) == .takesOwnName)
+    let peers = R.peers([R.record("bob-desk #2", R.mallory, port: 9)], book: book)
+    #expect(peers.first?.standing.isUnverifiedClaim == true)
+    #expect(throws: ShareError.self) { try R.endpoint(for: nil, among: peers, book: book) }
+    for (one, other) in [("Room #2", "Room #3"), ("bob-desk #", "bob-desk"), ("bob-desk#2", "bob-desk"), ("bob-desk #2x", "bob-desk")] {
+      #expect(!KnownIdentities.looksAlike(one, other), "\(one) / \(other)")
+    }
+    var contacts = TrustStore()
+    contacts.add(TrustedPeer(id: R.labB, name: "bob-desk"))
+    #expect(contacts.identify(R.mallory, calling: PeerText("bob-desk #2")).posedAs == "bob-desk")
+    #expect(contacts.identify(R.labB, calling: PeerText("server")).contactName == "bob-desk")
+  }
+
   /// Found by outside review 9 and a code review: blanks at the ends, capital Cyrillic and Greek
   /// letters, dotless i, Latin alpha, small capitals, dash-like symbols and digits for letters.
   @Test func lookAlikesOfEveryKindLookTheSame() {

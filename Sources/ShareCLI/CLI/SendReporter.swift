@@ -13,14 +13,16 @@ final class SendReporter: Sendable {
   private let commandLine: [String]
   /// Entries of the folders named that were left out here (a warning each).
   private let skippedEntries: Int
+  /// Who a receiver is to this home, from the ID it proved and the name it gave.
+  private let identify: @Sendable (Fingerprint, PeerText) -> (contactName: PeerText?, posedAs: PeerText?)
   private let progress: ProgressDisplay?
   private let tallies: Mutex<[Tally]>
   private let output = Mutex(())
 
   /// What the summary needs of one receiver's send, whether or not bars are drawn.
   private struct Tally {
-    /// The receiver's name, once connected.
-    var peerName: PeerText?
+    /// The receiver as this home knows it (`SenderLabel.who`, escaped), once connected.
+    var peerName: String?
     var sent: Int64 = 0
     var streamingSince: ContinuousClock.Instant?
     var finishedAt: ContinuousClock.Instant?
@@ -36,9 +38,11 @@ final class SendReporter: Sendable {
   }
 
   init(
-    terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint], commandLine: [String] = [], skippedEntries: Int = 0
+    terminal: Terminal, json: Bool, quiet: Bool, endpoints: [Endpoint], commandLine: [String] = [], skippedEntries: Int = 0,
+    identify: @escaping @Sendable (Fingerprint, PeerText) -> (contactName: PeerText?, posedAs: PeerText?) = { _, _ in (nil, nil) }
   ) {
     self.skippedEntries = skippedEntries
+    self.identify = identify
     self.terminal = terminal
     self.json = json
     self.quiet = quiet
@@ -58,6 +62,10 @@ final class SendReporter: Sendable {
     var to: PeerText?
     var peerName: PeerText? = nil
     var peerId: String? = nil
+    /// For `connected` and `done`: the receiver's name here when it is a contact; or, for a
+    /// stranger whose name looks like a contact's, that contact's (`posed_as`).
+    var contactName: PeerText? = nil
+    var posedAs: PeerText? = nil
     var item: PeerText? = nil
     var status: String? = nil
     var storedAs: PeerText? = nil
@@ -106,7 +114,7 @@ final class SendReporter: Sendable {
 
   /// What went wrong with one receiver, naming it when it is the one that refused (review 16:
   /// "the peer refused: …" did not say which, with several receivers or one reached by address).
-  static func describe(_ error: ShareError, by peer: PeerText) -> String {
+  static func describe(_ error: ShareError, by peer: String) -> String {
     guard case .peerFailure(_, let message) = error else { return error.description }
     return "\(peer) refused: \(message)"
   }
@@ -121,12 +129,18 @@ final class SendReporter: Sendable {
     let to = endpoints[recipient].name
     switch event {
     case .connected(let name, let fingerprint, let address):
-      tallies.withLock { $0[recipient].peerName = name }
-      progress?.update(recipient, now: true) { $0.peerName = name.description }
+      // Review 18: a stranger reached by HOST:PORT that calls itself like a contact was
+      // "Connected to bob-desk … stored in bob-desk's Inbox".
+      let (contactName, posedAs) = identify(fingerprint, name)
+      let shown = SenderLabel.who(name, contactName: contactName, posedAs: posedAs)
+      tallies.withLock { $0[recipient].peerName = shown }
+      progress?.update(recipient, now: true) { $0.peerName = shown }
       if json {
-        emit(Event(event: "connected", to: to, peerName: name, peerId: fingerprint.hex))
+        emit(
+          Event(
+            event: "connected", to: to, peerName: name, peerId: fingerprint.hex, contactName: contactName, posedAs: posedAs))
       } else if !quiet {
-        line("Connected to \(name) at \(address)\n  receiver ID: \(fingerprint.grouped)")
+        line("Connected to \(shown) at \(address)\n  receiver ID: \(fingerprint.grouped)")
       }
     case .busy(let said, let retryIn):
       let seconds = max(1, Int((retryIn / .seconds(1)).rounded()))
@@ -169,7 +183,7 @@ final class SendReporter: Sendable {
             event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
             reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
-        let peer = tallies.withLock { $0[recipient].peerName }?.description ?? to.description
+        let peer = tallies.withLock { $0[recipient].peerName } ?? to.description
         line("\(peer) already holds \(formatBytes(offset)) of \(name): resuming from there")
       } else if !quiet && !answer.accepted {
         line(terminal.paint("Warning: ", .yellow) + "\(to.description) refuses \(name): \(answer.reason ?? "refused")")
@@ -240,9 +254,11 @@ final class SendReporter: Sendable {
       }
       let counts = report.counts
       let entriesRefused = report.items.filter { $0.status == .stored }.reduce(0) { $0 + ($1.entriesRefused ?? 0) }
+      let (contactName, posedAs) = identify(report.peerFingerprint, report.peerName)
       emit(
         Event(
-          event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex,
+          event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex, contactName: contactName,
+          posedAs: posedAs,
           sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
           entriesRefused: entriesRefused, entriesSkipped: skippedEntries, seconds: tally.seconds))
     }
@@ -262,10 +278,10 @@ final class SendReporter: Sendable {
         let message =
           interrupted
           ? SendSummary.interrupted(
-            peer: tally.peerName?.description ?? to.description, payload: tally.current, sentOfIt: sentOfIt,
+            peer: tally.peerName ?? to.description, payload: tally.current, sentOfIt: sentOfIt,
             commandLine: commandLine)
           : SendSummary.failed(
-            Self.describe(error, by: tally.peerName ?? to), peer: tally.peerName?.description,
+            Self.describe(error, by: tally.peerName ?? to.description), peer: tally.peerName,
             named: results.count == 1 && error.isTransport,
             payload: error.isTransport ? tally.current : nil, sentOfIt: sentOfIt, commandLine: commandLine)
         let named = results.count == 1 || message.hasPrefix(to.description)
@@ -301,7 +317,8 @@ final class SendReporter: Sendable {
 
   /// One receiver's items, then the line that sums them up.
   private func describe(_ report: SendReport, tally: Tally, to: PeerText, several: Bool) {
-    if several { terminal.out("\(report.peerName) (\(to.description)):") }
+    let shown = tally.peerName ?? report.peerName.description
+    if several { terminal.out(shown == to.description ? "\(shown):" : "\(shown) (\(to.description)):") }
     let indent = several ? "  " : ""
     for item in report.items {
       let name = item.name
@@ -320,7 +337,7 @@ final class SendReporter: Sendable {
     }
     terminal.err(
       SendSummary.stored(
-        report.counts.stored, of: report.items.count, peer: report.peerName.description, sent: tally.sent, seconds: tally.seconds))
+        report.counts.stored, of: report.items.count, peer: shown, sent: tally.sent, seconds: tally.seconds))
   }
 
   private func line(_ text: String) {

@@ -111,7 +111,13 @@ struct SenderLabel: Equatable {
 
   /// The name alone, with what it needs said (escaped).
   var who: String {
-    if verified == false { return "\(name)" }
+    verified == false ? "\(name)" : Self.who(name, contactName: contactName, posedAs: posedAs)
+  }
+
+  /// A device that gave `name`, as this home knows it (`TrustStore.identify`): a contact by its
+  /// name here, a stranger marked when it would pass for a contact (escaped). The Inbox's
+  /// senders and `share send`'s receivers read the same.
+  static func who(_ name: PeerText, contactName: PeerText?, posedAs: PeerText?) -> String {
     if let contactName { return contactName == name ? "\(contactName)" : "\(contactName) (calls itself \(name))" }
     if let posedAs { return "\(name) (NOT your contact \(posedAs))" }
     return "\(name)"

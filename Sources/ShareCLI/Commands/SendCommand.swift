@@ -67,12 +67,14 @@ enum SendCommand: Command {
     if arguments[Self.dryRun] { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
     let resolver = try PeerResolver(device: device, contacts: Contacts(paths: context.paths))
+    let contacts = try Contacts(paths: context.paths).trusted()
     let endpoints = try resolveTargets(arguments.all(Self.to), resolver: resolver, context: context)
     let busyWait = try arguments.duration(Self.busyWait, bare: .seconds, in: 0...3600) ?? 30
     let send = try MultiSend(device: device, catalog: catalog, to: endpoints, busyWait: .seconds(busyWait))
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments[Self.json], quiet: arguments[Self.quiet],
-      endpoints: endpoints, commandLine: context.commandLine, skippedEntries: catalog.skippedEntries)
+      endpoints: endpoints, commandLine: context.commandLine, skippedEntries: catalog.skippedEntries,
+      identify: { [contacts] in contacts.identify($0, calling: $1) })
     for note in catalog.notes { reporter.warn(escape(note)) }
     Signals.onSignal { number in
       guard number != SIGHUP else { return }

@@ -164,10 +164,7 @@ package final class Gatekeeper: Sendable {
   /// own name here; or a stranger, and the contact whose name (or one like it) it uses, if any.
   /// Kept with what it sends, so the Inbox shows who it was rather than what it said (review 15).
   package func identify(_ peer: Fingerprint, calling name: PeerText) -> (contactName: PeerText?, posedAs: PeerText?) {
-    state.withLock { state in
-      if let contact = state.trust.peer(peer) { return (contact.name, nil) }
-      return (nil, state.trust.contact(sharingNameWith: name, other: peer)?.name)
-    }
+    state.withLock { $0.trust.identify(peer, calling: name) }
   }
 
   /// Whether a peer may ask at all, right after its Hello: nil, or the refusal.

@@ -67,7 +67,12 @@ package struct KnownIdentities: Sendable {
     guard let id else { return .new }
     // First: this device's name is never another device's, whatever was remembered for it.
     if let own, own.id != id, Self.looksAlike(own.name, name) { return .takesOwnName }
-    if pairs.contains(where: { $0.id == id && Self.sameName($0.name, name) }) { return .known }
+    // A known device whose name was taken on the link first is advertised with a number
+    // (`bob-desk #2`): still that device, as its certificate will have to prove.
+    let unnumbered = Self.withoutCollisionNumber(name)
+    if pairs.contains(where: { $0.id == id && (Self.sameName($0.name, name) || Self.sameName($0.name, unnumbered)) }) {
+      return .known
+    }
     if let other = self.id(for: name) { return .nameKnownWith(other) }
     let names = names(for: id)
     if !names.isEmpty { return .claimsIDOf(names) }
@@ -79,8 +84,27 @@ package struct KnownIdentities: Sendable {
   /// alone misses a pair: an uppercase I is drawn like a lowercase L (`Ivan` and `lvan` look
   /// alike), and is also the uppercase of `i` (`Ivan` and `ivan` are one name apart from case:
   /// review 16 found a stranger called `ivan` got no "NOT your contact Ivan" warning).
+  ///
+  /// A name with the number Avahi adds when it is taken on the link (`bob-desk #2`: review 18,
+  /// a stranger calling itself `bob-desk` beside the contact was advertised so, and nothing
+  /// flagged it) looks like the name without it; two numbered names are not alike for that
+  /// (`Room #2`, `Room #3`).
   package static func looksAlike(_ first: String, _ second: String) -> Bool {
+    look(first, second) || look(withoutCollisionNumber(first), second) || look(first, withoutCollisionNumber(second))
+  }
+
+  private static func look(_ first: String, _ second: String) -> Bool {
     appearance(first) == appearance(second) || appearance(first.lowercased()) == appearance(second.lowercased())
+  }
+
+  /// `name` without the ` #N` Avahi adds to a service name taken on the link
+  /// (`avahi_alternative_service_name`: `bob-desk` → `bob-desk #2` → `bob-desk #3`); `name`
+  /// itself when it has none.
+  package static func withoutCollisionNumber(_ name: String) -> String {
+    guard let mark = name.range(of: " #", options: .backwards) else { return name }
+    let number = name[mark.upperBound...]
+    guard !number.isEmpty, number.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return name }
+    return String(name[..<mark.lowerBound])
   }
 
   /// A name as it looks on a screen, for telling look-alikes: compatibility forms folded (NFKC),

@@ -44,6 +44,15 @@ package struct TrustStore: Sendable, Equatable {
     peers.first { $0.id != other && KnownIdentities.looksAlike($0.name.unescaped, name.unescaped) }
   }
 
+  /// Who a device proving `id` and giving `name` is to this home: a contact, by its name here
+  /// (which may not be the one it gives), or a stranger and the contact it would pass for (one
+  /// whose name its own looks like). Both ends ask: the receiver of a sender's Hello, the sender
+  /// of a receiver's.
+  package func identify(_ id: Fingerprint, calling name: PeerText) -> (contactName: PeerText?, posedAs: PeerText?) {
+    if let contact = peer(id) { return (contact.name, nil) }
+    return (nil, contact(sharingNameWith: name, other: id)?.name)
+  }
+
   /// Adds or updates a contact.
   package mutating func add(_ peer: TrustedPeer) {
     if let index = peers.firstIndex(where: { $0.id == peer.id }) {
