@@ -33,4 +33,18 @@ import Testing
     #expect(added.code == .usage && added.err.contains("--name"), "\(added)")
     #expect(share(["trust"], environment: home.environment).err.contains("No contacts yet"))
   }
+
+  /// Review 18: a contact that really had a new identity was refused with the advice to run
+  /// `share trust forget NAME`, which said it forgot the name and changed nothing: the contact's
+  /// ID still pinned it, and the next send was refused with the same advice.
+  @Test func forgettingAContactsNameSaysTheContactStillPinsItAndHowToChangeThat() {
+    let home = ScratchHome()
+    defer { home.remove() }
+    #expect(share(["trust", "add", Self.id("1"), "--name", "bob-desk"], environment: home.environment).code == .success)
+    let forgot = share(["trust", "forget", "Bob-Desk"], environment: home.environment)
+    #expect(forgot.code == .failure, "\(forgot)")
+    #expect(forgot.err.contains("bob-desk is your contact (1111-"), "\(forgot)")
+    #expect(forgot.err.contains("run 'share trust remove Bob-Desk' and pair again ('share pair Bob-Desk')"), "\(forgot)")
+    #expect(share(["trust", "forget", "other"], environment: home.environment).err.contains("no ID is remembered for other"))
+  }
 }

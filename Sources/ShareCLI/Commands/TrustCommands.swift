@@ -117,7 +117,17 @@ enum TrustForgetCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let name = arguments.positionals[0]
-    guard let id = try Contacts(paths: context.paths).forget(name: name) else {
+    let contacts = try Contacts(paths: context.paths)
+    let forgotten = try contacts.forget(name: name)
+    // A contact's ID pins its name whatever was remembered: forgetting alone changed nothing, and
+    // said it had (review 18: the refusal's advice went round in a loop).
+    if let contact = try contacts.trusted().peers.first(where: { KnownIdentities.sameName($0.name.unescaped, name) }) {
+      throw ShareError.configuration(
+        "\(contact.name) is your contact (\(contact.id.grouped)): its ID stays expected\(forgotten == nil ? "" : " (the remembered one is forgotten)")"
+          + "; if it really has a new identity, compare it with 'share id' there, then run 'share trust remove \(escape(name))' "
+          + "and pair again ('share pair \(escape(name))')")
+    }
+    guard let id = forgotten else {
       throw ShareError.configuration("no ID is remembered for \(escape(name))")
     }
     context.terminal.err("Forgot \(escape(name)) (\(id.grouped)); the next send to it remembers the ID it presents then.")
