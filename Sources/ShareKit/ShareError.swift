@@ -34,6 +34,9 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
   case cancelled(String)
   /// Finding peers failed (Avahi unreachable, ...).
   case discovery(DiscoveryError)
+  /// This receiver proved the device ID of another receiver of the same send (`other`, as its
+  /// `--to` named it): the items go to that device once.
+  case sameReceiver(as: PeerText)
 
   /// Whether the connection failed (reset, closed, timed out) rather than a peer or a check
   /// refusing something.
@@ -59,6 +62,7 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
     case .source(let path, let reason): return "cannot send \(Escaping.escaped(path, maximumLength: 4096)): \(reason)"
     case .cancelled(let why): return why
     case .discovery(let error): return error.description
+    case .sameReceiver(let other): return "the same device as \(other), already a receiver of this send: its items go there once"
     }
   }
 

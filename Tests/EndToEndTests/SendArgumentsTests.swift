@@ -88,6 +88,26 @@ import Testing
     #expect(b.inboxNames() == ["once.txt"])
   }
 
+  /// Review 18: two `--to` that reach one device (its name and its HOST:PORT) stored everything
+  /// twice. The device is sent to once; the other receiver says why it took nothing.
+  @Test func twoTargetsThatAreOneDeviceGetTheItemsOnce() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let file = try a.file("once.txt", "once\n")
+    let other = "localhost:\(daemon.port)"
+    let sent = try a.share("send", file.path, "--to", daemon.address, "--to", other)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(b.inboxNames() == ["once.txt"], "\(b.inboxNames())")
+    #expect(sent.stderrText.contains("already a receiver of this send: its items go there once"), "\(sent)")
+    let json = try a.share("send", file.path, "--to", daemon.address, "--to", other, "--json")
+    #expect(json.exited(with: 0), "\(json)")
+    let events = try parseJSONLines(json.stdoutText)
+    #expect(events.filter { $0["event"] as? String == "done" }.count == 1, "\(json)")
+    #expect(events.contains { $0["event"] as? String == "warning" && ($0["message"] as? String)?.contains("the same device as") == true })
+    #expect(b.inboxNames().count == 2, "\(b.inboxNames())")
+  }
+
   @Test func sendingToThisDevicesOwnNameOrIDSaysItIsThisDevice() throws {
     // A name no other helper's peer has, so nothing nearby answers to it.
     let me = try ShareHome(name: "self-\(UUID().uuidString.prefix(8).lowercased())")

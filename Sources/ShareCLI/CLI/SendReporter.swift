@@ -235,6 +235,8 @@ final class SendReporter: Sendable {
     progress?.update(recipient, now: true) { $0.phase = .done }
     let to = endpoints[recipient].name
     switch result {
+    case .failure(.sameReceiver(let other)):
+      if json { emit(Event(event: "warning", to: to, message: PeerText(ShareError.sameReceiver(as: other).description))) }
     case .failure(let error):
       // No `item`: the send to this receiver ended before its items' fates were known.
       if json {
@@ -272,6 +274,8 @@ final class SendReporter: Sendable {
     for (index, result) in results.enumerated() {
       let to = endpoints[index].name
       switch result {
+      case .failure(.sameReceiver(let other)):
+        if !json { terminal.warn("\(to.description) is \(ShareError.sameReceiver(as: other).description)") }
       case .failure(let error):
         let tally = tallies[index]
         let sentOfIt = tally.sent - tally.sentBeforeCurrent

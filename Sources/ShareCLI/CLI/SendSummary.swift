@@ -13,6 +13,8 @@ enum ReceiverOutcome: Sendable, Equatable {
   /// The exchange did not complete: no connection, a certificate or protocol problem, the
   /// receiver went away.
   case failed
+  /// The device another receiver of the send is: what that one stored is all it gets.
+  case sameAsAnother
 
   /// Failure codes a receiver sends when it decides not to take anything from this sender.
   static let refusalCodes: Set<String> = ["refused", "declined", "busy"]
@@ -20,6 +22,7 @@ enum ReceiverOutcome: Sendable, Equatable {
   init(_ result: Result<SendReport, ShareError>) {
     switch result {
     case .failure(.peerFailure(let code, _)) where Self.refusalCodes.contains(code): self = .noneStored
+    case .failure(.sameReceiver): self = .sameAsAnother
     case .failure: self = .failed
     case .success(let report):
       // A folder stored without some of its entries is partly stored, like loose files.
@@ -35,6 +38,7 @@ extension ExitCode {
   /// file) make a send whose items were all stored a partial one: not everything asked went.
   static func of(send outcomes: [ReceiverOutcome], skippedEntries: Int = 0, interrupted: Bool) -> ExitCode {
     if interrupted { return .interrupted }
+    let outcomes = outcomes.filter { $0 != .sameAsAnother }
     if outcomes.contains(.failed) { return .failure }
     if outcomes.allSatisfy({ $0 == .allStored }) { return skippedEntries > 0 ? .partial : .success }
     if outcomes.allSatisfy({ $0 == .noneStored }) { return .refused }

@@ -42,6 +42,10 @@ package final class MultiSend: Sendable {
     finished: @escaping @Sendable (Int, Result<SendReport, ShareError>) -> Void = { _, _ in }
   ) -> [Result<SendReport, ShareError>] {
     let results = Mutex<[Result<SendReport, ShareError>?]>(Array(repeating: nil, count: endpoints.count))
+    // Which receiver proved each device ID first: two `--to` that reach one device (a name and
+    // its HOST:PORT) send to it once.
+    let proven = Mutex<[Fingerprint: Int]>([:])
+    let endpoints = self.endpoints
     let group = DispatchGroup()
     for (index, endpoint) in endpoints.enumerated() {
       group.enter()
@@ -52,7 +56,14 @@ package final class MultiSend: Sendable {
           if let delivery, let peer = endpoint.localSend {
             result = .success(try delivery.send(items, to: endpoint, peer: peer) { events(index, $0) })
           } else {
-            result = .success(try sender.send(items, to: endpoint) { events(index, $0) })
+            let sameAs = SameReceiver { id in
+              proven.withLock { proven in
+                if let first = proven[id], first != index { return endpoints[first].name }
+                proven[id] = index
+                return nil
+              }
+            }
+            result = .success(try sender.send(items, to: endpoint, sameAs: sameAs) { events(index, $0) })
           }
         } catch {
           result = .failure(error)

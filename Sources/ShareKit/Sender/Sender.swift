@@ -68,11 +68,15 @@ package final class Sender: @unchecked Sendable {
   var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
 
   /// Runs the whole exchange.
+  /// `sameAs`: asked once the receiver has proved its ID, before anything is offered; it names
+  /// another receiver of the same send that proved that ID first (`MultiSend`), and the send
+  /// then ends with `.sameReceiver`.
   package func send(
-    _ items: [OutgoingItem], to endpoint: Endpoint, observer: @escaping (SendEvent) -> Void = { _ in }
+    _ items: [OutgoingItem], to endpoint: Endpoint, sameAs: SameReceiver = SameReceiver { _ in nil },
+    observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> SendReport {
     do {
-      return try exchange(items, endpoint: endpoint, observer: observer)
+      return try exchange(items, endpoint: endpoint, sameAs: sameAs, observer: observer)
     } catch {
       if isCancelled { throw .cancelled("cancelled") }
       throw ShareError.wrap(error)
@@ -80,13 +84,15 @@ package final class Sender: @unchecked Sendable {
   }
 
   private func exchange(
-    _ items: [OutgoingItem], endpoint: Endpoint, observer: (SendEvent) -> Void
+    _ items: [OutgoingItem], endpoint: Endpoint, sameAs: SameReceiver, observer: (SendEvent) -> Void
   ) throws -> SendReport {
     let session = try openSession(endpoint, observer: observer)
     let (connection, hello) = (session.connection, session.hello)
     let tls = connection.tls
     let fingerprint = tls.peerFingerprint
     defer { connection.close() }
+    // Review 18: `--to bob-desk --to 127.0.0.1:48002`, one device, stored everything twice.
+    if let other = sameAs.claim(fingerprint) { throw ShareError.sameReceiver(as: other) }
     observer(.connected(peerName: hello.name, fingerprint: fingerprint, address: session.candidate.address))
     let receiver = ReceiverClaims(peerName: hello.name, address: session.candidate.address, offers: items.map(\.offer))
 
@@ -169,4 +175,13 @@ package final class Sender: @unchecked Sendable {
       }
     }
   }
+}
+
+/// Which other receiver of one send proved a device ID first (`Sender.send`'s `sameAs`): a
+/// function in a type of its own, so that a trailing closure is always the observer.
+package struct SameReceiver {
+  /// Claims `id` for this receiver; the receiver that claimed it first, if another.
+  let claim: (Fingerprint) -> PeerText?
+
+  package init(_ claim: @escaping (Fingerprint) -> PeerText?) { self.claim = claim }
 }
