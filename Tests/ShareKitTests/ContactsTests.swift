@@ -101,8 +101,28 @@ import Testing
     #expect(throws: ShareError.self) { try contacts.trust(TrustedPeer(id: Self.id(1), name: "x")) }
     #expect(try String(contentsOf: contacts.trustFile, encoding: .utf8) == "{not json")
     // The lock was released: another change goes through.
-    try contacts.remember([(name: "y", id: Self.id(2))])
-    #expect(contacts.remembered().0.id(for: "y") == Self.id(2))
+    #expect(try contacts.forget(name: "y") == nil)
+    // Nothing is remembered while the contacts cannot be read: a name could be a contact's.
+    #expect(throws: ShareError.self) { try contacts.remember([(name: "y", id: Self.id(2))]) }
+    #expect(contacts.remembered().0.id(for: "y") == nil)
+  }
+
+  /// Review 17: one send by ID prefix to a stranger advertising a contact's name pinned that
+  /// name to the stranger, and every later send to the contact went to it.
+  @Test func aContactsNameOrOneLikeItIsNeverRememberedForAnotherDevice() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try contacts.trust(TrustedPeer(id: Self.id(1), name: "bob"))
+    try contacts.remember([(name: "bob", id: Self.id(2)), (name: "BOB", id: Self.id(2)), (name: "b\u{043E}b", id: Self.id(2))])
+    try contacts.remember([(name: "carol", id: Self.id(2)), (name: "bob", id: Self.id(1))])
+    let known = contacts.remembered().0
+    #expect(known.entries.map(\.name).sorted() == ["bob", "carol"], "\(known.entries)")
+    #expect(known.id(for: "bob") == Self.id(1))
+    // A pin made before the contact (or by an older build) does not take the contact's sends.
+    var pinned = KnownPeers()
+    pinned.remember(name: "bob", id: Self.id(2))
+    let book = KnownIdentities(own: nil, trust: try contacts.trusted(), known: pinned)
+    #expect(book.id(for: "bob") == Self.id(1) && book.id(for: "BOB") == Self.id(1))
+    #expect(book.standing(name: "bob", id: Self.id(2)) == .nameKnownWith(Self.id(1)))
   }
 
   /// Found by an outside review: a damaged file was read as empty for a send's check (any

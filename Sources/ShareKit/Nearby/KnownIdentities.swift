@@ -21,10 +21,13 @@ package struct KnownIdentities: Sendable {
     self.known = known
   }
 
-  /// The pairs of other devices, a name to an ID; one name may come twice (a contact and a
-  /// remembered name).
+  /// The pairs of other devices, a name to an ID, contacts first; one name may come twice (a
+  /// contact and a remembered name). A remembered name that is a contact's (or looks like it)
+  /// with another ID is left out: trust on first use never overrules a contact (review 17: such
+  /// a pin sent the contact's items to a stranger, and showed the contact as the impostor).
   private var others: [(name: String, id: Fingerprint)] {
-    known.entries.map { ($0.name, $0.id) } + trust.peers.map { ($0.name.unescaped, $0.id) }
+    let remembered = known.entries.filter { trust.contact(sharingNameWith: PeerText($0.name), other: $0.id) == nil }
+    return trust.peers.map { ($0.name.unescaped, $0.id) } + remembered.map { ($0.name, $0.id) }
   }
 
   /// Every pair, this home's own included.
@@ -32,12 +35,14 @@ package struct KnownIdentities: Sendable {
     others + (own.map { [$0] } ?? [])
   }
 
-  /// The ID this home knows another device's `name` for: the one it remembered sending to by
-  /// that name, else a contact's of that name; nil when it knows none. (This home's own name is
-  /// no claim on another device: a device elsewhere may well be called the same.)
+  /// The ID this home knows another device's `name` for: a contact's of that name, else the one
+  /// it remembered sending to by that name; nil when it knows none. The contact comes first: a
+  /// remembered name is only trust on first use, and one remembered before the contact was
+  /// made (or by a build before review 17) must not send the contact's items elsewhere. (This
+  /// home's own name is no claim on another device: a device elsewhere may well be called the
+  /// same.)
   package func id(for name: String) -> Fingerprint? {
-    known.id(for: name) ?? trust.peer(named: name)?.id
-      ?? others.first { Self.sameName($0.name, name) }?.id
+    trust.peer(named: name)?.id ?? others.first { Self.sameName($0.name, name) }?.id
   }
 
   /// The names this home knows `id` by (its own name, if it is this home's ID), without repeats.

@@ -118,12 +118,18 @@ package struct Contacts: Sendable {
     }
   }
 
-  /// Remembers the ID each name proved (trust on first use).
+  /// Remembers the ID each name proved (trust on first use) — never a contact's name (or one
+  /// like it) for another device: review 17 sent once by ID prefix to a stranger advertising
+  /// the contact `bob`'s name, which then became the pin of `bob`, and every later send to the
+  /// contact went to the stranger.
   package func remember(_ bindings: [(name: String, id: Fingerprint)]) throws(ShareError) {
     guard !bindings.isEmpty else { return }
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
+      let trust = try trusted()
       try changeKnownPeers { known in
-        for binding in bindings { known.remember(name: binding.name, id: binding.id) }
+        for binding in bindings where trust.contact(sharingNameWith: PeerText(binding.name), other: binding.id) == nil {
+          known.remember(name: binding.name, id: binding.id)
+        }
       }
     }
   }
