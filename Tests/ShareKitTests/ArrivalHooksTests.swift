@@ -13,4 +13,12 @@ import Testing
     #expect(shown.hasPrefix("dave &lt;a href=") && shown.contains("&amp; co"), "\(shown)")
     #expect(ArrivalHooks.shown("photo.jpg") == "photo.jpg")
   }
+
+  /// Review 17: a stranger's name that starts with `--` became an option of notify-send.
+  @Test func peerTextNeverReachesNotifySendAsAnOption() {
+    let arguments = ArrivalHooks.notification("--urgency=low wants to send 1 item(s)", "Run 'share accept 1'")
+    let end = arguments.firstIndex(of: "--")
+    #expect(end != nil && arguments.firstIndex { $0.hasPrefix("--urgency") } ?? 0 > end ?? Int.max, "\(arguments)")
+    #expect(arguments.suffix(2) == ["--urgency=low wants to send 1 item(s)", "Run 'share accept 1'"])
+  }
 }

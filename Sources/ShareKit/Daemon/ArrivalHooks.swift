@@ -73,9 +73,14 @@ package final class ArrivalHooks: Sendable {
     if let notifySend {
       let title = "Received \(Self.shown(variables["SHARE_ITEM_NAME"] ?? "an item"))"
       let body = "from \(Self.sender(variables)) — in your Inbox"
-      queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
+      queue.async { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
     }
   }
+
+  /// notify-send's arguments for a notification. Its title begins with peer text, which GLib's
+  /// option parser would read as options wherever they stand (review 17: a stranger called
+  /// `--urgency=low` made the ask's notification fail, `--app-name=…` rewrote it): `--` first.
+  static func notification(_ title: String, _ body: String) -> [String] { ["-a", "share", "--", title, body] }
 
   /// Peer text as a notification shows it: escaped as everywhere (controls, bidi, invisible
   /// characters), and its markup characters too — notification servers read `<a href>`, `<b>`
@@ -106,7 +111,7 @@ package final class ArrivalHooks: Sendable {
     // The same warning as `share requests` shows (its peer text escaped there already).
     let body = ask.warning.map { Self.markupEscaped($0) + ". " + run } ?? run
     let title = "\(who) \(what)"
-    queue.async { _ = ArrivalHooks.run(notifySend, ["-a", "share", title, body], extra: [:]) }
+    queue.async { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
   }
 
   /// Waits until every queued hook has run (for shutdown).
