@@ -70,6 +70,38 @@ import Testing
     #expect(b.inboxNames().isEmpty)
   }
 
+  /// Review 17: a received repository's `.git/config` named a command (`core.fsmonitor`) that
+  /// `git status` in the Inbox then ran. Its control folder is not stored; the rest is.
+  @Test func aRepositorysGitFolderIsNotStoredSoGitRunsNothingOfTheSenders() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let repo = a.files.appendingPathComponent("repo")
+    try FileManager.default.createDirectory(at: repo, withIntermediateDirectories: true)
+    try Data("hello\n".utf8).write(to: repo.appendingPathComponent("README.txt"))
+    let marker = b.documents.appendingPathComponent("fsmonitor-ran")
+    func git(_ arguments: String..., in folder: URL) throws -> CommandResult {
+      try ChildProcess(
+        executable: URL(fileURLWithPath: "/usr/bin/git"), arguments: ["-C", folder.path] + arguments,
+        environment: ["PATH": "/usr/bin:/bin", "HOME": a.files.path, "GIT_CONFIG_NOSYSTEM": "1"]
+      ).wait(timeout: .seconds(30))
+    }
+    #expect(try git("init", "-q", ".", in: repo).exited(with: 0))
+    #expect(try git("config", "core.fsmonitor", "touch \(marker.path); false", in: repo).exited(with: 0))
+
+    let sent = try a.share("send", repo.path, "--to", daemon.address)
+    #expect(sent.exited(with: 3), "\(sent)")
+    #expect(sent.stdoutText.contains("not stored: .git: a version-control folder"), "\(sent)")
+    let stored = b.inbox.appendingPathComponent("repo")
+    #expect(FileManager.default.fileExists(atPath: stored.appendingPathComponent("README.txt").path))
+    #expect(!FileManager.default.fileExists(atPath: stored.appendingPathComponent(".git").path))
+    _ = try git("status", in: stored)
+    #expect(!FileManager.default.fileExists(atPath: marker.path), "git ran the sender's command")
+    // Nor is a folder item called .git.
+    let named = try a.share("send", repo.appendingPathComponent(".git").path, "--to", daemon.address)
+    #expect(named.exited(with: 4) && b.inboxNames() == ["repo"], "\(named)")
+  }
+
   /// Review 16: `done` had `entries_refused` only when it was not 0, and said nothing of the
   /// entries left out here; a receiver that could not be reached was a `failed` event without the
   /// `reason` every other `failed` event has.

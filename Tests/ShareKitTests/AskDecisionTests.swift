@@ -167,6 +167,37 @@ import Wire
 
   // MARK: Every reason a folder entry is refused
 
+  /// Review 17: a folder's `.git/config` ran the sender's command (`core.fsmonitor`) at the next
+  /// `git status` in it, and a folder item called `.git` made the whole Inbox a work tree.
+  @Test func versionControlFoldersAreRefusedUnderAnyNameGitFindsThem() throws {
+    func entry(_ path: String, folder: Bool = false) -> EntryOffer {
+      EntryOffer(path: PeerText(path), kind: folder ? .folder : .file, size: folder ? 0 : 1)
+    }
+    let entries = [
+      entry("README.txt"), entry(".git", folder: true), entry(".git/config"), entry(".git/HEAD"),
+      entry("sub", folder: true), entry("sub/.GIT"), entry("sub/.hg", folder: true), entry("sub/.hg/hgrc"),
+      // A bare repository under another name: git finds it when run inside it.
+      entry("bare", folder: true), entry("bare/HEAD"), entry("bare/config"), entry("bare/objects", folder: true),
+      entry("bare/refs", folder: true), entry("bare/refs/heads", folder: true), entry("bare/notes.txt"),
+      // Only part of that layout is no repository.
+      entry("almost", folder: true), entry("almost/HEAD"), entry("almost/refs", folder: true),
+    ]
+    let decision = try decide([folder(0, "repo", entries), folder(1, ".git", [entry("config")]), file(2, ".Git", 1)])
+    let plan = try #require(self.plan(decision, 0))
+    let refused = zip(entries, plan.entries).filter { $0.1 == .refused(.versionControl) }.map(\.0.path.unescaped)
+    #expect(
+      refused == [
+        ".git", ".git/config", ".git/HEAD", "sub/.GIT", "sub/.hg", "sub/.hg/hgrc", "bare/HEAD", "bare/config",
+        "bare/objects", "bare/refs", "bare/refs/heads", "bare/notes.txt",
+      ], "\(refused)")
+    #expect(plan.entries[0] == .file(["README.txt"]) && plan.entries[17] == .folder(["almost", "refs"]))
+    #expect(refusal(decision, 1) == .versionControl && refusal(decision, 2) == .versionControl)
+    #expect(decision.answer.items[1].reason?.unescaped.hasPrefix("a version-control folder") == true)
+    // A whole bare repository sent as the item.
+    let bare = try decide([folder(0, "project.git", [entry("HEAD"), entry("objects", folder: true), entry("refs", folder: true)])])
+    #expect(refusal(bare, 0) == .noFileAccepted(offered: 1))
+  }
+
   @Test func folderEntriesAreRefusedOneByOneAndTheFolderSaysHowManyItTakes() throws {
     let entries = [
       EntryOffer(path: "ok.png", kind: .file, size: 5),

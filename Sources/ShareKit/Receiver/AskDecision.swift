@@ -133,6 +133,7 @@ struct AskDecision: Sendable {
     case .file, .folder: break
     }
     if offer.kind == .folder, offer.entries == nil { return .refused(.folderWithoutEntries, type: nil) }
+    if VersionControl.isControlName(name) { return .refused(.versionControl, type: nil) }
     if offer.kind == .url || offer.kind == .text, (offer.size ?? Int64.max) > ReceivePolicy.maxInlineBytes {
       return .refused(.inlineTooLarge(offer.kind, limit: ReceivePolicy.maxInlineBytes), type: nil)
     }
@@ -153,14 +154,22 @@ struct AskDecision: Sendable {
   /// file) within the size limit and accepted by the type rules from its name.
   static func judgeEntries(of offer: ItemOffer, policy: ReceivePolicy) -> [EntryPlan] {
     var seen = Set<[String]>()
-    return (offer.entries ?? []).map { entry in
+    let paths = (offer.entries ?? []).map { entry in
+      Result { () throws(InboxName.Problem) in try InboxName.sanitize(relativePath: entry.path.unescaped) }
+    }
+    let repositories = VersionControl.repositories(
+      among: zip(offer.entries ?? [], paths).compactMap { entry, path in
+        (try? path.get()).map { ($0, entry.kind == .folder) }
+      })
+    return zip(offer.entries ?? [], paths).map { entry, path in
       let components: [String]
       do throws(InboxName.Problem) {
-        components = try InboxName.sanitize(relativePath: entry.path.unescaped)
+        components = try path.get()
       } catch {
         return .refused(.unsafePath(error))
       }
       guard seen.insert(components).inserted else { return .refused(.duplicatePath) }
+      if VersionControl.holds(components, repositories: repositories) { return .refused(.versionControl) }
       switch entry.kind {
       case .folder:
         return .folder(components)

@@ -22,6 +22,8 @@ enum ItemRefusal: Sendable, Equatable {
   case noSpace(reserve: Int64)
   /// The receiver's owner (or its gatekeeper) declined the ask.
   case declined(String)
+  /// A version-control folder (`.git`, …): see `VersionControl`.
+  case versionControl
 
   var reason: String {
     switch self {
@@ -35,6 +37,7 @@ enum ItemRefusal: Sendable, Equatable {
     case .overAskLimit(let limit): return "the offer is over this receiver's limit of \(formatBytes(limit)) per send"
     case .noSpace(let reserve): return "not enough free space on the receiver (it keeps \(formatBytes(reserve)) free)"
     case .declined(let message): return message
+    case .versionControl: return VersionControl.reason
     }
   }
 }
@@ -51,6 +54,8 @@ enum EntryRefusal: Sendable, Equatable {
   case tooLarge(size: Int64, limit: Int64)
   /// The type rules refuse what the file's name says.
   case type(Verdict)
+  /// Part of a version-control folder (`.git`, …, or a bare repository): see `VersionControl`.
+  case versionControl
 
   var reason: String {
     switch self {
@@ -59,6 +64,48 @@ enum EntryRefusal: Sendable, Equatable {
     case .notFileOrFolder: return "a folder holds only files and folders"
     case .tooLarge(let size, let limit): return ItemRefusal.tooLarge(size: size, limit: limit).reason
     case .type(let verdict): return verdict.reason
+    case .versionControl: return VersionControl.reason
     }
+  }
+}
+
+/// The control folders of version-control systems, which no received folder may bring: git
+/// runs commands its configuration names (`core.fsmonitor` at every `git status`, and so at a
+/// git-aware shell prompt; `core.pager`, filters, diff drivers), and Mercurial and the others
+/// alike. Review 17: a folder's `.git/config` ran the sender's command when git was run in it;
+/// a folder item called `.git` made the whole Inbox a work tree with the sender's configuration.
+/// A bare repository (a folder with `HEAD`, `objects/` and `refs/`) is one too, under any name:
+/// git finds it when run inside it.
+enum VersionControl {
+  static let reason = "a version-control folder: git and its kind run commands its configuration names"
+
+  /// The names of control folders (and of git's `.git` file, which points at one), compared
+  /// without regard to case (a case-insensitive disk the item is moved to would find them).
+  static let names: Set<String> = [".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", ".fslckout", "_fossil_"]
+
+  static func isControlName(_ name: String) -> Bool { names.contains(name.lowercased()) }
+
+  /// The folders among `entries` (by path, `[]` for the item itself) that are laid out as a git
+  /// directory: `HEAD` a file, `objects` and `refs` folders.
+  static func repositories(among entries: [(components: [String], isFolder: Bool)]) -> Set<[String]> {
+    var heads = Set<[String]>()
+    var objects = Set<[String]>()
+    var refs = Set<[String]>()
+    for entry in entries {
+      guard let last = entry.components.last else { continue }
+      let parent = Array(entry.components.dropLast())
+      switch (last, entry.isFolder) {
+      case ("HEAD", false): heads.insert(parent)
+      case ("objects", true): objects.insert(parent)
+      case ("refs", true): refs.insert(parent)
+      default: break
+      }
+    }
+    return heads.intersection(objects).intersection(refs)
+  }
+
+  /// Whether the entry at `components` is part of a version-control folder.
+  static func holds(_ components: [String], repositories: Set<[String]>) -> Bool {
+    components.contains(where: isControlName) || (0..<components.count).contains { repositories.contains(Array(components[..<$0])) }
   }
 }
