@@ -156,6 +156,36 @@ import Testing
     #expect(gate.admit(Self.alice)?.code == "shutdown")
   }
 
+  /// Review 17: 48 connections sending one ask folded into it without limit, each holding a
+  /// stranger's slot while it waited; and two addresses held every ask slot with free IDs.
+  @Test func anAskIsHeldOnTwoConnectionsAtMostAndOneAddressHoldsFourAsks() throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
+    let refusals = Mutex<[Refusal?]>([])
+    func ask(_ peer: Fingerprint, _ name: String, from address: String = "192.0.2.7") {
+      let items = [AskedItem(name: PeerText(name), kind: "file", size: 1, type: nil, accepted: true, reason: nil)]
+      Thread {
+        let r = gate.consent(peerName: PeerText("x"), peer: peer, address: address, items: items)
+        refusals.withLock { $0.append(r) }
+      }.start()
+    }
+    ask(Self.mallory, "1")
+    ask(Self.mallory, "1")
+    try waitUntil { gate.pending.first?.connections == 2 }
+    ask(Self.mallory, "1")  // a third connection for the same ask: turned away
+    try waitUntil { refusals.withLock { $0.count } == 1 }
+    #expect(refusals.withLock { $0.first??.message } == "this ask is already waiting for an answer on another connection")
+    #expect(gate.pending.first?.connections == 2)
+    // Other IDs from the same address: four asks in all, then no more.
+    for byte in UInt8(1)...4 { ask(Fingerprint(bytes: Array(repeating: byte, count: 32))!, "n\(byte)") }
+    try waitUntil { refusals.withLock { $0.count } == 2 }
+    #expect(gate.pending.count == 4)
+    #expect(refusals.withLock { $0.last??.message } == "too many asks from your address are already waiting for an answer")
+    ask(Fingerprint(bytes: Array(repeating: 9, count: 32))!, "elsewhere", from: "192.0.2.8")
+    try waitUntil { gate.pending.count == 5 }
+    gate.close()
+    try waitUntil { refusals.withLock { $0.count } == 8 }
+  }
+
   @Test func anAskIsWithdrawnWhenEveryConnectionWaitingOnItGoesAway() throws {
     let withdrawn = Mutex<[Int]>([])
     let gate = Gatekeeper(

@@ -87,9 +87,12 @@ package struct Refusal: Error, Sendable, Equatable {
 /// person's consent. Sessions call it from their own threads and may block in `consent` until
 /// the person answers (`decide`) or the ask times out.
 ///
-/// Ask spam (AirDoS) is bounded: at most `maxPendingPerPeer` asks waiting per peer and
+/// Ask spam (AirDoS) is bounded: at most `maxPendingPerPeer` asks waiting per peer,
+/// `maxPendingPerAddress` per address (a certificate costs nothing, an address more) and
 /// `maxPending` in all; an ask identical to one already waiting (same peer, same items) is folded
-/// into it; the excess is refused with a reason, without bothering the person.
+/// into it, on at most `maxConnectionsPerAsk` connections (review 17: 48 connections folded into
+/// one ask held every stranger's slot, none of them evictable while it waited); the excess is
+/// refused with a reason, without bothering the person.
 package final class Gatekeeper: Sendable {
   private struct Entry {
     var ask: PendingAsk
@@ -116,6 +119,10 @@ package final class Gatekeeper: Sendable {
   package let askTimeout: Duration
   package let maxPendingPerPeer: Int
   package let maxPending: Int
+  /// Asks waiting from one address, whatever IDs they come with.
+  package static let maxPendingPerAddress = 4
+  /// Connections one waiting ask is held on: the first and a sender's second try.
+  package static let maxConnectionsPerAsk = 2
   /// Called when a new ask starts waiting (for a notification).
   private let onPending: @Sendable (PendingAsk) -> Void
   /// Called when an ask is withdrawn because every connection waiting on it went away.
@@ -246,7 +253,10 @@ package final class Gatekeeper: Sendable {
     return state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
       if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }
       if pairingCode == nil, peer == state.own || state.trust.peer(peer).map({ !$0.ask }) == true { return .success((0, nil)) }
-      if let (id, _) = state.entries.first(where: { $0.value.key == key && $0.value.decision == nil }) {
+      if let (id, entry) = state.entries.first(where: { $0.value.key == key && $0.value.decision == nil }) {
+        guard entry.ask.connections < Self.maxConnectionsPerAsk else {
+          return .failure(Refusal(code: "busy", message: "this ask is already waiting for an answer on another connection"))
+        }
         state.entries[id]?.waiters.append(waiter)
         state.entries[id]?.ask.connections += 1
         return .success((id, nil))
@@ -254,6 +264,10 @@ package final class Gatekeeper: Sendable {
       let waitingFromPeer = state.entries.values.filter { $0.ask.peerId == peer.hex && $0.decision == nil }.count
       if waitingFromPeer >= maxPendingPerPeer {
         return .failure(Refusal(code: "busy", message: "too many asks from you are already waiting for an answer"))
+      }
+      let waitingFromAddress = state.entries.values.filter { $0.ask.address == asker.address && $0.decision == nil }.count
+      if waitingFromAddress >= Self.maxPendingPerAddress {
+        return .failure(Refusal(code: "busy", message: "too many asks from your address are already waiting for an answer"))
       }
       if state.entries.values.filter({ $0.decision == nil }).count >= maxPending {
         return .failure(Refusal(code: "busy", message: "too many asks are waiting for an answer; try again later"))
