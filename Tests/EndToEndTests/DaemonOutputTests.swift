@@ -64,6 +64,23 @@ import Testing
     #expect((last["message"] as? String)?.isEmpty == false, "\(last)")
   }
 
+  /// Review 17: an ask of 81,000 items, withdrawn, wrote a log line per item (per connection
+  /// folded into it): 648,000 lines. An ask's refusals past the first 100 are one line.
+  @Test func anAsksRefusalsPastTheFirstHundredAreCountedInOneLine() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let files = try (0..<250).map { try a.file("run-\($0).sh", "#!/bin/sh\n").path }
+    let sent = try a.run(["--home", a.home.path, "send"] + files + ["--to", daemon.address, "--quiet"])
+    #expect(sent.exited(with: 4), "\(sent)")
+    #expect(daemon.waitForLog("250 refused"), "\(daemon.log.suffix(2000))")
+    let lines = daemon.log.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("share: refused run-") }.count == 100, "\(lines.count) lines")
+    #expect(
+      lines.contains { $0.hasPrefix("share: refused 150 more items from alice") && $0.contains("shell script") },
+      "\(daemon.log.suffix(2000))")
+  }
+
   @Test func noSendEventHasAnEmptyTo() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])

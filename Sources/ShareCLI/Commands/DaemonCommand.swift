@@ -255,6 +255,10 @@ struct DaemonLog: Sendable {
       emit(
         Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason, acceptWith: acceptWith),
         "refused \(item) from \(describe(peer)): \(reason)" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
+    case .refusedMore(let peer, let count, let reason):
+      emit(
+        Event(event: "refused_more", peerName: peer.name, peerId: peer.fingerprint.hex, reason: reason, refused: count),
+        "refused \(count) more items from \(describe(peer)), the first of them: \(reason)")
     case .failed(let peer, let item, let reason):
       emit(
         Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),

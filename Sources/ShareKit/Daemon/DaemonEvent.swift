@@ -18,6 +18,8 @@ package enum DaemonEvent: Sendable {
   case stored(PeerInfo, item: PeerText, storedAs: PeerText, size: Int64, type: String?)
   /// `acceptWith`: for the receiver's owner, the command that would accept the item (`share types accept .iso`).
   case refused(PeerInfo, item: PeerText, reason: PeerText, acceptWith: String?)
+  /// More refusals of one ask than are logged one by one (`ReceiverEvent.refusedMore`).
+  case refusedMore(PeerInfo, count: Int, reason: PeerText)
   case failed(PeerInfo, item: PeerText, reason: PeerText)
   /// A connection ended with an error (before or during the exchange).
   case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
@@ -37,6 +39,7 @@ package enum DaemonEvent: Sendable {
     case .refused(let peer, let item, let reason):
       self = .refused(
         peer, item: item.name, reason: PeerText(reason), acceptWith: types?.acceptCommand(name: item.name.unescaped, kind: item.kind))
+    case .refusedMore(let peer, let count, let reason): self = .refusedMore(peer, count: count, reason: PeerText(reason))
     case .failed(let peer, let item, let reason): self = .failed(peer, item: item.name, reason: PeerText(reason))
     case .connectionFailed(let address, let peer, let error): self = .connectionFailed(address: address, peer: peer, error: error)
     case .finished(let peer, let stored, let refused, let failed):

@@ -18,6 +18,11 @@ final class ReceiptBook: Sendable {
     var counts = (stored: 0, refused: 0, failed: 0)
   }
 
+  /// Refusals of one Ask logged one by one; past them, `refusedAll` counts the rest in one
+  /// event (review 17: a withdrawn ask of 81,000 items wrote a line per item, per connection
+  /// folded into it: 648,000 lines).
+  static let loggedRefusals = 100
+
   var counts: (stored: Int, refused: Int, failed: Int) { book.withLock { $0.counts } }
 
   /// A folder's entries: how many were stored, and each one that was not, with why.
@@ -41,6 +46,20 @@ final class ReceiptBook: Sendable {
   func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?) {
     record(ItemReceipt(id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue)) { $0.refused += 1 }
     emit(.refused(peer, item: offer, reason: reason))
+  }
+
+  /// Refuses these items together (an Ask's refusals, or a declined ask's items): the first
+  /// `loggedRefusals` are events of their own, the rest one event that counts them.
+  func refusedAll(_ refusals: [(offer: ItemOffer, reason: String, type: TypeIdentifier?)]) {
+    for refusal in refusals.dropFirst(Self.loggedRefusals) {
+      record(ItemReceipt(id: refusal.offer.id, status: .rejected, reason: PeerText(refusal.reason), type: refusal.type?.rawValue)) {
+        $0.refused += 1
+      }
+    }
+    for refusal in refusals.prefix(Self.loggedRefusals) { refused(refusal.offer, refusal.reason, type: refusal.type) }
+    if let first = refusals.dropFirst(Self.loggedRefusals).first {
+      emit(.refusedMore(peer, count: refusals.count - Self.loggedRefusals, reason: first.reason))
+    }
   }
 
   /// Accepted but not stored. `reason` is for the sender (never a local path); `detail`, when

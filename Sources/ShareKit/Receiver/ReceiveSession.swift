@@ -123,9 +123,9 @@ final class ReceiveSession {
   private func answer(_ ask: Ask, from peer: PeerInfo, book: ReceiptBook) throws -> AskDecision {
     let valid = try ask.validate(limits: connection.limits)
     var decision = AskDecision(valid, policy: policy, space: context.reserve.space)
-    for (offer, refusal, type) in decision.refused { book.refused(offer, refusal.reason, type: type) }
+    book.refusedAll(decision.refused.map { ($0.offer, $0.refusal.reason, $0.type) })
     if decision.acceptedCount > 0, let refusal = consent(to: decision, from: peer) {
-      for plan in decision.decline(refusal.message) { book.refused(plan.offer, refusal.message, type: plan.type) }
+      book.refusedAll(decision.decline(refusal.message).map { ($0.offer, refusal.message, $0.type) })
     }
     for (id, record) in decision.resumable(senderId: peer.fingerprint.hex) where context.holdResumeKey(record.stem) {
       heldResumeKeys.append(record.stem)

@@ -39,6 +39,9 @@ package enum ReceiverEvent: Sendable {
   case asked(PeerInfo, items: [ItemOffer], answers: [ItemAnswer])
   case stored(PeerInfo, item: ItemOffer, storedAs: String, size: Int64, type: TypeIdentifier?, sha256: String?)
   case refused(PeerInfo, item: ItemOffer, reason: String)
+  /// The refusals of one Ask past the first `ReceiptBook.loggedRefusals`, counted in one event,
+  /// with the reason of the first of them.
+  case refusedMore(PeerInfo, count: Int, reason: String)
   case failed(PeerInfo, item: ItemOffer, reason: String)
   /// A connection ended with an error (before or during the exchange).
   case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
