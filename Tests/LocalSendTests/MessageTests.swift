@@ -261,14 +261,29 @@ import Testing
 @Suite struct PinGateTests {
   @Test func threeWrongPinsLockAnAddressOut() {
     var gate = PinGate(pin: "1234")
-    #expect(gate.check(nil, from: "a") == .required)
-    #expect(gate.check("0000", from: "a") == .invalid)
-    #expect(gate.check("1234", from: "a") == .allowed)
-    for _ in 0..<3 { #expect(gate.check("0000", from: "a") == .invalid) }
-    #expect(gate.check("1234", from: "a") == .tooManyAttempts)
-    #expect(gate.check("1234", from: "b") == .allowed)
+    #expect(gate.check(nil, from: "a", at: 0) == .required)
+    #expect(gate.check("0000", from: "a", at: 0) == .invalid)
+    #expect(gate.check("1234", from: "a", at: 0) == .allowed)
+    for _ in 0..<3 { #expect(gate.check("0000", from: "a", at: 0) == .invalid) }
+    #expect(gate.check("1234", from: "a", at: 0) == .tooManyAttempts)
+    #expect(gate.check("1234", from: "b", at: 0) == .allowed)
     var open = PinGate(pin: nil)
-    #expect(open.check(nil, from: "a") == .allowed)
+    #expect(open.check(nil, from: "a", at: 0) == .allowed)
+  }
+
+  /// Review 17: three guesses from each of 300 addresses in turn found a 4-digit PIN in six
+  /// minutes, never answered 429. Ten wrong PINs a minute from anyone close the gate to all.
+  @Test func wrongPinsFromManyAddressesCloseTheGateForAMinute() {
+    var gate = PinGate(pin: "7351")
+    for guess in 0..<10 {
+      #expect(gate.check(String(format: "%04d", guess), from: "10.0.0.\(guess)", at: Double(guess)) == .invalid)
+    }
+    #expect(gate.lockedOut(at: 10)! == (failures: 10, addresses: 10))
+    #expect(gate.check("7351", from: "10.0.1.1", at: 10) == .tooManyAttempts)
+    #expect(gate.check("0011", from: "10.0.1.2", at: 59) == .tooManyAttempts)
+    // The window moves on: the first wrong PIN is a minute old at 60.
+    #expect(gate.lockedOut(at: 60) == nil)
+    #expect(gate.check("7351", from: "10.0.1.3", at: 60) == .allowed)
   }
 }
 

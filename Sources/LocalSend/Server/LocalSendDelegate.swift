@@ -147,4 +147,11 @@ package protocol LocalSendDelegate: AnyObject, Sendable {
   func localSend(open file: AcceptedFile) throws(UploadRefusal) -> any UploadSink
   /// A session is over.
   func localSend(sessionEnded sessionID: String, _ end: SessionEnd)
+  /// Wrong PINs came so fast (`failures` within a minute, from `fromAddresses` addresses) that
+  /// every PIN is refused for a while (`PinGate`): for the owner's log, once per lockout.
+  func localSend(wrongPins failures: Int, fromAddresses addresses: Int)
+}
+
+extension LocalSendDelegate {
+  package func localSend(wrongPins failures: Int, fromAddresses addresses: Int) {}
 }

@@ -1,6 +1,9 @@
 /// The PIN option (protocol 2.1): a prepare-upload must carry `?pin=` equal to the receiver's
 /// PIN. After `maxFailures` wrong PINs an address gets 429 until the gate forgets it (it keeps
-/// at most `capacity` addresses, dropping the oldest). Pure.
+/// at most `capacity` addresses, dropping the oldest); and after `maxFailuresPerWindow` wrong
+/// PINs from anyone within `window`, every address gets 429 until the window has passed — an
+/// address costs an attacker little (review 17: rotating over 300 addresses found a 4-digit PIN
+/// in 6 minutes; at 10 a minute the same search takes hours). Pure: the caller gives the time.
 struct PinGate: Sendable {
   enum Verdict: Equatable {
     case allowed
@@ -14,17 +17,31 @@ struct PinGate: Sendable {
 
   static let maxFailures = 3
   static let capacity = 256
+  static let maxFailuresPerWindow = 10
+  static let window: Double = 60
 
   let pin: String?
   private var failures: [String: Int] = [:]
   private var order: [String] = []
+  /// When each of the latest wrong PINs came (seconds), and from where, within `window`.
+  private var recent: [(time: Double, address: String)] = []
+
+  /// Whether wrong PINs from everyone have closed the gate at `now`; and, for the owner's log,
+  /// how many came in the window and from how many addresses.
+  func lockedOut(at now: Double) -> (failures: Int, addresses: Int)? {
+    let latest = recent.filter { now - $0.time < Self.window }
+    guard latest.count >= Self.maxFailuresPerWindow else { return nil }
+    return (latest.count, Set(latest.map(\.address)).count)
+  }
 
   init(pin: String?) {
     self.pin = pin
   }
 
-  mutating func check(_ provided: String?, from address: String) -> Verdict {
+  mutating func check(_ provided: String?, from address: String, at now: Double) -> Verdict {
     guard let pin else { return .allowed }
+    recent.removeAll { now - $0.time >= Self.window }
+    guard lockedOut(at: now) == nil else { return .tooManyAttempts }
     let count = failures[address, default: 0]
     guard count < Self.maxFailures else { return .tooManyAttempts }
     guard let provided else { return .required }
@@ -38,6 +55,7 @@ struct PinGate: Sendable {
       if order.count > Self.capacity { failures[order.removeFirst()] = nil }
     }
     failures[address] = count + 1
+    recent.append((now, address))
     return .invalid
   }
 }

@@ -69,7 +69,15 @@ extension ServerConnection {
   private func checkPin(_ provided: String?) -> Reply? {
     let limit = server.configuration.limits.maxPinBytes
     let pin = provided.map { $0.utf8.count <= limit ? $0 : "" }
-    switch server.pins.withLock({ $0.check(pin, from: address) }) {
+    let now = Date().timeIntervalSince1970
+    let (verdict, closed) = server.pins.withLock { gate in
+      let wasOpen = gate.lockedOut(at: now) == nil
+      let verdict = gate.check(pin, from: address, at: now)
+      return (verdict, wasOpen ? gate.lockedOut(at: now) : nil)
+    }
+    // Once per lockout: the owner hears that PINs are being guessed.
+    if let closed { server.delegate.localSend(wrongPins: closed.failures, fromAddresses: closed.addresses) }
+    switch verdict {
     case .allowed: return nil
     case .required: return .message(.unauthorized, "PIN required")
     case .invalid: return .message(.unauthorized, "Invalid PIN")

@@ -43,14 +43,26 @@ final class LocalSendGate: LocalSendDelegate {
   private let context: LocalSendContext
   private let sessions = Mutex<[String: Session]>([:])
   private let registered: @Sendable (RemoteSender) -> Void
+  private let note: @Sendable (String) -> Void
 
-  /// `registered`: a device that registered with this one (for `share peers`).
-  init(context: LocalSendContext, registered: @escaping @Sendable (RemoteSender) -> Void = { _ in }) {
+  /// `registered`: a device that registered with this one (for `share peers`); `note`: a line
+  /// for the daemon's log.
+  init(
+    context: LocalSendContext, note: @escaping @Sendable (String) -> Void = { _ in },
+    registered: @escaping @Sendable (RemoteSender) -> Void = { _ in }
+  ) {
     self.context = context
+    self.note = note
     self.registered = registered
   }
 
   func localSend(registered sender: RemoteSender) { registered(sender) }
+
+  func localSend(wrongPins failures: Int, fromAddresses addresses: Int) {
+    note(
+      "LocalSend: \(failures) wrong PINs within a minute from \(addresses) address\(addresses == 1 ? "" : "es"): "
+        + "every PIN is refused for a minute (someone may be guessing it)")
+  }
 
   func localSend(decide offer: IncomingOffer, cancellation: OfferCancellation) -> OfferDecision {
     let sender = LocalSendSender(offer.sender)

@@ -59,7 +59,7 @@ final class LocalSendService: @unchecked Sendable {
     self.options = options
     self.note = note
     let nearby = self.nearby
-    gate = LocalSendGate(context: context) { sender in nearby.heard(sender.device, from: sender.address) }
+    gate = LocalSendGate(context: context, note: note) { sender in nearby.heard(sender.device, from: sender.address) }
     let gatekeeper = context.gatekeeper
     let door = LocalSendAdmission(
       configuration: admission,
