@@ -24,12 +24,13 @@ import Wire
     defer { _ = daemon.stop() }
     let before = try residentKiB(daemon.process.pid)
     // Sixteen strangers (eight per address, the limit), each proven, each declaring an Ask of
-    // 16 MiB and sending one byte of it.
+    // 4 MiB, a stranger's most, and sending one byte of it (two take the strangers' budget for
+    // large asks; the others are told busy).
     let strangers = try (0..<16).map { _ in try ThrowawayIdentity() }
     let peers = try strangers.enumerated().map { index, stranger in
       let peer = try RawPeer(port: daemon.port, identity: stranger.identity, from: index < 8 ? "127.0.0.2" : "127.0.0.3")
       try peer.hello()
-      try peer.sendRaw(FrameHeader(kind: .control, length: 16 << 20).encoded + Array("{".utf8))
+      try peer.sendRaw(FrameHeader(kind: .control, length: 4 << 20).encoded + Array("{".utf8))
       return peer
     }
     usleep(1_000_000)
@@ -39,6 +40,46 @@ import Wire
     #expect(after - before < 64 << 10, "the daemon grew from \(before) KiB to \(after) KiB")
     #expect(daemon.isRunning)
     withExtendedLifetime(peers) {}
+  }
+
+  /// Review 17: each stranger's 16 MiB Ask, parsed, held ~115 MB while it waited for the
+  /// owner; eight connections from one address held 920 MB. A stranger's Ask is at most 4 MiB,
+  /// and strangers' large Asks share 8 MiB at once: the next is told busy.
+  @Test func strangersLargeAsksAreCappedAndShareOneBudget() throws {
+    let b = try ShareHome(name: "bob")
+    let daemon = try b.startDaemon(arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let oversized = try RawPeer(port: daemon.port, identity: try ThrowawayIdentity().identity)
+    _ = try oversized.hello()
+    try oversized.sendRaw(FrameHeader(kind: .control, length: (4 << 20) + 1).encoded)
+    guard case .failure(let tooLarge) = try oversized.receive() else { throw HarnessError("expected a Failure") }
+    #expect(tooLarge.code == "protocol" && tooLarge.message.unescaped.contains("4194304"), "\(tooLarge)")
+
+    // 3 MiB Asks of 15,000 items, each from another stranger: two fit the budget and wait.
+    let name = String(repeating: "n", count: 180)
+    let items = (0..<15_000).map { ItemOffer(id: $0, kind: .file, name: PeerText("\(name)-\($0).txt"), size: 1) }
+    let frame = try MessageCodec.frame(.ask(Ask(items: items)))
+    #expect(frame.count > 2 << 20 && frame.count < 4 << 20)
+    var waiting: [RawPeer] = []
+    for index in 0..<3 {
+      let peer = try RawPeer(port: daemon.port, identity: try ThrowawayIdentity().identity, from: "127.0.0.\(index + 2)")
+      _ = try peer.hello(name: "stranger-\(index)")
+      try peer.sendRaw(frame)
+      let reply = try peer.receive()
+      if index < 2 {
+        guard case .wait = reply else { throw HarnessError("expected a Wait, got \(reply)") }
+        waiting.append(peer)
+      } else {
+        guard case .failure(let busy) = reply else { throw HarnessError("expected busy, got \(reply)") }
+        #expect(busy.code == "busy" && busy.message.unescaped.contains("large asks"), "\(busy)")
+      }
+    }
+    // A small ask still gets through to the owner.
+    let small = try RawPeer(port: daemon.port, identity: try ThrowawayIdentity().identity, from: "127.0.0.9")
+    _ = try small.hello(name: "small")
+    try small.send(.ask(Ask(items: [ItemOffer(id: 0, kind: .file, name: "a.txt", size: 1)])))
+    guard case .wait = try small.receive() else { throw HarnessError("the small ask did not wait for the owner") }
+    withExtendedLifetime(waiting) {}
   }
 
   private func residentKiB(_ pid: Int32) throws -> Int {

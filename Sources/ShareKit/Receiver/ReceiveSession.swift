@@ -21,6 +21,8 @@ final class ReceiveSession {
   private var transfer: Int?
   /// Resume keys this session holds, released when it ends.
   private var heldResumeKeys: [String] = []
+  /// This session's share of the strangers' Ask budget (`SessionContext`), released when it ends.
+  private var reservedAskBytes = 0
   private var emit: @Sendable (ReceiverEvent) -> Void { context.emit }
   /// Called once the Ask (or a request to pair) came whole: the connection is at work, and no
   /// longer one a stranger's newcomer may take the place of (`Admission.engaged`).
@@ -50,6 +52,7 @@ final class ReceiveSession {
     buffer.deallocate()
     if let transfer { context.transfers.end(transfer) }
     context.releaseResumeKeys(heldResumeKeys)
+    context.releaseStrangerAsk(reservedAskBytes)
   }
 
   /// Runs the exchange. Whatever happens, verified items are placed before this returns.
@@ -76,7 +79,14 @@ final class ReceiveSession {
   private func exchange() throws {
     let peer = try greet()
     let ask: Ask
-    let message = try connection.receiveMessage(expecting: "Ask")
+    let stranger = context.gatekeeper.map { !$0.trust.trusts(peer.fingerprint) && peer.fingerprint != context.device.fingerprint } ?? false
+    let message = try connection.receiveMessage(expecting: "Ask", maxBytes: stranger ? SessionContext.strangerAskLimit : nil) { length in
+      guard stranger, length > SessionContext.smallAsk else { return }
+      guard context.reserveStrangerAsk(length) else {
+        throw Refusal(code: "busy", message: "other large asks are waiting for an answer; try again in a moment")
+      }
+      reservedAskBytes = length
+    }
     engaged()
     switch message {
     case .ask(let offered): ask = offered

@@ -105,7 +105,8 @@ final class FramedConnection {
 
   /// Reads the next frame, which must be a control message of at most `maxBytes` (the wire's
   /// limit for control frames when nil).
-  func receiveMessage(expecting expected: String, maxBytes: Int? = nil) throws -> Message {
+  /// `admit` is told the message's length before its bytes are read, and may refuse it.
+  func receiveMessage(expecting expected: String, maxBytes: Int? = nil, admit: (Int) throws -> Void = { _ in }) throws -> Message {
     let header = try receiveHeader()
     guard header.kind == .control else {
       throw WireError.unexpected(expected: expected, got: "a \(header.kind) frame")
@@ -113,6 +114,7 @@ final class FramedConnection {
     if let maxBytes, header.length > maxBytes {
       throw WireError.frameTooLarge(kind: .control, length: header.length, limit: maxBytes)
     }
+    try admit(header.length)
     return try MessageCodec.decode(try receivePayload(header.length))
   }
 
