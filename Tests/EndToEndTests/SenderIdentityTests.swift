@@ -63,4 +63,26 @@ import Testing
     let plain = try alice.share("send", file, "--to", daemon.address)
     #expect(plain.stderrText.contains("Connected to lab-server (calls itself bob-desk) at "), "\(plain)")
   }
+
+  /// Review 18: with `trust.json` restored by hand (no reload), the daemon's copy of the contacts
+  /// lacked the contact `alice`, and `share accept N --trust` of a stranger calling itself alice
+  /// made a second contact of that name. The contacts on disk decide.
+  @Test func acceptAndTrustChecksTheContactsOnDiskNotTheDaemonsCopy() throws {
+    let (alice, b) = (try ShareHome(name: "alice"), try ShareHome(name: "receiver"))
+    let daemon = try b.startDaemon(trusting: [alice], arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let trustFile = b.home.appendingPathComponent("trust.json")
+    let saved = try Data(contentsOf: trustFile)
+    #expect(try b.share("trust", "remove", "alice").exited(with: 0))  // the daemon reloads: no contacts
+    try saved.write(to: trustFile)  // restored by hand, without a reload
+
+    let impostor = try ShareHome(name: "alice")
+    let asking = try impostor.startShare("send", try impostor.file("x.txt", "x\n").path, "--to", daemon.address)
+    defer { asking.signal(SIGKILL) }
+    #expect(asking.waitForStderr(containing: "waiting for the receiver's owner"))
+    let accepted = try b.share("accept", "1", "--trust")
+    #expect(accepted.exited(with: 1) && accepted.stderrText.contains("your contact named alice has ID"), "\(accepted)")
+    let contacts = try b.share("trust").stdoutLines
+    #expect(contacts.count == 1 && contacts[0].hasPrefix("alice"), "\(contacts)")
+  }
 }

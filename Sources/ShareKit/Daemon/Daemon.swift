@@ -307,7 +307,7 @@ package final class Daemon: @unchecked Sendable {
   private func decide(_ id: Int, accept: Bool, trust: Bool) -> ControlResponse {
     // A pairing trusts too, once both people compared the code: the same checks apply.
     if accept, let ask = gatekeeper.pending.first(where: { $0.id == id }), trust || ask.pairingCode != nil,
-      let why = ask.whyNotTrusted
+      let why = checkedAgainstContactsOnDisk(ask).whyNotTrusted
     {
       let instead = ask.pairingCode == nil ? "accept it without --trust" : "decline it ('share decline \(id)')"
       return ControlResponse(ok: false, error: "ask \(id) was not accepted: \(why); \(instead)")
@@ -322,13 +322,33 @@ package final class Daemon: @unchecked Sendable {
     }
     note("\(accept ? "accepted" : "declined") ask \(id) from \(decided.peerName)")
     if accept, trust, let fingerprint = Fingerprint(hex: decided.peerId) {
+      let contacts = Contacts(paths: paths)
       do {
-        gatekeeper.set(trust: try Contacts(paths: paths).trust(TrustedPeer(id: fingerprint, name: decided.peerName)))
+        // Under the store's lock, as it is now: never a second contact of one name.
+        if let other = try contacts.trustUnlessNameTaken(TrustedPeer(id: fingerprint, name: decided.peerName)) {
+          return ControlResponse(
+            ok: false,
+            error: "accepted ask \(id), but did not trust \(decided.peerName): your contact \(other.name) is called that")
+        }
+        gatekeeper.set(trust: try contacts.trusted())
       } catch {
         return ControlResponse(ok: false, error: "accepted ask \(id), but could not trust \(decided.peerName): \(error)")
       }
     }
     return ControlResponse(ok: true, decided: decided)
+  }
+
+  /// `ask` as the contacts on disk see it now: the daemon's copy is as of its start or last
+  /// reload, and a `trust.json` restored by hand since would not say that a contact already has
+  /// the asker's name (review 18: `accept --trust` then made a second contact of that name).
+  private func checkedAgainstContactsOnDisk(_ ask: PendingAsk) -> PendingAsk {
+    var checked = ask
+    guard ask.contactWithName == nil, let fingerprint = Fingerprint(hex: ask.peerId),
+      let contact = try? Contacts(paths: paths).trusted().contact(sharingNameWith: ask.peerName, other: fingerprint)
+    else { return ask }
+    checked.contactWithName = contact.id.hex
+    checked.contactName = contact.name
+    return checked
   }
 
   /// One daemon per home: an exclusive lock on `daemon.lock` in the runtime folder.
