@@ -186,6 +186,24 @@ import Testing
     try waitUntil { refusals.withLock { $0.count } == 8 }
   }
 
+  /// Review 18: of two connections folded into one ask that nobody answered, the second was
+  /// told "declined by the receiver" (it is now also woken when the ask's time is up).
+  @Test func everyConnectionFoldedIntoAnUnansweredAskIsToldSoWhenItsTimeIsUp() throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(1))
+    let refusals = Mutex<[Refusal?]>([])
+    for delay in [0, 500_000] {
+      Thread {
+        usleep(useconds_t(delay))
+        let refusal = gate.consent(peerName: PeerText("m"), peer: Self.mallory, address: "::1", items: Self.items)
+        refusals.withLock { $0.append(refusal) }
+      }.start()
+    }
+    try waitUntil { gate.pending.first?.connections == 2 }
+    try waitUntil { refusals.withLock { $0.count } == 2 }
+    #expect(
+      refusals.withLock { $0 }.allSatisfy { $0?.message == "declined: nobody answered within 1 seconds" }, "\(refusals.withLock { $0 })")
+  }
+
   @Test func anAskIsWithdrawnWhenEveryConnectionWaitingOnItGoesAway() throws {
     let withdrawn = Mutex<[Int]>([])
     let gate = Gatekeeper(

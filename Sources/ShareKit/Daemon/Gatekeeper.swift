@@ -98,6 +98,8 @@ package final class Gatekeeper: Sendable {
     var ask: PendingAsk
     var key: String
     var decision: Bool? = nil
+    /// Declined because nobody answered in time (not by the person).
+    var expired = false
     var waiters: [Waiter] = []
   }
 
@@ -321,9 +323,15 @@ package final class Gatekeeper: Sendable {
       if waiter.left.load(ordering: .relaxed) { return .withdrawn }
       switch state.entries[id]?.decision {
       case true?: return .accepted
-      case false?: return .declined
+      case false?: return state.entries[id]?.expired == true ? .unanswered : .declined
       case nil:
-        if timedOut { state.entries[id]?.decision = false }
+        if timedOut {
+          // The ask's time is up for every connection folded into it, with the same reason
+          // (review 18: the second was told "declined by the receiver").
+          state.entries[id]?.decision = false
+          state.entries[id]?.expired = true
+          for other in state.entries[id]?.waiters ?? [] where other !== waiter { other.semaphore.signal() }
+        }
         return .unanswered
       }
     }
