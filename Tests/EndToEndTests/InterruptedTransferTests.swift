@@ -114,6 +114,8 @@ import Testing
     let sent = sender.wait(timeout: .seconds(60))
     let failed = try parseJSONLines(sent.stdoutText).first { $0["event"] as? String == "failed" }
     #expect(failed?["reason"] as? String == "it shrank while being sent", "\(sent)")
+    // An error of this side, not a receiver that took nothing (review 18: exit 4).
+    #expect(sent.exited(with: 1), "\(sent)")
     #expect(b.inboxNames().isEmpty)
   }
 

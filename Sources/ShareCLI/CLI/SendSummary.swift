@@ -25,8 +25,15 @@ enum ReceiverOutcome: Sendable, Equatable {
     case .failure(.sameReceiver): self = .sameAsAnother
     case .failure: self = .failed
     case .success(let report):
-      // A folder stored without some of its entries is partly stored, like loose files.
-      self = report.allStored ? .allStored : report.counts.stored == 0 ? .noneStored : .someStored
+      // A folder stored without some of its entries is partly stored, like loose files. Items
+      // that all failed here (a file that could not be read as offered) are an error of this
+      // side, not a receiver taking nothing (review 18: exit 4).
+      let counts = report.counts
+      if counts.stored == 0, !report.items.isEmpty, report.items.allSatisfy(\.failedHere) {
+        self = .failed
+      } else {
+        self = report.allStored ? .allStored : counts.stored == 0 ? .noneStored : .someStored
+      }
     }
   }
 }

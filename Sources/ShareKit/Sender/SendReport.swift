@@ -64,6 +64,9 @@ package struct ItemOutcome: Sendable, Equatable {
   /// For a folder: the entries not stored, each with the receiver's reason (the first few;
   /// `entriesRefused` counts them all).
   package var refusedEntries: [RefusedEntry]
+  /// Failed because of this side: its source could not be read as offered (it shrank, a read
+  /// failed), not because of the receiver.
+  package var failedHere = false
 
   /// One entry of a folder that the receiver did not store, and why.
   package struct RefusedEntry: Sendable, Equatable {
@@ -84,7 +87,9 @@ package struct ItemOutcome: Sendable, Equatable {
     // receiver could only say that the sender gave up on it (review 16); the receiver's own
     // reasons (a full disk, a refusal on content) stand.
     let own = abandoned.map { PeerText($0) }
-    reason = receipt.reason?.unescaped == ItemReceipt.senderGaveUp ? own ?? receipt.reason : receipt.reason ?? own
+    let gaveUp = receipt.reason?.unescaped == ItemReceipt.senderGaveUp
+    reason = gaveUp ? own ?? receipt.reason : receipt.reason ?? own
+    failedHere = status == .failed && gaveUp && own != nil
     type = receipt.type
     size = receipt.size
     sha256 = receipt.sha256?.hex
