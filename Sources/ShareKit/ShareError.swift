@@ -34,6 +34,9 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
   case cancelled(String)
   /// Finding peers failed (Avahi unreachable, ...).
   case discovery(DiscoveryError)
+  /// This side (a receiver) turned the peer away and told it why (`message`): what its own log
+  /// says of the connection.
+  case refusedHere(message: String)
   /// This receiver proved the device ID of another receiver of the same send (`other`, as its
   /// `--to` named it): the items go to that device once.
   case sameReceiver(as: PeerText)
@@ -62,6 +65,7 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
     case .source(let path, let reason): return "cannot send \(Escaping.escaped(path, maximumLength: 4096)): \(reason)"
     case .cancelled(let why): return why
     case .discovery(let error): return error.description
+    case .refusedHere(let message): return "refused: \(message)"
     case .sameReceiver(let other): return "the same device as \(other), already a receiver of this send: its items go there once"
     }
   }

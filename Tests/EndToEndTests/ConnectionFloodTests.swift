@@ -110,16 +110,17 @@ import Wire
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
-    // Eight strangers on this address ask to send; their asks wait for the owner, each holding
-    // a connection.
-    let strangers = try (0..<8).map { try ShareHome(name: "stranger-\($0)") }
-    let asking = try strangers.map { try $0.startShare("send", try $0.file("ask.txt", "may I?\n").path, "--to", daemon.address) }
+    // Four strangers on this address (as many asks as one address may have waiting) each ask
+    // twice, the same ask: eight connections wait for the owner.
+    let strangers = try (0..<4).map { try ShareHome(name: "stranger-\($0)") }
+    let files = try strangers.map { try $0.file("ask.txt", "may I?\n").path }
+    let asking = try zip(strangers + strangers, files + files).map { try $0.startShare("send", $1, "--to", daemon.address) }
     defer { asking.forEach { $0.signal(SIGKILL) } }
     let deadline = ContinuousClock.now + .seconds(30)
     var waiting = 0
     repeat {
       usleep(100_000)
-      waiting = try parseJSONLines(try b.share("requests", "--json").stdoutText).count
+      waiting = try parseJSONLines(try b.share("requests", "--json").stdoutText).reduce(0) { $0 + ($1["connections"] as? Int ?? 0) }
     } while waiting < 8 && ContinuousClock.now < deadline
     #expect(waiting == 8)
 

@@ -38,6 +38,31 @@ import Testing
     #expect(items.first?["size"] as? Int == 2, "\(items)")
   }
 
+  /// Review 18: the daemon's own refusal was logged as "the peer refused"; its events did not
+  /// say who a peer is here (a contact named otherwise, a stranger using a contact's name), and
+  /// `asked` told what was accepted as `stored`.
+  @Test func theDaemonSaysItRefusedAndWhoEachPeerIsHere() throws {
+    let (a, b, c) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"), try ShareHome(name: "carol"))
+    #expect(try b.share("trust", "add", try a.deviceID(), "--name", "lab-alice").exited(with: 0))
+    let daemon = try b.startDaemon(json: true, arguments: ["--mode", "contacts"])
+    defer { _ = daemon.stop() }
+    let stranger = try c.share("send", try c.file("c.txt", "c\n").path, "--to", daemon.address)
+    #expect(stranger.exited(with: 4), "\(stranger)")
+    #expect(try a.share("send", try a.file("a.txt", "a\n").path, "--to", daemon.address).exited(with: 0))
+    var events: [[String: Any]] = []
+    daemon.process.waitFor(timeout: .seconds(20)) { stdout, _, _ in
+      events = (try? parseJSONLines(String(decoding: stdout, as: UTF8.self))) ?? []
+      return events.contains { $0["event"] as? String == "finished" }
+    }
+    let refused = events.first { $0["event"] as? String == "connection_failed" }
+    #expect((refused?["reason"] as? String)?.hasPrefix("refused: the receiver accepts only its contacts") == true, "\(events)")
+    let asked = events.first { $0["event"] as? String == "asked" }
+    #expect(asked?["offered"] as? Int == 1 && asked?["accepted"] as? Int == 1, "\(String(describing: asked))")
+    let stored = events.first { $0["event"] as? String == "stored" }
+    #expect(
+      stored?["contact_name"] as? String == "lab-alice" && stored?["peer_name"] as? String == "alice", "\(String(describing: stored))")
+  }
+
   @Test func sendJSONReportsAnErrorBeforeConnectingAsAnEvent() throws {
     let a = try ShareHome(name: "alice")
     let missing = try a.share("send", a.files.appendingPathComponent("missing.txt").path, "--to", "127.0.0.1:9", "--json")

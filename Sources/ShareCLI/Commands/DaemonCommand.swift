@@ -191,6 +191,10 @@ struct DaemonLog: Sendable {
     var port: UInt16? = nil
     var peerName: PeerText? = nil
     var peerId: String? = nil
+    /// The peer's name here when it is a contact; or, for a stranger whose name looks like a
+    /// contact's, that contact's (`posed_as`): as the Inbox's metadata says it.
+    var contactName: PeerText? = nil
+    var posedAs: PeerText? = nil
     var address: String? = nil
     var item: PeerText? = nil
     var storedAs: PeerText? = nil
@@ -200,6 +204,10 @@ struct DaemonLog: Sendable {
     var stored: Int? = nil
     var refused: Int? = nil
     var failed: Int? = nil
+    /// For `asked`: how many items the ask offers, and how many of them were accepted (its
+    /// `stored` and `refused` say the same, from before anything was stored).
+    var offered: Int? = nil
+    var accepted: Int? = nil
     var message: String? = nil
     /// For a refused item, the command that would accept it (for the receiver's owner).
     var acceptWith: String? = nil
@@ -229,7 +237,7 @@ struct DaemonLog: Sendable {
       }
     case .connected(let peer):
       emit(
-        Event(event: "connected", peerName: peer.name, peerId: peer.fingerprint.hex, address: peer.address),
+        Event(event: "connected", peer: peer, address: peer.address),
         "\(describe(peer)) connected from \(peer.address)")
     case .ask(let ask):
       let what = ask.pairingCode.map { "asks to pair (code \($0))" } ?? "asks to send \(ask.itemCount) item(s)"
@@ -245,37 +253,37 @@ struct DaemonLog: Sendable {
         "ask \(ask.id) from \(ask.peerName) (\(String(ask.peerId.prefix(12)))) withdrawn: the sender went away")
     case .asked(let peer, let offered, let accepted):
       emit(
-        Event(event: "asked", peerName: peer.name, peerId: peer.fingerprint.hex, stored: accepted, refused: offered - accepted),
+        Event(event: "asked", peer: peer, stored: accepted, refused: offered - accepted, offered: offered, accepted: accepted),
         "\(describe(peer)) offers \(offered) item(s); accepted \(accepted)")
     case .stored(let peer, let item, let storedAs, let size, let type):
       emit(
-        Event(event: "stored", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, storedAs: storedAs, size: size, type: type),
+        Event(event: "stored", peer: peer, item: item, storedAs: storedAs, size: size, type: type),
         "stored \(storedAs) (\(formatBytes(size))) from \(describe(peer))")
     case .refused(let peer, let item, let reason, let acceptWith):
       emit(
-        Event(event: "refused", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason, acceptWith: acceptWith),
+        Event(event: "refused", peer: peer, item: item, reason: reason, acceptWith: acceptWith),
         "refused \(item) from \(describe(peer)): \(reason)" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
     case .refusedMore(let peer, let count, let reason):
       emit(
-        Event(event: "refused_more", peerName: peer.name, peerId: peer.fingerprint.hex, reason: reason, refused: count),
+        Event(event: "refused_more", peer: peer, reason: reason, refused: count),
         "refused \(count) more items from \(describe(peer)), the first of them: \(reason)")
     case .failed(let peer, let item, let reason):
       emit(
-        Event(event: "failed", peerName: peer.name, peerId: peer.fingerprint.hex, item: item, reason: reason),
+        Event(event: "failed", peer: peer, item: item, reason: reason),
         "failed to receive \(item) from \(describe(peer)): \(reason)")
     case .connectionFailed(let address, let peer, let error):
       emit(
         Event(
           event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address,
           reason: PeerText(error.description)),
-        "connection from \(address) failed: \(escape(error.description))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
+        "connection from \(address) \(Self.ended(error))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
     case .paired(let peer):
       emit(
-        Event(event: "paired", peerName: peer.name, peerId: peer.fingerprint.hex),
+        Event(event: "paired", peer: peer),
         "\(describe(peer)) is now a contact (paired)")
     case .finished(let peer, let stored, let refused, let failed):
       emit(
-        Event(event: "finished", peerName: peer.name, peerId: peer.fingerprint.hex, stored: stored, refused: refused, failed: failed),
+        Event(event: "finished", peer: peer, stored: stored, refused: refused, failed: failed),
         "\(describe(peer)): \(stored) stored, \(refused) refused, \(failed) failed")
     }
   }
@@ -288,7 +296,30 @@ struct DaemonLog: Sendable {
     }
   }
 
+  /// How a connection ended, after "connection from ADDRESS": refused by this daemon (review
+  /// 18: it said "the peer refused", of its own refusal), or failed.
+  private static func ended(_ error: ShareError) -> String {
+    if case .refusedHere(let message) = error { return "refused: \(escape(message))" }
+    return "failed: \(escape(error.description))"
+  }
+
+  /// A peer as this home knows it (`SenderLabel.who`: review 18, a stranger using a contact's
+  /// name read as the contact in the log) and the start of its ID.
   private func describe(_ peer: PeerInfo) -> String {
-    "\(peer.name) (\(peer.fingerprint.short))"
+    "\(SenderLabel.who(peer.name, contactName: peer.contactName, posedAs: peer.posedAs)) (\(peer.fingerprint.short))"
+  }
+}
+
+extension DaemonLog.Event {
+  /// An event about `peer`: its name as it gave it, its ID, and who it is here.
+  init(
+    event: String, peer: PeerInfo, address: String? = nil, item: PeerText? = nil, storedAs: PeerText? = nil,
+    size: Int64? = nil, type: String? = nil, reason: PeerText? = nil, stored: Int? = nil, refused: Int? = nil,
+    failed: Int? = nil, offered: Int? = nil, accepted: Int? = nil, acceptWith: String? = nil
+  ) {
+    self.init(
+      event: event, peerName: peer.name, peerId: peer.fingerprint.hex, contactName: peer.contactName, posedAs: peer.posedAs,
+      address: address, item: item, storedAs: storedAs, size: size, type: type, reason: reason, stored: stored,
+      refused: refused, failed: failed, offered: offered, accepted: accepted, acceptWith: acceptWith)
   }
 }

@@ -143,7 +143,7 @@ final class LocalSendGate: LocalSendDelegate {
   private func refuse(_ reason: String, _ sender: LocalSendSender) -> OfferDecision {
     context.emit(
       .connectionFailed(
-        address: sender.address, peer: sender.peer, error: .peerFailure(code: "refused", message: PeerText(reason))))
+        address: sender.address, peer: sender.peer, error: .refusedHere(message: reason)))
     return .refuse(reason)
   }
 }

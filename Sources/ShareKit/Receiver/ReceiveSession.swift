@@ -61,7 +61,7 @@ final class ReceiveSession {
       try exchange()
       connection.close()
     } catch let refusal as Refusal {
-      emit(.connectionFailed(address: address, peer: peer, error: .peerFailure(code: refusal.code, message: PeerText(refusal.message))))
+      emit(.connectionFailed(address: address, peer: peer, error: .refusedHere(message: refusal.message)))
       connection.fail(code: refusal.code, message: refusal.message)
     } catch {
       items?.commit()
