@@ -88,4 +88,22 @@ import Testing
     #expect(text.code == .success && text.err.isEmpty, "\(text)")
     #expect(Array(text.out.utf8) == Array(items.map { referenceLine($0) + "\n" }.joined().utf8))
   }
+
+  /// Review 16: `share inbox list` said "1 bytes".
+  @Test func aOneByteItemIsListedAsOneByte() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let store = try InboxStore(documents: home.url.appendingPathComponent("Documents"))
+    for name in ["a", "bc"] {
+      let meta = ItemMetadata(
+        originalName: PeerText(name), kind: .file, senderName: "peer", senderId: String(repeating: "a", count: 64),
+        receivedAt: Date(), size: Int64(name.utf8.count))
+      #expect(store.place([try stage(name, folder: false, in: store, meta: meta)]).allSatisfy { (try? $0.get()) != nil })
+    }
+    let text = share(["inbox", "list"], environment: home.environment)
+    #expect(text.code == .success, "\(text)")
+    let fields = text.outLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    let sizes = Dictionary(fields.filter { $0.count > 1 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
+    #expect(sizes == ["a": "1 byte", "bc": "2 bytes"], "\(text)")
+  }
 }

@@ -37,7 +37,7 @@ package struct ReceivePolicy: Sendable {
   package var summary: AcceptsSummary? { types?.summary }
 }
 
-/// Bytes for people: "1.5 GiB".
+/// Bytes for people: "1.5 GiB", "2 bytes", "1 byte".
 package func formatBytes(_ bytes: Int64) -> String {
   let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"]
   var value = Double(bytes)
@@ -46,6 +46,6 @@ package func formatBytes(_ bytes: Int64) -> String {
     value /= 1024
     unit += 1
   }
-  if unit == 0 { return "\(bytes) bytes" }
+  if unit == 0 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
   return value >= 100 ? "\(Int(value.rounded())) \(units[unit])" : "\((value * 10).rounded() / 10) \(units[unit])"
 }
