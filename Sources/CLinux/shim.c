@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/fs.h>
 
@@ -17,6 +18,11 @@ int clinux_rename_noreplace(int fromdirfd, const char *from, int todirfd, const 
 }
 
 int clinux_syncfs(int fd) { return syncfs(fd); }
+
+int clinux_set_modification_time(const char *path, int64_t seconds, long nanoseconds) {
+  struct timespec times[2] = {{.tv_sec = 0, .tv_nsec = UTIME_OMIT}, {.tv_sec = seconds, .tv_nsec = nanoseconds}};
+  return utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW);
+}
 
 int clinux_fadvise_sequential(int fd) { return posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); }
 

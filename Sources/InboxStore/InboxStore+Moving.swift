@@ -130,6 +130,12 @@ extension InboxStore {
         try? removeTree(temp)
         throw InboxError.unexpected("cannot copy \(source.path) to \(folder.path): \(error.localizedDescription)")
       }
+      do throws(InboxError) {
+        try keepModificationTimes(of: source, on: temp)
+      } catch {
+        try? removeTree(temp)
+        throw error
+      }
       do throws(Errno) {
         try FileSystem.syncFileSystem(of: destination)
       } catch {
@@ -145,5 +151,23 @@ extension InboxStore {
     }
     try syncDirectory(folder)
     try discard(fromInbox: source)
+  }
+
+  /// Gives `copy`, a copy of the tree at `source`, the original's modification times, file by
+  /// file and folder by folder: Foundation's `copyItem` leaves folders (and may leave files)
+  /// modified now, where a rename within one file system keeps every time. A folder gets its
+  /// time after its entries, whose copying changed it.
+  private func keepModificationTimes(of source: URL, on copy: URL) throws(InboxError) {
+    let status = try lstatus(source)
+    if status.kind == .directory {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? []
+      for name in names {
+        try keepModificationTimes(
+          of: source.appendingPathComponent(name, isDirectory: false), on: copy.appendingPathComponent(name, isDirectory: false))
+      }
+    }
+    try InboxError.attempt("utimensat", copy.path) { () throws(Errno) in
+      try FileSystem.setModificationTime(copy.path, nanoseconds: status.modificationNanoseconds)
+    }
   }
 }

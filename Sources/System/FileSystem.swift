@@ -73,6 +73,16 @@ package enum FileSystem {
     try nothingOrErrno { chmod(path, permissions.rawValue) }
   }
 
+  /// Sets the modification time of `path` to `nanoseconds` since 1970, leaving its access time
+  /// as it is; a symbolic link's own time, not its target's. The corresponding C function is
+  /// `utimensat` with `UTIME_OMIT` and `AT_SYMLINK_NOFOLLOW`.
+  package static func setModificationTime(_ path: String, nanoseconds: Int64) throws(Errno) {
+    var (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    // Before 1970 the remainder is negative; utimensat wants 0 ..< 1 s.
+    if fraction < 0 { (seconds, fraction) = (seconds - 1, fraction + 1_000_000_000) }
+    try nothingOrErrno { clinux_set_modification_time(path, seconds, Int(fraction)) }
+  }
+
   /// Flushes a folder, so that names created, renamed or removed in it survive a crash. The
   /// corresponding C function is `fsync` on the folder opened with `O_DIRECTORY`.
   package static func syncDirectory(_ path: String) throws(Errno) {

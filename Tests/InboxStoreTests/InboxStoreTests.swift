@@ -34,6 +34,16 @@ final class TempDocuments: Sendable {
     lstat(url.path, &info)
     return info.st_mode & 0o7777
   }
+
+  func device(_ url: URL) -> dev_t? {
+    var info = stat()
+    return lstat(url.path, &info) == 0 ? info.st_dev : nil
+  }
+
+  func modified(_ url: URL) -> timespec? {
+    var info = stat()
+    return lstat(url.path, &info) == 0 ? info.st_mtim : nil
+  }
 }
 
 @Suite struct InboxStoreTests {
@@ -159,6 +169,37 @@ final class TempDocuments: Sendable {
     #expect(FileManager.default.contents(atPath: moved.path)?.count == 100_000)
     #expect(t.mode(moved) & 0o200 != 0)
     #expect(t.store.list().isEmpty)
+  }
+
+  /// Review 16: a move to another file system (a copy) set every modification time to now; a
+  /// rename keeps them.
+  @Test func moveAcrossFileSystemsKeepsTheModificationTimesOfFilesAndFolders() throws {
+    let t = try TempDocuments()
+    let other = URL(fileURLWithPath: "/dev/shm/share-move-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+    defer { try? removeTree(other) }
+    try #require(t.device(t.store.inbox) != t.device(other), "this test needs /dev/shm on another file system")
+    _ = t.store.place([try t.stage(Array("old".utf8), name: "old.txt")])
+    let folder = try t.store.createStagingFolder()
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/f").path, contents: Data([1]))
+    let meta = ItemMetadata(originalName: "tree", kind: .folder, senderName: "p", senderId: "x", receivedAt: Date(), size: 1)
+    let identity = try t.store.seal(folder: folder)
+    #expect(try t.store.place([.init(staged: folder, name: "tree", identity: identity, metadata: meta)])[0].get() == "tree")
+    // Distinct times, deepest first (setting an entry's time leaves its folder's alone).
+    let times: [(String, Int)] = [
+      ("old.txt", 1_000_000_001), ("tree/sub/f", 1_000_000_002), ("tree/sub", 1_000_000_003), ("tree", 1_000_000_004),
+    ]
+    for (path, seconds) in times {
+      var stamps = [timespec(tv_sec: seconds, tv_nsec: 123_456_789), timespec(tv_sec: seconds, tv_nsec: 123_456_789)]
+      try #require(utimensat(AT_FDCWD, t.store.inbox.appendingPathComponent(path).path, &stamps, 0) == 0)
+    }
+    try t.store.move("old.txt", to: other)
+    try t.store.move("tree", to: other)
+    for (path, seconds) in times {
+      let modified = t.modified(other.appendingPathComponent(path))
+      #expect(modified?.tv_sec == seconds && modified?.tv_nsec == 123_456_789, "\(path): \(String(describing: modified))")
+    }
   }
 
   @Test func moveAndDeleteRefuseNamesOutsideTheInbox() throws {

@@ -12,6 +12,11 @@ int clinux_rename_noreplace(int fromdirfd, const char *from, int todirfd, const 
 /// syncfs(2): flushes the whole filesystem that `fd` lives on.
 int clinux_syncfs(int fd);
 
+/// utimensat(AT_FDCWD, path, {UTIME_OMIT, {seconds, nanoseconds}}, AT_SYMLINK_NOFOLLOW): sets the
+/// modification time of `path` (of a symbolic link itself), leaving its access time. Swift does
+/// not import UTIME_OMIT. Returns 0 or -1 with errno set.
+int clinux_set_modification_time(const char *path, int64_t seconds, long nanoseconds);
+
 /// posix_fadvise(2) with POSIX_FADV_SEQUENTIAL over the whole file (best effort).
 int clinux_fadvise_sequential(int fd);
 
