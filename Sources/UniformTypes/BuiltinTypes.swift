@@ -28,9 +28,9 @@ enum BuiltinTypes {
   static let all: [TypeDeclaration] = {
     var list = BuiltinTypeList()
     for family in [
-      roots, text, code, settingScripts, links, images, documents, macroDocuments, media, fonts, archives, diskImages, security, models,
-      executables, installers,
-      packages,
+      roots, text, sourceCode, scripts, settingScripts, links, images, documents, macroDocuments, media, fonts, archives, diskImages,
+      security,
+      appleDocuments, models, executables, installers, packages,
     ] {
       family(&list)
     }
@@ -83,8 +83,8 @@ enum BuiltinTypes {
       mime: ["application/x-desktop"])
   }
 
-  /// Source code and scripts.
-  static func code(_ list: inout BuiltinTypeList) {
+  /// Source code that is not a script.
+  static func sourceCode(_ list: inout BuiltinTypeList) {
     list.type("public.source-code", "source code", ["public.plain-text"])
     list.type("public.c-source", "C source", ["public.source-code"], ext: ["c"], mime: ["text/x-csrc", "text/x-c"])
     list.type("public.c-header", "C header", ["public.source-code"], ext: ["h"], mime: ["text/x-chdr"])
@@ -93,6 +93,15 @@ enum BuiltinTypes {
       mime: ["text/x-c++src", "text/x-c++"])
     list.type("public.swift-source", "Swift source", ["public.source-code"], ext: ["swift"], mime: ["text/x-swift"])
     list.type("com.sun.java-source", "Java source", ["public.source-code"], ext: ["java"], mime: ["text/x-java"])
+    // Not a script: it is compiled before it runs (the default refuses .js, not .ts). `.ts` and
+    // `.mts` are also MPEG transport streams (shared-mime-info): the content settles which.
+    list.type(
+      "com.microsoft.typescript", "TypeScript source", ["public.source-code"], ext: ["ts", "mts", "cts"],
+      mime: ["text/x-typescript", "application/typescript", "application/x-typescript"])
+  }
+
+  /// Scripts: source code that runs when opened or made executable.
+  static func scripts(_ list: inout BuiltinTypeList) {
     list.type("public.script", "script", ["public.source-code"])
     list.type(
       "public.shell-script", "shell script", ["public.script"],
@@ -164,57 +173,6 @@ enum BuiltinTypes {
     list.type(
       "public.xpixmap-image", "X pixmap image", ["public.image", "public.plain-text"], ext: ["xpm"],
       mime: ["image/x-xpixmap", "image/x-xpm"])
-  }
-
-  /// Documents.
-  static func documents(_ list: inout BuiltinTypeList) {
-    list.type(
-      "com.adobe.pdf", "PDF document", ["public.data", "public.composite-content"], ext: ["pdf"],
-      mime: ["application/pdf", "application/x-pdf", "application/acrobat"], sig: true)
-    list.type("public.spreadsheet", "spreadsheet", ["public.content"])
-    list.type("public.presentation", "presentation", ["public.composite-content"])
-    list.type("org.openxmlformats.openxml", "Office Open XML document", ["public.zip-archive", "public.composite-content"], sig: true)
-    list.type(
-      "org.openxmlformats.wordprocessingml.document", "Word document (docx)", ["org.openxmlformats.openxml"],
-      ext: ["docx"], mime: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"])
-    list.type(
-      "org.openxmlformats.spreadsheetml.sheet", "Excel workbook (xlsx)", ["org.openxmlformats.openxml", "public.spreadsheet"],
-      ext: ["xlsx"], mime: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"])
-    list.type(
-      "org.openxmlformats.presentationml.presentation", "PowerPoint presentation (pptx)",
-      ["org.openxmlformats.openxml", "public.presentation"],
-      ext: ["pptx"], mime: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"])
-    list.type(
-      "com.adobe.postscript", "PostScript document", ["public.data", "public.composite-content"], ext: ["ps", "eps"],
-      mime: ["application/postscript"], sig: true)
-    list.type("org.oasis-open.opendocument", "OpenDocument file", ["public.zip-archive", "public.composite-content"], sig: true)
-    list.type(
-      "org.oasis-open.opendocument.text", "OpenDocument text (odt)", ["org.oasis-open.opendocument"],
-      ext: ["odt"], mime: ["application/vnd.oasis.opendocument.text"])
-    list.type(
-      "org.oasis-open.opendocument.spreadsheet", "OpenDocument spreadsheet (ods)",
-      ["org.oasis-open.opendocument", "public.spreadsheet"],
-      ext: ["ods"], mime: ["application/vnd.oasis.opendocument.spreadsheet"])
-    list.type(
-      "org.oasis-open.opendocument.presentation", "OpenDocument presentation (odp)",
-      ["org.oasis-open.opendocument", "public.presentation"],
-      ext: ["odp"], mime: ["application/vnd.oasis.opendocument.presentation"])
-    list.type(
-      "com.microsoft.compound-document", "OLE2 compound document", ["public.data"],
-      mime: ["application/x-ole-storage", "application/cdfv2", "application/x-cfb", "application/vnd.ms-office"], sig: true)
-    list.type(
-      "com.microsoft.word.doc", "Word 97-2003 document (doc)", ["com.microsoft.compound-document", "public.composite-content"],
-      ext: ["doc", "dot"], mime: ["application/msword"])
-    list.type(
-      "com.microsoft.excel.xls", "Excel 97-2003 workbook (xls)", ["com.microsoft.compound-document", "public.spreadsheet"],
-      ext: ["xls", "xlt"], mime: ["application/vnd.ms-excel"])
-    list.type(
-      "com.microsoft.powerpoint.ppt", "PowerPoint 97-2003 presentation (ppt)",
-      ["com.microsoft.compound-document", "public.presentation"],
-      ext: ["ppt", "pps", "pot"], mime: ["application/vnd.ms-powerpoint"])
-    list.type(
-      "com.microsoft.onenote", "OneNote section", ["public.data", "public.composite-content"], ext: ["one"],
-      mime: ["application/onenote", "application/msonenote"])
   }
 
   /// Audio and video.
@@ -363,10 +321,10 @@ enum BuiltinTypes {
       "com.rsa.pkcs-12", "PKCS #12 key bundle", ["public.data", "public.content"], ext: ["p12", "pfx"],
       mime: ["application/pkcs12", "application/x-pkcs12"])
     list.type(
-      "public.certificate-request", "certificate signing request", ["public.data", "public.content"], ext: ["csr"],
+      "public.certificate-request", "certificate signing request", ["public.data", "public.content"], ext: ["csr", "pem"],
       mime: ["application/pkcs10"])
     list.type(
-      "public.private-key", "key (PEM)", ["public.data", "public.content"], ext: ["key"],
+      "public.private-key", "key (PEM)", ["public.data", "public.content"], ext: ["key", "pem"],
       mime: ["application/x-pem-key", "application/pkcs8"])
     list.type(
       "org.sqlite.sqlite3", "SQLite database", ["public.data"], ext: ["sqlite", "sqlite3"],

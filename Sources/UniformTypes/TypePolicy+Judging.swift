@@ -100,14 +100,25 @@ extension TypePolicy {
     return verdict(true, type, match, .accepted, documentType, acceptedReason(type, documentType, namedOtherwise: namedOtherwise))
   }
 
-  /// The name's type, settled by the content when the name could mean several (`*.otf`: an
-  /// OpenDocument formula template or an OpenType font): the first candidate the content
-  /// agrees with, else the first.
+  /// The name's type, settled by the content when the name could mean several (`*.key`: a PEM
+  /// key or a Keynote presentation; `*.ts`: TypeScript or an MPEG transport stream): the
+  /// candidate the content agrees with most closely (`agreementCloseness`), the first of equals,
+  /// else the first. A name that may mean an excluded type means that type, whatever the content
+  /// (`nameType(of:kind:)`).
   func settledNameType(of name: String, content: ContentType) -> TypeIdentifier {
     let candidates = registry.types(forFilename: name)
     guard candidates.count > 1 else { return candidates.first ?? .data }
-    return candidates.first { agreement(name: $0, content: content) != nil } ?? candidates[0]
+    if let excluded = excludedCandidate(among: candidates) { return excluded }
+    let agreeing = candidates.compactMap { candidate in
+      agreement(name: candidate, content: content).map { (candidate, Self.agreementCloseness.firstIndex(of: $0.1) ?? .max) }
+    }
+    return agreeing.min { $0.1 < $1.1 }?.0 ?? candidates[0]
   }
+
+  /// How closely name and content agree, closest first: a name that says exactly what the
+  /// content is beats one that only refines it, which beats one that is merely text as the
+  /// content is (a Qt Linguist `.ts` is XML: Linguist, not TypeScript).
+  static let agreementCloseness: [Verdict.Match] = [.same, .contentRefinesName, .nameRefinesContent, .textFamily, .mediaFamily]
 
   /// How the name's and the content's types are reconciled (Inbox/TYPES.md, "Agreement").
   package func reconcile(name nameType: TypeIdentifier, content: ContentType) -> Reconciliation {
@@ -173,7 +184,7 @@ extension TypePolicy {
       break
     }
     if head.isEmpty, let totalSize, totalSize > 0 {
-      let nameType = registry.type(forFilename: name)
+      let nameType = nameType(of: name, kind: .file)
       return Verdict(
         accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
         reason: unreadableContentReason(name: name, "no bytes came for an item of \(totalSize) bytes"))
@@ -190,7 +201,7 @@ extension TypePolicy {
       }
       return judgeLink(verdict, name: name, head: head, truncated: truncated)
     } catch {
-      let nameType = registry.type(forFilename: name)
+      let nameType = nameType(of: name, kind: .file)
       return Verdict(
         accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
         reason: unreadableContentReason(name: name, "\(error)"))

@@ -225,13 +225,22 @@ package struct TypePolicy: Sendable {
   /// The excluded identifiers, canonical.
   package var excluded: [TypeIdentifier] { excludedTypes }
 
-  /// The type a name says for an item of `kind`: folders, URLs and text by their kind, files by name.
+  /// The type a name says for an item of `kind`: folders, URLs and text by their kind, files by
+  /// name. A file name that may mean several types means the first excluded one if any (`*.ws`:
+  /// a Windows script, and a WonderSwan game; Windows runs it), else the first.
   package func nameType(of name: String, kind: ItemKind) -> TypeIdentifier {
     switch kind {
-    case .file: registry.type(forFilename: name)
-    case .folder: .folder
-    case .url: .url
-    case .text: .utf8PlainText
+    case .file:
+      let candidates = registry.types(forFilename: name)
+      return excludedCandidate(among: candidates) ?? candidates[0]
+    case .folder: return .folder
+    case .url: return .url
+    case .text: return .utf8PlainText
     }
+  }
+
+  /// The first of a name's possible types that is excluded: what the name is refused as.
+  func excludedCandidate(among candidates: [TypeIdentifier]) -> TypeIdentifier? {
+    candidates.count > 1 ? candidates.first { exclusion(of: $0) != nil } : nil
   }
 }

@@ -18,14 +18,16 @@ package final class TypeRegistry: Sendable {
   private let declarations: [TypeIdentifier: TypeDeclaration]
   /// Declared identifiers in declaration order (built-ins, then each added batch).
   package let declaredIdentifiers: [TypeIdentifier]
-  private let extensionIndex: [String: TypeIdentifier]
+  /// The declared types an extension names, the first preferred: one, or several built-ins
+  /// that share it (`key`: a PEM key, a Keynote presentation).
+  private let extensionIndex: [String: [TypeIdentifier]]
   private let mimeIndex: [String: TypeIdentifier]
   private let maxExtensionLabels: Int
   let mimeDatabase: SharedMimeInfo?
 
   private init(
     declarations: [TypeIdentifier: TypeDeclaration], order: [TypeIdentifier],
-    extensionIndex: [String: TypeIdentifier], mimeIndex: [String: TypeIdentifier],
+    extensionIndex: [String: [TypeIdentifier]], mimeIndex: [String: TypeIdentifier],
     mimeDatabase: SharedMimeInfo?
   ) {
     self.declarations = declarations
@@ -63,13 +65,13 @@ package final class TypeRegistry: Sendable {
   private convenience init(builtinsWith database: SharedMimeInfo?) {
     var declarations: [TypeIdentifier: TypeDeclaration] = [:]
     var order: [TypeIdentifier] = []
-    var extensionIndex: [String: TypeIdentifier] = [:]
+    var extensionIndex: [String: [TypeIdentifier]] = [:]
     var mimeIndex: [String: TypeIdentifier] = [:]
     for declaration in BuiltinTypes.all {
       declarations[declaration.identifier] = declaration
       order.append(declaration.identifier)
-      for ext in declaration.filenameExtensions where extensionIndex[ext] == nil {
-        extensionIndex[ext] = declaration.identifier
+      for ext in declaration.filenameExtensions {
+        extensionIndex[ext, default: []].append(declaration.identifier)
       }
       for mime in declaration.mimeTypes where mimeIndex[mime] == nil {
         mimeIndex[mime] = declaration.identifier
@@ -153,7 +155,7 @@ package final class TypeRegistry: Sendable {
           throw TypeRegistryError(index: index, identifier: id, problem: .extensionClaimedTwice(ext, other))
         }
         claimedExtensions[ext] = id
-        extensionIndex[ext] = id
+        extensionIndex[ext] = [id]
       }
       for mime in declaration.mimeTypes {
         if let other = claimedMIMETypes[mime], other != id {
@@ -332,27 +334,38 @@ package final class TypeRegistry: Sendable {
     types(forFilename: name)[0]
   }
 
-  /// Every type a file name may mean, the name stage's answer first: one, or several when
-  /// shared-mime-info globs of the same weight claim its extension (`*.otf`), which the content
-  /// settles. Never empty.
+  /// Every type a file name may mean, the name stage's answer first: the declared types its
+  /// extension names, then what shared-mime-info says besides (`*.key`: a PEM key, and a
+  /// Keynote presentation; `*.ts`: TypeScript, and an MPEG transport stream or a Qt Linguist
+  /// translation), or, for an extension nobody declared, shared-mime-info's globs of the best
+  /// weight (`*.otf` before share declared it). The content settles which
+  /// (`TypePolicy.settledNameType`). Never empty.
   package func types(forFilename name: String) -> [TypeIdentifier] {
     let base = Self.classifiableBaseName(name)
     guard !base.isEmpty else { return [.data] }
     for (_, lower) in SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels) {
-      if let id = extensionIndex[lower] { return [id] }
+      if let ids = extensionIndex[lower] { return ids + sharedMimeInfoTypes(of: base, besides: ids) }
     }
+    let found = sharedMimeInfoTypes(of: base, besides: [])
+    return found.isEmpty ? [.data] : found
+  }
+
+  /// The types shared-mime-info's best match for `base` gives, in its order, less those a
+  /// `declared` type is or conforms to: `*.gem` is a tar archive to shared-mime-info, and a Ruby
+  /// gem, which is one, says more.
+  private func sharedMimeInfoTypes(of base: String, besides declared: [TypeIdentifier]) -> [TypeIdentifier] {
     var found: [TypeIdentifier] = []
     for mime in mimeDatabase?.mimeTypes(forBaseName: base) ?? [] {
       let id = type(forMIMEType: mime)
-      if !found.contains(id) { found.append(id) }
+      if !found.contains(id), !declared.contains(where: { conforms($0, to: id) }) { found.append(id) }
     }
-    return found.isEmpty ? [.data] : found
+    return found
   }
 
   /// The type for a filename extension without the dot (`png`, `tar.gz`); `public.data` if unknown.
   package func type(forFilenameExtension ext: String) -> TypeIdentifier {
     let lower = ext.lowercased()
-    if let id = extensionIndex[lower] { return id }
+    if let id = extensionIndex[lower]?.first { return id }
     if let mime = mimeDatabase?.mimeType(forBaseName: "x." + ext) { return type(forMIMEType: mime) }
     return .data
   }

@@ -1,0 +1,69 @@
+/// The built-in types of documents: PDF, PostScript, Office (Open XML, OpenDocument, 97-2003),
+/// OneNote and iWork (split from BuiltinTypes.swift for length).
+extension BuiltinTypes {
+  /// Documents.
+  static func documents(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.adobe.pdf", "PDF document", ["public.data", "public.composite-content"], ext: ["pdf"],
+      mime: ["application/pdf", "application/x-pdf", "application/acrobat"], sig: true)
+    list.type("public.spreadsheet", "spreadsheet", ["public.content"])
+    list.type("public.presentation", "presentation", ["public.composite-content"])
+    list.type("org.openxmlformats.openxml", "Office Open XML document", ["public.zip-archive", "public.composite-content"], sig: true)
+    list.type(
+      "org.openxmlformats.wordprocessingml.document", "Word document (docx)", ["org.openxmlformats.openxml"],
+      ext: ["docx"], mime: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"])
+    list.type(
+      "org.openxmlformats.spreadsheetml.sheet", "Excel workbook (xlsx)", ["org.openxmlformats.openxml", "public.spreadsheet"],
+      ext: ["xlsx"], mime: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"])
+    list.type(
+      "org.openxmlformats.presentationml.presentation", "PowerPoint presentation (pptx)",
+      ["org.openxmlformats.openxml", "public.presentation"],
+      ext: ["pptx"], mime: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"])
+    list.type(
+      "com.adobe.postscript", "PostScript document", ["public.data", "public.composite-content"], ext: ["ps", "eps"],
+      mime: ["application/postscript"], sig: true)
+    list.type("org.oasis-open.opendocument", "OpenDocument file", ["public.zip-archive", "public.composite-content"], sig: true)
+    list.type(
+      "org.oasis-open.opendocument.text", "OpenDocument text (odt)", ["org.oasis-open.opendocument"],
+      ext: ["odt"], mime: ["application/vnd.oasis.opendocument.text"])
+    list.type(
+      "org.oasis-open.opendocument.spreadsheet", "OpenDocument spreadsheet (ods)",
+      ["org.oasis-open.opendocument", "public.spreadsheet"],
+      ext: ["ods"], mime: ["application/vnd.oasis.opendocument.spreadsheet"])
+    list.type(
+      "org.oasis-open.opendocument.presentation", "OpenDocument presentation (odp)",
+      ["org.oasis-open.opendocument", "public.presentation"],
+      ext: ["odp"], mime: ["application/vnd.oasis.opendocument.presentation"])
+    list.type(
+      "com.microsoft.compound-document", "OLE2 compound document", ["public.data"],
+      mime: ["application/x-ole-storage", "application/cdfv2", "application/x-cfb", "application/vnd.ms-office"], sig: true)
+    list.type(
+      "com.microsoft.word.doc", "Word 97-2003 document (doc)", ["com.microsoft.compound-document", "public.composite-content"],
+      ext: ["doc", "dot"], mime: ["application/msword"])
+    list.type(
+      "com.microsoft.excel.xls", "Excel 97-2003 workbook (xls)", ["com.microsoft.compound-document", "public.spreadsheet"],
+      ext: ["xls", "xlt"], mime: ["application/vnd.ms-excel"])
+    list.type(
+      "com.microsoft.powerpoint.ppt", "PowerPoint 97-2003 presentation (ppt)",
+      ["com.microsoft.compound-document", "public.presentation"],
+      ext: ["ppt", "pps", "pot"], mime: ["application/vnd.ms-powerpoint"])
+    list.type(
+      "com.microsoft.onenote", "OneNote section", ["public.data", "public.composite-content"], ext: ["one"],
+      mime: ["application/onenote", "application/msonenote"])
+  }
+
+  /// Apple's iWork documents: ZIP packages (when sent as files). After `security`, so that `.key`
+  /// names a PEM key first, a Keynote presentation second; the content settles which.
+  static func appleDocuments(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.apple.iwork.keynote.key", "Keynote presentation", ["public.zip-archive", "public.presentation"], ext: ["key"],
+      mime: ["application/vnd.apple.keynote", "application/x-iwork-keynote-sffkey"])
+    list.type(
+      "com.apple.iwork.pages.pages", "Pages document", ["public.zip-archive", "public.composite-content"], ext: ["pages"],
+      mime: ["application/vnd.apple.pages", "application/x-iwork-pages-sffpages"])
+    list.type(
+      "com.apple.iwork.numbers.numbers", "Numbers spreadsheet",
+      ["public.zip-archive", "public.spreadsheet", "public.composite-content"], ext: ["numbers"],
+      mime: ["application/vnd.apple.numbers", "application/x-iwork-numbers-sffnumbers"])
+  }
+}
