@@ -210,6 +210,11 @@ enum BuiltinTypes {
       mime: ["audio/ogg", "audio/x-vorbis+ogg", "audio/x-opus+ogg", "audio/x-flac+ogg", "audio/x-speex+ogg", "audio/vorbis", "audio/opus"],
       sig: true)
     list.type("org.xiph.ogg-video", "Ogg video", ["public.movie"], ext: ["ogv"], mime: ["video/ogg", "video/x-theora+ogg"], sig: true)
+    // Data, not a movie: no player has run it since 2021. libmagic knows its FWS/CWS/ZWS headers,
+    // so a `.spl` that lacks them (a vim spell file) is not one.
+    list.type(
+      "com.adobe.shockwave-flash", "Flash movie (SWF)", ["public.data"], ext: ["swf", "spl"],
+      mime: ["application/vnd.adobe.flash.movie", "application/x-shockwave-flash", "application/futuresplash"], sig: true)
   }
 
   /// Fonts. libmagic says `font/sfnt` for TrueType and `application/vnd.ms-opentype` for OpenType;
@@ -329,6 +334,10 @@ enum BuiltinTypes {
     list.type(
       "org.sqlite.sqlite3", "SQLite database", ["public.data"], ext: ["sqlite", "sqlite3"],
       mime: ["application/vnd.sqlite3", "application/x-sqlite3"], sig: true)
+    // Recognised by content (a key type, a blank, base64 starting AAAA): a `.pub` of any other
+    // text is not one, nor is a Publisher document (an OLE2 file shared-mime-info names `*.pub`).
+    list.type(
+      "org.openssh.public-key", "OpenSSH public key", ["public.plain-text"], ext: ["pub"], sig: true)
     list.type("org.openpgp.key", "OpenPGP key", ["public.data", "public.content"], mime: ["application/pgp-keys"], sig: true)
     list.type(
       "org.openpgp.signature", "OpenPGP signature", ["public.data", "public.content"], ext: ["sig"], mime: ["application/pgp-signature"])

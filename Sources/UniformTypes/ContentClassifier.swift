@@ -6,6 +6,7 @@ import TextEscaping
 /// - empty content is marked `isEmpty`;
 /// - "text" with NUL bytes and no UTF-16/32 byte-order mark is `public.data` (libmagic
 ///   reports some binary signatures without a MIME type as `text/plain`);
+/// - PEM text is the certificate, key or request it holds, and an OpenSSH public key line a key;
 /// - content whose first group is `[Desktop Entry]` is a desktop entry, `[Flatpak Ref]`/`[Flatpak
 ///   Repo]` a Flatpak reference/repository, even after a shebang line, and whatever follows it
 ///   (NUL bytes, binary data: GLib still loads it); text whose head holds comments only, of an
@@ -61,7 +62,7 @@ package enum ContentClassifier {
         result.refinement = "binary data (NUL bytes) that libmagic called \(mime)"
         return result
       }
-      if let (type, label) = pemType(head) {
+      if let (type, label) = pemType(head) ?? sshPublicKeyType(head) {
         result.type = type
         result.refinement = label
         return result
@@ -143,24 +144,6 @@ package enum ContentClassifier {
   private static func hasWideTextBOM(_ head: UnsafeRawBufferPointer) -> Bool {
     startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF])
       || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
-  }
-
-  /// The type of PEM-armored text (RFC 7468): certificates, certificate requests, keys.
-  static func pemType(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
-    let prefix = Array("-----BEGIN ".utf8)
-    guard startsWith(head, prefix) else { return nil }
-    var end = prefix.count
-    while end < head.count, end < 80, head[end] != UInt8(ascii: "-") { end += 1 }
-    let label = String(decoding: UnsafeRawBufferPointer(rebasing: head[prefix.count..<end]), as: UTF8.self)
-    let type: TypeIdentifier
-    switch label {
-    case "CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CRL", "PKCS7": type = "public.x509-certificate"
-    case "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST": type = "public.certificate-request"
-    case _ where label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PUBLIC KEY") || label.hasSuffix("PARAMETERS"):
-      type = "public.private-key"
-    default: return nil
-    }
-    return (type, "PEM \(Escaping.escaped(label, maximumLength: 40).lowercased())")
   }
 
   /// The script type named by a `#!` first line, and the interpreter's name.

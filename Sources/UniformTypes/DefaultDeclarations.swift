@@ -114,6 +114,7 @@ extension Declarations {
     				<string>public.private-key</string>
     				<string>org.openpgp.key</string>
     				<string>org.openpgp.signature</string>
+    				<string>org.openssh.public-key</string>
     			</array>
     		</dict>
     		<dict>

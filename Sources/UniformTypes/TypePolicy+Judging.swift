@@ -142,8 +142,10 @@ extension TypePolicy {
     }
     if registry.conforms(nameType, to: .text), registry.conforms(contentType, to: .text) {
       // libmagic's finer text kinds (HTML, C, CSV...) are guesses, so the name's kind stands;
-      // a #! line or a real signature (RTF) is firm, so the content's kind does.
+      // a #! line or a real signature (RTF) is firm, so the content's kind does. A name of a
+      // kind that shows in its text (RTF, an OpenSSH key) is contradicted by text that does not.
       let firm = registry.conforms(contentType, to: .script) || isRecognized(contentType, below: .text)
+      if !firm, isRecognized(nameType, below: .text) { return nil }
       return (firm ? contentType : nameType, .textFamily)
     }
     for family in [TypeIdentifier.image, .audiovisualContent]

@@ -67,4 +67,46 @@ struct MisleadingNameTests {
     #expect(!verdict.accepted && verdict.rule == .excludedName && verdict.type == "com.microsoft.vbscript", "\(verdict.reason)")
     #expect(!(try Self.policy.get().judge(name: "game.ws", kind: .file).accepted))
   }
+
+  @Test(".pub is an OpenSSH public key when its text is one, and a Publisher document when it is an OLE2 file")
+  func openSSHPublicKeys() throws {
+    let blob = "AAAAC3NzaC1lZDI1NTE5AAAAIF9yZ2hlbGxvLXNoYXJlLXRlc3Qta2V5LWJ5dGVzISE"
+    for line in [
+      "ssh-ed25519 \(blob) alice@laptop", "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 bob", "ecdsa-sha2-nistp256 AAAAE2VjZHNh carol",
+      "sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t dave",
+    ] {
+      let verdict = try judge("id_ed25519.pub", SampleBytes.utf8(line + "\n"))
+      #expect(verdict.accepted && verdict.type == "org.openssh.public-key" && verdict.match == .same, "\(line): \(verdict.reason)")
+      #expect(verdict.decidedBy == "Certificates and keys", "\(verdict.reason)")
+    }
+    let pasted = try judge("key.txt", SampleBytes.utf8("ssh-ed25519 \(blob) alice@laptop\n"))
+    #expect(pasted.type == "org.openssh.public-key" && pasted.match == .contentRefinesName, "\(pasted.reason)")
+    let notes = try judge("notes.pub", SampleBytes.utf8("Opening hours of the pub on the corner\n"))
+    #expect(notes.accepted && notes.type == .plainText, "\(notes.reason)")
+    #expect(notes.reason == "accepted: plain text (\"Text\"), though its name says OpenSSH public key", "\(notes.reason)")
+    let publisher = try judge("flyer.pub", SampleBytes.compoundFile([("Contents", 2), ("Quill", 1)]))
+    #expect(publisher.accepted && publisher.type == "dyn.mime.application/vnd.ms-publisher", "\(publisher.reason)")
+  }
+
+  @Test("a name of a text kind that shows in its bytes (RTF) is not taken for text that does not show it")
+  func textKindTheContentContradicts() throws {
+    let verdict = try judge("letter.rtf", SampleBytes.utf8("Dear Ann,\nsee you on Monday.\n"))
+    #expect(verdict.accepted && verdict.type == .plainText && verdict.match == nil, "\(verdict.reason)")
+    let rtf = try judge("letter.rtf", SampleBytes.rtf)
+    #expect(rtf.accepted && rtf.type == "public.rtf" && rtf.match == .same, "\(rtf.reason)")
+  }
+
+  @Test(".spl is a Flash movie only when its bytes are one: a vim spell file is data")
+  func flashOrSpellFile() throws {
+    let spell = SampleBytes.utf8("VIMspell2") + [0, 1, 0, 0, 0, 0x0A] + SampleBytes.utf8("usaucagbnz") + [2, 1, 0, 0, 0, 1, 0x27]
+    let verdict = try judge("en.ascii.spl", spell)
+    #expect(verdict.accepted && verdict.type == .data, "\(verdict.reason)")
+    // Version 10, 64 bytes long, a 550 × 400 frame, 24 frames a second, one frame.
+    let swf: [UInt8] =
+      Array("FWS".utf8) + [0x0A, 0x40, 0, 0, 0, 0x78, 0, 0x05, 0x5F, 0, 0, 0x0F, 0xA0, 0, 0, 0x18, 0x01, 0, 0x44, 0x11, 0x08]
+    for name in ["intro.swf", "intro.spl"] {
+      let movie = try judge(name, swf + [UInt8](repeating: 0, count: 8))
+      #expect(movie.type == "com.adobe.shockwave-flash" && movie.match == .same, "\(name): \(movie.reason)")
+    }
+  }
 }
