@@ -1,25 +1,29 @@
 /// The built-in types of 3D models, and of everything that acts when opened: macro-enabled
 /// documents, programs, launchers and installers (split from BuiltinTypes.swift for length).
 extension BuiltinTypes {
-  /// 3D models and CAD drawings.
+  /// 3D models and CAD drawings. libmagic calls the text forms of STL, OBJ, PLY, STEP and DXF
+  /// plain text (`text: true`: the name says what that text is); glTF is JSON.
   static func models(_ list: inout BuiltinTypeList) {
     list.type("public.3d-content", "3D model", ["public.data", "public.content"])
     list.type(
       "public.standard-tesselated-geometry-format", "STL 3D model", ["public.3d-content"], ext: ["stl"],
-      mime: ["model/stl", "application/sla", "model/x.stl-ascii", "model/x.stl-binary"])
-    list.type("public.geometry-definition-format", "OBJ 3D model", ["public.3d-content"], ext: ["obj"], mime: ["model/obj"])
-    list.type("public.polygon-file-format", "PLY 3D model", ["public.3d-content"], ext: ["ply"], mime: ["model/ply"])
-    list.type("org.khronos.gltf", "glTF 3D model", ["public.3d-content"], ext: ["gltf"], mime: ["model/gltf+json"])
+      mime: ["model/stl", "application/sla", "model/x.stl-ascii", "model/x.stl-binary"], text: true)
+    list.type(
+      "public.geometry-definition-format", "OBJ 3D model", ["public.3d-content"], ext: ["obj"], mime: ["model/obj"], text: true)
+    list.type("public.polygon-file-format", "PLY 3D model", ["public.3d-content"], ext: ["ply"], mime: ["model/ply"], text: true)
+    list.type("org.khronos.gltf", "glTF 3D model", ["public.3d-content", "public.json"], ext: ["gltf"], mime: ["model/gltf+json"])
     list.type("org.khronos.glb", "glTF binary 3D model", ["public.3d-content"], ext: ["glb"], mime: ["model/gltf-binary"])
     list.type(
       "com.microsoft.3mf", "3MF 3D model", ["public.3d-content", "public.zip-archive"], ext: ["3mf"],
       mime: ["model/3mf", "application/vnd.ms-package.3dmanufacturing-3dmodel+xml"])
     list.type(
-      "public.step-model", "STEP CAD model", ["public.3d-content"], ext: ["step", "stp"], mime: ["model/step", "application/step"])
+      "public.step-model", "STEP CAD model", ["public.3d-content"], ext: ["step", "stp"], mime: ["model/step", "application/step"],
+      text: true)
     list.type(
       "com.autodesk.dwg", "DWG drawing", ["public.3d-content"], ext: ["dwg"], mime: ["image/vnd.dwg", "application/acad", "image/x-dwg"])
     list.type(
-      "com.autodesk.dxf", "DXF drawing", ["public.3d-content"], ext: ["dxf"], mime: ["image/vnd.dxf", "application/dxf", "image/x-dxf"])
+      "com.autodesk.dxf", "DXF drawing", ["public.3d-content"], ext: ["dxf"], mime: ["image/vnd.dxf", "application/dxf", "image/x-dxf"],
+      text: true)
     list.type("org.blender.blend", "Blender scene", ["public.3d-content"], ext: ["blend"], mime: ["application/x-blender"])
   }
 

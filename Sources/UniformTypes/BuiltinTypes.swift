@@ -11,15 +11,16 @@
 struct BuiltinTypeList {
   private(set) var declarations: [TypeDeclaration] = []
 
-  /// Adds a built-in type; `sig` marks a type content sniffing recognises whenever the bytes are of it.
+  /// Adds a built-in type; `sig` marks a type content sniffing recognises whenever the bytes are
+  /// of it, `text` one whose files may be plain text as well as binary.
   mutating func type(
     _ id: String, _ description: String, _ parents: [String], ext: [String] = [], mime: [String] = [],
-    sig: Bool = false
+    sig: Bool = false, text: Bool = false
   ) {
     declarations.append(
       TypeDeclaration(
         identifier: TypeIdentifier(id), description: description, conformsTo: parents.map { TypeIdentifier($0) },
-        filenameExtensions: ext, mimeTypes: mime, origin: .builtin, recognizedByContent: sig))
+        filenameExtensions: ext, mimeTypes: mime, origin: .builtin, recognizedByContent: sig, hasTextForm: text))
   }
 }
 

@@ -50,11 +50,14 @@ package struct TypeDeclaration: Sendable, Codable, Equatable {
   /// this type (PNG, PDF, ZIP, ELF, text...). A name claiming such a type needs content that
   /// shows it: generic content (unrecognised data, a bare ZIP) does not confirm it.
   package var recognizedByContent: Bool
+  /// Whether a file of this type may be plain text as well as binary (ASCII STL, PLY, DXF):
+  /// libmagic's plain text confirms such a name, as unrecognised data does.
+  package var hasTextForm: Bool
 
   package init(
     identifier: TypeIdentifier, description: String, conformsTo: [TypeIdentifier],
     filenameExtensions: [String] = [], mimeTypes: [String] = [], origin: TypeOrigin = .builtin,
-    recognizedByContent: Bool = false
+    recognizedByContent: Bool = false, hasTextForm: Bool = false
   ) {
     self.identifier = identifier
     self.description = description
@@ -63,5 +66,6 @@ package struct TypeDeclaration: Sendable, Codable, Equatable {
     self.mimeTypes = mimeTypes.map { $0.lowercased() }
     self.origin = origin
     self.recognizedByContent = recognizedByContent
+    self.hasTextForm = hasTextForm
   }
 }

@@ -140,6 +140,8 @@ extension TypePolicy {
     if registry.conforms(nameType, to: contentType) {
       if !isRecognized(nameType, below: contentType) { return (nameType, .nameRefinesContent) }
     }
+    // libmagic's bare plain text (no script, no desktop entry) is what an ASCII STL or DXF is.
+    if contentType == .plainText, registry.hasTextForm(nameType) { return (nameType, .nameRefinesContent) }
     if registry.conforms(nameType, to: .text), registry.conforms(contentType, to: .text) {
       // libmagic's finer text kinds (HTML, C, CSV...) are guesses, so the name's kind stands;
       // a #! line or a real signature (RTF) is firm, so the content's kind does. A name of a

@@ -109,4 +109,36 @@ struct MisleadingNameTests {
       #expect(movie.type == "com.adobe.shockwave-flash" && movie.match == .same, "\(name): \(movie.reason)")
     }
   }
+
+  @Test(
+    "a 3D model or drawing written as text is the model its name says, as its binary form is",
+    arguments: [
+      ("made.stl", "solid x\nendsolid x\n", "public.standard-tesselated-geometry-format"),
+      (
+        "cube.stl",
+        "solid cube\n  facet normal 0 0 -1\n    outer loop\n      vertex 0 0 0\n      vertex 1 0 0\n"
+          + "      vertex 1 1 0\n    endloop\n  endfacet\nendsolid cube\n", "public.standard-tesselated-geometry-format"
+      ),
+      ("made.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "public.geometry-definition-format"),
+      ("mesh.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n0\n", "public.polygon-file-format"),
+      ("part.step", "ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n", "public.step-model"),
+      ("draw.dxf", "0\nSECTION\n2\nENTITIES\n0\nENDSEC\n0\nEOF\n", "com.autodesk.dxf"),
+      ("model.gltf", "{\"asset\":{\"version\":\"2.0\"}}\n", "org.khronos.gltf"),
+    ] as [(String, String, String)])
+  func modelsAsText(name: String, text: String, type: String) throws {
+    let verdict = try judge(name, SampleBytes.utf8(text))
+    #expect(verdict.accepted && verdict.type == TypeIdentifier(type), "\(name): \(verdict.reason)")
+    #expect(verdict.decidedBy == "3D models and drawings" && verdict.match == .nameRefinesContent, "\(verdict.reason)")
+  }
+
+  @Test("a binary STL is still an STL, and a script or a desktop entry named .stl is still refused")
+  func modelsAsTextRefineOnlyPlainText() throws {
+    let binary = SampleBytes.utf8("binary stl header") + [UInt8](repeating: 0, count: 63) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 50)
+    let model = try judge("part.stl", binary)
+    #expect(model.accepted && model.type == "public.standard-tesselated-geometry-format", "\(model.reason)")
+    let script = try judge("part.stl", SampleBytes.utf8("#!/bin/sh\nrm -rf ~\n"))
+    #expect(!script.accepted && script.type == "public.shell-script", "\(script.reason)")
+    let entry = try judge("part.obj", SampleBytes.utf8("[Desktop Entry]\nType=Application\nExec=sh -c id\n"))
+    #expect(!entry.accepted && entry.type == "org.freedesktop.desktop-entry", "\(entry.reason)")
+  }
 }

@@ -1,0 +1,48 @@
+/// The types shared-mime-info and libmagic name that no declaration does
+/// (`dyn.mime.<type>/<subtype>`): what they conform to.
+extension TypeRegistry {
+  /// Parents of a MIME type with no declared identifier: its shared-mime-info `sub-class-of`
+  /// types, plus the type its media type implies (`text/*` → `public.plain-text`, `image/*` →
+  /// `public.image`, `audio/*` → `public.audio`, `video/*` → `public.movie`, `font/*` →
+  /// `public.font`, `*+xml` → `public.xml`, `*+json` → `public.json`, `*+zip` →
+  /// `public.zip-archive`), else `public.data`. A `sub-class-of application/x-executable`
+  /// (how shared-mime-info marks interpreted programs) becomes `public.script` for textual types
+  /// and `public.executable` otherwise.
+  func dynamicParents(of mime: String) -> [TypeIdentifier] {
+    var result: [TypeIdentifier] = []
+    let media = MIMEType.mediaType(of: mime)
+    let subclassParents = mimeDatabase?.subclasses[mime] ?? []
+    let textual = media == "text" || subclassParents.contains("text/plain")
+    for parent in subclassParents {
+      let id: TypeIdentifier
+      if parent == "application/x-executable" {
+        id = textual ? .script : .executable
+      } else {
+        id = type(forMIMEType: parent)
+      }
+      if !result.contains(id) { result.append(id) }
+    }
+    let implied: TypeIdentifier?
+    switch media {
+    case "text": implied = .plainText
+    case "image": implied = .image
+    case "audio": implied = .audio
+    case "video": implied = .movie
+    case "font": implied = .font
+    case "inode": implied = .item
+    default:
+      if mime.hasSuffix("+xml") {
+        implied = .xml
+      } else if mime.hasSuffix("+json") {
+        implied = .json
+      } else if mime.hasSuffix("+zip") {
+        implied = .zipArchive
+      } else {
+        implied = nil
+      }
+    }
+    if let implied, !result.contains(implied) { result.append(implied) }
+    if result.isEmpty { result.append(.data) }
+    return result
+  }
+}
