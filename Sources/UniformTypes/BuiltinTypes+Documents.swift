@@ -52,6 +52,14 @@ extension BuiltinTypes {
       mime: ["application/onenote", "application/msonenote"])
   }
 
+  /// Documents stored compressed. Gnumeric writes gzip-compressed XML, and shared-mime-info does
+  /// not say it is gzip: without its own declaration a `.gnumeric` was "a gzip archive".
+  static func compressedDocuments(_ list: inout BuiltinTypeList) {
+    list.type(
+      "org.gnome.gnumeric", "Gnumeric spreadsheet", ["org.gnu.gnu-zip-archive", "public.spreadsheet", "public.composite-content"],
+      ext: ["gnumeric"], mime: ["application/x-gnumeric"])
+  }
+
   /// Apple's iWork documents: ZIP packages (when sent as files). After `security`, so that `.key`
   /// names a PEM key first, a Keynote presentation second; the content settles which.
   static func appleDocuments(_ list: inout BuiltinTypeList) {

@@ -12,15 +12,17 @@ struct BuiltinTypeList {
   private(set) var declarations: [TypeDeclaration] = []
 
   /// Adds a built-in type; `sig` marks a type content sniffing recognises whenever the bytes are
-  /// of it, `text` one whose files may be plain text as well as binary.
+  /// of it, `text` one whose files may be plain text as well as binary; `names` are whole file
+  /// names that mean it.
   mutating func type(
     _ id: String, _ description: String, _ parents: [String], ext: [String] = [], mime: [String] = [],
-    sig: Bool = false, text: Bool = false
+    sig: Bool = false, text: Bool = false, names: [String] = []
   ) {
     declarations.append(
       TypeDeclaration(
         identifier: TypeIdentifier(id), description: description, conformsTo: parents.map { TypeIdentifier($0) },
-        filenameExtensions: ext, mimeTypes: mime, origin: .builtin, recognizedByContent: sig, hasTextForm: text))
+        filenameExtensions: ext, mimeTypes: mime, origin: .builtin, recognizedByContent: sig, hasTextForm: text,
+        filenames: names))
   }
 }
 
@@ -29,9 +31,8 @@ enum BuiltinTypes {
   static let all: [TypeDeclaration] = {
     var list = BuiltinTypeList()
     for family in [
-      roots, text, sourceCode, scripts, settingScripts, links, images, documents, macroDocuments, media, fonts, archives, diskImages,
-      security,
-      appleDocuments, models, executables, installers, packages,
+      roots, text, sourceCode, scripts, settingScripts, links, images, documents, compressedDocuments, macroDocuments, media,
+      fonts, archives, diskImages, security, appleDocuments, models, executables, installers, packages,
     ] {
       family(&list)
     }
@@ -99,6 +100,8 @@ enum BuiltinTypes {
     list.type(
       "com.microsoft.typescript", "TypeScript source", ["public.source-code"], ext: ["ts", "mts", "cts"],
       mime: ["text/x-typescript", "application/typescript", "application/x-typescript"])
+    // Named, not extended: shared-mime-info takes `*.mod` for a tracker song.
+    list.type("org.golang.go-module", "Go module file", ["public.plain-text"], names: ["go.mod", "go.sum", "go.work", "go.work.sum"])
   }
 
   /// Scripts: source code that runs when opened or made executable.

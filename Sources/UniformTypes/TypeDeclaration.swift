@@ -53,11 +53,14 @@ package struct TypeDeclaration: Sendable, Codable, Equatable {
   /// Whether a file of this type may be plain text as well as binary (ASCII STL, PLY, DXF):
   /// libmagic's plain text confirms such a name, as unrecognised data does.
   package var hasTextForm: Bool
+  /// Whole file names that mean this type whatever their extension says (`go.mod`, which
+  /// shared-mime-info takes for a MOD tracker song); built-in types only.
+  package var filenames: [String]
 
   package init(
     identifier: TypeIdentifier, description: String, conformsTo: [TypeIdentifier],
     filenameExtensions: [String] = [], mimeTypes: [String] = [], origin: TypeOrigin = .builtin,
-    recognizedByContent: Bool = false, hasTextForm: Bool = false
+    recognizedByContent: Bool = false, hasTextForm: Bool = false, filenames: [String] = []
   ) {
     self.identifier = identifier
     self.description = description
@@ -67,5 +70,6 @@ package struct TypeDeclaration: Sendable, Codable, Equatable {
     self.origin = origin
     self.recognizedByContent = recognizedByContent
     self.hasTextForm = hasTextForm
+    self.filenames = filenames
   }
 }

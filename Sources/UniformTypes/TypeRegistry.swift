@@ -22,6 +22,8 @@ package final class TypeRegistry: Sendable {
   /// that share it (`key`: a PEM key, a Keynote presentation).
   private let extensionIndex: [String: [TypeIdentifier]]
   private let mimeIndex: [String: TypeIdentifier]
+  /// Whole file names built-in types claim (`go.mod`).
+  private let filenameIndex: [String: TypeIdentifier]
   private let maxExtensionLabels: Int
   let mimeDatabase: SharedMimeInfo?
 
@@ -35,6 +37,9 @@ package final class TypeRegistry: Sendable {
     self.extensionIndex = extensionIndex
     self.mimeIndex = mimeIndex
     self.mimeDatabase = mimeDatabase
+    self.filenameIndex = Dictionary(
+      declarations.values.flatMap { declaration in declaration.filenames.map { ($0, declaration.identifier) } },
+      uniquingKeysWith: { first, _ in first })
     self.maxExtensionLabels = extensionIndex.keys.reduce(1) { max($0, $1.split(separator: ".").count) }
   }
 
@@ -295,8 +300,8 @@ package final class TypeRegistry: Sendable {
     types(forFilename: name)[0]
   }
 
-  /// Every type a file name may mean, the name stage's answer first: the declared types its
-  /// extension names, then what shared-mime-info says besides (`*.key`: a PEM key, and a
+  /// Every type a file name may mean, the name stage's answer first: the built-in type a whole
+  /// name means (`go.mod`), or the declared types its extension names, then what shared-mime-info says besides (`*.key`: a PEM key, and a
   /// Keynote presentation; `*.ts`: TypeScript, and an MPEG transport stream or a Qt Linguist
   /// translation), or, for an extension nobody declared, shared-mime-info's globs of the best
   /// weight (`*.otf` before share declared it). The content settles which
@@ -304,6 +309,7 @@ package final class TypeRegistry: Sendable {
   package func types(forFilename name: String) -> [TypeIdentifier] {
     let base = Self.classifiableBaseName(name)
     guard !base.isEmpty else { return [.data] }
+    if let id = filenameIndex[base] { return [id] + sharedMimeInfoTypes(of: base, besides: [id]) }
     for (_, lower) in SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels) {
       if let ids = extensionIndex[lower] { return ids + sharedMimeInfoTypes(of: base, besides: ids) }
     }

@@ -141,4 +141,28 @@ struct MisleadingNameTests {
     let entry = try judge("part.obj", SampleBytes.utf8("[Desktop Entry]\nType=Application\nExec=sh -c id\n"))
     #expect(!entry.accepted && entry.type == "org.freedesktop.desktop-entry", "\(entry.reason)")
   }
+
+  @Test("go.mod and go.sum are Go module files, not MOD tracker songs")
+  func goModules() throws {
+    let files = [
+      ("go.mod", "module example.com/hello\n\ngo 1.22\n\nrequire golang.org/x/text v0.14.0\n"),
+      ("go.sum", "golang.org/x/text v0.14.0 h1:ScX5w1eTa3QqT8oi6+ziP7dTV1S2+ALU0bI+0zXKWiQ=\n"),
+    ]
+    for (name, text) in files {
+      let verdict = try judge(name, SampleBytes.utf8(text))
+      #expect(verdict.accepted && verdict.type == "org.golang.go-module" && verdict.decidedBy == "Text", "\(name): \(verdict.reason)")
+      #expect(!verdict.reason.contains("though its name says"), "\(verdict.reason)")
+    }
+    #expect(try Self.policy.get().judge(name: "song.mod", kind: .file).type == "dyn.mime.audio/x-mod")
+  }
+
+  @Test("a .gnumeric file (gzip-compressed XML) is a Gnumeric spreadsheet, not a gzip archive")
+  func gnumeric() throws {
+    let xml = SampleBytes.utf8(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gnm:Workbook xmlns:gnm=\"http://www.gnumeric.org/v10.dtd\">\n"
+        + "<gnm:Sheets/></gnm:Workbook>\n")
+    let verdict = try judge("regress.gnumeric", SampleBytes.gzip(xml))
+    #expect(verdict.accepted && verdict.type == "org.gnome.gnumeric" && verdict.match == .nameRefinesContent, "\(verdict.reason)")
+    #expect(verdict.reason == "accepted: Gnumeric spreadsheet (\"Other documents\")", "\(verdict.reason)")
+  }
 }
