@@ -105,7 +105,9 @@ final class FramedConnection {
 
   /// Reads the next frame, which must be a control message of at most `maxBytes` (the wire's
   /// limit for control frames when nil).
-  /// `admit` is told the message's length before its bytes are read, and may refuse it.
+  /// `admit` is told the message's length before its bytes are read, and may refuse it: the
+  /// bytes are then read and dropped, 64 KiB at a time, so that the sender, still writing them,
+  /// reads the refusal rather than a connection reset.
   func receiveMessage(expecting expected: String, maxBytes: Int? = nil, admit: (Int) throws -> Void = { _ in }) throws -> Message {
     let header = try receiveHeader()
     guard header.kind == .control else {
@@ -114,8 +116,25 @@ final class FramedConnection {
     if let maxBytes, header.length > maxBytes {
       throw WireError.frameTooLarge(kind: .control, length: header.length, limit: maxBytes)
     }
-    try admit(header.length)
+    do {
+      try admit(header.length)
+    } catch {
+      try discardPayload(header.length)
+      throw error
+    }
     return try MessageCodec.decode(try receivePayload(header.length))
+  }
+
+  /// Reads `count` bytes and keeps none of them.
+  private func discardPayload(_ count: Int) throws {
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    defer { scratch.deallocate() }
+    var left = count
+    while left > 0 {
+      let chunk = min(left, scratch.count)
+      try tls.readExactly(into: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<chunk]))
+      left -= chunk
+    }
   }
 
   /// Sends a `Failure` and closes, best effort: the peer may already be gone.
