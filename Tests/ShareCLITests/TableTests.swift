@@ -18,6 +18,15 @@ import Testing
     #expect(table.lines(aligned: false) == ["photo.png\t68 bytes\tPNG image", "a-much-longer-name.txt\t2 bytes\tplain text"])
   }
 
+  /// Review 16: a row whose last cells were empty ended in blanks (`share peers`, `share trust`).
+  @Test func aRowEndsAtItsLastCellThatSaysSomething() {
+    var table = Table("NAME", "ID", "STATUS")
+    table.add("lab-b", "b0b0b0b0b0b0", "")
+    table.add("laptop", "c0c0c0c0c0c0", "(contact)")
+    #expect(table.lines(aligned: true) == ["NAME    ID            STATUS", "lab-b   b0b0b0b0b0b0", "laptop  c0c0c0c0c0c0  (contact)"])
+    #expect(table.lines(aligned: false)[0] == "lab-b\tb0b0b0b0b0b0\t")
+  }
+
   @Test func localTimesAreToTheMinuteInThisTimeZone() {
     let date = Date(timeIntervalSince1970: 1_800_000_000)
     let text = LocalTime.string(date)

@@ -17,7 +17,9 @@ struct Table {
     let all = [header] + rows
     let columns = all.map(\.count).max() ?? 0
     let widths = (0..<columns).map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
-    return all.map { cells in
+    return all.map { row in
+      // Empty cells at the end are no column to pad for (review 16: trailing blanks).
+      let cells = Array(row.reversed().drop(while: \.isEmpty).reversed())
       var line = ""
       for (column, cell) in cells.enumerated() {
         let last = column == cells.count - 1
