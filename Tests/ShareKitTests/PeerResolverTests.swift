@@ -320,6 +320,13 @@ import Testing
     #expect(throws: ShareError.self) { try R.endpoint(for: "alicia", among: peers, book: book) }
   }
 
+  /// Review 18: a contact named otherwise here (`srv`) was listed only as `server-01 (contact)`.
+  @Test func aContactNamedOtherwiseHereIsListedWithItsNameHere() {
+    let book = R.book(contacts: ["srv": R.labB, "lab-c": R.laptop], sentTo: ["server-01": R.labB])
+    let peers = R.peers([R.record("server-01", R.labB), R.record("lab-c", R.laptop, port: 2)], book: book)
+    #expect(peers.map(\.contactName) == [nil, "srv"] && peers.allSatisfy(\.trusted), "\(peers.map(\.name))")
+  }
+
   @Test func byIDPrefixANameIsRememberedOnlyWhenTheReceiverItselfGivesIt() throws {
     let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-resolver-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: home) }

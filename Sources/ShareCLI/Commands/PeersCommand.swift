@@ -40,6 +40,8 @@ enum PeersCommand: Command {
     var port: UInt16?
     var version: String?
     var trusted: Bool
+    /// A contact's name here, when it advertises none of its names (`--to` takes it).
+    var contactName: PeerText?
     var isSelf: Bool
     /// "known" (its name and ID are a pair this home knows), "new", or "unverified" (its name
     /// or its ID is known here with another).
@@ -57,6 +59,7 @@ enum PeersCommand: Command {
       port = peer.addresses.first?.port
       version = peer.version
       trusted = peer.trusted
+      contactName = peer.contactName
       // A record that only claims this home's ID is no more this home than its standing says.
       isSelf = peer.isSelf && peer.standing == .known
       switch peer.standing {
@@ -179,7 +182,8 @@ enum PeersCommand: Command {
   /// The marks after a peer: this home, a contact, or what an unverified record claims.
   static func marks(_ peer: Peer) -> [String] {
     if let claim = claim(of: peer) { return [claim] }
-    return [peer.isSelf ? "this home" : nil, peer.trusted ? "contact" : nil].compactMap { $0 }
+    let contact = peer.contactName.map { "your contact \($0)" } ?? "contact"
+    return [peer.isSelf ? "this home" : nil, peer.trusted ? contact : nil].compactMap { $0 }
   }
 
   static func show(_ peer: Peer, event: String?, json: Bool, terminal: Terminal) {

@@ -64,6 +64,9 @@ package struct Peer: Sendable, Equatable {
   package var isSelf: Bool
   /// A contact of this home, known by this name: never true for an unverified claim.
   package var trusted: Bool
+  /// A contact's name in this home, when it is not among the names it advertises (review 18:
+  /// `share peers` showed the contact `srv` only as `server-01 (contact)`).
+  package var contactName: PeerText?
   package var standing: Standing
 
   package init(

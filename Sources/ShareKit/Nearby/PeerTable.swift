@@ -86,10 +86,16 @@ struct PeerTable {
       }
     }
     let trusted = first.standing == .known && first.id.map { book.trust.trusts($0) } == true
-    return Peer(
+    var peer = Peer(
       name: PeerText(names[0]), aliases: names.dropFirst().map { PeerText($0) }, id: first.id, version: first.version,
       addresses: addresses, isSelf: first.id != nil && first.id == book.own?.id, trusted: trusted,
       standing: first.standing)
+    if trusted, let contact = first.id.flatMap({ book.trust.peer($0) }),
+      !names.contains(where: { KnownIdentities.sameName($0, contact.name.unescaped) })
+    {
+      peer.contactName = contact.name
+    }
+    return peer
   }
 }
 
