@@ -16,6 +16,9 @@ import Testing
     #expect(!second.stderrText.contains("receiving as") && !second.stderrText.contains("type declarations"), "\(second)")
     #expect(second.stdout.isEmpty, "\(second)")
     #expect(first.isRunning)
+    // On the first one's own port: the same, not that the port is in use (review 18).
+    let samePort = try b.share("daemon", "--port", String(first.port), "--host", "127.0.0.1", timeout: .seconds(20))
+    #expect(samePort.exited(with: 1) && samePort.stderrText.contains("already running for this home"), "\(samePort)")
   }
 
   @Test func daemonJSONReportsAnAskWithItsNumberSenderAndItems() throws {

@@ -72,6 +72,9 @@ package final class Daemon: @unchecked Sendable {
     self.paths = paths
     self.options = options
     self.note = note
+    // First: another daemon of this home is what a person needs to hear of, not that the port
+    // it holds is busy (review 18).
+    homeLock = try Self.lock(paths)
     device = try Device.load(paths: paths, name: options.name)
     do {
       store = try InboxStore(documents: paths.documents)
@@ -120,10 +123,9 @@ package final class Daemon: @unchecked Sendable {
       note: note)
   }
 
-  /// Takes the home's daemon lock, cleans staging, starts receiving and serving the control
-  /// socket, and tells systemd it is ready.
+  /// Cleans staging (the home's daemon lock is held from `init`), starts receiving and serving
+  /// the control socket, and tells systemd it is ready.
   package func start() throws(ShareError) {
-    try lock()
     let kept = store.cleanStaging(expiry: options.stagingExpiry)
     if kept > 0 { note("kept \(kept) interrupted transfer(s) in staging for resuming") }
     let server = try ControlServer(paths: paths) { [weak self] request in
@@ -352,7 +354,7 @@ package final class Daemon: @unchecked Sendable {
   }
 
   /// One daemon per home: an exclusive lock on `daemon.lock` in the runtime folder.
-  private func lock() throws(ShareError) {
+  private static func lock(_ paths: SharePaths) throws(ShareError) -> FileLock {
     do {
       try FileManager.default.createDirectory(at: paths.runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
@@ -373,6 +375,6 @@ package final class Daemon: @unchecked Sendable {
           + "stop it first, or give this one another --home")
     }
     try? held.replaceContents(Array("\(getpid())\n".utf8))
-    homeLock = held
+    return held
   }
 }
