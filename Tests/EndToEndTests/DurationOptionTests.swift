@@ -27,6 +27,17 @@ import Testing
     }
   }
 
+  /// Review 18: the fall back from `everyone --for` to contacts was silent in the daemon's log.
+  @Test func theDaemonLogsWhenEveryoneForAWhileRunsOut() throws {
+    let b = try ShareHome(name: "bob")
+    let daemon = try b.startDaemon(arguments: ["--mode", "everyone", "--for", "2s"])
+    defer { _ = daemon.stop() }
+    #expect(daemon.waitForLog("receive mode: contacts (everyone until "), "\(daemon.log)")
+    // And after 'share receive everyone --for': the first timer stays silent, the new one says it.
+    #expect(try b.share("receive", "everyone", "--for", "2s").exited(with: 0))
+    #expect(daemon.waitForLog("ran out)", count: 2), "\(daemon.log)")
+  }
+
   @Test func aDurationWithoutAKnownUnitIsAUsageErrorThatSaysWhatABareNumberMeans() throws {
     let b = try ShareHome(name: "bob")
     let result = try b.share("daemon", "--ask-timeout", "2 minutes")

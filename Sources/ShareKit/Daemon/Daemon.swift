@@ -126,6 +126,7 @@ package final class Daemon: @unchecked Sendable {
   /// Cleans staging (the home's daemon lock is held from `init`), starts receiving and serving
   /// the control socket, and tells systemd it is ready.
   package func start() throws(ShareError) {
+    noteFallback(of: gatekeeper.mode)
     let kept = store.cleanStaging(expiry: options.stagingExpiry)
     if kept > 0 { note("kept \(kept) interrupted transfer(s) in staging for resuming") }
     let server = try ControlServer(paths: paths) { [weak self] request in
@@ -270,6 +271,17 @@ package final class Daemon: @unchecked Sendable {
     settings.receiveUntil = mode.until
     try settings.save(to: paths.settings)
     note("receive mode: \(mode.mode.rawValue)\(mode.until.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? "")")
+    noteFallback(of: mode)
+  }
+
+  /// Says in the log when `everyone --for` runs out and the mode becomes contacts (review 18:
+  /// it happened silently), unless the mode was changed again since.
+  private func noteFallback(of mode: ModeSetting) {
+    guard mode.mode == .everyone, let until = mode.until, until > Date() else { return }
+    DispatchQueue.global().asyncAfter(wallDeadline: .now() + until.timeIntervalSinceNow) { [weak self] in
+      guard let self, self.gatekeeper.mode == mode else { return }
+      self.note("receive mode: contacts (everyone until \(ISO8601DateFormatter().string(from: until)) ran out)")
+    }
   }
 
   private func handle(_ request: ControlRequest) -> ControlResponse {
