@@ -13,6 +13,8 @@ import TextEscaping
 ///   item that goes on past it, is taken for a desktop entry;
 /// - other text starting with `#!` is a script, by interpreter (`sh`/`bash`… shell, `python*`,
 ///   `perl`, `ruby`, `php`, `node`, `pwsh`, `tclsh`; anything else `public.script`), also through `env`;
+/// - XML whose root is an OpenDocument `office:document` (flat ODF) with a script element is an
+///   OpenDocument file with macros (`ContentClassifier+FlatODF.swift`);
 /// - content starting `\x7FELF` is a Unix executable whatever libmagic called it, and an AppImage
 ///   with `AI` and 1 or 2 at offset 8;
 /// - an OLE2 document whose directory (in the head) names a VBA project is macro-enabled;
@@ -65,6 +67,11 @@ package enum ContentClassifier {
       if let (type, label) = pemType(head) ?? sshPublicKeyType(head) {
         result.type = type
         result.refinement = label
+        return result
+      }
+      if let element = flatOpenDocumentMacros(head) {
+        result.type = .openDocumentMacros
+        result.refinement = "flat OpenDocument file with macros (\(element))"
         return result
       }
       if !registry.conforms(result.type, to: .script), let (type, interpreter) = shebangType(head) {

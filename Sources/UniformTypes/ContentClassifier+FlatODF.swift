@@ -1,0 +1,52 @@
+import TextEscaping
+
+/// Flat OpenDocument (`.fodt`, `.fods`, `.fodp`, `.fodg`): one XML file whose root is
+/// `office:document`. It holds a Basic library inline (`office:scripts` → `office:script` →
+/// `ooo:library-embedded` → `ooo:source-code`) and binds scripts to events
+/// (`script:event-listener`, e.g. on `dom:load`), which LibreOffice runs as it runs `Basic/` in a
+/// zipped package (review 18: a `.fodt` whose load event called `Shell` was accepted as text).
+extension ContentClassifier {
+  /// The local names of the elements that carry or start macros in a flat OpenDocument file.
+  /// Matched under any prefix: LibreOffice reads the namespaces, not the prefixes `office:`,
+  /// `ooo:` and `script:` its own files use.
+  static let flatOpenDocumentMacroElements = ["script", "library-embedded", "source-code", "event-listener"]
+
+  /// The first macro element of a flat OpenDocument file in `head` (its qualified name), or nil
+  /// when the head is not one or holds none. Only the head is read: a script element past it is
+  /// not seen (Inbox/TYPES.md says so).
+  static func flatOpenDocumentMacros(_ head: UnsafeRawBufferPointer) -> String? {
+    let text = String(decoding: head, as: UTF8.self)
+    guard isFlatOpenDocument(text) else { return nil }
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "<") {
+      rest = rest[rest.index(after: open)...]
+      let name = rest.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
+      guard !name.isEmpty, name.first != "?", name.first != "!" else { continue }
+      let local = name.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+      if flatOpenDocumentMacroElements.contains(local) {
+        return Escaping.escaped(String(name), maximumLength: 60)
+      }
+    }
+    return nil
+  }
+
+  /// Whether the root element of the XML `text` is an OpenDocument `document` (any prefix bound
+  /// to the OpenDocument office namespace).
+  private static func isFlatOpenDocument(_ text: String) -> Bool {
+    guard text.contains("urn:oasis:names:tc:opendocument:xmlns:office:1.0") else { return false }
+    var rest = Substring(text)
+    // Skip the XML declaration, processing instructions, comments and a DOCTYPE.
+    while let open = rest.firstIndex(of: "<") {
+      rest = rest[rest.index(after: open)...]
+      if rest.hasPrefix("?") || rest.hasPrefix("!") {
+        let closing = rest.hasPrefix("!--") ? "-->" : ">"
+        guard let end = rest.firstRange(of: closing) else { return false }
+        rest = rest[end.upperBound...]
+        continue
+      }
+      let name = rest.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
+      return name == "document" || name.hasSuffix(":document")
+    }
+    return false
+  }
+}

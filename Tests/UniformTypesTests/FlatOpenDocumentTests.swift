@@ -1,0 +1,87 @@
+import Testing
+
+@testable import UniformTypes
+
+/// Review 18, finding 2: flat OpenDocument files carry Basic inline and bind it to events.
+@Suite("Flat OpenDocument (one XML file) with macros")
+struct FlatOpenDocumentTests {
+  static let registry = TypeRegistry.system()
+  static let policy = Result { try TypePolicy(registry: registry, declarations: .builtinDefault) }
+  static let sniffer = Result { try ContentSniffer() }
+
+  static let root = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" \
+    xmlns:ooo="http://openoffice.org/2004/office" xmlns:script="urn:oasis:names:tc:opendocument:xmlns:script:1.0" \
+    xmlns:xlink="http://www.w3.org/1999/xlink" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+
+    """
+  static let body = """
+     <office:body><office:text><text:p xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">Hello</text:p></office:text></office:body>
+    </office:document>
+
+    """
+  /// As LibreOffice writes a document's Basic library, with a load event that runs it.
+  static let macro = Array(
+    (root + """
+       <office:scripts>
+        <office:script script:language="ooo:Basic">
+         <ooo:libraries xmlns:ooo="http://openoffice.org/2004/office">
+          <ooo:library-embedded ooo:name="Standard">
+           <ooo:module ooo:name="Module1">
+            <ooo:source-code>Sub Main
+        Shell("xterm")
+      End Sub</ooo:source-code>
+           </ooo:module>
+          </ooo:library-embedded>
+         </ooo:libraries>
+        </office:script>
+        <office:event-listeners><script:event-listener script:language="ooo:script" script:event-name="dom:load" \
+      xlink:href="vnd.sun.star.script:Standard.Module1.Main?language=Basic&amp;location=document"/></office:event-listeners>
+       </office:scripts>
+
+      """ + body).utf8)
+
+  func judge(_ name: String, _ bytes: [UInt8]) throws -> Verdict {
+    try Self.policy.get().judge(name: name, head: bytes, totalSize: Int64(bytes.count), sniffer: try Self.sniffer.get())
+  }
+
+  @Test("a flat ODF with an embedded Basic library is refused as an OpenDocument file with macros, under any name")
+  func embeddedBasicIsRefused() throws {
+    for name in ["letter.fodt", "sheet.fods", "slides.fodp", "drawing.fodg", "notes.xml", "notes.txt"] {
+      let verdict = try judge(name, Self.macro)
+      #expect(!verdict.accepted, "\(name): \(verdict.reason)")
+      #expect(verdict.decidedBy == "com.microsoft.office.macro-enabled", "\(name): \(verdict.reason)")
+    }
+  }
+
+  @Test("an event listener alone, or script elements under other prefixes, still make it macro-enabled")
+  func anyPrefixAndEventListeners() throws {
+    let listener = Array(
+      (Self.root + #"<office:event-listeners><script:event-listener script:event-name="dom:load" "#
+        + #"xlink:href="vnd.sun.star.script:Tools.Misc.Run?location=application"/></office:event-listeners>"# + Self.body)
+        .utf8)
+    #expect(!(try judge("a.fodt", listener)).accepted)
+    let prefixed = Array(
+      #"<?xml version="1.0"?><d:document xmlns:d="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><d:scripts><d:script/></d:scripts></d:document>"#
+        .utf8)
+    #expect(!(try judge("a.fods", prefixed)).accepted)
+  }
+
+  @Test("a flat ODF without scripts, and other XML with script elements, stay accepted as text")
+  func plainFlatDocumentsAndOtherXMLAreText() throws {
+    let plain = Array((Self.root + "<office:scripts/>\n" + Self.body).utf8)
+    let verdict = try judge("letter.fodt", plain)
+    #expect(verdict.accepted, "\(verdict.reason)")
+    let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>1</script></svg>"#.utf8)
+    #expect(ContentClassifier.flatOpenDocumentMacros(svg) == nil)
+    let quoted = Array(("<notes>urn:oasis:names:tc:opendocument:xmlns:office:1.0 <source-code/></notes>").utf8)
+    #expect(ContentClassifier.flatOpenDocumentMacros(quoted) == nil)
+  }
+}
+
+extension ContentClassifier {
+  static func flatOpenDocumentMacros(_ bytes: [UInt8]) -> String? {
+    bytes.withUnsafeBytes { flatOpenDocumentMacros($0) }
+  }
+}
