@@ -17,6 +17,9 @@ let package = Package(
     .systemLibrary(
       name: "CMagic", pkgConfig: "libmagic",
       providers: [.apt(["libmagic-dev"])]),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
 
     // Linux calls Swift's Glibc module leaves out (renameat2, syncfs, ...); only System uses it.
     .target(name: "CLinux"),
@@ -25,7 +28,7 @@ let package = Package(
 
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "TextEscaping"),
-    .target(name: "UniformTypes", dependencies: ["CMagic", "System", "TextEscaping"]),
+    .target(name: "UniformTypes", dependencies: ["CMagic", "CZlib", "System", "TextEscaping"]),
     .target(name: "InboxStore", dependencies: ["System", "TextEscaping", "UniformTypes"]),
     .target(name: "Wire", dependencies: ["TextEscaping"]),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  pkg-config libssl-dev openssl libavahi-client-dev libmagic-dev libmagic-mgc shared-mime-info
+  pkg-config libssl-dev openssl libavahi-client-dev libmagic-dev libmagic-mgc zlib1g-dev shared-mime-info
   avahi-daemon avahi-utils dbus-daemon iproute2 python3 python3-venv zip procps util-linux tmux
   e2fsprogs mount
 )

@@ -221,7 +221,7 @@ package enum ContentClassifier {
       }
     }
     let isOOXML = names.contains { $0 == "[Content_Types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docProps/") }
-    if isOOXML { return officeOpenXMLType(names) }
+    if isOOXML { return officeOpenXMLType(names, declared: declaredVBAProject(entries, head: head)) }
     if names.contains("META-INF/container.xml") {
       return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
     }
@@ -258,12 +258,14 @@ package enum ContentClassifier {
 
   /// The Office Open XML document kind its parts show: `word/`, `xl/` or `ppt/`, macro-enabled
   /// when it carries a VBA project (`vbaProject.bin`, `vbaData.xml`, in any folder and any case:
-  /// Office compares part names ignoring case).
-  private static func officeOpenXMLType(_ names: [String]) -> (TypeIdentifier, String) {
-    let macros = names.first { name in
-      let part = name.split(separator: "/").last?.lowercased()
-      return part == "vbaproject.bin" || part == "vbadata.xml"
-    }
+  /// Office compares part names ignoring case), or when the package `declared` one under another
+  /// name (`declaredVBAProject`).
+  private static func officeOpenXMLType(_ names: [String], declared: String?) -> (TypeIdentifier, String) {
+    let macros =
+      names.first { name in
+        let part = name.split(separator: "/").last?.lowercased()
+        return part == "vbaproject.bin" || part == "vbadata.xml"
+      } ?? declared
     for (folder, plain, macroEnabled) in [
       ("word/", "org.openxmlformats.wordprocessingml.document", "org.openxmlformats.wordprocessingml.document.macroenabled"),
       ("xl/", "org.openxmlformats.spreadsheetml.sheet", "org.openxmlformats.spreadsheetml.sheet.macroenabled"),
@@ -280,6 +282,9 @@ package enum ContentClassifier {
     var name: String
     /// The first bytes of a stored (uncompressed) entry, as text, when they fit the head.
     var storedText: String?
+    /// How the entry is compressed (0 stored, 8 deflated), and where its data lies in the head.
+    var method = 0
+    var data: Range<Int> = 0..<0
   }
 
   /// The local file headers found in `head`, in order: all of them the head holds (each takes
@@ -299,7 +304,8 @@ package enum ContentClassifier {
       guard nameStart + nameLength <= head.count else { break }
       let name = String(decoding: UnsafeRawBufferPointer(rebasing: head[nameStart..<(nameStart + nameLength)]), as: UTF8.self)
       let dataStart = nameStart + nameLength + extraLength
-      var entry = ZipEntry(name: name, storedText: nil)
+      var entry = ZipEntry(name: name, storedText: nil, method: method)
+      entry.data = min(dataStart, head.count)..<min(dataStart + compressedSize, head.count)
       if method == 0, compressedSize > 0, compressedSize <= 256, dataStart + compressedSize <= head.count {
         entry.storedText = String(
           decoding: UnsafeRawBufferPointer(rebasing: head[dataStart..<(dataStart + compressedSize)]), as: UTF8.self
@@ -308,7 +314,9 @@ package enum ContentClassifier {
       entries.append(entry)
       if flags & 0x8 != 0 && compressedSize == 0 {
         // Sizes follow the data: find the next local header by its signature.
-        guard let next = find(head, [0x50, 0x4B, 0x03, 0x04], from: dataStart) else { break }
+        let next = find(head, [0x50, 0x4B, 0x03, 0x04], from: dataStart)
+        entries[entries.count - 1].data = min(dataStart, head.count)..<(next ?? head.count)
+        guard let next else { break }
         offset = next
       } else {
         guard compressedSize != 0xFFFF_FFFF else { break }

@@ -1,0 +1,97 @@
+import TextEscaping
+
+/// What an Office Open XML package says about itself (Open Packaging Conventions): the content
+/// types of its parts in `[Content_Types].xml` and the relationships in its `.rels` parts. Office
+/// finds a VBA project through them, not by its part name (review 18: a project in
+/// `word/stuff.dat`, declared `application/vnd.ms-office.vbaProject` and reached through a
+/// `vbaProject` relationship, was accepted as a docx, also named `.doc`).
+extension ContentClassifier {
+  /// How much of one deflated part is inflated: `[Content_Types].xml` and `.rels` parts are a
+  /// few KiB.
+  static let packagePartLimit = 64 * 1024
+
+  /// The first sign, in the head's `[Content_Types].xml` and `.rels` parts, that the package
+  /// carries a VBA project, in words; nil when they show none.
+  ///
+  /// Signs: a part of content type `application/vnd.ms-office.vbaProject` (an `Override`, or a
+  /// `Default` for the extension of a part in the head that no `Override` names); a macro-enabled main
+  /// part (`…macroEnabled.main+xml`, `…macroEnabledTemplate.main+xml`: docm, xlsm, pptm and their
+  /// templates and add-ins); a relationship of type `…/relationships/vbaProject`. An xlsb's main
+  /// part is `…sheet.binary.macroEnabled.main` (no `+xml`) with or without VBA, and is no sign.
+  static func declaredVBAProject(_ entries: [ZipEntry], head: UnsafeRawBufferPointer) -> String? {
+    for entry in entries {
+      let name = entry.name.lowercased()
+      if name == "[content_types].xml", let text = partText(entry, head: head),
+        let sign = contentTypesSign(text, parts: entries.map { $0.name.lowercased() })
+      {
+        return sign
+      } else if name.hasSuffix(".rels"), let text = partText(entry, head: head),
+        attributeValues("Type", in: text[...]).contains(where: { $0.hasSuffix("/relationships/vbaproject") })
+      {
+        return "a vbaProject relationship in \(Escaping.escaped(entry.name, maximumLength: 60))"
+      }
+    }
+    return nil
+  }
+
+  /// What `[Content_Types].xml` (lowercased `text`) says of a VBA project. A `Default` names the
+  /// content type of every part with an extension that no `Override` names; it is a sign only
+  /// when such a part is in the head (some writers map `bin` to a VBA project in every xlsb).
+  private static func contentTypesSign(_ text: String, parts: [String]) -> String? {
+    var overridden: Set<String> = []
+    var projectExtensions: [String] = []
+    for element in text.split(separator: "<") {
+      guard let type = attributeValues("ContentType", in: element).first else { continue }
+      if type.contains(".macroenabled"), type.hasSuffix(".main+xml") {
+        return "[Content_Types].xml declares a macro-enabled main part"
+      }
+      if element.hasPrefix("override"), let part = attributeValues("PartName", in: element).first {
+        if type == vbaProjectContentType { return "[Content_Types].xml declares a VBA project part" }
+        overridden.insert(String(part.drop { $0 == "/" }))
+      } else if element.hasPrefix("default"), type == vbaProjectContentType,
+        let suffix = attributeValues("Extension", in: element).first
+      {
+        projectExtensions.append("." + suffix)
+      }
+    }
+    let project = parts.first { part in
+      !overridden.contains(part) && projectExtensions.contains { part.hasSuffix($0) }
+    }
+    return project.map { "[Content_Types].xml makes \(Escaping.escaped($0, maximumLength: 40)) a VBA project" }
+  }
+
+  static let vbaProjectContentType = "application/vnd.ms-office.vbaproject"
+
+  /// The text of a stored or deflated part, lowercased, as far as the head holds it.
+  private static func partText(_ entry: ZipEntry, head: UnsafeRawBufferPointer) -> String? {
+    guard !entry.data.isEmpty else { return nil }
+    let bytes = UnsafeRawBufferPointer(rebasing: head[entry.data])
+    switch entry.method {
+    case 0:
+      return String(decoding: bytes.prefix(packagePartLimit), as: UTF8.self).lowercased()
+    case 8:
+      return Inflate.inflated(bytes, format: .raw, limit: packagePartLimit).map {
+        String(decoding: $0, as: UTF8.self).lowercased()
+      }
+    default:
+      return nil
+    }
+  }
+
+  /// The values of every attribute `name` (already lowercased text; either quote).
+  static func attributeValues(_ name: String, in text: Substring) -> [String] {
+    var values: [String] = []
+    var rest = text
+    let key = name.lowercased() + "="
+    while let found = rest.firstRange(of: key) {
+      let before = found.lowerBound == rest.startIndex ? nil : rest[rest.index(before: found.lowerBound)]
+      rest = rest[found.upperBound...]
+      guard let before, before.isWhitespace, let quote = rest.first, quote == "\"" || quote == "'" else { continue }
+      rest = rest.dropFirst()
+      guard let end = rest.firstIndex(of: quote) else { break }
+      values.append(String(rest[..<end]))
+      rest = rest[rest.index(after: end)...]
+    }
+    return values
+  }
+}
