@@ -42,11 +42,16 @@ extension BuiltinTypes {
       mime: ["application/vnd.ms-word.document.macroenabled.12", "application/vnd.ms-word.template.macroenabled.12"])
     list.type(
       "org.openxmlformats.spreadsheetml.sheet.macroenabled", "macro-enabled Excel workbook (xlsm)",
-      ["org.openxmlformats.spreadsheetml.sheet", "com.microsoft.office.macro-enabled"], ext: ["xlsm", "xltm", "xlam", "xlsb"],
+      ["org.openxmlformats.spreadsheetml.sheet", "com.microsoft.office.macro-enabled"], ext: ["xlsm", "xltm", "xlam"],
       mime: [
         "application/vnd.ms-excel.sheet.macroenabled.12", "application/vnd.ms-excel.template.macroenabled.12",
-        "application/vnd.ms-excel.addin.macroenabled.12", "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+        "application/vnd.ms-excel.addin.macroenabled.12",
       ])
+    // Excel's ordinary binary format: its MIME type and main part say "macroEnabled" with or
+    // without VBA, so it is judged by content as xls is (review 18: a plain xlsb was refused).
+    list.type(
+      "com.microsoft.excel.sheet.binary", "Excel binary workbook (xlsb)", ["org.openxmlformats.spreadsheetml.sheet"],
+      ext: ["xlsb"], mime: ["application/vnd.ms-excel.sheet.binary.macroenabled.12"])
     list.type(
       "org.openxmlformats.presentationml.presentation.macroenabled", "macro-enabled PowerPoint presentation (pptm)",
       ["org.openxmlformats.presentationml.presentation", "com.microsoft.office.macro-enabled"],
@@ -103,14 +108,7 @@ extension BuiltinTypes {
         "application/x-executable", "application/x-pie-executable", "application/x-sharedlib",
         "application/x-elf", "application/x-object",
       ], sig: true)
-    list.type(
-      "com.microsoft.windows-executable", "Windows executable", ["public.data", "public.executable"],
-      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi", "ocx", "xll", "wll", "drv", "mui"],
-      mime: [
-        "application/vnd.microsoft.portable-executable", "application/x-msdownload",
-        "application/x-ms-dos-executable", "application/x-dosexec", "application/x-msdos-program",
-        "application/x-ms-ne-executable",
-      ], sig: true)
+    windowsExecutables(&list)
     // Review 16: libmagic names them (thin, universal and object files), but no type had the
     // name, so a macOS program was "data" under any name (`photo.jpg`).
     list.type(
@@ -154,6 +152,24 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"],
       mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
+  }
+
+  /// Windows executables (PE, NE, DOS), and NE modules with no code: Windows bitmap fonts are
+  /// these (review 18), still Windows executables by content; only under a `.fon` name is one
+  /// taken for the font (`TypePolicy.fontModule`).
+  static func windowsExecutables(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.microsoft.windows-executable", "Windows executable", ["public.data", "public.executable"],
+      ext: ["exe", "dll", "com", "scr", "cpl", "sys", "efi", "ocx", "xll", "wll", "drv", "mui"],
+      mime: [
+        "application/vnd.microsoft.portable-executable", "application/x-msdownload",
+        "application/x-ms-dos-executable", "application/x-dosexec", "application/x-msdos-program",
+        "application/x-ms-ne-executable",
+      ], sig: true)
+    list.type(
+      "com.microsoft.ne-resource-module", "Windows resource-only module (NE, no code)", ["com.microsoft.windows-executable"])
+    list.type(
+      "com.microsoft.windows-font", "Windows bitmap font (fon)", ["public.font"], ext: ["fon"], mime: ["application/x-font-fon"])
   }
 
   /// Installers: whatever installs software.

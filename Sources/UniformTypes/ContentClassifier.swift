@@ -115,6 +115,11 @@ package enum ContentClassifier {
       result.refinement = "data (libmagic's guess of a DOS COM program from its first bytes; no MZ header)"
       return
     }
+    if registry.conforms(result.type, to: "com.microsoft.windows-executable"), isResourceOnlyNEModule(head) {
+      result.type = neResourceModule
+      result.refinement = "NE module with no code segments and no entry point"
+      return
+    }
     // Only for what libmagic already named an OLE2 file, and not for the installers (msi)
     // in one: a legacy Office document whose directory names a VBA project runs it when opened.
     if registry.conforms(result.type, to: .compoundDocument), !registry.conforms(result.type, to: .installerPackage),

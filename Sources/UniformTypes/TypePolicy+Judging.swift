@@ -51,7 +51,8 @@ extension TypePolicy {
   /// Rules, first match wins: excluded-content, excluded-name, type-mismatch (a disguise),
   /// not-accepted, accepted. When the name could mean several types (shared-mime-info globs of
   /// equal weight), the one the content agrees with is the name's type.
-  package func judge(name: String, content: ContentType) -> Verdict {
+  package func judge(name: String, content classified: ContentType) -> Verdict {
+    let content = fontModule(name: name, content: classified)
     let nameType = settledNameType(of: name, content: content)
     let contentType = content.type
     func verdict(

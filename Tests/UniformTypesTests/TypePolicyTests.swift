@@ -136,7 +136,7 @@ struct TypePolicyTests {
       ("sheet.slk", "com.microsoft.office.macro-enabled"), ("prices.iqy", "com.microsoft.office.macro-enabled"),
       ("db.mde", "com.microsoft.office.macro-enabled"), ("db.accde", "com.microsoft.office.macro-enabled"),
       ("project.ade", "com.microsoft.office.macro-enabled"), ("project.adp", "com.microsoft.office.macro-enabled"),
-      ("book.xlsb", "com.microsoft.office.macro-enabled"), ("deck.ppsm", "com.microsoft.office.macro-enabled"),
+      ("deck.ppsm", "com.microsoft.office.macro-enabled"),
       ("launch.jnlp", "public.executable"), ("console.msc", "public.executable"), ("x.settingcontent-ms", "public.executable"),
       ("Docs.library-ms", "public.executable"), ("find.search-ms", "public.executable"), ("addin.wll", "public.executable"),
       ("tool.tcl", "public.script"), ("clock.gadget", "public.installer-package"), ("install.ymp", "public.installer-package"),
