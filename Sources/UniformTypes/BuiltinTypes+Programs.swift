@@ -225,6 +225,12 @@ extension BuiltinTypes {
   /// Packages that an app store, a package manager or an application installs: Windows app
   /// packages, mobile apps, editor and browser extensions, language packages, device profiles.
   static func packages(_ list: inout BuiltinTypeList) {
+    // pacman still installs the forms before zstd (review 18); a tar whose entries in the head
+    // include .PKGINFO is one by content (`ContentClassifier.packageInTar`).
+    list.type(
+      "org.archlinux.package-tar", "Arch Linux package (tar, xz, gzip...)", ["public.archive", "public.installer-package"],
+      ext: ["pkg.tar", "pkg.tar.xz", "pkg.tar.gz", "pkg.tar.bz2", "pkg.tar.lz4", "pkg.tar.lzo", "pkg.tar.lrz", "pkg.tar.lz"])
+    list.type("org.voidlinux.xbps", "Void Linux package (xbps)", ["public.archive", "public.installer-package"], ext: ["xbps"])
     list.type(
       "com.microsoft.msix-package", "Windows app package (MSIX, AppX)", ["public.zip-archive", "public.installer-package"],
       ext: ["msix", "appx", "msixbundle", "appxbundle"],

@@ -101,8 +101,8 @@ package enum ContentClassifier {
     }
   }
 
-  /// What share knows better than libmagic about content that is not text: a DOS COM guess
-  /// without an MZ header, a VBA project in an OLE2 document, a ZIP's contents.
+  /// What share knows better than libmagic about content that is not text: a DOS COM guess without an MZ header, an NE module with no code, a pacman package in a
+  /// tar, a VBA project in an OLE2 document, a ZIP's contents.
   private static func refineBinary(
     _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
   ) {
@@ -118,6 +118,11 @@ package enum ContentClassifier {
     if registry.conforms(result.type, to: "com.microsoft.windows-executable"), isResourceOnlyNEModule(head) {
       result.type = neResourceModule
       result.refinement = "NE module with no code segments and no entry point"
+      return
+    }
+    if let evidence = packageInTar(head, type: result.type, registry: registry) {
+      result.type = archPackage
+      result.refinement = evidence
       return
     }
     // Only for what libmagic already named an OLE2 file, and not for the installers (msi)
