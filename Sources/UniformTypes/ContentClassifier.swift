@@ -101,11 +101,17 @@ package enum ContentClassifier {
     }
   }
 
-  /// What share knows better than libmagic about content that is not text: a DOS COM guess without an MZ header, an NE module with no code, a pacman package in a
+  /// What share knows better than libmagic about content that is not text: a `#!` line before
+  /// it, a DOS COM guess without an MZ header, an NE module with no code, a pacman package in a
   /// tar, a VBA project in an OLE2 document, a ZIP's contents.
   private static func refineBinary(
     _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
   ) {
+    if !registry.conforms(result.type, to: .script), let (type, interpreter) = binaryShebangType(head) {
+      result.type = type
+      result.refinement = "script for \(interpreter) (#! line before binary data)"
+      return
+    }
     // libmagic's DOS COM guess rests on a file's first bytes (a jump or a move): about one
     // random file in a hundred — an encrypted container, compressed data — gets it (outside
     // review: 36 of 3,000). A program DOS or Windows loads as an executable starts with MZ;
