@@ -93,6 +93,17 @@ import Testing
     #expect(spoof.silent.closedByPeer == spoof.silent.accepted, "the losing address was left open")
   }
 
+  /// Review 18: `--json` named each receiver as it was found (`"to":"server-01"` for `--to srv`
+  /// or an ID prefix), and a script could not tell which of its `--to` an event was for.
+  @Test func everySendEventCarriesTheToArgumentItWasFoundFor() throws {
+    let spoof = try Spoof()
+    let prefix = String(spoof.aliceID.prefix(12))
+    let sent = try spoof.bob.share("send", try spoof.bob.file("json.txt", "hi\n").path, "--to", prefix, "--json")
+    #expect(sent.exited(with: 0), "\(sent)")
+    let events = try parseJSONLines(sent.stdoutText).filter { $0["to"] != nil }
+    #expect(!events.isEmpty && events.allSatisfy { $0["target"] as? String == prefix }, "\(sent)")
+  }
+
   // MARK: No --to (issue 12.1)
 
   @Test func withoutToOnANonTerminalSeveralPeersAreListedAndNothingIsSent() throws {

@@ -58,8 +58,12 @@ final class SendReporter: Sendable {
   /// file name) wrote is `PeerText`: JSON carries it whole, JSON-escaped.
   struct Event: Encodable {
     var event: String
-    /// The receiver as --to named it; absent for what concerns the whole send (a warning).
+    /// The receiver as it was found (its advertised name, or HOST:PORT); absent for what
+    /// concerns the whole send (a warning).
     var to: PeerText?
+    /// The `--to` argument it was found for, exactly as given (review 18: `--to srv` gave
+    /// `"to":"server-01"`, and a script could not match events to its arguments).
+    var target: String? = nil
     var peerName: PeerText? = nil
     var peerId: String? = nil
     /// For `connected` and `done`: the receiver's name here when it is a contact; or, for a
@@ -138,14 +142,17 @@ final class SendReporter: Sendable {
       if json {
         emit(
           Event(
-            event: "connected", to: to, peerName: name, peerId: fingerprint.hex, contactName: contactName, posedAs: posedAs))
+            event: "connected", to: to, target: endpoints[recipient].target, peerName: name, peerId: fingerprint.hex,
+            contactName: contactName, posedAs: posedAs))
       } else if !quiet {
         line("Connected to \(shown) at \(address)\n  receiver ID: \(fingerprint.grouped)")
       }
     case .busy(let said, let retryIn):
       let seconds = max(1, Int((retryIn / .seconds(1)).rounded()))
       if json {
-        emit(Event(event: "busy", to: to, reason: said, closed: said == nil ? true : nil, retryIn: seconds))
+        emit(
+          Event(
+            event: "busy", to: to, target: endpoints[recipient].target, reason: said, closed: said == nil ? true : nil, retryIn: seconds))
       } else if !quiet {
         line("\(to.description) \(Self.turnedAway(said)); trying again in \(seconds) s (Ctrl-C to stop)")
       }
@@ -153,7 +160,7 @@ final class SendReporter: Sendable {
       let seconds = Int((timeLeft / .seconds(1)).rounded())
       progress?.update(recipient, now: true) { $0.phase = .waiting }
       if json {
-        emit(Event(event: "waiting", to: to, message: message, secondsLeft: seconds))
+        emit(Event(event: "waiting", to: to, target: endpoints[recipient].target, message: message, secondsLeft: seconds))
       } else if !quiet {
         // A LocalSend device's owner answers on the device itself, not with share's commands.
         let how = endpoints[recipient].localSend == nil ? "; they can run 'share requests' and 'share accept'" : ""
@@ -180,7 +187,7 @@ final class SendReporter: Sendable {
       if json {
         emit(
           Event(
-            event: "answered", to: to, item: name, status: answer.accepted ? "accepted" : "rejected",
+            event: "answered", to: to, target: endpoints[recipient].target, item: name, status: answer.accepted ? "accepted" : "rejected",
             reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
         let peer = tallies.withLock { $0[recipient].peerName } ?? to.description
@@ -205,7 +212,7 @@ final class SendReporter: Sendable {
     if json {
       emit(
         Event(
-          event: "sending", to: endpoints[recipient].name, item: payload.name, size: payload.size,
+          event: "sending", to: endpoints[recipient].name, target: endpoints[recipient].target, item: payload.name, size: payload.size,
           resumeFrom: payload.resumeFrom > 0 ? payload.resumeFrom : nil))
     }
   }
@@ -223,7 +230,9 @@ final class SendReporter: Sendable {
       line.sent = sent
       if line.total != nil { line.total = total }
     }
-    if json, due { emit(Event(event: "progress", to: endpoints[recipient].name, sent: sent, total: total)) }
+    if json, due {
+      emit(Event(event: "progress", to: endpoints[recipient].name, target: endpoints[recipient].target, sent: sent, total: total))
+    }
   }
 
   /// Reports how one receiver's send ended: each item's fate, then a `done` event.
@@ -236,12 +245,17 @@ final class SendReporter: Sendable {
     let to = endpoints[recipient].name
     switch result {
     case .failure(.sameReceiver(let other)):
-      if json { emit(Event(event: "warning", to: to, message: PeerText(ShareError.sameReceiver(as: other).description))) }
+      if json {
+        emit(
+          Event(
+            event: "warning", to: to, target: endpoints[recipient].target, message: PeerText(ShareError.sameReceiver(as: other).description)
+          ))
+      }
     case .failure(let error):
       // No `item`: the send to this receiver ended before its items' fates were known.
       if json {
         let said = PeerText(error.description)
-        emit(Event(event: "failed", to: to, reason: said, message: said))
+        emit(Event(event: "failed", to: to, target: endpoints[recipient].target, reason: said, message: said))
       }
     case .success(let report):
       guard json else { return }
@@ -250,7 +264,8 @@ final class SendReporter: Sendable {
         let refusedEntries = item.refusedEntries.map { RefusedEntry(path: $0.path, reason: $0.reason) }
         emit(
           Event(
-            event: event, to: to, item: item.name, status: item.status.rawValue, storedAs: item.storedAs,
+            event: event, to: to, target: endpoints[recipient].target, item: item.name, status: item.status.rawValue,
+            storedAs: item.storedAs,
             reason: item.reason, type: item.type, size: item.size, sha256: item.sha256,
             refusedEntries: refusedEntries.isEmpty ? nil : refusedEntries))
       }
@@ -259,7 +274,8 @@ final class SendReporter: Sendable {
       let (contactName, posedAs) = identify(report.peerFingerprint, report.peerName)
       emit(
         Event(
-          event: "done", to: to, peerName: report.peerName, peerId: report.peerFingerprint.hex, contactName: contactName,
+          event: "done", to: to, target: endpoints[recipient].target, peerName: report.peerName, peerId: report.peerFingerprint.hex,
+          contactName: contactName,
           posedAs: posedAs,
           sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
           entriesRefused: entriesRefused, entriesSkipped: skippedEntries, seconds: tally.seconds))

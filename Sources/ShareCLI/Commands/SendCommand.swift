@@ -147,8 +147,13 @@ enum SendCommand: Command {
         others, warn: { context.terminal.warn($0) }, choose: { try pick(among: $0, query: $1, context: context) })
     }
     var next = resolved.makeIterator()
-    let endpoints =
-      localSend.compactMap { peer in peer.map(Endpoint.init(localSend:)) ?? next.next() } + Array(IteratorSequence(next))
+    var endpoints: [Endpoint] = []
+    for (target, peer) in zip(targets, localSend) {
+      guard var endpoint = peer.map(Endpoint.init(localSend:)) ?? next.next() else { continue }
+      endpoint.target = target
+      endpoints.append(endpoint)
+    }
+    endpoints += Array(IteratorSequence(next))
     // One device named twice (`--to bob --to BOB`, a name and its ID prefix) gets one send.
     var devices: Set<Fingerprint> = []
     return endpoints.filter { endpoint in endpoint.expectedFingerprint.map { devices.insert($0).inserted } ?? true }

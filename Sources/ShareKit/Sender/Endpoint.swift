@@ -33,6 +33,8 @@ package struct Endpoint: Sendable, CustomStringConvertible {
   package var rememberAs: String?
   /// A LocalSend device heard by the daemon: sent to by LocalSend (`LocalSendDelivery`).
   package var localSend: LocalSendPeer? = nil
+  /// The `--to` this endpoint was found for, as given (nil when chosen without one).
+  package var target: String? = nil
 
   package init(host: String, port: UInt16, label: PeerText? = nil, expectedFingerprint: Fingerprint? = nil) {
     candidates = [Candidate(host: host, port: port)]
