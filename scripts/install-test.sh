@@ -53,9 +53,11 @@ if command -v systemd-analyze >/dev/null 2>&1; then
     bash -c '[ -z "$(HOME="$3" XDG_RUNTIME_DIR="$1" systemd-analyze --user verify "$2" 2>&1)" ]' _ "$work/run" "$HOME/.config/systemd/user/share.service" "$work/home"
 fi
 # The helper, started through the Nautilus link with no share on PATH, finds ~/.local/bin/share:
-# with no chooser available it gets as far as saying so (not "share is not installed").
+# with no chooser available it gets as far as saying so (not "share is not installed"). Where
+# notify-send is installed the helper says it there too, and GLib makes its cache folder: kept
+# out of HOME, which the uninstall check compares.
 status=0
-env -i HOME="$HOME" PATH="$(dirname "$(command -v jq)"):/nonexistent" \
+env -i HOME="$HOME" XDG_CACHE_HOME="$work/cache" PATH="$(dirname "$(command -v jq)"):/nonexistent" \
   "$HOME/.local/share/nautilus/scripts/Send to nearby device" "$HOME/.local/bin/other-tool" 2>"$work/helper.err" || status=$?
 check "the installed helper finds the installed share" grep -q "no way to ask which device" "$work/helper.err"
 # share(1) and the completions, from the installed binary, where man and each shell look.
