@@ -1,4 +1,5 @@
 import CMagic
+import Glibc
 import Synchronization
 import System
 import TextEscaping
@@ -342,6 +343,10 @@ package final class ContentSniffer: Sendable {
   static func buffer(
     _ handle: OpaquePointer, _ head: UnsafeRawBufferPointer, flags: Int32
   ) throws(ContentSnifferError) -> String {
+    var flags = flags
+    if isBinaryToLibmagic(head, encodingLimit: MagicHandles.encodingLimit(of: handle)) {
+      flags |= skippedForBinary
+    }
     guard magic_setflags(handle, flags) == 0 else { throw error(handle, function: "magic_setflags") }
     // magic_buffer wants a non-null pointer even for zero bytes.
     var empty: UInt8 = 0
@@ -353,6 +358,35 @@ package final class ContentSniffer: Sendable {
       }
     guard let text else { throw error(handle, function: "magic_buffer") }
     return String(cString: text)
+  }
+
+  /// The checks `buffer` leaves out for a head `isBinaryToLibmagic` calls binary: libmagic's
+  /// text encodings and its text pass, which would find what that says (half of libmagic's work on
+  /// a binary head: the encoding is tried twice, eight ways each).
+  static let skippedForBinary = MAGIC_NO_CHECK_ENCODING | MAGIC_NO_CHECK_TEXT
+
+  /// Whether libmagic (5.44's `file_buffer`) must find `head` not to be text in both places it
+  /// looks: its encoding check over the head's first `encodingLimit` bytes, whose only effect on a
+  /// binary head is that its text-only tests are skipped (and CSV is not tried), and its text
+  /// pass, which looks again with the trailing NULs cut off and gives up on binary bytes. Told not
+  /// to look, it answers the same. A NUL byte is text in no encoding libmagic tries (ASCII,
+  /// UTF-8, Latin-1, extended ASCII, EBCDIC) but those that start with a byte-order mark (UTF-8,
+  /// UTF-16, UTF-32); so the head is binary when it starts with none of those marks and holds a
+  /// NUL within the encoding check's reach that some other byte follows (so cutting trailing NULs
+  /// keeps it). Random bytes, and most binary formats, are.
+  static func isBinaryToLibmagic(_ head: UnsafeRawBufferPointer, encodingLimit: Int) -> Bool {
+    let bytes = head.bindMemory(to: UInt8.self)
+    let reach = min(bytes.count, encodingLimit)
+    guard reach >= 4 else { return false }
+    let (b0, b1, b2, b3) = (bytes[0], bytes[1], bytes[2], bytes[3])
+    if (b0 == 0xEF && b1 == 0xBB && b2 == 0xBF) || (b0 == 0xFF && b1 == 0xFE) || (b0 == 0xFE && b1 == 0xFF)
+      || (b0 == 0 && b1 == 0 && b2 == 0xFE && b3 == 0xFF)
+    {
+      return false
+    }
+    guard let base = bytes.baseAddress, let found = memchr(base, 0, reach) else { return false }
+    let nul = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    return bytes[(nul + 1)...].contains { $0 != 0 }
   }
 
   private static func error(_ handle: OpaquePointer, function: String) -> ContentSnifferError {

@@ -73,6 +73,14 @@ struct MagicHandles: @unchecked Sendable {
     return handle
   }
 
+  /// libmagic's `MAGIC_PARAM_ENCODING_MAX` on `handle`: the most bytes its text-encoding check
+  /// reads.
+  static func encodingLimit(of handle: OpaquePointer) -> Int {
+    var value = 0
+    guard magic_getparam(handle, MAGIC_PARAM_ENCODING_MAX, &value) == 0, value > 0 else { return 65_536 }
+    return value
+  }
+
   /// libmagic's `MAGIC_PARAM_REGEX_MAX` on `handle`: the most bytes a `regex` line is tried over.
   static func regexLimit(of handle: OpaquePointer) -> Int {
     var value = 0
