@@ -17,7 +17,7 @@ extension InboxStore {
     var isFolder: ObjCBool = false
     let moved = try leaving(item) { (source) throws(InboxError) -> URL in
       if FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
-        let finalName = try rename(source, intoFreeNameIn: target, from: name, acrossFileSystems: true)
+        let finalName = try rename(source, intoFreeNameIn: target, from: item.name, acrossFileSystems: true)
         return target.appendingPathComponent(finalName)
       }
       do throws(InboxError) {

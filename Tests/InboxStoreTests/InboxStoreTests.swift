@@ -146,6 +146,16 @@ final class TempDocuments: Sendable {
     #expect(!FileManager.default.fileExists(atPath: t.store.inbox.appendingPathComponent("n.txt").path))
   }
 
+  /// Found by review 19: `share inbox move` by the spelling `share inbox list` shows moved
+  /// `notes.txt\` to `Documents/notes.txt\\`, a name the item never had.
+  @Test func moveByTheEscapedSpellingKeepsTheItemsOwnName() throws {
+    let t = try TempDocuments()
+    _ = t.store.place([try t.stage([1], name: #"notes.txt\"#)])
+    let moved = try t.store.move(#"notes.txt\\"#)
+    #expect(moved.lastPathComponent == #"notes.txt\"#)
+    #expect(FileManager.default.fileExists(atPath: t.store.documents.appendingPathComponent(#"notes.txt\"#).path))
+  }
+
   @Test func moveNeverOverwrites() throws {
     let t = try TempDocuments()
     _ = FileManager.default.createFile(atPath: t.store.documents.appendingPathComponent("n.txt").path, contents: Data("old".utf8))
