@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// What the daemon does when an item arrives or an ask waits: run the owner's command with the
 /// item's metadata in environment variables (never interpolated into a shell line), and show a
@@ -7,6 +8,10 @@ import Foundation
 ///
 /// Hooks run one at a time on a queue of their own, so a slow command never holds up receiving;
 /// or, when the owner wants them unconfined, in the `HookRunner` process, which this forwards to.
+/// At most `maxWaiting` runs wait: the items that arrive while that many wait get none (a
+/// contact's 30,000 small files queued 42 hours of `sleep 5` — review 19), which is logged, and
+/// once the runs catch up the owner is told how many items had none (one notification for them
+/// all). Shutdown waits for the waiting runs `drainTimeout` at most.
 package final class ArrivalHooks: Sendable {
   /// A shell command line written by the owner, run with `/bin/sh -c`.
   package let command: String?
@@ -16,6 +21,15 @@ package final class ArrivalHooks: Sendable {
   private let report: @Sendable (String) -> Void
   /// The runner that runs everything instead of this process, if any.
   private let runner: HookRunner.Channel?
+  /// Runs queued and not yet finished.
+  private let waitingRuns = Atomic<Int>(0)
+  /// Items stored while `maxWaiting` runs waited, since the runs last caught up.
+  private let skippedItems = Atomic<Int>(0)
+
+  /// The most runs (commands and notifications) that wait at once.
+  package static let maxWaiting = 1_000
+  /// How long shutdown waits for the runs still waiting.
+  package static let drainTimeout: Duration = .seconds(10)
 
   package init(
     command: String?, notify: Bool, runner: HookRunner.Channel? = nil, report: @escaping @Sendable (String) -> Void
@@ -61,11 +75,18 @@ package final class ArrivalHooks: Sendable {
     return name
   }
 
-  /// Runs the hook for a stored item.
+  /// Runs the hook for a stored item, unless `maxWaiting` runs wait already.
   package func stored(_ variables: [String: String]) {
     if let runner { return runner.send(.stored(variables)) }
+    guard command != nil || notifySend != nil else { return }
+    guard waitingRuns.load(ordering: .relaxed) < Self.maxWaiting else {
+      if skippedItems.add(1, ordering: .relaxed).newValue == 1 {
+        report("\(Self.maxWaiting) hook runs are waiting: items stored from now on get none until they catch up")
+      }
+      return
+    }
     if let command {
-      queue.async { [report] in
+      enqueue { [report] in
         let status = ArrivalHooks.run("/bin/sh", ["-c", command], extra: variables)
         if status != 0 { report("--on-receive command exited with status \(status) for \(variables["SHARE_ITEM_NAME"] ?? "")") }
       }
@@ -73,7 +94,23 @@ package final class ArrivalHooks: Sendable {
     if let notifySend {
       let title = "Received \(Self.shown(variables["SHARE_ITEM_NAME"] ?? "an item"))"
       let body = "from \(Self.sender(variables)) — in your Inbox"
-      queue.async { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
+      enqueue { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
+    }
+  }
+
+  /// Queues one run; the last of the waiting runs tells of the items that got none meanwhile.
+  private func enqueue(_ run: @escaping @Sendable () -> Void) {
+    waitingRuns.add(1, ordering: .relaxed)
+    queue.async { [self] in
+      run()
+      guard waitingRuns.subtract(1, ordering: .relaxed).newValue == 0 else { return }
+      let skipped = skippedItems.exchange(0, ordering: .relaxed)
+      guard skipped > 0 else { return }
+      let items = skipped == 1 ? "1 item" : "\(skipped) items"
+      report("hook runs caught up: \(items) stored meanwhile got no --on-receive run or notification")
+      if let notifySend {
+        _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification("Received \(items) more", "in your Inbox"), extra: [:])
+      }
     }
   }
 
@@ -111,13 +148,21 @@ package final class ArrivalHooks: Sendable {
     // The same warning as `share requests` shows (its peer text escaped there already).
     let body = ask.warning.map { Self.markupEscaped($0) + ". " + run } ?? run
     let title = "\(who) \(what)"
-    queue.async { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
+    guard waitingRuns.load(ordering: .relaxed) < Self.maxWaiting else { return }
+    enqueue { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
   }
 
-  /// Waits until every queued hook has run (for shutdown).
-  package func drain() {
-    if let runner { return runner.drain() }
-    queue.sync {}
+  /// Waits until every queued hook has run, `timeout` at most (for shutdown: a daemon that
+  /// waited for hours of queued runs could not be stopped, and held its home). Returns whether
+  /// they all ran.
+  @discardableResult
+  package func drain(timeout: Duration = ArrivalHooks.drainTimeout) -> Bool {
+    if let runner { return runner.drain(timeout: timeout + .seconds(5)) }
+    let done = DispatchSemaphore(value: 0)
+    queue.async { done.signal() }
+    guard done.wait(timeout: .now() + .nanoseconds(Int(timeout / .nanoseconds(1)))) == .timedOut else { return true }
+    report("stopping without the \(waitingRuns.load(ordering: .relaxed)) hook run(s) still waiting")
+    return false
   }
 
   private static func run(_ executable: String, _ arguments: [String], extra: [String: String]) -> Int32 {

@@ -44,10 +44,10 @@ extension HookRunner {
     }
 
     /// Tells the runner nothing more comes, and waits (up to `timeout`) until it has run what
-    /// it was sent and closed its end.
-    func drain(timeout: Duration = .seconds(60)) {
+    /// it was sent and closed its end. Returns whether it did.
+    func drain(timeout: Duration) -> Bool {
       descriptor.withLock { _ = Glibc.shutdown($0.rawValue, Int32(SHUT_WR)) }
-      _ = finished.wait(timeout: .now() + .nanoseconds(Int(timeout / .nanoseconds(1))))
+      return finished.wait(timeout: .now() + .nanoseconds(Int(timeout / .nanoseconds(1)))) == .success
     }
   }
 }
