@@ -25,12 +25,19 @@ extension Ask {
       if let entries = item.entries {
         guard item.kind == .folder else { throw .invalidAsk("only a folder has entries") }
         count += entries.count
+        var total: Int64 = 0
         for entry in entries {
           guard entry.size >= 0 else { throw .invalidAsk("a size is negative") }
           guard entry.path.unescaped.utf8.count <= limits.maxNameBytes else {
             throw .invalidAsk("a path is over \(limits.maxNameBytes) bytes")
           }
+          let (sum, overflow) = total.addingReportingOverflow(entry.size)
+          guard !overflow else { throw .invalidAsk("a folder's entries are too large") }
+          total = sum
         }
+        // A share sender gives a folder the sum of its entries' sizes; another size would be
+        // shown to the owner as the folder's (review 19: "1 byte" for 60 MiB).
+        if let size = item.size, size != total { throw .invalidAsk("a folder's size is not the sum of its entries' sizes") }
       }
       guard count <= limits.maxItemsPerAsk else { throw .invalidAsk("more than \(limits.maxItemsPerAsk) items") }
     }

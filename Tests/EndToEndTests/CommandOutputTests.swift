@@ -101,6 +101,26 @@ import Testing
     #expect(trusted.exited(with: 64) && trusted.stderrText.contains("is a pairing request"), "\(trusted)")
   }
 
+  /// Review 19: a folder was listed by the size its sender gave it, never by its files.
+  @Test func requestsShowsAFolderByItsBytesAndFiles() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let folder = a.files.appendingPathComponent("album")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    try a.file("album/a.txt", "one\n")
+    try a.file("album/sub/b.txt", "two 2\n")
+    let sender = try a.startShare("send", folder.path, "--to", daemon.address)
+    defer { sender.signal(SIGKILL) }
+    let ask = try ExitCodeTests.waitingAsk(b)
+    let requests = try b.share("requests")
+    #expect(requests.stdoutText.contains("folder album, 10 bytes in 2 files"), "\(requests)")
+    let listed = try parseJSONLines(try b.share("requests", "--json").stdoutText)
+    let item = (listed.first?["items"] as? [[String: Any]])?.first
+    #expect(item?["files"] as? Int == 2 && item?["size"] as? Int == 10, "\(listed)")
+    #expect(try b.share("decline", String(ask)).exited(with: 0))
+  }
+
   /// Found by an outside review: a stranger giving a contact's name looked like that contact in
   /// `share requests`, and `accept --trust` made it a second contact of that name.
   @Test func aStrangerUsingAContactsNameIsFlaggedAndCannotBeTrustedUnderIt() throws {

@@ -123,6 +123,20 @@ import Wire
     #expect(plan(decision, 1) != nil)
   }
 
+  /// Review 19: `share requests` showed a folder by the size its sender gave it, never by how
+  /// many files would come.
+  @Test func anAskedFolderIsShownByWhatItsAcceptedEntriesBring() throws {
+    let entries = [
+      EntryOffer(path: "a.png", kind: .file, size: 3 << 20), EntryOffer(path: "sub", kind: .folder, size: 0),
+      EntryOffer(path: "sub/b.png", kind: .file, size: 2 << 20), EntryOffer(path: "run.sh", kind: .file, size: 7),
+    ]
+    let decision = try decide([folder(0, "photos", entries), file(1, "c.png", 9)], policy: try typed())
+    let asked = decision.askedItems(types: nil)
+    #expect(asked[0].size == 5 << 20 && asked[0].files == 2)
+    #expect(asked[1].size == 9 && asked[1].files == nil)
+    #expect(decision.expectedBytes == (5 << 20) + 9)
+  }
+
   @Test func theAskBudgetRefusesFromTheFirstItemOverItAndEverythingAfter() throws {
     let decision = try decide(
       [file(0, "a", 100), file(1, "b", 100), file(2, "c", 10), file(3, "d", nil)], policy: ReceivePolicy(maxAskBytes: 150))
@@ -210,7 +224,10 @@ import Wire
       EntryOffer(path: "sub", kind: .folder, size: 0),
       EntryOffer(path: "sub/in.png", kind: .file, size: 7),
     ]
-    let decision = try decide([folder(0, "album", entries, size: 12)], policy: try typed(maxItemBytes: 999))
+    // Of unknown size as a whole (a known one is the sum of its entries': over the limit here),
+    // so that each entry meets the limit on its own.
+    let album = ItemOffer(id: 0, kind: .folder, name: "album", size: nil, entries: entries)
+    let decision = try decide([album], policy: try typed(maxItemBytes: 999))
     let plan = try #require(self.plan(decision, 0))
     #expect(plan.entries[0] == .file(["ok.png"]))
     #expect(plan.entries[1] == .refused(.unsafePath(.dotName)))

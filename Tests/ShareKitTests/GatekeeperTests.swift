@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import TLS
+import Wire
 import Testing
 
 @testable import ShareKit
@@ -154,6 +155,46 @@ import Testing
     gate.close()  // shutdown declines everything waiting
     try waitUntil { refusals.withLock { $0.count } == 6 }
     #expect(gate.admit(Self.alice)?.code == "shutdown")
+  }
+
+  /// Review 19: a folder offered under the name and size of a waiting ask's 5-byte note was
+  /// folded into that ask (the key was names and sizes), and came in with the owner's accept.
+  @Test func onlyAnAskOfferingExactlyTheSameIsFolded() throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
+    let shown = [AskedItem(name: PeerText("notes.txt"), kind: "file", size: 5, type: nil, accepted: true, reason: nil)]
+    let note = ItemOffer(id: 0, kind: .file, name: PeerText("notes.txt"), size: 5, type: "public.plain-text")
+    let entry = EntryOffer(path: PeerText("big.bin"), kind: .file, size: 5)
+    let folder = ItemOffer(id: 0, kind: .folder, name: PeerText("notes.txt"), size: 5, type: "public.folder", entries: [entry])
+    let done = Mutex(0)
+    func ask(_ offered: [ItemOffer]) {
+      Thread {
+        _ = gate.consent(peerName: PeerText("x"), peer: Self.mallory, address: "192.0.2.7", items: shown, offered: offered)
+        done.withLock { $0 += 1 }
+      }.start()
+    }
+    ask([note])
+    try waitUntil { gate.pending.count == 1 }
+    ask([folder])
+    try waitUntil { gate.pending.count == 2 }
+    // The same note with another resume key is the same ask.
+    var again = note
+    again.resumeKey = "another"
+    ask([again])
+    try waitUntil { gate.pending.contains { $0.connections == 2 } }
+    #expect(gate.pending.count == 2)
+    // Every part of an item counts.
+    func key(_ offers: ItemOffer...) -> String { Gatekeeper.foldKey(Self.mallory, items: shown, offered: offers) }
+    var typed = note
+    typed.type = "public.data"
+    var otherEntry = folder
+    otherEntry.entries = [EntryOffer(path: PeerText("big.bin"), kind: .file, size: 6)]
+    var otherPath = folder
+    otherPath.entries = [EntryOffer(path: PeerText("other.bin"), kind: .file, size: 5)]
+    let keys = [key(note), key(folder), key(typed), key(otherEntry), key(otherPath), key(note, note)]
+    #expect(Set(keys).count == keys.count)
+    #expect(key(note) != Gatekeeper.foldKey(Self.alice, items: shown, offered: [note]))
+    gate.close()
+    try waitUntil { done.withLock { $0 } == 3 }
   }
 
   /// Review 17: 48 connections sending one ask folded into it without limit, each holding a

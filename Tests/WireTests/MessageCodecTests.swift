@@ -180,6 +180,22 @@ import Testing
     #expect(throws: WireError.invalidAsk("a size is negative")) { try ask([folder]).validate(limits: .default) }
   }
 
+  /// Review 19: a folder said to be "1 byte" held 60 MiB, and `share requests` showed 1 byte.
+  @Test func aFolderSizedOtherwiseThanItsEntriesIsRefused() {
+    let entries = (0..<3).map { EntryOffer(path: PeerText("e\($0)"), kind: .file, size: 20 << 20) }
+    let lying = ItemOffer(id: 0, kind: .folder, name: "Holiday photos", size: 1, entries: entries)
+    #expect(throws: WireError.invalidAsk("a folder's size is not the sum of its entries' sizes")) {
+      try ask([lying]).validate(limits: .default)
+    }
+    let huge = [EntryOffer(path: "a", kind: .file, size: .max), EntryOffer(path: "b", kind: .file, size: 1)]
+    #expect(throws: WireError.invalidAsk("a folder's entries are too large")) {
+      try ask([ItemOffer(id: 0, kind: .folder, name: "d", size: nil, entries: huge)]).validate(limits: .default)
+    }
+    #expect(throws: Never.self) {
+      try ask([ItemOffer(id: 0, kind: .folder, name: "d", size: 60 << 20, entries: entries)]).validate(limits: .default)
+    }
+  }
+
   @Test func aValidAskComesBackAsItsItems() throws {
     let items = [ItemOffer(id: 0, kind: .file, name: "a", size: nil), ItemOffer(id: 3, kind: .folder, name: "d", size: 0, entries: [])]
     #expect(try ask(items).validate(limits: .default).items == items)

@@ -117,7 +117,8 @@ enum RequestsCommand: Command {
       if let code = ask.pairingCode { terminal.out("    pairing, code \(code)") }
       if let warning = ask.warning { terminal.out("    \(warning)") }
       for item in ask.items {
-        let size = item.size.map(formatBytes) ?? "unknown size"
+        var size = item.size.map(formatBytes) ?? "unknown size"
+        if let files = item.files { size += files == 1 ? " in 1 file" : " in \(files) files" }
         let verdict = item.accepted ? "" : " — will be refused: \(item.reason.map { "\($0)" } ?? "")"
         terminal.out("    \(item.kind) \(item.name), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")
         if let command = item.acceptWith { terminal.out("      to accept it: \(command)") }

@@ -10,7 +10,11 @@ package struct AskedItem: Codable, Sendable, Equatable {
   /// The name the sender offered.
   package var name: PeerText
   package var kind: String
+  /// The bytes it will bring: a folder's the sum of what its accepted entries declare (not the
+  /// size the sender gave it: review 19's "1 byte" folder brought 60 MiB).
   package var size: Int64?
+  /// How many files of a folder will come.
+  package var files: Int? = nil
   package var type: String?
   /// The type rules' verdict (an ask only decides about items the rules accept).
   package var accepted: Bool
@@ -205,7 +209,8 @@ package final class Gatekeeper: Sendable {
   /// alias shown as "alias (LocalSend)"): the one compared with the contacts' names.
   package func consent(
     peerName: PeerText, claimedName: PeerText? = nil, peer: Fingerprint, address: String,
-    items: @autoclosure () -> [AskedItem], pairingCode: String? = nil, verified: Bool = true,
+    items: @autoclosure () -> [AskedItem], offered: @autoclosure () -> [ItemOffer] = [], pairingCode: String? = nil,
+    verified: Bool = true,
     willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
   ) -> Refusal? {
     // A contact that needs no asking goes through without its items listed (5,000 of them
@@ -216,7 +221,8 @@ package final class Gatekeeper: Sendable {
     let waiter = Waiter()
     let id: Int
     let asker = Asker(name: peerName, claimedName: claimedName ?? peerName, id: peer, address: address, verified: verified)
-    switch register(waiter, asker, items: items, pairingCode: pairingCode) {
+    let key = Self.foldKey(peer, items: items, offered: offered())
+    switch register(waiter, asker, items: items, key: key, pairingCode: pairingCode) {
     case .failure(let refusal): return refusal
     case .success(let (entry, new)):
       if entry == 0 { return nil }
@@ -248,10 +254,9 @@ package final class Gatekeeper: Sendable {
   /// Adds `waiter` to an identical ask already waiting, or to a new one; returns its ID (0: a
   /// contact that needs no asking) and the new ask, or why it is refused.
   private func register(
-    _ waiter: Waiter, _ asker: Asker, items: [AskedItem], pairingCode: String?
+    _ waiter: Waiter, _ asker: Asker, items: [AskedItem], key: String, pairingCode: String?
   ) -> Result<(id: Int, new: PendingAsk?), Refusal> {
     let peer = asker.id
-    let key = "\(peer.hex)\u{0}" + items.map { "\($0.name.unescaped)\u{0}\($0.size ?? -1)" }.joined(separator: "\u{0}")
     return state.withLock { state -> Result<(id: Int, new: PendingAsk?), Refusal> in
       if state.closing { return .failure(Refusal(code: "shutdown", message: "the receiver is shutting down")) }
       if pairingCode == nil, peer == state.own || state.trust.peer(peer).map({ !$0.ask }) == true { return .success((0, nil)) }
@@ -288,6 +293,36 @@ package final class Gatekeeper: Sendable {
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))
     }
+  }
+
+  /// What makes two asks one for the owner: the same sender offering exactly the same — every
+  /// item's kind, name, size and type, and every entry of a folder (path, kind, size); not a
+  /// resume key, which a sender may make anew per connection. Review 19: keyed by names and
+  /// sizes alone, a folder named and sized as the waiting ask's 5-byte note was folded into it,
+  /// and came in with the owner's accept. `items` stand in when nothing is `offered` (a pairing).
+  static func foldKey(_ peer: Fingerprint, items: [AskedItem], offered: [ItemOffer]) -> String {
+    let hasher = SHA256Hasher()
+    func add(_ field: String) { hasher.update(Array("\(field.utf8.count):\(field)".utf8)) }
+    for item in offered {
+      add(item.kind.rawValue)
+      add(item.name.unescaped)
+      add(String(item.size ?? -1))
+      add(item.type ?? "")
+      for entry in item.entries ?? [] {
+        add(entry.path.unescaped)
+        add(entry.kind.rawValue)
+        add(String(entry.size))
+      }
+      add("")
+    }
+    if offered.isEmpty {
+      for item in items {
+        add(item.kind)
+        add(item.name.unescaped)
+        add(String(item.size ?? -1))
+      }
+    }
+    return peer.hex + "/" + (Fingerprint(bytes: hasher.finalize())?.hex ?? "")
   }
 
   /// `waiter`'s sender went away: it stops waiting, and an ask no connection waits on any more

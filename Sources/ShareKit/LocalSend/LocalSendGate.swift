@@ -85,7 +85,7 @@ final class LocalSendGate: LocalSendDelegate {
     }
     let refusal = gatekeeper.consent(
       peerName: sender.displayName, claimedName: sender.alias, peer: sender.gateID, address: sender.address,
-      items: decision.askedItems(types: policy.types),
+      items: decision.askedItems(types: policy.types), offered: decision.items.map(\.offer),
       verified: sender.proven
     ) {
       _, senderLeft in

@@ -80,7 +80,7 @@ struct AskDecision: Sendable {
   var expectedBytes: Int64 {
     items.reduce(0) { total, item in
       guard case .accepted(let plan) = item.fate else { return total }
-      return total + (plan.offer.kind == .folder ? (plan.offer.size ?? 0) : max(0, (plan.offer.size ?? 0) - plan.offset))
+      return total + (plan.offer.kind == .folder ? plan.acceptedBytes : max(0, (plan.offer.size ?? 0) - plan.offset))
     }
   }
 
@@ -285,12 +285,19 @@ extension EntryPlan {
 extension AskDecision {
   /// The items of the decision as `share requests` shows them (the types' descriptions, and the
   /// command that would accept a refused one).
+  /// A folder is shown by what its accepted entries declare — their bytes and how many files —
+  /// whatever size the sender gave the folder itself.
   func askedItems(types: TypeGate?) -> [AskedItem] {
     zip(items, answer.items).map { item, answer in
-      AskedItem(
+      var asked = AskedItem(
         name: item.offer.name, kind: item.offer.kind.rawValue, size: item.offer.size, type: answer.type,
         accepted: answer.accepted, reason: answer.reason, typeDescription: types?.describe(answer.type),
         acceptWith: answer.accepted ? nil : types?.acceptCommand(name: item.offer.name.unescaped, kind: item.offer.kind))
+      if case .accepted(let plan) = item.fate, item.offer.kind == .folder {
+        asked.size = plan.acceptedBytes
+        asked.files = plan.acceptedFiles
+      }
+      return asked
     }
   }
 }

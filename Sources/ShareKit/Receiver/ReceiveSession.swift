@@ -160,7 +160,8 @@ final class ReceiveSession {
     var watch: PeerWatch? = nil
     defer { watch?.stop() }
     return gatekeeper.consent(
-      peerName: peer.name, peer: peer.fingerprint, address: address, items: decision.askedItems(types: policy.types)
+      peerName: peer.name, peer: peer.fingerprint, address: address, items: decision.askedItems(types: policy.types),
+      offered: decision.items.map(\.offer)
     ) { ask, senderLeft in
       let seconds = Int(gatekeeper.askTimeout / .seconds(1))
       try? connection.sendNow(
