@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Synchronization
 import TLS
-import Wire
 import Testing
+import Wire
 
 @testable import ShareKit
 
