@@ -84,6 +84,42 @@ import Wire
     withExtendedLifetime(waiting) {}
   }
 
+  /// Review 19: the budget was strangers' only; one contact's eight 16 MiB Asks held 875 MB.
+  /// Contacts' large Asks share a budget of their own (48 MiB): the next is told busy while the
+  /// others are received.
+  @Test func contactsLargeAsksShareABudgetToo() throws {
+    let b = try ShareHome(name: "bob")
+    let contact = try ThrowawayIdentity(name: "carol")
+    #expect(try b.share("trust", "add", contact.id, "--name", "carol").exited(with: 0))
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    // 13 MiB Asks of few, long names (quick for the debug daemon to decide): three fit.
+    let name = String(repeating: "c", count: 3_900)
+    let items = (0..<3_420).map { ItemOffer(id: $0, kind: .file, name: PeerText("\(name)-\($0).txt"), size: 1) }
+    let frame = try MessageCodec.frame(.ask(Ask(items: items)))
+    #expect(frame.count > 12 << 20 && frame.count < 16 << 20)
+    var receiving: [RawPeer] = []
+    for index in 0..<4 {
+      let peer = try RawPeer(port: daemon.port, identity: contact.identity)
+      _ = try peer.hello(name: "carol")
+      try peer.sendRaw(frame)
+      let reply = try peer.receive()
+      if index < 3 {
+        guard case .answer = reply else { throw HarnessError("expected an Answer, got \(reply)") }
+        receiving.append(peer)
+      } else {
+        guard case .failure(let busy) = reply else { throw HarnessError("expected busy, got \(reply)") }
+        #expect(busy.code == "busy" && busy.message.unescaped.contains("large asks"), "\(busy)")
+      }
+    }
+    // A contact's small ask still goes through.
+    let small = try RawPeer(port: daemon.port, identity: contact.identity)
+    _ = try small.hello(name: "carol")
+    try small.send(.ask(Ask(items: [ItemOffer(id: 0, kind: .file, name: "a.txt", size: 1)])))
+    guard case .answer = try small.receive() else { throw HarnessError("the small ask was not answered") }
+    withExtendedLifetime(receiving) {}
+  }
+
   private func residentKiB(_ pid: Int32) throws -> Int {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
     guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),

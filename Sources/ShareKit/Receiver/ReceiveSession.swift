@@ -21,8 +21,9 @@ final class ReceiveSession {
   private var transfer: Int?
   /// Resume keys this session holds, released when it ends.
   private var heldResumeKeys: [String] = []
-  /// This session's share of the strangers' Ask budget (`SessionContext`), released when it ends.
-  private var reservedAskBytes = 0
+  /// This session's share of the strangers' or the contacts' Ask budget (`SessionContext`),
+  /// released when it ends.
+  private var reservedAskBytes = (bytes: 0, stranger: false)
   private var emit: @Sendable (ReceiverEvent) -> Void { context.emit }
   /// Called once the Ask (or a request to pair) came whole: the connection is at work, and no
   /// longer one a stranger's newcomer may take the place of (`Admission.engaged`).
@@ -52,7 +53,7 @@ final class ReceiveSession {
     buffer.deallocate()
     if let transfer { context.transfers.end(transfer) }
     context.releaseResumeKeys(heldResumeKeys)
-    context.releaseStrangerAsk(reservedAskBytes)
+    context.releaseAsk(reservedAskBytes.bytes, stranger: reservedAskBytes.stranger)
   }
 
   /// Runs the exchange. Whatever happens, verified items are placed before this returns.
@@ -81,11 +82,12 @@ final class ReceiveSession {
     let ask: Ask
     let stranger = context.gatekeeper.map { !$0.trust.trusts(peer.fingerprint) && peer.fingerprint != context.device.fingerprint } ?? false
     let message = try connection.receiveMessage(expecting: "Ask", maxBytes: stranger ? SessionContext.strangerAskLimit : nil) { length in
-      guard stranger, length > SessionContext.smallAsk else { return }
-      guard context.reserveStrangerAsk(length) else {
-        throw Refusal(code: "busy", message: "other large asks are waiting for an answer; try again in a moment")
+      guard length > SessionContext.smallAsk else { return }
+      guard context.reserveAsk(length, stranger: stranger) else {
+        let others = stranger ? "other large asks are waiting for an answer" : "other large asks are being received"
+        throw Refusal(code: "busy", message: "\(others); try again in a moment")
       }
-      reservedAskBytes = length
+      reservedAskBytes = (length, stranger)
     }
     engaged()
     switch message {

@@ -12,10 +12,11 @@ final class SessionContext: Sendable {
   let reserve: DiskReserve
   let emit: @Sendable (ReceiverEvent) -> Void
   private let resumeKeys = Mutex<Set<String>>([])
-  /// Bytes of strangers' large Asks being read, decided or waiting for the owner, across every
-  /// session: an Ask is parsed into structures several times its size and held while it waits
-  /// (review 17: eight 16 MiB asks from one address held 920 MB before anyone was asked).
-  private let strangerAskBytes = Mutex(0)
+  /// Bytes of large Asks held by the sessions that read them, across every session, strangers'
+  /// and contacts' apart: an Ask is parsed into structures several times its size and held
+  /// while it waits and while its items come (review 17: eight strangers' 16 MiB asks held
+  /// 920 MB before anyone was asked; review 19: eight of one contact's, 875 MB).
+  private let askBytes = Mutex((strangers: 0, contacts: 0))
 
   /// A stranger's Ask is at most this large (tens of thousands of items); a contact's may take
   /// the wire's 16 MiB.
@@ -25,6 +26,9 @@ final class SessionContext: Sendable {
   static let smallAsk = 64 << 10
   /// What strangers' larger Asks may hold at once.
   static let strangerAskBudget = 8 << 20
+  /// What contacts' larger Asks may hold at once: three of the wire's largest (100,000 items
+  /// each), a few hundred MB parsed.
+  static let contactAskBudget = 48 << 20
 
   init(
     device: Device, store: InboxStore, gatekeeper: Gatekeeper?, transfers: TransferTable, reserve: DiskReserve,
@@ -44,18 +48,25 @@ final class SessionContext: Sendable {
     gatekeeper.set(trust: try Contacts(paths: device.paths).trust(peer))
   }
 
-  /// Takes `bytes` of the strangers' Ask budget; false when it would be over it.
-  func reserveStrangerAsk(_ bytes: Int) -> Bool {
-    strangerAskBytes.withLock { used in
-      guard used + bytes <= Self.strangerAskBudget else { return false }
-      used += bytes
+  /// Takes `bytes` of the strangers' or the contacts' Ask budget; false when it would be over it.
+  func reserveAsk(_ bytes: Int, stranger: Bool) -> Bool {
+    askBytes.withLock { used in
+      if stranger {
+        guard used.strangers + bytes <= Self.strangerAskBudget else { return false }
+        used.strangers += bytes
+      } else {
+        guard used.contacts + bytes <= Self.contactAskBudget else { return false }
+        used.contacts += bytes
+      }
       return true
     }
   }
 
-  func releaseStrangerAsk(_ bytes: Int) {
+  func releaseAsk(_ bytes: Int, stranger: Bool) {
     guard bytes > 0 else { return }
-    strangerAskBytes.withLock { $0 -= bytes }
+    askBytes.withLock { used in
+      if stranger { used.strangers -= bytes } else { used.contacts -= bytes }
+    }
   }
 
   /// Claims a resume key; false when another session holds it.
