@@ -13,6 +13,8 @@
 @_exported import enum TextEscaping.JSONString
 // Text a peer wrote: shown only escaped and cut.
 @_exported import struct TextEscaping.PeerText
+// Commands printed for a person to paste into a shell.
+@_exported import enum TextEscaping.ShellWords
 @_exported import struct UniformTypes.CheckReport
 // What `share types accept|exclude|forget` change, and what a refusal suggests.
 @_exported import struct UniformTypes.DeclarationEdit

@@ -60,7 +60,7 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
       return "\(peer) at \(address) is busy (\(reason)); try again in a moment"
     case .identityMismatch(let expected, let actual, let peer):
       return
-        "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run 'share trust forget \(peer)', or 'share trust remove \(peer)' and pair again if it is your contact)"
+        "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run \(ShellWords.suggestion(["share", "trust", "forget", peer.unescaped])), or \(ShellWords.suggestion(["share", "trust", "remove", peer.unescaped])) and pair again if it is your contact)"
     case .inbox(let error): return error.description
     case .source(let path, let reason): return "cannot send \(Escaping.escaped(path, maximumLength: 4096)): \(reason)"
     case .cancelled(let why): return why

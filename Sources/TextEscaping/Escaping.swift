@@ -101,6 +101,10 @@ package enum Escaping {
     return result
   }
 
+  /// Whether `escaped` writes `scalar` as `\u{XX}`: a control character, or one drawn as
+  /// nothing or that changes how the text around it is drawn.
+  package static func isHidden(_ scalar: Unicode.Scalar) -> Bool { needsEscape(scalar) }
+
   private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: return true

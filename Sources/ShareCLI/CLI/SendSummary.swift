@@ -115,17 +115,9 @@ enum SendSummary {
     return "\(whole / 3600) h \((whole / 60) % 60) min"
   }
 
-  /// `share` and its arguments as a line to paste into a POSIX shell (escaped for the terminal).
+  /// `share` and its arguments as a line to paste into a shell (`ShellWords`: read back as they
+  /// are, shown as printable text).
   static func shellCommand(_ arguments: [String]) -> String {
-    (["share"] + arguments).map(quoted).joined(separator: " ")
-  }
-
-  private static func quoted(_ word: String) -> String {
-    let plain =
-      !word.isEmpty
-      && word.unicodeScalars.allSatisfy {
-        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./:=@%+,[]".unicodeScalars.contains($0))
-      }
-    return plain ? word : escape("'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'")
+    ShellWords.line(["share"] + arguments)
   }
 }

@@ -124,8 +124,9 @@ enum TrustForgetCommand: Command {
     if let contact = try contacts.trusted().peers.first(where: { KnownIdentities.sameName($0.name.unescaped, name) }) {
       throw ShareError.configuration(
         "\(contact.name) is your contact (\(contact.id.grouped)): its ID stays expected\(forgotten == nil ? "" : " (the remembered one is forgotten)")"
-          + "; if it really has a new identity, compare it with 'share id' there, then run 'share trust remove \(escape(name))' "
-          + "and pair again ('share pair \(escape(name))')")
+          + "; if it really has a new identity, compare it with 'share id' there, then run "
+          + "\(ShellWords.suggestion(["share", "trust", "remove", name])) and pair again (\(ShellWords.suggestion(["share", "pair", name])))"
+      )
     }
     guard let id = forgotten else {
       throw ShareError.configuration("no ID is remembered for \(escape(name))")
