@@ -88,6 +88,20 @@ import Testing
     #expect(b.inboxNames() == ["once.txt"])
   }
 
+  /// Review 20: `café.txt` in NFC and in NFD, two files, were taken for one named twice.
+  @Test func twoFilesWhoseNamesDifferOnlyInNormalisationAreBothSent() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let composed = try a.file("caf\u{E9}.txt", "composed\n")
+    let decomposed = try a.file("cafe\u{301}.txt", "decomposed\n")
+    #expect(composed.path.utf8.count != decomposed.path.utf8.count)
+    let sent = try a.share("send", composed.path, decomposed.path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(!sent.stderrText.contains("more than once"), "\(sent)")
+    #expect(b.inboxNames().count == 2, "\(b.inboxNames())")
+  }
+
   /// Review 18: two `--to` that reach one device (its name and its HOST:PORT) stored everything
   /// twice. The device is sent to once; the other receiver says why it took nothing.
   @Test func twoTargetsThatAreOneDeviceGetTheItemsOnce() throws {

@@ -15,7 +15,9 @@ package struct ItemCatalog: Sendable {
   /// not everything asked, whatever the receivers store.
   package private(set) var skippedEntries = 0
   /// The files and folders added so far, by absolute path: the same one named twice is sent once.
-  private var paths: Set<String> = []
+  /// The paths added, as bytes: Swift's `String` equality is canonical equivalence, which
+  /// made `café.txt` in NFC and in NFD, two files, one (review 20: the second was not sent).
+  private var paths: Set<[UInt8]> = []
 
   package init() {}
 
@@ -49,7 +51,7 @@ package struct ItemCatalog: Sendable {
   package mutating func add(path: String, name: String? = nil) throws(ShareError) {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     let standardPath = url.path
-    guard !paths.contains(standardPath) else {
+    guard !paths.contains(Array(standardPath.utf8)) else {
       notes.append("\(path) was named more than once; it is sent once")
       return
     }
@@ -73,7 +75,7 @@ package struct ItemCatalog: Sendable {
     default:
       throw .source(path: path, reason: "it is not a regular file or a folder")
     }
-    paths.insert(standardPath)
+    paths.insert(Array(standardPath.utf8))
   }
 
   /// Adds a URL, stored by the receiver as a small `.url` file holding it.
