@@ -78,6 +78,24 @@ import Testing
     #expect(b.inboxNames() == ["n.txt"])
   }
 
+  /// Review 20: a DEST in the Inbox left the item there, writable and renamed; an empty DEST
+  /// (an unset "$dest") moved it into the current folder.
+  @Test func movingIntoTheInboxOrToAnEmptyDestinationIsRefused() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    #expect(try a.share("send", try a.file("n.txt", "note\n").path, "--to", daemon.address).exited(with: 0))
+    let inbox = b.inbox
+    for destination in [inbox.path + "/", inbox.appendingPathComponent("other.txt").path, inbox.path + "/../Inbox"] {
+      let moved = try b.share("inbox", "move", "n.txt", destination)
+      #expect(moved.exited(with: 1) && moved.stderrText.contains("is in the Inbox"), "\(moved)")
+    }
+    let empty = try b.share("inbox", "move", "n.txt", "")
+    #expect(empty.exited(with: 64) && empty.stderrText.contains("DEST is empty"), "\(empty)")
+    #expect(b.inboxNames() == ["n.txt"])
+    #expect(try b.share("inbox", "move", "n.txt").exited(with: 0))
+  }
+
   @Test func requestsNamesTheAskNumberToAcceptAndAPairingIsNotOfferedTrust() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(arguments: ["--mode", "everyone"])

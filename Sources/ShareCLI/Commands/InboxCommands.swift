@@ -189,7 +189,11 @@ enum InboxMoveCommand: Command {
     examples: ["share inbox move notes.txt", "share inbox move photo.jpg ~/Pictures/"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let destination = try arguments.positionals.dropFirst().first.map(checkedDestination)
+    let given = arguments.positionals.dropFirst().first
+    // An empty DEST (an unset "$dest") would be the current folder.
+    if given == "" { throw UsageError("DEST is empty; leave it out to move the item to Documents/", spec: spec) }
+    let destination = try given.map(checkedDestination)
+    if let destination { try refuseInside(context.paths.inbox, destination) }
     let moved = try Inbox(paths: context.paths).move(arguments.positionals[0], to: destination)
     context.terminal.out(moved.path)
     return .success
@@ -204,7 +208,7 @@ private func checkedDestination(_ text: String) throws(ShareError) -> URL {
   var isFolder: ObjCBool = false
   let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
   if text.hasSuffix("/"), !(exists && isFolder.boolValue) {
-    throw .configuration("there is no folder \(escape(text)); create it first (mkdir -p \(escape(text)))")
+    throw .configuration("there is no folder \(escape(text)); create it first (\(ShellWords.suggestion(["mkdir", "-p", text])))")
   }
   let parent = url.deletingLastPathComponent()
   var parentIsFolder: ObjCBool = false
@@ -212,6 +216,18 @@ private func checkedDestination(_ text: String) throws(ShareError) -> URL {
     throw .configuration("there is no folder \(escape(parent.path)) to move it into; create it first")
   }
   return url
+}
+
+/// A DEST in the Inbox (or in an item of it) would leave the item there, writable and renamed
+/// (review 20): the Inbox is filled by the daemon only.
+private func refuseInside(_ inbox: URL, _ destination: URL) throws(ShareError) {
+  var isFolder: ObjCBool = false
+  let exists = FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder)
+  let folder = exists && isFolder.boolValue ? destination : destination.deletingLastPathComponent()
+  let real = folder.resolvingSymlinksInPath().standardizedFileURL.path
+  let inboxPath = inbox.resolvingSymlinksInPath().standardizedFileURL.path
+  guard real == inboxPath || real.hasPrefix(inboxPath + "/") else { return }
+  throw .configuration("\(escape(destination.path)) is in the Inbox; move items out of it (to Documents/ when DEST is left out)")
 }
 
 /// `share inbox delete ITEM...`.
