@@ -45,6 +45,26 @@ import Testing
     #expect(forgot.code == .failure, "\(forgot)")
     #expect(forgot.err.contains("bob-desk is your contact (1111-"), "\(forgot)")
     #expect(forgot.err.contains("run 'share trust remove Bob-Desk' and pair again ('share pair Bob-Desk')"), "\(forgot)")
+    #expect(share(["trust", "add", Self.id("2"), "--name", "k $(x)"], environment: home.environment).code == .success)
+    let quoted = share(["trust", "forget", "k $(x)"], environment: home.environment)
+    #expect(quoted.err.contains("run share trust remove 'k $(x)' and pair again (share pair 'k $(x)')"), "\(quoted)")
     #expect(share(["trust", "forget", "other"], environment: home.environment).err.contains("no ID is remembered for other"))
+  }
+
+  /// Review 20: adding a contact again without --name renamed it to its ID's digits, and reset
+  /// its --ask and when it was added.
+  @Test func addingAContactAgainChangesOnlyWhatIsGiven() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    #expect(share(["trust", "add", Self.id("1"), "--name", "charlie", "--ask"], environment: home.environment).code == .success)
+    let before = share(["trust", "--json"], environment: home.environment).out
+    let again = share(["trust", "add", Self.id("1")], environment: home.environment)
+    #expect(again.code == .success && again.err.contains("charlie (1111-") && again.err.contains("is your contact already"), "\(again)")
+    #expect(share(["trust", "--json"], environment: home.environment).out == before)
+    let unasked = share(["trust", "add", Self.id("1"), "--no-ask"], environment: home.environment)
+    #expect(unasked.code == .success && unasked.err.contains("accepted without asking now"), "\(unasked)")
+    let after = share(["trust", "--json"], environment: home.environment).out
+    #expect(after.contains("\"name\":\"charlie\"") && after.contains("\"ask\":false"), "\(after)")
+    #expect(share(["trust", "add", Self.id("1"), "--ask", "--no-ask"], environment: home.environment).code == .usage)
   }
 }

@@ -40,27 +40,36 @@ enum TrustListCommand: Command {
 
 /// `share trust add ID [--name NAME]`.
 enum TrustAddCommand: Command {
-  static let name = Option("--name", "NAME", "What to call it (default: the first digits of its ID)")
+  static let name = Option("--name", "NAME", "What to call it (default: its name so far, or the first digits of its ID)")
   static let ask = Flag("--ask", "Still ask before accepting its sends")
+  static let noAsk = Flag("--no-ask", "Accept its sends without asking (a contact's default)")
 
   static let spec = CommandSpec(
     path: ["trust", "add"], summary: "Trust a peer by its device ID",
-    usage: ["trust add ID [--name NAME] [--ask]"],
-    discussion: "ID is the 64-hex-digit device ID that 'share id' prints on the peer (separators allowed).",
-    options: [name, ask],
+    usage: ["trust add ID [--name NAME] [--ask|--no-ask]"],
+    discussion: """
+      ID is the 64-hex-digit device ID that 'share id' prints on the peer (separators allowed).
+      Adding a contact again changes only what is given: its name with --name, whether its sends
+      are asked about with --ask or --no-ask.
+      """,
+    options: [name, ask, noAsk],
     arguments: 1...1, examples: ["share trust add 3f2a-9c01-… --name laptop"], home: .mayCreate)
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     guard let id = Fingerprint(hex: arguments.positionals[0]) else {
       throw UsageError("'\(escape(arguments.positionals[0]))' is not a device ID (64 hex digits, as 'share id' prints)", spec: spec)
     }
-    let name = arguments[Self.name] ?? id.short
+    if arguments[Self.ask] && arguments[Self.noAsk] { throw UsageError("--ask and --no-ask contradict each other", spec: spec) }
+    let contacts = try Contacts(paths: context.paths)
+    // A contact added again keeps what is not given (review 20: its name became its ID's digits,
+    // and its --ask was lost, when a setup script added it again).
+    let before = try contacts.trusted().peer(id)
+    let name = arguments[Self.name] ?? before?.name.unescaped ?? id.short
     // The rules of 'share name': a contact's name is shown, and compared, as a device name.
     if let problem = DeviceName.problem(name) { throw UsageError("--name \(escape(name)): \(problem)", spec: spec) }
-    let peer = TrustedPeer(id: id, name: PeerText(name), ask: arguments[Self.ask])
-    let contacts = try Contacts(paths: context.paths)
+    let ask = arguments[Self.ask] || (!arguments[Self.noAsk] && before?.ask == true)
+    let peer = TrustedPeer(id: id, name: PeerText(name), addedAt: before?.addedAt ?? Date(), ask: ask)
     // A contact already trusted under another name is renamed, and the person is told so.
-    let before = try contacts.trusted().peer(id)
     if let other = try contacts.trustUnlessNameTaken(peer) {
       throw ShareError.configuration(
         "your contact \(other.name) (\(other.id.short)) is called that, or something that looks like it; "
@@ -69,6 +78,10 @@ enum TrustAddCommand: Command {
     notifyDaemon(context)
     if let before, before.name.unescaped != name {
       context.terminal.err("Renamed your contact \(before.name) to \(escape(name)) (\(id.grouped))")
+    } else if let before, before.ask != ask {
+      context.terminal.err("\(escape(name)) (\(id.grouped)): \(ask ? "its sends are asked about now" : "its sends are accepted without asking now")")
+    } else if before != nil {
+      context.terminal.err("\(escape(name)) (\(id.grouped)) is your contact already")
     } else {
       context.terminal.err("Trusted \(escape(name)) (\(id.grouped))")
     }
