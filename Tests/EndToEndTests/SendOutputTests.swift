@@ -68,6 +68,14 @@ import Testing
     let refused = try a.share("send", try a.file("tool.exe", "MZ\u{0}\u{0}").path, "--to", daemon.address, "--quiet")
     #expect(refused.exited(with: 4), "\(refused)")
     #expect(refused.stdout.isEmpty && refused.stderrText.contains("refused tool.exe: "), "\(refused)")
+    // Review 20: nor the refused entries of a folder stored in part.
+    let folder = a.files.appendingPathComponent("proj")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try a.file("proj/readme.txt", "read me\n")
+    try a.file("proj/run.exe", "MZ\u{0}\u{0}")
+    let part = try a.share("send", folder.path, "--to", daemon.address, "--quiet")
+    #expect(part.exited(with: 3), "\(part)")
+    #expect(part.stdout.isEmpty && part.stderrText.contains("proj: not stored: run.exe: "), "\(part)")
     // One device named twice gets one send.
     let twice = try a.share("send", try a.file("t.txt", "t\n").path, "--to", daemon.address, "--to", daemon.address, "--quiet")
     #expect(twice.exited(with: 0), "\(twice)")

@@ -313,9 +313,14 @@ final class SendReporter: Sendable {
         guard !quiet else {
           // --quiet still says what was not stored (exit 3 or 4 alone would not say which).
           let prefix = results.count > 1 ? "\(to.description): " : ""
-          for item in report.items where item.status != .stored {
-            let verb = item.status == .rejected ? "refused" : "failed"
-            terminal.err("\(prefix)\(verb) \(item.name): \(item.reason.map { "\($0)" } ?? verb)")
+          for item in report.items {
+            guard item.status == .stored else {
+              let verb = item.status == .rejected ? "refused" : "failed"
+              terminal.err("\(prefix)\(verb) \(item.name): \(item.reason.map { "\($0)" } ?? verb)")
+              continue
+            }
+            // A folder stored in part (review 20: --quiet said nothing of its refused entries).
+            for line in SendSummary.refusedEntries(item) { terminal.err("\(prefix)\(item.name): \(line)") }
           }
           continue
         }

@@ -79,7 +79,8 @@ enum TrustAddCommand: Command {
     if let before, before.name.unescaped != name {
       context.terminal.err("Renamed your contact \(before.name) to \(escape(name)) (\(id.grouped))")
     } else if let before, before.ask != ask {
-      context.terminal.err("\(escape(name)) (\(id.grouped)): \(ask ? "its sends are asked about now" : "its sends are accepted without asking now")")
+      let now = ask ? "its sends are asked about now" : "its sends are accepted without asking now"
+      context.terminal.err("\(escape(name)) (\(id.grouped)): \(now)")
     } else if before != nil {
       context.terminal.err("\(escape(name)) (\(id.grouped)) is your contact already")
     } else {
