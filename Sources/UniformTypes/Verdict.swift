@@ -33,6 +33,9 @@ package struct Verdict: Sendable, Codable, Equatable {
     /// A link file (`.url`, `.website`, `.webloc`) holding a URL a URL item could not hold, or
     /// none, or a UNC path or `file:` URL as its URL or icon.
     case invalidLink = "invalid-link"
+    /// Part of a version-control folder (`.git` and its kind), whatever its type: judged by
+    /// where it is, not what it is (ShareKit's `VersionControl`).
+    case versionControl = "version-control"
   }
 
   /// How the name's and the content's types were reconciled into `type` (content stage).

@@ -79,6 +79,25 @@ import Testing
     #expect(run.errLines == [#"Error: cannot read "/nonexistent/x.txt": open: No such file or directory (errno 2)"#], "\(run)")
   }
 
+  /// Review 20: `types check` called a folder's `.git/config` accepted; the receiver refuses it.
+  @Test func typesCheckRefusesAVersionControlFoldersFilesAsTheReceiverDoes() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let folder = home.url.appendingPathComponent("vcs")
+    for (path, text) in [(".git/config", "[core]\n"), (".git/HEAD", "ref: refs/heads/main\n"), ("src/a.txt", "hello\n")] {
+      let file = folder.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: file)
+    }
+    let run = share(["types", "check", "--json", folder.path], environment: home.environment)
+    #expect(run.code == .partial, "\(run)")
+    #expect(run.outLines.filter { $0.contains("\"version-control\"") }.count == 2, "\(run)")
+    #expect(run.outLines.contains { $0.contains("src/a.txt") && $0.contains("\"accepted\":true") }, "\(run)")
+    // The folder .git itself: all of it.
+    let git = share(["types", "check", folder.appendingPathComponent(".git").path], environment: home.environment)
+    #expect(git.code == .partial && git.out.contains("[rule: version-control]"), "\(git)")
+  }
+
   @Test func aRuntimeFailureIsOneErrorLineAndExit1() {
     let home = ScratchHome()
     defer { home.remove() }

@@ -109,10 +109,10 @@ enum TypesCheckCommand: Command {
     let terminal = context.terminal
     var refused = 0
     var failed = 0
-    for path in arguments.positionals.flatMap(Self.withEntries) {
+    for (path, inRepository) in arguments.positionals.flatMap(Self.withEntries) {
       let report: CheckReport
       do {
-        report = try gate.check(path: path)
+        report = TypeGate.entryReport(try gate.check(path: path), inRepository: inRepository)
       } catch {
         // It names the file itself (review 16: "cannot read X: cannot read "X": open: …").
         terminal.error("\(error)")
@@ -145,12 +145,15 @@ enum TypesCheckCommand: Command {
   /// `path`, and when it is a folder, the files `share send` would offer from it (the catalog's
   /// own walk: depth first in name order, links and special files left out): a folder said
   /// "accepted" while 120 of its files would be refused (review 16).
-  static func withEntries(_ path: String) -> [String] {
+  /// Each with whether the receiver refuses it as part of a version-control folder (review 20);
+  /// the folder itself is, when all its files are.
+  static func withEntries(_ path: String) -> [(path: String, inRepository: Bool)] {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
-      let files = ItemCatalog.files(inFolder: path)
-    else { return [path] }
+      let (files, inRepository) = TypeGate.folderFiles(path)
+    else { return [(path, false)] }
     let base = path.hasSuffix("/") ? path : path + "/"
-    return [path] + files.map { base + $0 }
+    let whole = !files.isEmpty && inRepository.count == files.count
+    return [(path, whole)] + files.map { (base + $0, inRepository.contains($0)) }
   }
 }

@@ -144,14 +144,6 @@ package struct ItemCatalog: Sendable {
     return Array(buffer[0..<count])
   }
 
-  /// The files of the folder at `path` that a send offers, by their paths inside it, in the
-  /// order it offers them (`addFolder`'s walk); nil when it cannot be added.
-  package static func files(inFolder path: String) -> [String]? {
-    var catalog = ItemCatalog()
-    guard (try? catalog.add(path: path)) != nil, let entries = catalog.items.first?.offer.entries else { return nil }
-    return entries.filter { $0.kind == .file }.map(\.path.unescaped)
-  }
-
   /// Walks a folder depth-first in name order, without following symlinks; sub-folders are
   /// entries too, so empty ones arrive.
   private mutating func addFolder(_ root: URL, name: String?, label: String) throws(ShareError) {
