@@ -177,4 +177,10 @@ extension InboxStore {
   package func availableBytes() -> Int64? {
     try? FileSystem.availableBytes(at: inbox.path)
   }
+
+  /// Files that may still be created on the Inbox's file system, and its total (see
+  /// `FileSystem.availableFiles`).
+  package func availableFiles() -> (free: Int64, total: Int64)? {
+    (try? FileSystem.availableFiles(at: inbox.path)) ?? nil
+  }
 }

@@ -107,6 +107,15 @@ package enum FileSystem {
     return Int64(info.f_bavail) * Int64(info.f_frsize)
   }
 
+  /// Files (inodes) this user may still create on the file system holding `path`, and how many
+  /// it has in all; nil for a file system that makes them as needed (it reports none: btrfs).
+  package static func availableFiles(at path: String) throws(Errno) -> (free: Int64, total: Int64)? {
+    var info = statvfs()
+    try nothingOrErrno { statvfs(path, &info) }
+    guard info.f_files > 0 else { return nil }
+    return (Int64(info.f_favail), Int64(info.f_files))
+  }
+
   /// The folder part of `path` ("." for a bare name, "/" for the root).
   package static func parentDirectory(of path: String) -> String {
     var trimmed = Substring(path)

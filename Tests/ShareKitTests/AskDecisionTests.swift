@@ -149,6 +149,21 @@ import Wire
     #expect(decision.answer.items[1].type == nil)
   }
 
+  /// Review 19: an accepted folder of 19,940 empty files ("0 bytes") left 41 files free on the
+  /// disk; nothing else could be created there.
+  @Test func itemsThatWouldEatTheFilesReserveAreRefusedLikeBytes() throws {
+    let empties = (0..<30).map { EntryOffer(path: PeerText("e\($0).txt"), kind: .file, size: 0) }
+    let space = AskDecision.Space(free: 1 << 30, reserve: 0, freeFiles: 40, filesReserve: 5)
+    let decision = try decide(
+      [folder(0, "empty", empties), folder(1, "more", Array(empties.prefix(4))), file(2, "a.txt", 0), file(3, "b.txt", 0)],
+      policy: try typed(), space: space)
+    #expect(plan(decision, 0) != nil)  // 31 of the 35 files that may be made
+    #expect(refusal(decision, 1) == .noFiles(reserve: 5))
+    #expect(plan(decision, 2) != nil && plan(decision, 3) != nil)
+    #expect(decision.answer.items[1].reason?.unescaped.contains("too few more files") == true)
+    #expect(AskDecision.Space.filesReserve(total: 20_000) == 1_000 && AskDecision.Space.filesReserve(total: 1 << 24) == 10_000)
+  }
+
   @Test func itemsThatWouldEatTheReserveAreRefusedInOfferOrderAndSmallerOnesStillFit() throws {
     let space = AskDecision.Space(free: 1000, reserve: 300)
     let decision = try decide(

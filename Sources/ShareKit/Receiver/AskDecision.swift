@@ -30,10 +30,17 @@ struct AskDecision: Sendable {
   /// Items at least this large can resume after an interruption (smaller ones simply start over).
   static let resumableBytes: Int64 = 8 << 20
 
-  /// Free space on the disk holding the Inbox, and what must stay free.
+  /// Free space on the disk holding the Inbox, and what must stay free; and the files (inodes)
+  /// that may still be made there, when the file system counts them, and how many must stay so
+  /// (review 19: one accepted folder of 19,940 empty files, "0 bytes", left 41).
   struct Space: Sendable, Equatable {
     var free: Int64
     var reserve: Int64
+    var freeFiles: Int64? = nil
+    var filesReserve: Int64 = 0
+
+    /// The files always left free: a twentieth of the file system's, at most 10,000.
+    static func filesReserve(total: Int64) -> Int64 { min(10_000, total / 20) }
   }
 
   /// Decides on every item of `ask`: each on its own (name, kind, size, type, entries), then in
@@ -185,15 +192,20 @@ struct AskDecision: Sendable {
     }
   }
 
-  /// Refuses, in offer order, the accepted items that would not leave `space.reserve` free.
+  /// Refuses, in offer order, the accepted items that would not leave `space.reserve` bytes
+  /// free, or `space.filesReserve` files.
   private mutating func refuseWhatDoesNotFit(_ space: Space) {
     var budget = space.free - space.reserve
+    var files = space.freeFiles.map { $0 - space.filesReserve } ?? .max
     for index in items.indices {
       guard case .accepted(let plan) = items[index].fate else { continue }
-      if plan.acceptedBytes <= budget {
-        budget -= plan.acceptedBytes
-      } else {
+      if plan.acceptedBytes > budget {
         items[index].fate = .refused(.noSpace(reserve: space.reserve), type: plan.type)
+      } else if plan.acceptedEntries + 1 > files {
+        items[index].fate = .refused(.noFiles(reserve: space.filesReserve), type: plan.type)
+      } else {
+        budget -= plan.acceptedBytes
+        files -= plan.acceptedEntries + 1
       }
     }
   }
@@ -221,6 +233,14 @@ struct ItemPlan: Sendable {
       if case .file = $0 { return true }
       return false
     }.count
+  }
+  /// The entries (files and folders) of a folder that will be made.
+  var acceptedEntries: Int64 {
+    Int64(
+      entries.count {
+        if case .refused = $0 { return false }
+        return true
+      })
   }
   var refusedEntries: Int {
     entries.filter {

@@ -20,6 +20,8 @@ enum ItemRefusal: Sendable, Equatable {
   case overAskLimit(Int64)
   /// Taking the item would leave less than the reserve free on the disk.
   case noSpace(reserve: Int64)
+  /// Its files would leave fewer than `reserve` files free to create on the Inbox's disk.
+  case noFiles(reserve: Int64)
   /// The receiver's owner (or its gatekeeper) declined the ask.
   case declined(String)
   /// A version-control folder (`.git`, …): see `VersionControl`.
@@ -36,6 +38,7 @@ enum ItemRefusal: Sendable, Equatable {
     case .noFileAccepted(let offered): return "none of its \(offered) files is accepted"
     case .overAskLimit(let limit): return "the offer is over this receiver's limit of \(formatBytes(limit)) per send"
     case .noSpace(let reserve): return "not enough free space on the receiver (it keeps \(formatBytes(reserve)) free)"
+    case .noFiles(let reserve): return "the receiver's disk has room for too few more files (it keeps room for \(reserve) free)"
     case .declined(let message): return message
     case .versionControl: return VersionControl.reason
     }

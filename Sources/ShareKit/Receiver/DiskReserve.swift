@@ -14,20 +14,34 @@ final class DiskReserve: Sendable {
   private let measure: @Sendable () -> Int64?
   private let ledger = Mutex(SpaceLedger())
 
+  private let measureFiles: @Sendable () -> (free: Int64, total: Int64)?
+
   /// The reserve on the file system holding `store`'s Inbox (statvfs).
   convenience init(bytes: Int64, store: InboxStore) {
-    self.init(bytes: bytes, measure: { store.availableBytes() })
+    self.init(bytes: bytes, measure: { store.availableBytes() }, files: { store.availableFiles() })
   }
 
-  /// `measure` gives the free bytes now, or nil when unknown.
-  init(bytes: Int64, measure: @escaping @Sendable () -> Int64?) {
+  /// `measure` gives the free bytes now, or nil when unknown; `files` the free and total files.
+  init(
+    bytes: Int64, measure: @escaping @Sendable () -> Int64?,
+    files: @escaping @Sendable () -> (free: Int64, total: Int64)? = { nil }
+  ) {
     self.bytes = bytes
     self.measure = measure
+    measureFiles = files
   }
 
-  /// The free space now, for deciding on an Ask; nil when unknown.
+  /// The free space now, for deciding on an Ask; nil when unknown. The files' reserve is kept
+  /// where bytes are (a reserve of 0 enforces neither).
   var space: AskDecision.Space? {
-    measure().map { AskDecision.Space(free: $0, reserve: bytes) }
+    measure().map { free in
+      var space = AskDecision.Space(free: free, reserve: bytes)
+      if bytes > 0, let files = measureFiles() {
+        space.freeFiles = files.free
+        space.filesReserve = AskDecision.Space.filesReserve(total: files.total)
+      }
+      return space
+    }
   }
 
   /// Whether `count` more bytes may be written and still leave the reserve free.
