@@ -178,6 +178,19 @@ extension InboxStore {
     try? FileSystem.availableBytes(at: inbox.path)
   }
 
+  /// The parts of interrupted items kept in staging for their senders to resume, and their
+  /// bytes (review 19: they used the disk for a week, unseen).
+  package func resumableParts() -> (count: Int, bytes: Int64) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+    var found = (count: 0, bytes: Int64(0))
+    for name in names where name.hasPrefix("r-") && name.hasSuffix(".part") {
+      guard let status = try? FileSystem.status(staging.appendingPathComponent(name).path, followSymlinks: false) else { continue }
+      found.count += 1
+      found.bytes += status.size
+    }
+    return found
+  }
+
   /// Files that may still be created on the Inbox's file system, and its total (see
   /// `FileSystem.availableFiles`).
   package func availableFiles() -> (free: Int64, total: Int64)? {

@@ -43,6 +43,13 @@ enum StatusCommand: Command {
       }
     }
     terminal.out("Asks:        \(status.pending.isEmpty ? "none waiting" : "\(status.pending.count) waiting (see 'share requests')")")
+    if status.partsKept > 0 {
+      let parts = status.partsKept == 1 ? "1 interrupted item" : "\(status.partsKept) interrupted items"
+      let staging = URL(fileURLWithPath: status.inbox).deletingLastPathComponent().appendingPathComponent(".share/staging").path
+      terminal.out(
+        "Kept:        \(formatBytes(status.partsKeptBytes)) of \(parts), for their senders to resume "
+          + "(in \(escape(staging)); gone after \(status.partsKeptDays) days unused)")
+    }
     return .success
   }
 }

@@ -112,6 +112,10 @@ package struct DaemonStatus: Codable, Sendable, Equatable {
   package var pending: [PendingAsk]
   /// The LocalSend receiver, when on.
   package var localsend: LocalSendStatus? = nil
+  /// Parts of interrupted items kept for resuming, their bytes, and for how long each is kept.
+  package var partsKept: Int = 0
+  package var partsKeptBytes: Int64 = 0
+  package var partsKeptDays: Int = 7
 }
 
 enum ControlCoding {

@@ -255,11 +255,13 @@ package final class Daemon: @unchecked Sendable {
   package var status: DaemonStatus {
     let mode = gatekeeper.mode
     let advertised = advertisement.withLock { $0 }
+    let parts = store.resumableParts()
     return DaemonStatus(
       name: device.name, id: device.fingerprint.hex, pid: getpid(), port: receiver.port, mode: mode.effective(),
       modeUntil: mode.effective() == .everyone ? mode.until : nil, advertisedAs: advertised.name,
       advertising: advertised.state, inbox: paths.inbox.path, declarations: types.value.source,
-      startedAt: startedAt, transfers: receiver.transfers.all, pending: gatekeeper.pending, localsend: localSend?.status)
+      startedAt: startedAt, transfers: receiver.transfers.all, pending: gatekeeper.pending, localsend: localSend?.status,
+      partsKept: parts.count, partsKeptBytes: parts.bytes, partsKeptDays: Int(options.stagingExpiry / 86400))
   }
 
   /// Changes the receive mode now and for the next start.
