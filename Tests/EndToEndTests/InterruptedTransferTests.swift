@@ -162,7 +162,8 @@ import Testing
     #expect(daemon.isRunning)
     // Review 19: what staging keeps for resuming was nowhere to be seen.
     let status = try b.share("status")
-    #expect(status.stdoutText.contains("Kept:        ") && status.stdoutText.contains("of 1 interrupted item, for their senders"), "\(status)")
+    #expect(
+      status.stdoutText.contains("Kept:        ") && status.stdoutText.contains("of 1 interrupted item, for their senders"), "\(status)")
     let json = try parseJSONLines(try b.share("status", "--json").stdoutText).first
     #expect(json?["parts_kept"] as? Int == 1 && (json?["parts_kept_bytes"] as? Int ?? 0) > 0, "\(String(describing: json))")
     try expectResumes(a, b, huge, daemon)
