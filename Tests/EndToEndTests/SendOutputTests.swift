@@ -53,7 +53,12 @@ import Testing
     #expect((done["stored"] as? NSNumber)?.intValue == 1)
     #expect((done["failed"] as? NSNumber)?.intValue == 0)
     #expect((done["refused"] as? NSNumber)?.intValue == 0)
+    #expect(done["seconds"] is NSNumber, "\(done)")
     #expect(b.inboxNames() == ["notes.txt"])
+    // Review 20: a send that streamed nothing (all refused) had no `seconds` in `done`.
+    let refused = try a.share("send", try a.file("tool.exe", "MZ\u{0}\u{0}").path, "--to", daemon.address, "--json")
+    let last = try #require(try parseJSONLines(refused.stdoutText).last)
+    #expect(last["event"] as? String == "done" && (last["seconds"] as? NSNumber)?.doubleValue == 0, "\(refused)")
   }
 
   @Test func quietSendPrintsNothingWhenAllIsStored() throws {

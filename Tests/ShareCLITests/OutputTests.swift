@@ -98,6 +98,21 @@ import Testing
     #expect(git.code == .partial && git.out.contains("[rule: version-control]"), "\(git)")
   }
 
+  /// Review 20: `--to=` was looked up as a name (exit 1), and `share name` made a new home
+  /// readable by everyone (0755) where other commands make it the owner's (0700).
+  @Test func anEmptyTargetIsAUsageErrorAndANamedHomeIsTheOwnersOnly() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    for target in ["--to=", "--to= "] {
+      let run = share(["send", "/etc/hostname", target], environment: home.environment)
+      #expect(run.code == .usage && run.err.contains("--to is empty"), "\(run)")
+    }
+    let fresh = home.url.appendingPathComponent("fresh")
+    #expect(share(["--home", fresh.path, "name", "lab-pc"], environment: home.environment).code == .success)
+    let mode = try FileManager.default.attributesOfItem(atPath: fresh.path)[.posixPermissions] as? Int
+    #expect(mode == 0o700, "\(String(describing: mode.map { String($0, radix: 8) }))")
+  }
+
   @Test func aRuntimeFailureIsOneErrorLineAndExit1() {
     let home = ScratchHome()
     defer { home.remove() }

@@ -278,7 +278,7 @@ final class SendReporter: Sendable {
           contactName: contactName,
           posedAs: posedAs,
           sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
-          entriesRefused: entriesRefused, entriesSkipped: skippedEntries, seconds: tally.seconds))
+          entriesRefused: entriesRefused, entriesSkipped: skippedEntries, seconds: tally.seconds ?? 0))
     }
   }
 

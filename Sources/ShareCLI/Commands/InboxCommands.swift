@@ -24,6 +24,8 @@ struct InboxItemOutput: Encodable {
   var refusedEntries: [ItemMetadata.RefusedEntry]?
   /// How many of a folder's entries were not stored.
   var entriesRefused: Int?
+  /// How many files a folder holds (review 20: `inbox show` printed it, `--json` did not).
+  var files: Int?
 
   init(_ item: InboxItem) {
     name = item.name
@@ -42,6 +44,7 @@ struct InboxItemOutput: Encodable {
     posedAs = item.metadata?.posedAs
     refusedEntries = item.metadata?.refusedEntries
     entriesRefused = item.metadata?.entriesRefused
+    files = item.metadata?.files
   }
 }
 

@@ -41,6 +41,7 @@ struct InboxListOutput {
       append(",")
     }
     if let count = meta?.entriesRefused { append("\"entries_refused\":\(count),") }
+    if let files = meta?.files { append("\"files\":\(files),") }
     append("\"kind\":")
     appendJSON(meta?.kind.rawValue ?? item.kind.rawValue)
     append(",\"name\":")

@@ -120,6 +120,10 @@ enum SendCommand: Command {
   /// discovery, pinned (see `PeerResolver`). Without `--to`, the one peer nearby, or a choice on
   /// a terminal.
   static func resolveTargets(_ given: [String], resolver: PeerResolver, context: CommandContext) throws -> [Endpoint] {
+    // An empty one (`--to=`, an unset "$peer") would be looked up as a name.
+    if given.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+      throw UsageError("--to is empty; give a name, an ID prefix or HOST:PORT", spec: spec)
+    }
     var seen: Set<String> = []
     let targets = given.filter { seen.insert($0).inserted }
     for target in targets where Endpoint.parse(target) == nil && Endpoint.looksLikeAddress(target) {

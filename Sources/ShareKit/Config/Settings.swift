@@ -40,7 +40,7 @@ package struct Settings: Codable, Sendable, Equatable {
     }
     do {
       try FileSystem.makeDirectories(
-        url.deletingLastPathComponent().path, permissions: FilePermissions(rawValue: 0o755))
+        url.deletingLastPathComponent().path, permissions: FilePermissions(rawValue: 0o700))
       try writeDurably(data, to: url.path)
     } catch {
       throw .configuration("cannot write \(url.path): \(error)")
