@@ -111,6 +111,8 @@ import Testing
     #expect(share(["--home", fresh.path, "name", "lab-pc"], environment: home.environment).code == .success)
     let mode = try FileManager.default.attributesOfItem(atPath: fresh.path)[.posixPermissions] as? Int
     #expect(mode == 0o700, "\(String(describing: mode.map { String($0, radix: 8) }))")
+    let dash = share(["types", "check", "-"], environment: home.environment)
+    #expect(dash.code == .usage && dash.err.contains("save standard input to a named file"), "\(dash)")
   }
 
   @Test func aRuntimeFailureIsOneErrorLineAndExit1() {

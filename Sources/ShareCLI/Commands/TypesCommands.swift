@@ -105,6 +105,10 @@ enum TypesCheckCommand: Command {
     examples: ["share types check photo.png run.sh", "share types check --json ~/Downloads/*"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    // `share send -` reads standard input; this judges files by their names, and `-` has none.
+    if arguments.positionals.contains("-") {
+      throw UsageError("types check judges files by name and content: save standard input to a named file first", spec: spec)
+    }
     let gate = try TypeGate.load(paths: context.paths)
     let terminal = context.terminal
     var refused = 0
