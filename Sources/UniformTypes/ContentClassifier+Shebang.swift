@@ -17,3 +17,22 @@ extension ContentClassifier {
     return shebangType(head)
   }
 }
+
+/// libmagic names some scripts from the words in text (Magdir `javascript`, `python`, `ruby`,
+/// `perl`: `require(`, `import`, `def`, `class … <`), not from a `#!` line: Node's API docs and
+/// READMEs that show code are "JavaScript source" or a "Python script" to it (review 20: 67 of
+/// 626 Markdown files on one machine were refused as scripts).
+extension ContentClassifier {
+  /// The script kinds libmagic also names from words alone. Its other script answers rest on a
+  /// signature at the start of the file (`<?php`, `@echo off`, `REGEDIT4`, an INF's `[Version]`)
+  /// and stay what they are.
+  static let keywordGuessedScripts: [TypeIdentifier] = [
+    "com.netscape.javascript-source", .pythonScript, "public.ruby-script", "public.perl-script",
+  ]
+
+  /// Whether `type`, libmagic's answer for text, is a script guessed from words: one of
+  /// `keywordGuessedScripts`, for text without a `#!` line (which is proof, whatever the name).
+  static func isKeywordGuess(_ type: TypeIdentifier, head: UnsafeRawBufferPointer, registry: TypeRegistry) -> Bool {
+    shebangType(head) == nil && keywordGuessedScripts.contains { registry.conforms(type, to: $0) }
+  }
+}

@@ -57,32 +57,41 @@ package enum ContentClassifier {
       break
     }
     if isText(result.type, mime: mime, registry: registry) {
-      // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
-      // armored form shared-mime-info calls text) keeps its type.
-      if mime == "text/plain", head.contains(0), !hasWideTextBOM(head) {
-        result.type = .data
-        result.refinement = "binary data (NUL bytes) that libmagic called \(mime)"
-        return result
-      }
-      if let (type, label) = pemType(head) ?? sshPublicKeyType(head) {
-        result.type = type
-        result.refinement = label
-        return result
-      }
-      if let element = flatOpenDocumentMacros(head) {
-        result.type = .openDocumentMacros
-        result.refinement = "flat OpenDocument file with macros (\(element))"
-        return result
-      }
-      if !registry.conforms(result.type, to: .script), let (type, interpreter) = shebangType(head) {
-        result.type = type
-        result.refinement = "script for \(interpreter) (#! line)"
-        return result
-      }
+      refineText(&result, head: head, mime: mime, registry: registry)
       return result
     }
     refineBinary(&result, head: head, mime: mime, registry: registry)
     return result
+  }
+
+  /// What share knows better than libmagic about text: NUL bytes, PEM armor and SSH keys, a flat
+  /// OpenDocument file with macros, a `#!` line, and whether a script is a keyword guess.
+  private static func refineText(
+    _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
+  ) {
+    // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
+    // armored form shared-mime-info calls text) keeps its type.
+    if mime == "text/plain", head.contains(0), !hasWideTextBOM(head) {
+      result.type = .data
+      result.refinement = "binary data (NUL bytes) that libmagic called \(mime)"
+      return
+    }
+    if let (type, label) = pemType(head) ?? sshPublicKeyType(head) {
+      result.type = type
+      result.refinement = label
+      return
+    }
+    if let element = flatOpenDocumentMacros(head) {
+      result.type = .openDocumentMacros
+      result.refinement = "flat OpenDocument file with macros (\(element))"
+      return
+    }
+    if !registry.conforms(result.type, to: .script), let (type, interpreter) = shebangType(head) {
+      result.type = type
+      result.refinement = "script for \(interpreter) (#! line)"
+      return
+    }
+    result.isKeywordGuess = isKeywordGuess(result.type, head: head, registry: registry)
   }
 
   /// An ELF is a program whatever libmagic calls it. The kernel's loader checks the magic, the

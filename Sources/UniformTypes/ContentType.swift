@@ -14,6 +14,10 @@ package struct ContentType: Sendable, Codable, Equatable {
   package var refinement: String?
   /// Whether the content is empty (no bytes at all).
   package var isEmpty: Bool
+  /// Whether `type` is libmagic's guess of a script from the words in text that has no `#!`
+  /// line (`require(`, `import`, `def`): a README that shows code looks like one. A guess is not
+  /// proof: a name of a harmless text kind outweighs it (`TypePolicy.weighed(_:against:)`).
+  package var isKeywordGuess = false
 
   package init(
     type: TypeIdentifier, mimeType: String, magicDescription: String, refinement: String? = nil,

@@ -52,8 +52,9 @@ extension TypePolicy {
   /// not-accepted, accepted. When the name could mean several types (shared-mime-info globs of
   /// equal weight), the one the content agrees with is the name's type.
   package func judge(name: String, content classified: ContentType) -> Verdict {
-    let content = fontModule(name: name, content: classified)
-    let nameType = settledNameType(of: name, content: content)
+    let module = fontModule(name: name, content: classified)
+    let nameType = settledNameType(of: name, content: module)
+    let content = weighed(module, against: nameType)
     let contentType = content.type
     func verdict(
       _ accepted: Bool, _ type: TypeIdentifier, _ match: Verdict.Match?, _ rule: Verdict.Rule, _ decidedBy: String?,
@@ -116,6 +117,21 @@ extension TypePolicy {
     return agreeing.min { $0.1 < $1.1 }?.0 ?? candidates[0]
   }
 
+  /// `content`, or plain text when it is libmagic's guess of a script from the words in text
+  /// (`ContentType.isKeywordGuess`: no `#!` line) and `nameType` is a harmless kind of text
+  /// (Markdown, TypeScript, plain text; not a script, a desktop entry...): the name's kind then
+  /// decides, as it does for libmagic's other guesses of a kind of text (C source in a `.html`).
+  /// A name that says nothing (`public.data`) leaves the guess standing, as does a `#!` line.
+  func weighed(_ content: ContentType, against nameType: TypeIdentifier) -> ContentType {
+    guard content.isKeywordGuess, registry.conforms(nameType, to: .text),
+      !Self.activeKinds.contains(where: { registry.conforms(nameType, to: $0) })
+    else { return content }
+    var taken = content
+    taken.type = .plainText
+    taken.refinement = "text (libmagic guessed \(registry.describe(content.type)) from its words; no #! line)"
+    return taken
+  }
+
   /// How closely name and content agree, closest first: a name that says exactly what the
   /// content is beats one that only refines it, which beats one that is merely text as the
   /// content is (a Qt Linguist `.ts` is XML: Linguist, not TypeScript).
@@ -144,10 +160,11 @@ extension TypePolicy {
     // libmagic's bare plain text (no script, no desktop entry) is what an ASCII STL or DXF is.
     if contentType == .plainText, registry.hasTextForm(nameType) { return (nameType, .nameRefinesContent) }
     if registry.conforms(nameType, to: .text), registry.conforms(contentType, to: .text) {
-      // libmagic's finer text kinds (HTML, C, CSV...) are guesses, so the name's kind stands;
-      // a #! line or a real signature (RTF) is firm, so the content's kind does. A name of a
+      // libmagic's finer text kinds (HTML, C, CSV, a script known by its words) are guesses, so
+      // the name's kind stands; a #! line or a real signature (RTF) is firm, so the content's does. A name of a
       // kind that shows in its text (RTF, an OpenSSH key) is contradicted by text that does not.
-      let firm = registry.conforms(contentType, to: .script) || isRecognized(contentType, below: .text)
+      let firm =
+        (registry.conforms(contentType, to: .script) && !content.isKeywordGuess) || isRecognized(contentType, below: .text)
       if !firm, isRecognized(nameType, below: .text) { return nil }
       return (firm ? contentType : nameType, .textFamily)
     }

@@ -37,8 +37,10 @@ extension TypePolicy {
     let named: TypeIdentifier = .plainText
     do {
       let mime = try sniffer.mimeType(ofHead: head)
-      var content = ContentClassifier.classify(
-        head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+      var content = weighed(
+        ContentClassifier.classify(
+          head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: ""), registry: registry),
+        against: named)
       let excluded = exclusion(of: content.type)
       let disguise = excluded == nil && reconcile(name: named, content: content) == .disguise
       guard excluded != nil || disguise else { return nil }
