@@ -14,7 +14,8 @@ import TextEscaping
 /// - other text starting with `#!` is a script, by interpreter (`sh`/`bash`… shell, `python*`,
 ///   `perl`, `ruby`, `php`, `node`, `pwsh`, `tclsh`; anything else `public.script`), also through `env`;
 /// - XML whose root is an OpenDocument `office:document` (flat ODF) with a script element is an
-///   OpenDocument file with macros (`ContentClassifier+FlatODF.swift`);
+///   OpenDocument file with macros (`ContentClassifier+FlatODF.swift`); Word 2003 XML, Flat OPC
+///   and MHTML with a VBA project are macro-enabled (`ContentClassifier+OfficeText.swift`);
 /// - content starting `\x7FELF` is a Unix executable whatever libmagic called it, and an AppImage
 ///   with `AI` and 1 or 2 at offset 8;
 /// - an OLE2 document whose directory (in the head) names a VBA project is macro-enabled;
@@ -64,8 +65,8 @@ package enum ContentClassifier {
     return result
   }
 
-  /// What share knows better than libmagic about text: NUL bytes, PEM armor and SSH keys, a flat
-  /// OpenDocument file with macros, a `#!` line, and whether a script is a keyword guess.
+  /// What share knows better than libmagic about text: NUL bytes, PEM armor and SSH keys,
+  /// documents with macros written as text, a `#!` line, and whether a script is a keyword guess.
   private static func refineText(
     _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
   ) {
@@ -84,6 +85,11 @@ package enum ContentClassifier {
     if let element = flatOpenDocumentMacros(head) {
       result.type = .openDocumentMacros
       result.refinement = "flat OpenDocument file with macros (\(element))"
+      return
+    }
+    if let evidence = officeTextMacros(head) {
+      result.type = .macroEnabled
+      result.refinement = evidence
       return
     }
     if !registry.conforms(result.type, to: .script), let (type, interpreter) = shebangType(head) {

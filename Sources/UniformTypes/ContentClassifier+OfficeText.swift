@@ -1,0 +1,137 @@
+import TextEscaping
+
+/// Office documents written as text that carry a VBA project, which Word opens and runs as it
+/// does a docm (review 20: all three were accepted, as XML or plain text, under `.xml` and `.doc`):
+/// - Word 2003 XML (`<?mso-application progid="Word.Document"?>`, root `w:wordDocument`) keeps
+///   its project in a `w:binData` element named `editdata.mso`;
+/// - Flat OPC (root `pkg:package`, what Word writes as "Word XML Document") holds a package's
+///   parts inline: a `/word/vbaProject.bin` part, a part of content type
+///   `application/vnd.ms-office.vbaProject`, a macro-enabled main part or a `vbaProject`
+///   relationship shows a project, as in a zipped package (`ContentClassifier+OPC.swift`);
+/// - MHTML (a MIME multipart file, the ".doc that is a web page" of 2015–2017 macro malware)
+///   with an ActiveMime part: one named `editdata.mso`, or a base64 body starting `QWN0aXZlTWltZQ`
+///   (`ActiveMime`).
+/// Only the head is read: a project past the first 64 KiB is not seen (Inbox/TYPES.md says so).
+extension ContentClassifier {
+  /// `ActiveMime`, the magic of the container Office keeps a VBA project in, in base64.
+  static let activeMimeBase64 = "QWN0aXZlTWltZQ"
+
+  /// Where `head`, text, shows a VBA project of a Word 2003 XML, Flat OPC or MHTML document, in
+  /// words; nil when it shows none. Text without `editdata.mso`, `xmlPackage` (Flat OPC's
+  /// namespace) or ActiveMime in base64 is not looked into further.
+  static func officeTextMacros(_ head: UnsafeRawBufferPointer) -> String? {
+    let activeMime = contains(head, Array(activeMimeBase64.utf8))
+    let editData = containsIgnoringCase(head, "editdata.mso")
+    let flatOPC = containsIgnoringCase(head, "xmlpackage")
+    guard activeMime || editData || flatOPC else { return nil }
+    let text = String(decoding: head, as: UTF8.self).lowercased()
+    if isMIME(text) {
+      if activeMime { return "MHTML document with an ActiveMime part (a VBA project)" }
+      if mimeHeaderValues("content-location", in: text).contains(where: isEditData) {
+        return "MHTML document with an ActiveMime part (editdata.mso)"
+      }
+    }
+    for element in text.split(separator: "<") {
+      let name = element.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
+      switch name.split(separator: ":").last {
+      case "bindata" where qualifiedAttributeValues("name", in: element).contains(where: isEditData):
+        return "Word 2003 XML document with a VBA project (binData editdata.mso)"
+      case "part" where flatOPC:
+        if let sign = flatOPCPartSign(element) { return "Flat OPC document with a VBA project (\(sign))" }
+      case "relationship" where flatOPC && qualifiedAttributeValues("type", in: element).contains(where: isVBARelationship):
+        return "Flat OPC document with a VBA project (a vbaProject relationship)"
+      default:
+        continue
+      }
+    }
+    return nil
+  }
+
+  /// What a Flat OPC `pkg:part` element (lowercased) shows of a VBA project: its name
+  /// (`vbaProject.bin`, `vbaData.xml`, in any folder) or its content type (a VBA project, a
+  /// macro-enabled main part; an xlsb's `…binary.macroEnabled.main` is no sign, as in a ZIP).
+  private static func flatOPCPartSign(_ element: Substring) -> String? {
+    if let name = qualifiedAttributeValues("name", in: element).first(where: { name in
+      let part = name.split(separator: "/").last
+      return part == "vbaproject.bin" || part == "vbadata.xml"
+    }) {
+      return "part \(Escaping.escaped(name, maximumLength: 60))"
+    }
+    let types = qualifiedAttributeValues("contenttype", in: element)
+    if types.contains(vbaProjectContentType) { return "a part of type \(vbaProjectContentType)" }
+    if types.contains(where: { $0.contains(".macroenabled") && $0.hasSuffix(".main+xml") }) {
+      return "a macro-enabled main part"
+    }
+    return nil
+  }
+
+  private static func isEditData(_ value: String) -> Bool {
+    value.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last == "editdata.mso"
+  }
+
+  private static func isVBARelationship(_ value: String) -> Bool {
+    value.hasSuffix("/relationships/vbaproject")
+  }
+
+  /// The values of every attribute whose local name (after any prefix) is `name`, in
+  /// lowercased element text; either quote.
+  static func qualifiedAttributeValues(_ name: String, in element: Substring) -> [String] {
+    var values: [String] = []
+    var rest = element
+    let key = name + "="
+    while let found = rest.firstRange(of: key) {
+      let before = found.lowerBound == rest.startIndex ? nil : rest[rest.index(before: found.lowerBound)]
+      rest = rest[found.upperBound...]
+      guard let before, before.isWhitespace || before == ":", let quote = rest.first, quote == "\"" || quote == "'"
+      else { continue }
+      rest = rest.dropFirst()
+      guard let end = rest.firstIndex(of: quote) else { break }
+      values.append(String(rest[..<end]))
+      rest = rest[rest.index(after: end)...]
+    }
+    return values
+  }
+
+  /// Whether lowercased `text` is a MIME message, as Word reads one: a `MIME-Version:` line or a
+  /// `Content-Type: multipart/…` line.
+  private static func isMIME(_ text: String) -> Bool {
+    !mimeHeaderValues("mime-version", in: text).isEmpty
+      || mimeHeaderValues("content-type", in: text).contains { $0.hasPrefix("multipart/") }
+  }
+
+  /// The values of every header line `name:` in lowercased `text` (a MIME message's own headers
+  /// and its parts'), unquoted and trimmed.
+  private static func mimeHeaderValues(_ name: String, in text: String) -> [String] {
+    text.split(separator: "\n").compactMap { line in
+      let trimmed = line.trimmingBlanks()
+      guard trimmed.hasPrefix(name + ":") else { return nil }
+      return String(trimmed.dropFirst(name.count + 1).trimmingBlanks().filter { $0 != "\"" && $0 != "'" })
+    }
+  }
+
+  /// Whether `head` holds `needle`'s bytes.
+  private static func contains(_ head: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, head.count >= needle.count else { return false }
+    var index = 0
+    while index <= head.count - needle.count {
+      if head[index] == first, needle.indices.allSatisfy({ head[index + $0] == needle[$0] }) { return true }
+      index += 1
+    }
+    return false
+  }
+
+  /// Whether `head` holds the ASCII `needle` (lowercase) in any letter case.
+  private static func containsIgnoringCase(_ head: UnsafeRawBufferPointer, _ needle: String) -> Bool {
+    let bytes = Array(needle.utf8)
+    guard head.count >= bytes.count else { return false }
+    func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+    var index = 0
+    while index <= head.count - bytes.count {
+      if lowered(head[index]) == bytes[0], bytes.indices.allSatisfy({ lowered(head[index + $0]) == bytes[$0] }) {
+        return true
+      }
+      index += 1
+    }
+    return false
+  }
+}

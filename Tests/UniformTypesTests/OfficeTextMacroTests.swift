@@ -1,0 +1,141 @@
+import Testing
+
+@testable import UniformTypes
+
+/// Review 20, finding 3: Word opens Word 2003 XML, Flat OPC and MHTML files, under `.xml` and
+/// `.doc` names, and runs the VBA project they carry; they were accepted as XML or plain text.
+@Suite("Office documents in XML and MHTML form with macros")
+struct OfficeTextMacroTests {
+  static let policy = Result { try TypePolicy(registry: .system(), declarations: .builtinDefault) }
+  static let sniffer = Result { try ContentSniffer() }
+
+  static func wordXML(_ binData: String) -> [UInt8] {
+    SampleBytes.utf8(
+      """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <?mso-application progid="Word.Document"?>
+      <w:wordDocument xmlns:w="http://schemas.microsoft.com/office/word/2003/wordml">\
+      <w:docSuppData>\(binData)</w:docSuppData><w:body><w:p><w:r><w:t>Hello</w:t></w:r></w:p></w:body></w:wordDocument>
+
+      """)
+  }
+
+  static func flatOPC(mainType: String, parts: String = "", relationships: String = "") -> [UInt8] {
+    SampleBytes.utf8(
+      """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <?mso-application progid="Word.Document"?>
+      <pkg:package xmlns:pkg="http://schemas.microsoft.com/office/2006/xmlPackage">
+      <pkg:part pkg:name="/_rels/.rels" pkg:contentType="application/vnd.openxmlformats-package.relationships+xml">\
+      <pkg:xmlData><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
+      <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" \
+      Target="word/document.xml"/>\(relationships)</Relationships></pkg:xmlData></pkg:part>
+      <pkg:part pkg:name="/word/document.xml" pkg:contentType="\(mainType)"><pkg:xmlData>\
+      <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p/></w:body></w:document>\
+      </pkg:xmlData></pkg:part>
+      \(parts)</pkg:package>
+
+      """)
+  }
+
+  static let documentType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+
+  static func mhtml(_ lastPart: String) -> [UInt8] {
+    SampleBytes.utf8(
+      """
+      MIME-Version: 1.0
+      Content-Type: multipart/related; boundary="----=_NextPart_01"
+
+      ------=_NextPart_01
+      Content-Location: file:///C:/x.htm
+      Content-Type: text/html
+
+      <html xmlns:w="urn:schemas-microsoft-com:office:word"><body>Hello</body></html>
+      ------=_NextPart_01
+      \(lastPart)
+      ------=_NextPart_01--
+
+      """)
+  }
+
+  func judge(_ name: String, _ head: [UInt8]) throws -> Verdict {
+    try Self.policy.get().judge(name: name, head: head, totalSize: Int64(head.count), sniffer: try Self.sniffer.get())
+  }
+
+  func expectRefused(_ head: [UInt8], names: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    for name in names {
+      let verdict = try judge(name, head)
+      #expect(
+        !verdict.accepted && verdict.decidedBy == "com.microsoft.office.macro-enabled", "\(name): \(verdict.reason)",
+        sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test("Word 2003 XML with an editdata.mso binData is refused as macro-enabled, as .xml, .doc or .txt")
+  func wordXMLWithVBAIsRefused() throws {
+    try expectRefused(
+      Self.wordXML(#"<w:binData w:name="editdata.mso">QWN0aXZlTWltZQAAAfAEAAAA</w:binData>"#),
+      names: ["letter.xml", "letter.doc", "letter.txt"])
+    try expectRefused(Self.wordXML(#"<W:BINDATA W:NAME='EditData.mso'>AAAA</W:BINDATA>"#), names: ["letter.xml"])
+  }
+
+  @Test("Flat OPC with a vbaProject part, a VBA project content type, a macro-enabled main part or a vbaProject relationship is refused")
+  func flatOPCWithVBAIsRefused() throws {
+    let names = ["letter.xml", "letter.doc", "letter.docx"]
+    try expectRefused(
+      Self.flatOPC(
+        mainType: Self.documentType,
+        parts: #"<pkg:part pkg:name="/word/vbaProject.bin" pkg:contentType="application/octet-stream">"#
+          + "<pkg:binaryData>0M8R4KGxGuE=</pkg:binaryData></pkg:part>\n"),
+      names: names)
+    try expectRefused(
+      Self.flatOPC(
+        mainType: Self.documentType,
+        parts: #"<pkg:part pkg:name="/word/stuff.dat" pkg:contentType="application/vnd.ms-office.vbaProject">"#
+          + "<pkg:binaryData>0M8R4KGxGuE=</pkg:binaryData></pkg:part>\n"),
+      names: names)
+    try expectRefused(
+      Self.flatOPC(mainType: "application/vnd.ms-word.document.macroEnabled.main+xml"), names: names)
+    try expectRefused(
+      Self.flatOPC(
+        mainType: Self.documentType,
+        relationships: #"<Relationship Id="rId9" Type="http://schemas.microsoft.com/office/2006/relationships/vbaProject" "#
+          + #"Target="word/stuff.dat"/>"#),
+      names: names)
+  }
+
+  @Test("MHTML with an ActiveMime part is refused, named .doc, .mht or .txt")
+  func mhtmlWithActiveMimeIsRefused() throws {
+    let names = ["invoice.doc", "page.mht", "page.txt"]
+    try expectRefused(
+      Self.mhtml(
+        "Content-Location: file:///C:/x_files/image001.dat\nContent-Transfer-Encoding: base64\n\n"
+          + "QWN0aXZlTWltZQAAAfAEAAAA/////wAAB/AAAAAAAAAA"),
+      names: names)
+    try expectRefused(
+      Self.mhtml("Content-Location: file:///C:/x_files/editdata.mso\nContent-Type: application/x-mso\n\nAAAA"), names: names)
+  }
+
+  @Test("Word 2003 XML, Flat OPC and MHTML without a VBA project stay accepted")
+  func macroFreeFormsAreAccepted() throws {
+    for (name, head) in [
+      ("letter.xml", Self.wordXML(#"<w:binData w:name="wordml://03000001.png">iVBORw0KGgo=</w:binData>"#)),
+      ("letter.doc", Self.wordXML("")),
+      ("letter.xml", Self.flatOPC(mainType: Self.documentType)),
+      ("page.mht", Self.mhtml("Content-Location: file:///C:/x_files/image001.png\nContent-Type: image/png\n\niVBORw0KGgo=")),
+      ("page.doc", Self.mhtml("Content-Location: file:///C:/x_files/filelist.xml\nContent-Type: text/xml\n\n<xml/>")),
+    ] {
+      let verdict = try judge(name, head)
+      #expect(verdict.accepted, "\(name): \(verdict.reason)")
+    }
+  }
+
+  @Test("notes that only mention editdata.mso, ActiveMime in base64 or xmlPackage are text")
+  func notesAboutTheFormsAreText() throws {
+    let notes = SampleBytes.utf8(
+      "# Malware notes\n\nWord keeps the project in editdata.mso; base64 QWN0aXZlTWltZQ is ActiveMime.\n"
+        + "Flat OPC uses the http://schemas.microsoft.com/office/2006/xmlPackage namespace.\n")
+    let verdict = try judge("notes.md", notes)
+    #expect(verdict.accepted, "\(verdict.reason)")
+  }
+}
