@@ -78,6 +78,11 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.access.application", "Access application (mde, accde, adp)",
       ["public.data", "com.microsoft.office.macro-enabled"], ext: ["mde", "accde", "ade", "adp", "mda", "accda"])
+    // An AutoExec macro or a VBA module runs when Access opens a database, as in an application
+    // (review 20: they were accepted as data). Refused like the applications, also by content.
+    list.type(
+      "com.microsoft.access.database", "Access database (mdb, accdb)", ["public.data", "com.microsoft.office.macro-enabled"],
+      ext: ["mdb", "accdb"], mime: ["application/x-msaccess", "application/vnd.ms-access"])
   }
 
   /// Text that Windows applies when it is opened or installed: a setup information file's
@@ -88,6 +93,8 @@ extension BuiltinTypes {
       "com.microsoft.setup-information", "Windows setup information (INF)", ["public.script"], ext: ["inf"],
       mime: ["application/x-setupscript"])
     list.type("com.microsoft.internet-settings", "Internet settings file (ins, isp)", ["public.script"], ext: ["ins", "isp"])
+    // Terminal runs a settings file's CommandString when it is opened (review 20).
+    list.type("com.apple.terminal.settings", "Terminal settings file (terminal)", ["public.xml", "public.script"], ext: ["terminal"])
   }
 
   /// Link files: a URL in a file that a click opens. TypePolicy+Links judges the URL they hold as
@@ -96,7 +103,11 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.internet-shortcut", "Internet shortcut", ["public.plain-text", "public.url"], ext: ["url", "website"],
       mime: ["application/x-mswinurl"])
-    list.type("com.apple.web-internet-location", "web location (webloc)", ["public.xml", "public.url"], ext: ["webloc", "inetloc"])
+    // macOS location files: a web, file, AFP or FTP location, the same property list with a URL
+    // (review 20: a .fileloc to file:///…/Calculator.app was accepted as XML).
+    list.type(
+      "com.apple.web-internet-location", "location file (webloc, fileloc)", ["public.xml", "public.url"],
+      ext: ["webloc", "inetloc", "fileloc", "afploc", "ftploc"])
   }
 
   /// Executables and installers.
@@ -146,6 +157,11 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.remote-desktop-connection", "Remote Desktop connection (rdp)", ["public.plain-text", "public.executable"],
       ext: ["rdp"], mime: ["application/x-rdp"])
+    // Applying a theme loads the visual style (.msstyles) it names, from any host: ThemeBleed,
+    // CVE-2023-38146; a theme pack is a cabinet holding one (review 20).
+    list.type(
+      "com.microsoft.windows-theme", "Windows theme (theme, themepack)", ["public.data", "public.executable"],
+      ext: ["theme", "themepack", "deskthemepack"])
     list.type(
       "com.microsoft.troubleshooting-pack", "Windows troubleshooting pack (diagcab)",
       ["com.microsoft.cab-archive", "public.executable"], ext: ["diagcab"])
@@ -208,6 +224,13 @@ extension BuiltinTypes {
       "com.microsoft.clickonce-application", "ClickOnce application", ["public.installer-package"],
       ext: ["application", "appref-ms", "vsto", "xbap"], mime: ["application/x-ms-application", "application/x-ms-xbap"])
     list.type("com.microsoft.windows-gadget", "Windows gadget", ["public.zip-archive", "public.installer-package"], ext: ["gadget"])
+    // Standalone Windows Update packages and provisioning packages install what they hold (review 20).
+    list.type(
+      "com.microsoft.windows-update-package", "Windows update package (msu)", ["com.microsoft.cab-archive", "public.installer-package"],
+      ext: ["msu"])
+    list.type(
+      "com.microsoft.provisioning-package", "Windows provisioning package (ppkg)", ["public.data", "public.installer-package"],
+      ext: ["ppkg"])
     list.type(
       "org.opensuse.one-click-install", "openSUSE one-click install (ymp)", ["public.xml", "public.installer-package"], ext: ["ymp"],
       mime: ["text/x-suse-ymp"])

@@ -109,7 +109,7 @@ enum BuiltinTypes {
     list.type("public.script", "script", ["public.source-code"])
     list.type(
       "public.shell-script", "shell script", ["public.script"],
-      ext: ["sh", "bash", "zsh", "ksh", "csh", "tcsh", "dash", "fish", "command"],
+      ext: ["sh", "bash", "zsh", "ksh", "csh", "tcsh", "dash", "fish", "command", "tool"],
       mime: ["application/x-shellscript", "text/x-shellscript", "application/x-sh", "text/x-sh"])
     list.type(
       "public.python-script", "Python script", ["public.script"], ext: ["py", "pyw", "py3", "pyi", "pyz", "pyzw"],
