@@ -102,6 +102,12 @@ enum BuiltinTypes {
       mime: ["text/x-typescript", "application/typescript", "application/x-typescript"])
     // Named, not extended: shared-mime-info takes `*.mod` for a tracker song.
     list.type("org.golang.go-module", "Go module file", ["public.plain-text"], names: ["go.mod", "go.sum", "go.work", "go.work.sum"])
+    // An icon, cursor or sound theme's `index.theme`: a key file GLib reads and never launches.
+    // `*.theme` is first a Windows theme (excluded); this meaning needs content that shows it
+    // (`TypePolicy.meaningsShownByContent`, `ContentClassifier.themeDescription`).
+    list.type(
+      "org.freedesktop.theme-description", "theme description (index.theme)", ["public.plain-text"],
+      mime: ["application/x-theme"], sig: true)
   }
 
   /// Scripts: source code that runs when opened or made executable.

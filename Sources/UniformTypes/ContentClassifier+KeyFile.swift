@@ -1,3 +1,5 @@
+import TextEscaping
+
 /// Key files (ini-style text) as GLib reads them: the first group decides what a desktop entry,
 /// a Flatpak reference or an Internet shortcut is, whatever the file is called.
 extension ContentClassifier {
@@ -55,6 +57,7 @@ extension ContentClassifier {
     case "[Desktop Entry]", "[KDE Desktop Entry]": return .desktopEntry
     case "[Flatpak Ref]": return "org.flatpak.flatpakref"
     case "[Flatpak Repo]": return "org.flatpak.flatpakrepo"
+    case "[Icon Theme]", "[X-GNOME-Metatheme]", "[Sound Theme]": return .themeDescription
     case _ where ["[internetshortcut]", "[{000214a0-0000-0000-c000-000000000046}]"].contains(line.lowercased()):
       return .internetShortcut
     default: return nil
@@ -68,4 +71,31 @@ extension ContentClassifier {
   private static func isKeyFileBlank(_ byte: UInt8) -> Bool {
     byte == 0x20 || (0x09...0x0D).contains(byte)
   }
+
+  /// What a key file whose first group is a theme description's (`[Icon Theme]`,
+  /// `[X-GNOME-Metatheme]`, `[Sound Theme]`: `index.theme`, `cursor.theme`) is, with the
+  /// evidence: such a description when all of it is in the head, as text without NUL bytes, and
+  /// no group of it is a desktop entry's or a Windows theme's; a Windows theme when a group is one
+  /// of those (Windows applies a `.theme` by its groups, whatever comes first); nil otherwise
+  /// (not shown: under a `.theme` name, refused as the Windows theme it may be).
+  static func themeDescription(
+    _ head: UnsafeRawBufferPointer, truncated: Bool, group: String
+  ) -> (TypeIdentifier, String)? {
+    guard !truncated, !head.contains(0) else { return nil }
+    for line in String(decoding: head, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+      let trimmed = line.trimmingBlanks()
+      guard trimmed.hasPrefix("["), let close = trimmed.lastIndex(of: "]") else { continue }
+      let name = trimmed[trimmed.index(after: trimmed.startIndex)..<close].trimmingBlanks().lowercased()
+      if name == "desktop entry" || name == "kde desktop entry" { return nil }
+      if windowsThemeGroups.contains(name) || name.hasPrefix("control panel\\") || name.hasPrefix("clsid\\") {
+        return ("com.microsoft.windows-theme", "Windows theme group \(Escaping.escaped(trimmed, maximumLength: 60))")
+      }
+    }
+    return (.themeDescription, "\(group) group")
+  }
+
+  /// Groups of a Windows theme (`[Control Panel\…]` and `[CLSID\…]` ones too), lowercased.
+  static let windowsThemeGroups: Set<String> = [
+    "theme", "visualstyles", "masterthemeselector", "sounds", "boot", "slideshow", "metrics",
+  ]
 }

@@ -44,6 +44,12 @@ package enum ContentClassifier {
     // Before the NUL rule, and whatever libmagic said: GLib still loads a desktop entry with
     // NUL bytes or binary data after its lines (review 13), and runs its Exec= as well.
     switch iniGroup(head, truncated: truncated) {
+    case .found(.themeDescription, let group):
+      if let (type, evidence) = themeDescription(head, truncated: truncated, group: group) {
+        result.type = type
+        result.refinement = evidence
+        return result
+      }
     case .found(let type, let group):
       result.type = type
       result.refinement = "\(group) group"

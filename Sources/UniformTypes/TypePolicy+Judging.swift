@@ -106,11 +106,14 @@ extension TypePolicy {
   /// key or a Keynote presentation; `*.ts`: TypeScript or an MPEG transport stream): the
   /// candidate the content agrees with most closely (`agreementCloseness`), the first of equals,
   /// else the first. A name that may mean an excluded type means that type, whatever the content
-  /// (`nameType(of:kind:)`).
+  /// (`nameType(of:kind:)`), unless the content is a meaning only content shows (an icon theme's
+  /// `index.theme`).
   func settledNameType(of name: String, content: ContentType) -> TypeIdentifier {
     let candidates = registry.types(forFilename: name)
     guard candidates.count > 1 else { return candidates.first ?? .data }
-    if let excluded = excludedCandidate(among: candidates) { return excluded }
+    if let excluded = excludedCandidate(among: candidates) {
+      return candidates.first { Self.meaningsShownByContent.contains($0) && $0 == content.type } ?? excluded
+    }
     let agreeing = candidates.compactMap { candidate in
       agreement(name: candidate, content: content).map { (candidate, Self.agreementCloseness.firstIndex(of: $0.1) ?? .max) }
     }

@@ -227,17 +227,26 @@ package struct TypePolicy: Sendable {
 
   /// The type a name says for an item of `kind`: folders, URLs and text by their kind, files by
   /// name. A file name that may mean several types means the first excluded one if any (`*.ws`:
-  /// a Windows script, and a WonderSwan game; Windows runs it), else the first.
+  /// a Windows script, and a WonderSwan game; Windows runs it), else the first; but a meaning
+  /// only content shows (`meaningsShownByContent`) is left for the content to confirm.
   package func nameType(of name: String, kind: ItemKind) -> TypeIdentifier {
     switch kind {
     case .file:
       let candidates = registry.types(forFilename: name)
-      return excludedCandidate(among: candidates) ?? candidates[0]
+      guard let excluded = excludedCandidate(among: candidates) else { return candidates[0] }
+      return candidates.first(where: Self.meaningsShownByContent.contains) ?? excluded
     case .folder: return .folder
     case .url: return .url
     case .text: return .utf8PlainText
     }
   }
+
+  /// Meanings of a name that outweigh an excluded meaning of the same name when, and only when,
+  /// the content is of that type by share's own check: `*.theme` is a Windows theme (excluded:
+  /// ThemeBleed) and an icon, cursor or sound theme's `index.theme` (review 20: icon themes lost
+  /// their index). The name stage lets such a name through; the content stage takes the meaning
+  /// only for content that shows it, and otherwise the excluded one.
+  static let meaningsShownByContent: [TypeIdentifier] = [.themeDescription]
 
   /// The first of a name's possible types that is excluded: what the name is refused as.
   func excludedCandidate(among candidates: [TypeIdentifier]) -> TypeIdentifier? {
