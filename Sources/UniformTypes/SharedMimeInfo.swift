@@ -204,6 +204,23 @@ final class SharedMimeInfo: Sendable {
     return found.sorted()
   }
 
+  /// The English description of `mimeType`: the first `<comment>` without a language in
+  /// `<directory>/<type>.xml`, which update-mime-database writes (`JET database`, `Jupyter
+  /// Notebook`). Nil for a type the database does not know (the path is built only from those)
+  /// or without a comment.
+  func comment(for mimeType: String) -> String? {
+    guard knownTypes.contains(mimeType), !mimeType.contains(".."),
+      let bytes = Self.read(directory + "/" + mimeType + ".xml")
+    else { return nil }
+    let text = String(decoding: bytes.prefix(64 * 1024), as: UTF8.self)
+    guard let open = text.firstRange(of: "<comment>"), let close = text[open.upperBound...].firstRange(of: "</comment>")
+    else { return nil }
+    let comment = text[open.upperBound..<close.lowerBound]
+      .replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
+      .replacing("&apos;", with: "'").replacing("&amp;", with: "&").trimmingBlanks()
+    return comment.isEmpty ? nil : comment
+  }
+
   /// The aliases of `mimeType`, sorted.
   func aliases(of mimeType: String) -> [String] {
     aliases.filter { $0.value == mimeType }.map(\.key).sorted()

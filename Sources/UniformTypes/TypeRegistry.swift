@@ -237,7 +237,7 @@ package final class TypeRegistry: Sendable {
     }
     let known = mimeDatabase?.knownTypes.contains(mime) ?? false
     return TypeDeclaration(
-      identifier: identifier, description: mime, conformsTo: dynamicParents(of: mime),
+      identifier: identifier, description: mimeDatabase?.comment(for: mime) ?? mime, conformsTo: dynamicParents(of: mime),
       filenameExtensions: mimeDatabase?.extensions(for: mime) ?? [],
       mimeTypes: [mime] + (mimeDatabase?.aliases(of: mime) ?? []),
       origin: known

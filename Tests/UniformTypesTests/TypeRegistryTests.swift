@@ -147,6 +147,27 @@ struct TypeRegistryTests {
     #expect(custom.type(forFilename: "x.bad") == .data)
   }
 
+  @Test("a type only shared-mime-info knows is described by its English comment, not by its MIME type")
+  func sharedMimeInfoComments() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-mime-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("text"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try "50:text/vnd.graphviz:*.gv\n50:text/x-nocomment:*.nocomment\n".write(
+      to: directory.appendingPathComponent("globs2"), atomically: true, encoding: .utf8)
+    try """
+    <?xml version="1.0" encoding="utf-8"?>
+    <mime-type xmlns="http://www.freedesktop.org/standards/shared-mime-info" type="text/vnd.graphviz">
+      <comment xml:lang="de">Graphviz-DOT-Graph</comment>
+      <comment>Graphviz DOT graph &amp; more</comment>
+    </mime-type>
+    """.write(to: directory.appendingPathComponent("text/vnd.graphviz.xml"), atomically: true, encoding: .utf8)
+    let custom = TypeRegistry.system(mimeDirectory: directory)
+    #expect(custom.describe(custom.type(forFilename: "g.gv")) == "Graphviz DOT graph & more")
+    #expect(custom.describe(custom.type(forFilename: "x.nocomment")) == "text/x-nocomment")
+    #expect(custom.describe("dyn.mime.text/x-unknown") == "text/x-unknown")
+  }
+
   @Test("hostile names never crash and still classify by their real last extension")
   func hostileNames() {
     let long = String(repeating: "a", count: 100_000) + ".png"
