@@ -1,3 +1,4 @@
+import Synchronization
 import System
 
 #if canImport(Glibc)
@@ -40,6 +41,8 @@ final class SharedMimeInfo: Sendable {
   let aliases: [String: String]
   /// Every canonical MIME type the database mentions.
   let knownTypes: Set<String>
+  /// The comments read so far, by MIME type (a verdict's reason names its type for every item).
+  private let comments = Mutex<[String: String?]>([:])
   /// The longest extension (in dot-separated labels) among `extensions`.
   let maxExtensionLabels: Int
 
@@ -209,6 +212,15 @@ final class SharedMimeInfo: Sendable {
   /// Notebook`). Nil for a type the database does not know (the path is built only from those)
   /// or without a comment.
   func comment(for mimeType: String) -> String? {
+    // Only the database's own types are read and kept: the cache stays as small as it is.
+    guard knownTypes.contains(mimeType) else { return nil }
+    if let known = comments.withLock({ $0[mimeType] }) { return known }
+    let read = readComment(for: mimeType)
+    comments.withLock { $0[mimeType] = .some(read) }
+    return read
+  }
+
+  private func readComment(for mimeType: String) -> String? {
     guard knownTypes.contains(mimeType), !mimeType.contains(".."),
       let bytes = Self.read(directory + "/" + mimeType + ".xml")
     else { return nil }
