@@ -164,6 +164,11 @@ import Testing
     let outcomes = try #require(object["types"] as? [[String: Any]])
     #expect(outcomes.compactMap { $0["type"] as? String } == ["public.iso-image", "public.font"], "\(outcomes)")
     #expect(outcomes.last?["changes"] as? [String] == ["excluded", "unaccepted"], "\(outcomes)")
+    // Review 20: two arguments naming one type each have their outcome (the second was left out).
+    let twice = try b.share("types", "forget", "image/png", ".png", ".iso", "--json")
+    let named = try #require(try parseJSONLines(twice.stdoutText).first?["types"] as? [[String: Any]])
+    #expect(named.compactMap { $0["argument"] as? String } == ["image/png", ".png", ".iso"], "\(twice)")
+    #expect(named.compactMap { $0["type"] as? String } == ["public.png", "public.png", "public.iso-image"], "\(twice)")
     #expect(try b.share("help", "types", "accept").stdoutText == (try b.share("types", "accept", "--help")).stdoutText)
   }
 }

@@ -62,6 +62,7 @@ package struct DeclarationsStore: Sendable {
       let (current, policy, original) = try readCurrent(base)
       var types: [TypeIdentifier] = []
       var arguments: [String] = []
+      var named: [(query: String, type: TypeIdentifier)] = []
       for query in queries {
         let type: TypeIdentifier
         do throws(TypeEditError) {
@@ -69,6 +70,7 @@ package struct DeclarationsStore: Sendable {
         } catch {
           throw .configuration(error.message)
         }
+        named.append((query, type))
         if !types.contains(type) {
           types.append(type)
           arguments.append(query)
@@ -80,8 +82,15 @@ package struct DeclarationsStore: Sendable {
       } catch {
         throw .configuration(error.message)
       }
+      // One outcome per argument, as given: two that name one type (`image/png .png`) each get
+      // the type's (review 20: the second was left out, and a script could not match them).
+      let outcomes = named.compactMap { query, type -> TypeEditOutcome? in
+        guard var outcome = edited.outcomes.first(where: { $0.type == type }) else { return nil }
+        outcome.argument = query
+        return outcome
+      }
       var change = DeclarationsChange(
-        action: action.rawValue, types: edited.outcomes, path: file.path, written: false, source: current.source,
+        action: action.rawValue, types: outcomes, path: file.path, written: false, source: current.source,
         replacedHandWritten: false, warnings: edited.policy.warnings, daemon: "not-told")
       guard edited.changed else { return change }
       try write(edited.declarations, base: base)
