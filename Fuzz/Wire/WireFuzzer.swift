@@ -130,6 +130,12 @@ private func referenceProblem(_ ask: Ask, limits: WireLimits) -> String? {
   if entries.contains(where: { $0.size < 0 }) { return "negative entry size" }
   if entries.contains(where: { $0.path.unescaped.utf8.count > limits.maxNameBytes }) { return "long path" }
   if ask.items.count + entries.count > limits.maxItemsPerAsk { return "too many items" }
+  for item in ask.items {
+    guard let entries = item.entries else { continue }
+    let total = entries.reduce(Int128(0)) { $0 + Int128($1.size) }
+    if total > Int128(Int64.max) { return "entries too large" }
+    if let size = item.size, Int128(size) != total { return "folder size is not its entries' sum" }
+  }
   return nil
 }
 
