@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TextEscaping
 
 /// Types, their conformance graph and their tags: built-in declarations, declarations added
@@ -26,6 +27,9 @@ package final class TypeRegistry: Sendable {
   private let filenameIndex: [String: TypeIdentifier]
   private let maxExtensionLabels: Int
   let mimeDatabase: SharedMimeInfo?
+  /// Each declared type's ancestors, once asked (every item's verdict asks of several): the
+  /// graph never changes. Dynamic types are not kept (a peer may name any number of them).
+  private let ancestorsOfDeclared = Mutex<[TypeIdentifier: [TypeIdentifier]]>([:])
 
   private init(
     declarations: [TypeIdentifier: TypeDeclaration], order: [TypeIdentifier],
@@ -260,6 +264,14 @@ package final class TypeRegistry: Sendable {
 
   /// Every type `identifier` conforms to, nearest first (breadth-first), without itself.
   package func ancestors(of identifier: TypeIdentifier) -> [TypeIdentifier] {
+    let declared = declarations[identifier] != nil
+    if declared, let known = ancestorsOfDeclared.withLock({ $0[identifier] }) { return known }
+    let found = searchAncestors(of: identifier)
+    if declared { ancestorsOfDeclared.withLock { $0[identifier] = found } }
+    return found
+  }
+
+  private func searchAncestors(of identifier: TypeIdentifier) -> [TypeIdentifier] {
     var queue = [identifier]
     var seen: Set<TypeIdentifier> = [identifier]
     var head = 0
