@@ -21,13 +21,12 @@ struct MetadataJournal {
   /// Writes `records` durably as a new journal file (temp, fsync, rename, fsync directory).
   func append(_ records: [MetadataRecord]) throws(InboxError) {
     guard !records.isEmpty else { return }
-    var text = Data()
-    for record in records {
-      text.append(contentsOf: record.jsonLine.utf8)
-    }
+    var lines: [UInt8] = []
+    lines.reserveCapacity(records.count * 512)
+    for record in records { record.appendJSONLine(to: &lines) }
     let name = "\(UInt64(Date().timeIntervalSince1970 * 1000))-\(randomHex(8)).jsonl"
     let path = directory.appendingPathComponent(name, isDirectory: false).path
-    try InboxError.attempt("write", path) { () throws(Errno) in try writeDurably(text, to: path) }
+    try InboxError.attempt("write", path) { () throws(Errno) in try writeDurably(lines, to: path) }
   }
 
   /// Every record, newest last, and the journal files they came from.
