@@ -110,6 +110,17 @@ extension MetadataRecord {
     string(meta.senderName.unescaped)
     raw(",\"size\":")
     number(meta.size)
+    appendOptionalFields(to: &line)
+    raw("}}\n")
+  }
+
+  /// The fields of `meta` written only when they have a value, in the journal's order.
+  private func appendOptionalFields(to line: inout [UInt8]) {
+    func raw(_ text: StaticString) {
+      line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+    func string(_ value: String) { JSONString.append(value, style: .journal, to: &line) }
+    func number(_ value: some BinaryInteger) { line.append(contentsOf: String(value).utf8) }
     if let files = meta.files {
       raw(",\"files\":")
       number(files)
@@ -150,7 +161,6 @@ extension MetadataRecord {
       }
       raw("]")
     }
-    raw("}}\n")
   }
 
   /// `appendJSONLine` as a string.
