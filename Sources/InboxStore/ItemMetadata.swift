@@ -87,80 +87,40 @@ extension MetadataRecord {
   /// JSONEncoder cost more than the rest of placing a small item, and strings interpolated and
   /// joined 54 K instructions a record (callgrind).
   func appendJSONLine(to line: inout [UInt8]) {
-    func raw(_ text: StaticString) {
-      line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-    func string(_ value: String) { JSONString.append(value, style: .journal, to: &line) }
-    func number(_ value: some BinaryInteger) { line.append(contentsOf: String(value).utf8) }
-    raw("{\"file\":{\"inode\":")
-    number(file.inode)
-    raw(",\"mtime_nanoseconds\":")
-    number(file.mtimeNanoseconds)
-    raw(",\"size\":")
-    number(file.size)
-    raw("},\"meta\":{\"kind\":")
-    string(meta.kind.rawValue)
-    raw(",\"original_name\":")
-    string(meta.originalName.unescaped)
-    raw(",\"received_at\":\"")
-    line.append(contentsOf: iso8601(meta.receivedAt).utf8)
-    raw("\",\"sender_id\":")
-    string(meta.senderId)
-    raw(",\"sender_name\":")
-    string(meta.senderName.unescaped)
-    raw(",\"size\":")
-    number(meta.size)
-    appendOptionalFields(to: &line)
-    raw("}}\n")
-  }
-
-  /// The fields of `meta` written only when they have a value, in the journal's order.
-  private func appendOptionalFields(to line: inout [UInt8]) {
-    func raw(_ text: StaticString) {
-      line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-    func string(_ value: String) { JSONString.append(value, style: .journal, to: &line) }
-    func number(_ value: some BinaryInteger) { line.append(contentsOf: String(value).utf8) }
-    if let files = meta.files {
-      raw(",\"files\":")
-      number(files)
-    }
-    if let sha = meta.sha256 {
-      raw(",\"sha256\":")
-      string(sha)
-    }
-    if let type = meta.type {
-      raw(",\"type\":")
-      string(type.rawValue)
-    }
-    if let via = meta.protocol {
-      raw(",\"protocol\":")
-      string(via)
-    }
-    if let verified = meta.senderVerified { verified ? raw(",\"sender_verified\":true") : raw(",\"sender_verified\":false") }
-    if let contact = meta.contactName {
-      raw(",\"contact_name\":")
-      string(contact.unescaped)
-    }
-    if let posed = meta.posedAs {
-      raw(",\"posed_as\":")
-      string(posed.unescaped)
-    }
-    if let count = meta.entriesRefused {
-      raw(",\"entries_refused\":")
-      number(count)
-    }
+    // The buffer is moved in and back out, so that appending never copies it.
+    var out = JournalLine(bytes: line)
+    line = []
+    out.raw("{\"file\":{")
+    out.number("\"inode\":", file.inode)
+    out.number(",\"mtime_nanoseconds\":", file.mtimeNanoseconds)
+    out.number(",\"size\":", file.size)
+    out.string("},\"meta\":{\"kind\":", meta.kind.rawValue)
+    out.string(",\"original_name\":", meta.originalName.unescaped)
+    out.raw(",\"received_at\":\"")
+    out.bytes.append(contentsOf: iso8601(meta.receivedAt).utf8)
+    out.string("\",\"sender_id\":", meta.senderId)
+    out.string(",\"sender_name\":", meta.senderName.unescaped)
+    out.number(",\"size\":", meta.size)
+    // The fields written only when they have a value, in the journal's order.
+    if let files = meta.files { out.number(",\"files\":", files) }
+    if let sha = meta.sha256 { out.string(",\"sha256\":", sha) }
+    if let type = meta.type { out.string(",\"type\":", type.rawValue) }
+    if let via = meta.protocol { out.string(",\"protocol\":", via) }
+    if let verified = meta.senderVerified { out.raw(verified ? ",\"sender_verified\":true" : ",\"sender_verified\":false") }
+    if let contact = meta.contactName { out.string(",\"contact_name\":", contact.unescaped) }
+    if let posed = meta.posedAs { out.string(",\"posed_as\":", posed.unescaped) }
+    if let count = meta.entriesRefused { out.number(",\"entries_refused\":", count) }
     if let refused = meta.refusedEntries {
-      raw(",\"refused_entries\":[")
+      out.raw(",\"refused_entries\":[")
       for (index, entry) in refused.enumerated() {
-        index == 0 ? raw("{\"path\":") : raw(",{\"path\":")
-        string(entry.path.unescaped)
-        raw(",\"reason\":")
-        string(entry.reason.unescaped)
-        raw("}")
+        out.string(index == 0 ? "{\"path\":" : ",{\"path\":", entry.path.unescaped)
+        out.string(",\"reason\":", entry.reason.unescaped)
+        out.raw("}")
       }
-      raw("]")
+      out.raw("]")
     }
+    out.raw("}}\n")
+    line = out.bytes
   }
 
   /// `appendJSONLine` as a string.
@@ -168,6 +128,25 @@ extension MetadataRecord {
     var line: [UInt8] = []
     appendJSONLine(to: &line)
     return String(decoding: line, as: UTF8.self)
+  }
+}
+
+/// Bytes of a journal line being written: literal JSON, and values after their keys.
+private struct JournalLine {
+  var bytes: [UInt8]
+
+  mutating func raw(_ text: StaticString) {
+    bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  mutating func string(_ key: StaticString, _ value: String) {
+    raw(key)
+    JSONString.append(value, style: .journal, to: &bytes)
+  }
+
+  mutating func number(_ key: StaticString, _ value: some BinaryInteger) {
+    raw(key)
+    bytes.append(contentsOf: String(value).utf8)
   }
 }
 
