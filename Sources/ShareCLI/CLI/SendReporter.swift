@@ -60,7 +60,7 @@ final class SendReporter: Sendable {
     var event: String
     /// The receiver as it was found (its advertised name, or HOST:PORT); absent for what
     /// concerns the whole send (a warning).
-    var to: PeerText?
+    var to: PeerText? = nil
     /// The `--to` argument it was found for, exactly as given (review 18: `--to srv` gave
     /// `"to":"server-01"`, and a script could not match events to its arguments).
     var target: String? = nil
@@ -142,8 +142,8 @@ final class SendReporter: Sendable {
       if json {
         emit(
           Event(
-            event: "connected", to: to, target: endpoints[recipient].target, peerName: name, peerId: fingerprint.hex,
-            contactName: contactName, posedAs: posedAs))
+            event: "connected", peerName: name, peerId: fingerprint.hex,
+            contactName: contactName, posedAs: posedAs), for: recipient)
       } else if !quiet {
         line("Connected to \(shown) at \(address)\n  receiver ID: \(fingerprint.grouped)")
       }
@@ -152,7 +152,7 @@ final class SendReporter: Sendable {
       if json {
         emit(
           Event(
-            event: "busy", to: to, target: endpoints[recipient].target, reason: said, closed: said == nil ? true : nil, retryIn: seconds))
+            event: "busy", reason: said, closed: said == nil ? true : nil, retryIn: seconds), for: recipient)
       } else if !quiet {
         line("\(to.description) \(Self.turnedAway(said)); trying again in \(seconds) s (Ctrl-C to stop)")
       }
@@ -160,7 +160,7 @@ final class SendReporter: Sendable {
       let seconds = Int((timeLeft / .seconds(1)).rounded())
       progress?.update(recipient, now: true) { $0.phase = .waiting }
       if json {
-        emit(Event(event: "waiting", to: to, target: endpoints[recipient].target, message: message, secondsLeft: seconds))
+        emit(Event(event: "waiting", message: message, secondsLeft: seconds), for: recipient)
       } else if !quiet {
         // A LocalSend device's owner answers on the device itself, not with share's commands.
         let how = endpoints[recipient].localSend == nil ? "; they can run 'share requests' and 'share accept'" : ""
@@ -187,8 +187,8 @@ final class SendReporter: Sendable {
       if json {
         emit(
           Event(
-            event: "answered", to: to, target: endpoints[recipient].target, item: name, status: answer.accepted ? "accepted" : "rejected",
-            reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom))
+            event: "answered", item: name, status: answer.accepted ? "accepted" : "rejected",
+            reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom), for: recipient)
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
         let peer = tallies.withLock { $0[recipient].peerName } ?? to.description
         line("\(peer) already holds \(formatBytes(offset)) of \(name): resuming from there")
@@ -212,8 +212,8 @@ final class SendReporter: Sendable {
     if json {
       emit(
         Event(
-          event: "sending", to: endpoints[recipient].name, target: endpoints[recipient].target, item: payload.name, size: payload.size,
-          resumeFrom: payload.resumeFrom > 0 ? payload.resumeFrom : nil))
+          event: "sending", item: payload.name, size: payload.size,
+          resumeFrom: payload.resumeFrom > 0 ? payload.resumeFrom : nil), for: recipient)
     }
   }
 
@@ -231,7 +231,7 @@ final class SendReporter: Sendable {
       if line.total != nil { line.total = total }
     }
     if json, due {
-      emit(Event(event: "progress", to: endpoints[recipient].name, target: endpoints[recipient].target, sent: sent, total: total))
+      emit(Event(event: "progress", sent: sent, total: total), for: recipient)
     }
   }
 
@@ -248,14 +248,14 @@ final class SendReporter: Sendable {
       if json {
         emit(
           Event(
-            event: "warning", to: to, target: endpoints[recipient].target, message: PeerText(ShareError.sameReceiver(as: other).description)
-          ))
+            event: "warning", message: PeerText(ShareError.sameReceiver(as: other).description)
+          ), for: recipient)
       }
     case .failure(let error):
       // No `item`: the send to this receiver ended before its items' fates were known.
       if json {
         let said = PeerText(error.description)
-        emit(Event(event: "failed", to: to, target: endpoints[recipient].target, reason: said, message: said))
+        emit(Event(event: "failed", reason: said, message: said), for: recipient)
       }
     case .success(let report):
       guard json else { return }
@@ -264,21 +264,21 @@ final class SendReporter: Sendable {
         let refusedEntries = item.refusedEntries.map { RefusedEntry(path: $0.path, reason: $0.reason) }
         emit(
           Event(
-            event: event, to: to, target: endpoints[recipient].target, item: item.name, status: item.status.rawValue,
+            event: event, item: item.name, status: item.status.rawValue,
             storedAs: item.storedAs,
             reason: item.reason, type: item.type, size: item.size, sha256: item.sha256,
-            refusedEntries: refusedEntries.isEmpty ? nil : refusedEntries))
+            refusedEntries: refusedEntries.isEmpty ? nil : refusedEntries), for: recipient)
       }
       let counts = report.counts
       let entriesRefused = report.items.filter { $0.status == .stored }.reduce(0) { $0 + ($1.entriesRefused ?? 0) }
       let (contactName, posedAs) = identify(report.peerFingerprint, report.peerName)
       emit(
         Event(
-          event: "done", to: to, target: endpoints[recipient].target, peerName: report.peerName, peerId: report.peerFingerprint.hex,
+          event: "done", peerName: report.peerName, peerId: report.peerFingerprint.hex,
           contactName: contactName,
           posedAs: posedAs,
           sent: tally.sent, stored: counts.stored, refused: counts.refused, failed: counts.failed,
-          entriesRefused: entriesRefused, entriesSkipped: skippedEntries, seconds: tally.seconds ?? 0))
+          entriesRefused: entriesRefused, entriesSkipped: skippedEntries, seconds: tally.seconds ?? 0), for: recipient)
     }
   }
 
@@ -371,6 +371,14 @@ final class SendReporter: Sendable {
     } else {
       output.withLock { _ in terminal.err(text) }
     }
+  }
+
+  /// Emits `event` about receiver `recipient`: as it was found, and the `--to` it was found for.
+  private func emit(_ event: Event, for recipient: Int) {
+    var event = event
+    event.to = endpoints[recipient].name
+    event.target = endpoints[recipient].target
+    emit(event)
   }
 
   private func emit(_ event: Event) {
