@@ -234,20 +234,14 @@ struct ItemPlan: Sendable {
       return false
     }.count
   }
-  /// The entries (files and folders) of a folder that will be made.
-  var acceptedEntries: Int64 {
-    Int64(
-      entries.count {
-        if case .refused = $0 { return false }
-        return true
-      })
-  }
   var refusedEntries: Int {
     entries.filter {
       if case .refused = $0 { return true }
       return false
     }.count
   }
+  /// The entries (files and folders) of a folder that will be made.
+  var acceptedEntries: Int64 { Int64(entries.count - refusedEntries) }
 
   /// The bytes it counts for against the budget and the free space: the sizes its accepted
   /// entries declare for a folder, the declared size for anything else (unknown counts as none).
