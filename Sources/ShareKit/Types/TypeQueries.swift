@@ -39,7 +39,7 @@ extension TypeGate {
     return refused
   }
 
-  /// The files of the folder at `path`, as `share send` offers them (`ItemCatalog.files`), and
+  /// The files of the folder at `path`, as `share send` offers them (`ItemCatalog`'s walk), and
   /// which of them a receiver refuses as part of a version-control folder whatever their types
   /// (all of them when the folder is one: `.git`, or laid out as a bare repository). Review 20:
   /// `share types check` called a folder's `.git/config` accepted, which the receiver refuses.
