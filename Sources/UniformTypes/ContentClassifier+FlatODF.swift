@@ -11,10 +11,16 @@ extension ContentClassifier {
   /// `ooo:` and `script:` its own files use.
   static let flatOpenDocumentMacroElements = ["script", "library-embedded", "source-code", "event-listener"]
 
+  /// The OpenDocument office namespace, which the root element of a flat file binds.
+  static let officeNamespace = Array("urn:oasis:names:tc:opendocument:xmlns:office:1.0".utf8)
+
   /// The first macro element of a flat OpenDocument file in `head` (its qualified name), or nil
   /// when the head is not one or holds none. Only the head is read: a script element past it is
   /// not seen (Inbox/TYPES.md says so).
   static func flatOpenDocumentMacros(_ head: UnsafeRawBufferPointer) -> String? {
+    // Looked for in the bytes first: nearly no text holds the namespace, and a String's search
+    // (by characters) over a 64 KiB head cost a tenth of the receiver's time on real files.
+    guard ByteSearch.contains(officeNamespace, in: head) else { return nil }
     let text = String(decoding: head, as: UTF8.self)
     guard isFlatOpenDocument(text) else { return nil }
     var rest = Substring(text)
@@ -33,7 +39,7 @@ extension ContentClassifier {
   /// Whether the root element of the XML `text` is an OpenDocument `document` (any prefix bound
   /// to the OpenDocument office namespace).
   private static func isFlatOpenDocument(_ text: String) -> Bool {
-    guard text.contains("urn:oasis:names:tc:opendocument:xmlns:office:1.0") else { return false }
+    guard text.contains(String(decoding: officeNamespace, as: UTF8.self)) else { return false }
     var rest = Substring(text)
     // Skip the XML declaration, processing instructions, comments and a DOCTYPE.
     while let open = rest.firstIndex(of: "<") {

@@ -20,9 +20,9 @@ extension ContentClassifier {
   /// words; nil when it shows none. Text without `editdata.mso`, `xmlPackage` (Flat OPC's
   /// namespace) or ActiveMime in base64 is not looked into further.
   static func officeTextMacros(_ head: UnsafeRawBufferPointer) -> String? {
-    let activeMime = contains(head, Array(activeMimeBase64.utf8))
-    let editData = containsIgnoringCase(head, "editdata.mso")
-    let flatOPC = containsIgnoringCase(head, "xmlpackage")
+    let activeMime = ByteSearch.contains(Array(activeMimeBase64.utf8), in: head)
+    let editData = ByteSearch.containsIgnoringCase("editdata.mso", in: head)
+    let flatOPC = ByteSearch.containsIgnoringCase("xmlpackage", in: head)
     guard activeMime || editData || flatOPC else { return nil }
     let text = String(decoding: head, as: UTF8.self).lowercased()
     if isMIME(text) {
@@ -107,31 +107,5 @@ extension ContentClassifier {
       guard trimmed.hasPrefix(name + ":") else { return nil }
       return String(trimmed.dropFirst(name.count + 1).trimmingBlanks().filter { $0 != "\"" && $0 != "'" })
     }
-  }
-
-  /// Whether `head` holds `needle`'s bytes.
-  private static func contains(_ head: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, head.count >= needle.count else { return false }
-    var index = 0
-    while index <= head.count - needle.count {
-      if head[index] == first, needle.indices.allSatisfy({ head[index + $0] == needle[$0] }) { return true }
-      index += 1
-    }
-    return false
-  }
-
-  /// Whether `head` holds the ASCII `needle` (lowercase) in any letter case.
-  private static func containsIgnoringCase(_ head: UnsafeRawBufferPointer, _ needle: String) -> Bool {
-    let bytes = Array(needle.utf8)
-    guard head.count >= bytes.count else { return false }
-    func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-    var index = 0
-    while index <= head.count - bytes.count {
-      if lowered(head[index]) == bytes[0], bytes.indices.allSatisfy({ lowered(head[index + $0]) == bytes[$0] }) {
-        return true
-      }
-      index += 1
-    }
-    return false
   }
 }

@@ -351,7 +351,7 @@ package enum ContentClassifier {
       entries.append(entry)
       if flags & 0x8 != 0 && compressedSize == 0 {
         // Sizes follow the data: find the next local header by its signature.
-        let next = find(head, [0x50, 0x4B, 0x03, 0x04], from: dataStart)
+        let next = ByteSearch.firstIndex(of: [0x50, 0x4B, 0x03, 0x04], in: head, from: dataStart)
         entries[entries.count - 1].data = min(dataStart, head.count)..<(next ?? head.count)
         guard let next else { break }
         offset = next
@@ -369,23 +369,6 @@ package enum ContentClassifier {
     guard head.count >= prefix.count else { return false }
     for (index, byte) in prefix.enumerated() where head[index] != byte { return false }
     return true
-  }
-
-  private static func find(_ head: UnsafeRawBufferPointer, _ needle: [UInt8], from start: Int) -> Int? {
-    guard start >= 0, head.count >= needle.count, start <= head.count - needle.count else { return nil }
-    var index = start
-    while index <= head.count - needle.count {
-      if head[index] == needle[0] {
-        var match = true
-        for k in 1..<needle.count where head[index + k] != needle[k] {
-          match = false
-          break
-        }
-        if match { return index }
-      }
-      index += 1
-    }
-    return nil
   }
 
   /// Little-endian integers in a head (ZIP headers, OLE2's `CompoundFile`).

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension MIMEMagicDatabase {
   /// The cut database split in two by its groups' first lines: the groups whose first line only
   /// compares bytes at a fixed offset (`FirstTests`: their first lines, checked here, in Swift,
@@ -188,17 +182,7 @@ extension MIMEMagicDatabase {
       guard !pattern.isEmpty else { return true }
       let start = min(offset, head.count)
       let end = range == 0 ? head.count : min(head.count, offset + range + pattern.count)
-      guard end - start >= pattern.count, let base = head.baseAddress else { return false }
-      return pattern.withUnsafeBytes { pattern in
-        // memmem is not in Glibc's module: memchr for the first byte, then memcmp.
-        var at = base + start
-        let last = base + end - pattern.count
-        while at <= last, let found = memchr(at, Int32(pattern[0]), last - at + 1) {
-          if memcmp(found, pattern.baseAddress!, pattern.count) == 0 { return true }
-          at = UnsafeRawPointer(found) + 1
-        }
-        return false
-      }
+      return ByteSearch.firstIndex(of: pattern, in: head, from: start, end: end) != nil
     }
   }
 

@@ -242,7 +242,6 @@ final class SendReporter: Sendable {
       return tallies[recipient]
     }
     progress?.update(recipient, now: true) { $0.phase = .done }
-    let to = endpoints[recipient].name
     switch result {
     case .failure(.sameReceiver(let other)):
       if json {
