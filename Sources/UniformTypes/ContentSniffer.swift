@@ -259,7 +259,7 @@ package final class ContentSniffer: Sendable {
       let answer =
         candidates.isEmpty
         ? try? Self.buffer(rest, head, flags: MAGIC_MIME_TYPE)
-        : cutDatabase.withCut(puttingBack: candidates, of: tests, scratch: &handles.scratch) { cut in
+        : cutDatabase.withCut(puttingBack: candidates, of: tests, in: &handles, keeping: ContentSniffer.isUTF8Text(head)) { cut in
           try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE)
         } ?? nil
       if let answer { return (answer, candidates.isEmpty ? .rest : .some) }
@@ -267,6 +267,9 @@ package final class ContentSniffer: Sendable {
     guard let cut = cutDatabase.handle(.cut, in: &handles.cut) else { return (nil, .cut) }
     return (try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE), .cut)
   }
+
+  /// The groups of the kept `PutBack` handles, least recently used first (for tests).
+  func keptPutBacks() -> [[Int]] { withHandle { $0.putBack.kept.map(\.candidates) } }
 
   /// The cut pass's answer for `head` and which way it went (for tests).
   func cutPass(ofHead head: UnsafeRawBufferPointer) -> (answer: String?, by: CutPass) {

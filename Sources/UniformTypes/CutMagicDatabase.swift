@@ -119,22 +119,39 @@ final class CutMagicDatabase: Sendable {
   }
 
   /// Runs `body` with a handle on the cut without the tested groups other than `candidates`
-  /// (`MIMEMagicDatabase.FirstTests.database(with:cut:rest:into:)`), written into `scratch`
-  /// (kept by the caller for the next time, grown as needed) and closed after; nil when there
-  /// are no databases or libmagic cannot read it. Caller holds the cookie's lock.
+  /// (`MIMEMagicDatabase.FirstTests.database(with:cut:rest:into:)`): with `keeping`, one kept in
+  /// `kept` for the same groups, or a new one that is then kept there; without, one written into
+  /// `scratch` (kept by the caller for the next time, grown as needed) and closed after. Nil
+  /// when there are no databases or libmagic cannot read it. Caller holds the cookie's lock.
   func withCut<Value>(
-    puttingBack candidates: [Int], of tests: MIMEMagicDatabase.FirstTests, scratch: inout UnsafeMutableRawBufferPointer?,
+    puttingBack candidates: [Int], of tests: MIMEMagicDatabase.FirstTests, in handles: inout MagicHandles, keeping: Bool,
     _ body: (OpaquePointer) -> Value
   ) -> Value? {
+    if keeping, let handle = handles.putBack.handle(for: candidates) { return body(handle) }
     guard let parts = parts() else { return nil }
     let length = tests.byteCount(with: candidates)
-    if (scratch?.count ?? 0) < length {
-      scratch?.deallocate()
-      scratch = .allocate(byteCount: length, alignment: 16)
+    let output: UnsafeMutableRawBufferPointer
+    if keeping {
+      output = .allocate(byteCount: length, alignment: 16)
+    } else {
+      if (handles.scratch?.count ?? 0) < length {
+        handles.scratch?.deallocate()
+        handles.scratch = .allocate(byteCount: length, alignment: 16)
+      }
+      guard let scratch = handles.scratch else { return nil }
+      output = scratch
     }
-    guard let output = scratch, let address = output.baseAddress else { return nil }
     tests.database(with: candidates, cut: Self.bytes(parts.cut[0]), rest: Self.bytes(parts.rest), into: output)
-    guard let handle = MagicHandles.open(reading: [(Int(bitPattern: address), length), parts.cut[1]]) else { return nil }
+    guard let address = output.baseAddress,
+      let handle = MagicHandles.open(reading: [(Int(bitPattern: address), length), parts.cut[1]])
+    else {
+      if keeping { output.deallocate() }
+      return nil
+    }
+    if keeping {
+      handles.putBack.keep(handle, reading: output, for: candidates)
+      return body(handle)
+    }
     defer { magic_close(handle) }
     return body(handle)
   }

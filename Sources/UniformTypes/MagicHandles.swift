@@ -42,6 +42,9 @@ struct MagicHandles: @unchecked Sendable {
   /// Where the cut without some of its groups is written for a head (`CutMagicDatabase.withCut`),
   /// kept for the next one.
   var scratch: UnsafeMutableRawBufferPointer? = nil
+  /// Handles on the cut with some groups put back, kept for the heads of text that put back the
+  /// same groups (`CutMagicDatabase.withCut`).
+  var putBack = PutBack()
   var guarded: Cut
   var pieces: Pieces
 
@@ -51,6 +54,7 @@ struct MagicHandles: @unchecked Sendable {
     if case .open(let handle) = cut { magic_close(handle) }
     if case .open(let handle, _) = rest { magic_close(handle) }
     scratch?.deallocate()
+    putBack.close()
     if case .open(let handle) = guarded { magic_close(handle) }
     if case .open(let handles) = pieces { handles.forEach { magic_close($0) } }
   }
@@ -99,5 +103,47 @@ final class MagicCookie: Sendable {
       MagicHandles(
         full: handle, cut: cut ? .unopened : .unavailable, rest: cut ? .unopened : .unavailable, guarded: cut ? .unopened : .unavailable,
         pieces: cut ? .unopened : .unavailable))
+  }
+}
+
+/// The last few handles on the cut with some of its groups put back (`CutMagicDatabase.withCut`),
+/// each with the database it reads, the most recently used last. Heads of text of one kind put
+/// back the same groups (`#` comments, XML, C); a handle kept keeps what libmagic compiled for
+/// it — every regex it reached, which glibc compiles anew for each new handle — and its database
+/// is not written and loaded again (on 300 real files, 1,679 M instructions → 1,553 M). Random bytes seldom put back the same groups twice: their handles are not kept.
+struct PutBack: @unchecked Sendable {
+  struct Kept {
+    var candidates: [Int]
+    var handle: OpaquePointer
+    var database: UnsafeMutableRawBufferPointer
+  }
+
+  /// Per sniffer handle. A kept handle holds about 1 MiB (its database, the cut's rest and the
+  /// groups put back, about 250 KiB; the rest glibc's compiled regexes): two took the receiver's
+  /// peak on 3,000 real files from 66–68 to 71–72 MiB and its instructions 7.5% down, four to
+  /// 74 MiB and 9% down.
+  static let capacity = 2
+  private(set) var kept: [Kept] = []
+
+  /// The handle kept for `candidates`, now the most recently used; nil when there is none.
+  mutating func handle(for candidates: [Int]) -> OpaquePointer? {
+    guard let index = kept.firstIndex(where: { $0.candidates == candidates }) else { return nil }
+    let found = kept.remove(at: index)
+    kept.append(found)
+    return found.handle
+  }
+
+  /// Keeps `handle`, which reads `database`, for `candidates`, closing the least recently used
+  /// one when `capacity` are kept.
+  mutating func keep(_ handle: OpaquePointer, reading database: UnsafeMutableRawBufferPointer, for candidates: [Int]) {
+    if kept.count == Self.capacity { Self.close(kept.removeFirst()) }
+    kept.append(Kept(candidates: candidates, handle: handle, database: database))
+  }
+
+  func close() { kept.forEach(Self.close) }
+
+  private static func close(_ kept: Kept) {
+    magic_close(kept.handle)
+    kept.database.deallocate()
   }
 }
