@@ -131,6 +131,36 @@ extension AdversarialTests {
     #expect(staging.isEmpty, "staging left behind: \(staging)")
   }
 
+  /// Review 21: the files' reserve was checked once per Ask, against the free count of that
+  /// moment: three asks of 2,000 empty files, each fitting alone on a disk of 3,000 files, were
+  /// all accepted and left none free. Files are now admitted one by one, as bytes are.
+  @Test(.enabled(if: MountNamespace.available, "needs root and unshare for a small private tmpfs"))
+  func foldersSentAtOnceDoNotEatTheFilesReserve() throws {
+    let (alice, bob) = (try ShareHome(name: "adv-alice"), try ShareHome(name: "adv-bob"))
+    try bob.acceptEverything()
+    #expect(try bob.share("trust", "add", try alice.deviceID(), "--name", alice.name).exited(with: 0))
+    let daemon = try SmallDiskDaemon(home: bob, megabytes: 96, files: 3_000)
+    let reserve: Int64 = 150  // a twentieth of 3,000
+    let folders = try (0..<3).map { index in
+      let folder = alice.home.appendingPathComponent("many-\(index)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      for file in 0..<2_000 { FileManager.default.createFile(atPath: folder.appendingPathComponent("e\(file)").path, contents: nil) }
+      return folder
+    }
+    let sends = try folders.map { try alice.startShare("send", $0.path, "--to", daemon.address) }
+    let outputs = sends.map { $0.wait(timeout: .seconds(120)) }.map { "\($0.stdoutText)\($0.stderrText)" }.joined()
+    #expect(daemon.process.isRunning, "the daemon died:\n\(daemon.log)")
+    // Before, all three were accepted and the disk ran out of files: entries failed with "disk is
+    // full" (ENOSPC), which every other writer on that disk got too.
+    #expect(!(outputs + daemon.log).contains("disk is full"), "the disk ran out of files:\n\(daemon.log.suffix(1_000))")
+    #expect(outputs.contains("too few more files"), "the files' reserve never acted:\n\(outputs.suffix(1_000))")
+    // A session admits a file between another's count and its create at most: one each.
+    let free = daemon.freeFiles ?? 0
+    #expect(free >= reserve - 3, "\(free) files left free, under the reserve of \(reserve)")
+    let staging = (try? FileManager.default.contentsOfDirectory(atPath: daemon.seen(bob.staging).path)) ?? []
+    #expect(staging.isEmpty, "staging left behind: \(staging)")
+  }
+
   // MARK: Lost updates (issue 11.6, fixed)
 
   @Test func concurrentWritersOfTheTrustStoreLoseNothing() throws {

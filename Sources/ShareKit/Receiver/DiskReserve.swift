@@ -5,6 +5,8 @@ import Synchronization
 /// `AskDecision` refuses, before any byte moves, what would eat into it; and every write to
 /// staging asks `admits` first, so an item of unknown size (standard input), or items whose
 /// asks were each admitted against the same free space, fail when their bytes would reach it.
+/// Files likewise: every file or folder made in staging asks `admitsFile` (review 21: three
+/// asks of 2,000 empty files, each admitted against the same free count, left none).
 ///
 /// Shared by all sessions of a receiver (their writer threads included): the ledger of what was
 /// admitted since the last measurement lives in a `Mutex`.
@@ -15,6 +17,8 @@ final class DiskReserve: Sendable {
   private let ledger = Mutex(SpaceLedger())
 
   private let measureFiles: @Sendable () -> (free: Int64, total: Int64)?
+  /// Files admitted since the last count, and the files' reserve once the disk's size is known.
+  private let fileLedger = Mutex((ledger: SpaceLedger(block: 1, margin: 1_000), reserve: Int64?.none))
 
   /// The reserve on the file system holding `store`'s Inbox (statvfs).
   convenience init(bytes: Int64, store: InboxStore) {
@@ -52,6 +56,25 @@ final class DiskReserve: Sendable {
 
   /// The reason an item fails when its bytes would reach the reserve, for the sender.
   var reason: String { "not stored: \(ItemRefusal.noSpace(reserve: bytes).reason)" }
+
+  /// Whether one more file or folder may be made and still leave the files' reserve free (as
+  /// `admits` for bytes; a file system that counts no files, btrfs, is not limited).
+  func admitsFile() -> Bool {
+    guard bytes > 0 else { return true }
+    return fileLedger.withLock { state in
+      if state.reserve == nil {
+        guard let files = measureFiles() else { return true }
+        state.reserve = AskDecision.Space.filesReserve(total: files.total)
+      }
+      return state.ledger.admit(1, reserve: state.reserve ?? 0, now: .now) { measureFiles()?.free }
+    }
+  }
+
+  /// The reason a file fails when it would reach the files' reserve, for the sender.
+  var filesReason: String {
+    let reserve = fileLedger.withLock { $0.reserve } ?? 0
+    return "not stored: \(ItemRefusal.noFiles(reserve: reserve).reason)"
+  }
 }
 
 /// What the reserve knows of the free space: a measurement, less the bytes admitted since.
@@ -64,6 +87,15 @@ struct SpaceLedger: Sendable {
   /// Free bytes at the last measurement, less what was admitted since; nil before the first.
   private(set) var estimate: Int64? = nil
   private var measuredAt: ContinuousClock.Instant? = nil
+  /// What one admission is charged in multiples of, and how far above the reserve an estimate
+  /// is trusted: bytes by default (`block`, `margin`); files are counted one by one.
+  let unit: Int64
+  let trustedMargin: Int64
+
+  init(block: Int64 = SpaceLedger.block, margin: Int64 = SpaceLedger.margin) {
+    unit = block
+    trustedMargin = margin
+  }
 
   /// How long an estimate is trusted without measuring again.
   static let trustedFor: Duration = .milliseconds(100)
@@ -75,10 +107,8 @@ struct SpaceLedger: Sendable {
   /// Admits `count` bytes if the free space less them stays at or above `reserve`. An unknown
   /// free space admits (there is nothing to enforce).
   mutating func admit(_ count: Int64, reserve: Int64, now: ContinuousClock.Instant, measure: () -> Int64?) -> Bool {
-    let charge = (count + SpaceLedger.block - 1) / SpaceLedger.block * SpaceLedger.block
-    if let estimate, let measuredAt, now - measuredAt < SpaceLedger.trustedFor,
-      estimate - charge >= reserve + SpaceLedger.margin
-    {
+    let charge = (count + unit - 1) / unit * unit
+    if let estimate, let measuredAt, now - measuredAt < SpaceLedger.trustedFor, estimate - charge >= reserve + trustedMargin {
       self.estimate = estimate - charge
       return true
     }

@@ -124,11 +124,15 @@ final class ItemReceiver {
   private func receiveFolder(_ plan: ItemPlan) throws {
     var tally = FolderTally(plan)
     var folder: StagedFolder? = nil
-    do {
-      folder = try store.createStagedFolder()
-    } catch {
-      tally.problem = "not stored: \(error.peerDescription)"
-      emit(.failed(peer, item: plan.offer, reason: "cannot stage it: \(error)"))
+    if !channel.reserve.admitsFile() {
+      tally.problem = channel.reserve.filesReason
+    } else {
+      do {
+        folder = try store.createStagedFolder()
+      } catch {
+        tally.problem = "not stored: \(error.peerDescription)"
+        emit(.failed(peer, item: plan.offer, reason: "cannot stage it: \(error)"))
+      }
     }
     var placed = false
     defer { if !placed { folder?.discard() } }
@@ -137,6 +141,10 @@ final class ItemReceiver {
       case .file(let path):
         try receiveEntry(index, entry, of: plan.offer, at: path, into: folder, tally: &tally)
       case .folder(let path):
+        guard channel.reserve.admitsFile() else {
+          tally.refuse(index, entry, channel.reserve.filesReason)
+          continue
+        }
         do {
           try folder?.makeFolder(path)
         } catch {

@@ -148,6 +148,10 @@ final class PayloadReceiver {
     open: () throws(InboxError) -> StagingFile
   ) -> State {
     let file: StagingFile
+    // A new staging file is a file more on the disk; a resumed one is there already.
+    if payload.offset == 0 && payload.resume == nil && !channel.reserve.admitsFile() {
+      return .doomed(Doom(reason: channel.reserve.filesReason))
+    }
     do {
       file = try open()
     } catch {

@@ -29,21 +29,23 @@ enum MountNamespace {
 }
 
 /// `share daemon` for `home`, in a private mount namespace where the home's Documents folder is a
-/// tmpfs of `megabytes` MiB: a small disk that fills for real, without touching the machine's.
+/// tmpfs of `megabytes` MiB (and `files` files, when given): a small disk that fills for real,
+/// without touching the machine's.
 /// The test sees that file system through `/proc/PID/root`.
 final class SmallDiskDaemon {
   let home: ShareHome
   let process: ChildProcess
   let port: UInt16
 
-  init(home: ShareHome, megabytes: Int) throws {
+  init(home: ShareHome, megabytes: Int, files: Int? = nil) throws {
     self.home = home
     try FileManager.default.createDirectory(at: home.documents, withIntermediateDirectories: true)
-    let script = #"mount -t tmpfs -o size="$1"m share-e2e-small-disk "$2" || exit 97; shift 2; exec "$@""#
+    let script = #"mount -t tmpfs -o "$1" share-e2e-small-disk "$2" || exit 97; shift 2; exec "$@""#
     process = try MountNamespace.start(
       script,
       arguments: [
-        String(megabytes), home.documents.path, try ShareBinary.require().path, "--home", home.home.path,
+        "size=\(megabytes)m" + (files.map { ",nr_inodes=\($0)" } ?? ""), home.documents.path, try ShareBinary.require().path, "--home",
+        home.home.path,
         "daemon", "--port", "0", "--host", "127.0.0.1",
       ],
       environment: home.environment())
@@ -74,5 +76,12 @@ final class SmallDiskDaemon {
     var info = statvfs()
     guard statvfs(seen(home.documents).path, &info) == 0 else { return nil }
     return Int64(info.f_bavail) * Int64(info.f_frsize)
+  }
+
+  /// Files that may still be made on the small disk (`f_favail`).
+  var freeFiles: Int64? {
+    var info = statvfs()
+    guard statvfs(seen(home.documents).path, &info) == 0 else { return nil }
+    return Int64(info.f_favail)
   }
 }
