@@ -82,6 +82,34 @@ import Wire
     gate.close()
   }
 
+  /// Review 21: `accept --trust` made contacts of names `share trust add --name` refuses, and
+  /// `alice\u{0}` beside the contact `alice` got no warning.
+  @Test func aStrangerWhoseNameNoContactMayHaveCannotBeTrusted() throws {
+    var contacts = TrustStore()
+    contacts.add(TrustedPeer(id: Self.alice, name: "alice"))
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: contacts, askTimeout: .seconds(10))
+    let names = ["alice\u{0}", "", "ta\tb", " bob", String(repeating: "x", count: 64), "bob"]
+    for (index, name) in names.enumerated() {
+      let peer = Fingerprint(bytes: Array(repeating: UInt8(0xc0 + index), count: 32))!
+      // One address each: at most four asks wait per address.
+      let thread = Thread { _ = gate.consent(peerName: PeerText(name), peer: peer, address: "::\(index + 1)", items: Self.items) }
+      thread.start()
+      try waitUntil { gate.pending.contains { $0.peerName.unescaped == name } }
+    }
+    #expect(gate.pending.count == names.count)
+    for ask in gate.pending {
+      let name = ask.peerName.unescaped
+      if name == "bob" {
+        #expect(ask.whyNotTrusted == nil)
+      } else {
+        #expect(ask.whyNotTrusted?.contains("cannot be a contact by it") == true, "\(ask.peerName): \(ask.whyNotTrusted ?? "trusted")")
+      }
+    }
+    let nul = try #require(gate.pending.first { $0.peerName.unescaped == "alice\u{0}" })
+    #expect(nul.contactWithName == Self.alice.hex, "alice\\u{0} is not marked as looking like the contact alice")
+    gate.close()
+  }
+
   @Test func aStrangersAskWaitsUntilAccepted() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10))
     let result = Mutex<Refusal??>(nil)

@@ -28,11 +28,11 @@ enum TrustListCommand: Command {
     for peer in store.peers {
       table.add(peer.name.description, peer.id.grouped, peer.ask ? "(asks first)" : "")
     }
-    // On a pipe, as before: no empty last cell.
+    // On a pipe, as before: no empty last cell (a name is never left out: NAME, then ID).
     if context.terminal.stdoutIsTerminal {
       table.print(to: context.terminal)
     } else {
-      for row in table.rows { context.terminal.out(row.filter { !$0.isEmpty }.joined(separator: "\t")) }
+      for row in table.rows { context.terminal.out((row.last?.isEmpty == true ? row.dropLast() : row[...]).joined(separator: "\t")) }
     }
     return .success
   }

@@ -72,6 +72,12 @@ package struct PendingAsk: Codable, Sendable, Equatable {
     if unverified == true {
       return "\(peerName) proved no identity (LocalSend without a certificate), so it cannot be a contact"
     }
+    if let problem = DeviceName.problem(peerName.unescaped) {
+      // What `share trust add --name` and `share name` refuse (review 21: `alice\u{0}` and the
+      // empty name became contacts, the first beside `alice`).
+      return "its name \(peerName) \(problem), so it cannot be a contact by it. To trust it all the same, give it one: "
+        + "'share trust add \(peerId) --name NAME'"
+    }
     if let contactWithName {
       return "your contact named \(contactName ?? peerName) has ID \(contactWithName.prefix(12)); this is another device "
         + "(ID \(peerId.prefix(12))) using that name or one like it. To trust it all the same, give it another name: "

@@ -123,6 +123,9 @@ package struct KnownIdentities: Sendable {
     for scalar in name.precomposedStringWithCompatibilityMapping.unicodeScalars {
       let properties = scalar.properties
       if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format { continue }
+      // Control characters show as nothing, or as an escape beside the name (review 21:
+      // `alice\u{0}` went unwarned beside the contact `alice`); tabs and line breaks are blanks.
+      if properties.generalCategory == .control && !properties.isWhitespace { continue }
       if properties.isWhitespace || scalar.value == Self.brailleBlank {
         blank = !look.isEmpty
         continue
