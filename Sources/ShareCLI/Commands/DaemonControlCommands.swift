@@ -38,7 +38,7 @@ enum StatusCommand: Command {
       for t in status.transfers {
         let percent = t.bytesExpected > 0 ? Int(Double(t.bytesReceived) * 100 / Double(t.bytesExpected)) : 100
         terminal.out(
-          "  from \(t.peerName) (\(t.peerId.prefix(12))): \(t.items) item(s), \(formatBytes(t.bytesReceived)) of \(formatBytes(t.bytesExpected)) (\(percent)%)"
+          "  from \(SenderLabel.who(t.peerName, contactName: t.contactName, posedAs: nil)) (\(t.peerId.prefix(12))): \(t.items) item(s), \(formatBytes(t.bytesReceived)) of \(formatBytes(t.bytesExpected)) (\(percent)%)"
         )
       }
     }

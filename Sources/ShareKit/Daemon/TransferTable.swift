@@ -6,6 +6,9 @@ import TextEscaping
 package struct TransferStatus: Codable, Sendable, Equatable {
   package var id: Int
   package var peerName: PeerText
+  /// Its name as a contact of this home, when it is one: shown first, as the log and the Inbox
+  /// show a contact (review 21: a contact calling itself another contact's name showed as that).
+  package var contactName: PeerText? = nil
   package var peerId: String
   package var items: Int
   package var bytesReceived: Int64
@@ -21,11 +24,12 @@ package final class TransferTable: Sendable {
   package init() {}
 
   /// Adds a row and returns its ID.
-  func begin(peerName: PeerText, peerId: String, items: Int, bytes: Int64) -> Int {
+  func begin(peerName: PeerText, contactName: PeerText? = nil, peerId: String, items: Int, bytes: Int64) -> Int {
     let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
     rows.withLock {
       $0[id] = TransferStatus(
-        id: id, peerName: peerName, peerId: peerId, items: items, bytesReceived: 0, bytesExpected: bytes, startedAt: Date())
+        id: id, peerName: peerName, contactName: contactName, peerId: peerId, items: items, bytesReceived: 0, bytesExpected: bytes,
+        startedAt: Date())
     }
     return id
   }

@@ -148,7 +148,8 @@ final class ReceiveSession {
     try connection.sendNow(.answer(answer))
     if decision.acceptedCount > 0 {
       transfer = context.transfers.begin(
-        peerName: peer.name, peerId: peer.fingerprint.hex, items: decision.acceptedCount, bytes: decision.expectedBytes)
+        peerName: peer.name, contactName: peer.contactName, peerId: peer.fingerprint.hex, items: decision.acceptedCount,
+        bytes: decision.expectedBytes)
     }
     return decision
   }
