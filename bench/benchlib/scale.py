@@ -167,6 +167,9 @@ def measure_fanout(ctx, share):
         targets, homes = [], []
         for i, host in enumerate(receivers):
             home = fresh_receiver(share, f"fanout-{i}")
+            # A device of its own: copies of one identity are one receiver to `share send`,
+            # which sends to a device ID once however many --to lead to it.
+            rmtree(os.path.join(home, "identity"))
             d, port, _ready = share.start_daemon(home, f"fanout-{i}", extra=("--host", host.addr, "--name", f"share-bench-r{i + 1}"), host=host)
             daemons.append(d)
             targets += ["--to", f"{host.addr}:{port}"]
