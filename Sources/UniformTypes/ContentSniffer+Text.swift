@@ -10,12 +10,7 @@ extension ContentSniffer {
   /// feed, starting (after blanks) with a letter or a digit. Exactly what libmagic's built-in
   /// checks would call text, decided in microseconds.
   static func isPlainUTF8Text(_ head: UnsafeRawBufferPointer) -> Bool {
-    head.count >= 3 && startsWithLetterOrDigit(head) && isUTF8Text(head)
-  }
-
-  /// Valid UTF-8 (a sequence cut by the end of the head allowed) with no NUL and no control
-  /// character but tab, newline, carriage return and form feed, whatever it starts with.
-  static func isUTF8Text(_ head: UnsafeRawBufferPointer) -> Bool {
+    guard head.count >= 3, startsWithLetterOrDigit(head) else { return false }
     var index = 0
     let count = head.count
     while index < count {

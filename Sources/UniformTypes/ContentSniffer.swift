@@ -259,7 +259,7 @@ package final class ContentSniffer: Sendable {
       let answer =
         candidates.isEmpty
         ? try? Self.buffer(rest, head, flags: MAGIC_MIME_TYPE)
-        : cutDatabase.withCut(puttingBack: candidates, of: tests, in: &handles, keeping: ContentSniffer.isUTF8Text(head)) { cut in
+        : cutDatabase.withCut(puttingBack: candidates, of: tests, in: &handles, keeping: !ByteSearch.contains([0], in: head)) { cut in
           try? Self.buffer(cut, head, flags: MAGIC_MIME_TYPE)
         } ?? nil
       if let answer { return (answer, candidates.isEmpty ? .rest : .some) }

@@ -148,11 +148,8 @@ final class CutMagicDatabase: Sendable {
       if keeping { output.deallocate() }
       return nil
     }
-    if keeping {
-      handles.putBack.keep(handle, reading: output, for: candidates)
-      return body(handle)
-    }
-    defer { magic_close(handle) }
+    defer { if !keeping { magic_close(handle) } }
+    if keeping { handles.putBack.keep(handle, reading: output, for: candidates) }
     return body(handle)
   }
 

@@ -42,8 +42,8 @@ struct MagicHandles: @unchecked Sendable {
   /// Where the cut without some of its groups is written for a head (`CutMagicDatabase.withCut`),
   /// kept for the next one.
   var scratch: UnsafeMutableRawBufferPointer? = nil
-  /// Handles on the cut with some groups put back, kept for the heads of text that put back the
-  /// same groups (`CutMagicDatabase.withCut`).
+  /// Handles on the cut with some groups put back, kept for heads without a NUL byte (text) that
+  /// put back the same groups (`CutMagicDatabase.withCut`).
   var putBack = PutBack()
   var guarded: Cut
   var pieces: Pieces
@@ -110,7 +110,9 @@ final class MagicCookie: Sendable {
 /// each with the database it reads, the most recently used last. Heads of text of one kind put
 /// back the same groups (`#` comments, XML, C); a handle kept keeps what libmagic compiled for
 /// it — every regex it reached, which glibc compiles anew for each new handle — and its database
-/// is not written and loaded again (on 300 real files, 1,679 M instructions → 1,553 M). Random bytes seldom put back the same groups twice: their handles are not kept.
+/// is not written and loaded again (on 300 real files, 1,679 M instructions → 1,553 M). Binary
+/// heads (a NUL byte: random bytes almost always) seldom put back the same groups twice: their
+/// handles are not kept.
 struct PutBack: @unchecked Sendable {
   struct Kept {
     var candidates: [Int]
