@@ -58,7 +58,8 @@ final class DiskReserve: Sendable {
   var reason: String { "not stored: \(ItemRefusal.noSpace(reserve: bytes).reason)" }
 
   /// Whether one more file or folder may be made and still leave the files' reserve free (as
-  /// `admits` for bytes; a file system that counts no files, btrfs, is not limited).
+  /// `admits` for bytes; a file system that counts no files, btrfs, is not limited), with
+  /// `fileSlack` more kept.
   func admitsFile() -> Bool {
     guard bytes > 0 else { return true }
     return fileLedger.withLock { state in
@@ -66,9 +67,15 @@ final class DiskReserve: Sendable {
         guard let files = measureFiles() else { return true }
         state.reserve = AskDecision.Space.filesReserve(total: files.total)
       }
-      return state.ledger.admit(1, reserve: state.reserve ?? 0, now: .now) { measureFiles()?.free }
+      return state.ledger.admit(1, reserve: (state.reserve ?? 0) + Self.fileSlack, now: .now) { measureFiles()?.free }
     }
   }
+
+  /// Files kept free above the reserve while receiving, for what is made without being admitted
+  /// one by one — each placed batch's journal file — and for sessions that admit a file each
+  /// between another's count and its create: without it, three folders sent at once left 146
+  /// of a reserve of 150.
+  static let fileSlack: Int64 = 32
 
   /// The reason a file fails when it would reach the files' reserve, for the sender.
   var filesReason: String {
