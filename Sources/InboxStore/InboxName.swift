@@ -10,7 +10,8 @@ import TextEscaping
 ///   characters, every format character and other default-ignorable code point, noncharacters,
 ///   the braille blank, the object replacement character) become `_`; a variation selector
 ///   stays where it selects (`selects`) and a joiner where it joins (`Escaping.isJoiner`);
-/// - white space at either end is dropped, a space of another kind inside (no-break, en, em,
+/// - white space at either end is dropped (a name it leaves starting with `.`, hidden, gets a
+///   `_` in front: `  .txt` is `_.txt`), a space of another kind inside (no-break, en, em,
 ///   thin, ideographic...) becomes an ordinary space, and a run of spaces one: `invoice.pdf` and
 ///   a run of spaces do not stretch to hide the `.txt` after them;
 /// - characters are composed (NFC): `e` + U+0301 is `é`, so one name spelt two ways is one name
@@ -50,9 +51,12 @@ package enum InboxName {
     // The checks apply to the name as it will be stored, after any shortening (fuzz finding F2);
     // cleaned again after it, as a cut can leave a joiner with nothing to join.
     let composed = raw.precomposedStringWithCanonicalMapping
-    let name = cleaned(shorten(cleaned(composed.trimmingWhitespace()), to: maxBytes))
+    var name = cleaned(shorten(cleaned(composed.trimmingWhitespace()), to: maxBytes))
     if name.isEmpty { throw .empty }
     if name == "." || name == ".." { throw .dotName }
+    // White space dropped from the front must not make a name hidden: `  .txt` showed as a
+    // name and became the hidden `.txt` (review 21). What it hid behind becomes a `_`.
+    if name.hasPrefix("."), !composed.hasPrefix(".") { name = "_" + name }
     return name
   }
 

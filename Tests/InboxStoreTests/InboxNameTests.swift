@@ -174,6 +174,21 @@ import Testing
     // folderEntryComponentsNeverBecomeDotDot below.
   }
 
+  /// Review 21: white space in front of a dot hid a name (`  .txt` became the hidden `.txt`).
+  @Test(arguments: ["  .txt", "\t.profile", "\u{3000}.env", " ..a"])
+  func trimmingNeverMakesANameHidden(_ name: String) throws {
+    let stored = try InboxName.sanitize(name)
+    #expect(!stored.hasPrefix("."), "\(name.debugDescription) → \(stored)")
+    #expect(stored.hasPrefix("_"))
+    #expect(try InboxName.sanitize(stored) == stored)
+  }
+
+  @Test func aNameOfferedHiddenStaysAsItIs() throws {
+    #expect(try InboxName.sanitize(".bashrc") == ".bashrc")
+    #expect(try InboxName.sanitize(".env ") == ".env")
+    #expect(try InboxName.sanitize(relativePath: "dots/ .hidden") == ["dots", "_.hidden"])
+  }
+
   /// F2 in a folder entry: four components that shortened to `..` led from staging to the home.
   @Test func folderEntryComponentsNeverBecomeDotDot() throws {
     let dotdot = "..a" + String(repeating: "\u{301}", count: 130)
