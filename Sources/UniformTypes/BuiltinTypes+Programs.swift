@@ -110,6 +110,20 @@ extension BuiltinTypes {
       ext: ["webloc", "inetloc", "fileloc", "afploc", "ftploc"])
   }
 
+  /// Programs for a virtual machine: Java classes, Android's Dalvik executables (review 21),
+  /// Python bytecode.
+  static func bytecode(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.sun.java-class", "Java class file", ["public.data", "public.executable"], ext: ["class"],
+      mime: ["application/x-java", "application/x-java-applet", "application/x-java-vm", "application/java-vm"], sig: true)
+    list.type(
+      "com.android.dex", "Dalvik executable (Android)", ["public.data", "public.executable"], ext: ["dex", "odex"],
+      mime: ["application/vnd.android.dex"], sig: true)
+    list.type(
+      "org.python.bytecode", "Python bytecode", ["public.data", "public.executable"], ext: ["pyc", "pyo"],
+      mime: ["application/x-python-bytecode", "application/x-bytecode.python"], sig: true)
+  }
+
   /// Executables and installers.
   static func executables(_ list: inout BuiltinTypeList) {
     list.type("public.executable", "executable", ["public.item"])
@@ -129,12 +143,7 @@ extension BuiltinTypes {
     list.type(
       "com.sun.java-archive", "Java archive", ["public.zip-archive", "public.executable"], ext: ["jar", "war", "ear"],
       mime: ["application/java-archive", "application/x-java-archive"])
-    list.type(
-      "com.sun.java-class", "Java class file", ["public.data", "public.executable"], ext: ["class"],
-      mime: ["application/x-java", "application/x-java-applet", "application/x-java-vm", "application/java-vm"], sig: true)
-    list.type(
-      "org.python.bytecode", "Python bytecode", ["public.data", "public.executable"], ext: ["pyc", "pyo"],
-      mime: ["application/x-python-bytecode", "application/x-bytecode.python"], sig: true)
+    bytecode(&list)
     list.type(
       "com.microsoft.windows-shortcut", "Windows shortcut", ["public.data", "public.executable"], ext: ["lnk", "pif", "scf", "url-ms"],
       mime: ["application/x-ms-shortcut"], sig: true)

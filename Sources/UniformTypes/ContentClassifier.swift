@@ -17,7 +17,7 @@ import TextEscaping
 ///   OpenDocument file with macros (`ContentClassifier+FlatODF.swift`); Word 2003 XML, Flat OPC
 ///   and MHTML with a VBA project are macro-enabled (`ContentClassifier+OfficeText.swift`);
 /// - content starting `\x7FELF` is a Unix executable whatever libmagic called it, and an AppImage
-///   with `AI` and 1 or 2 at offset 8;
+///   with `AI` and 1 or 2 at offset 8; content starting `dex\n035\0` a Dalvik executable;
 /// - an OLE2 document whose directory (in the head) names a VBA project is macro-enabled;
 /// - a ZIP (or unrecognised data starting `PK\3\4`) is looked into: an OpenDocument `mimetype`
 ///   first entry, Office Open XML parts (`[Content_Types].xml`, `_rels/`, `docProps/`, then
@@ -140,6 +140,11 @@ package enum ContentClassifier {
     if mime == "application/x-dosexec", !startsWith(head, [0x4D, 0x5A]), !startsWith(head, [0x5A, 0x4D]) {
       result.type = .data
       result.refinement = "data (libmagic's guess of a DOS COM program from its first bytes; no MZ header)"
+      return
+    }
+    if result.type == .data, isDalvikExecutable(head) {
+      result.type = dalvikExecutable
+      result.refinement = "Dalvik executable (dex header)"
       return
     }
     if registry.conforms(result.type, to: "com.microsoft.windows-executable"), isResourceOnlyNEModule(head) {
