@@ -22,7 +22,9 @@ extension ContentClassifier {
   /// ends among comments, or inside a first line `[` whose `]` it does not hold, the group may
   /// come after what share reads: `beyondHead`, unless the head has NUL bytes (binary data,
   /// such as the zeros a disk image starts with, reads as blank lines).
-  static func iniGroup(_ head: UnsafeRawBufferPointer, truncated: Bool) -> IniGroup {
+  static func iniGroup(
+    _ head: UnsafeRawBufferPointer, truncated: Bool, known: (String) -> TypeIdentifier? = keyFileGroupType
+  ) -> IniGroup {
     var start = startsWith(head, [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var hasNUL = false
     while start < head.count {
@@ -43,7 +45,7 @@ extension ContentClassifier {
       let line = UnsafeRawBufferPointer(rebasing: head[first..<last])
       if line.count <= 64 {
         let text = String(decoding: line, as: UTF8.self)
-        if let type = keyFileGroupType(text) { return .found(type, text) }
+        if let type = known(text) { return .found(type, text) }
       }
       let unclosed = truncated && cut == head.count && !hasNUL && !line.contains(UInt8(ascii: "]"))
       return unclosed ? .beyondHead : .other
@@ -52,7 +54,7 @@ extension ContentClassifier {
   }
 
   /// The type a key file's group line gives.
-  private static func keyFileGroupType(_ line: String) -> TypeIdentifier? {
+  static func keyFileGroupType(_ line: String) -> TypeIdentifier? {
     switch line {
     case "[Desktop Entry]", "[KDE Desktop Entry]": return .desktopEntry
     case "[Flatpak Ref]": return "org.flatpak.flatpakref"
@@ -60,6 +62,20 @@ extension ContentClassifier {
     case "[Icon Theme]", "[X-GNOME-Metatheme]", "[Sound Theme]": return .themeDescription
     case _ where ["[internetshortcut]", "[{000214a0-0000-0000-c000-000000000046}]"].contains(line.lowercased()):
       return .internetShortcut
+    default: return nil
+    }
+  }
+
+  /// The shared-mime-info type of a passive key file by its first group: a systemd unit
+  /// (`[Unit]`, `[Service]`, `[Install]`...) or a D-Bus service file (`[D-BUS Service]`). Both
+  /// are plain text to libmagic and `*.service` to shared-mime-info, whose first glob was
+  /// taken: a systemd unit was described as a D-Bus service file (review 21).
+  static func serviceFileType(_ line: String) -> TypeIdentifier? {
+    switch line {
+    case "[D-BUS Service]": return .dynamic(mimeType: "text/x-dbus-service")
+    case "[Unit]", "[Install]", "[Service]", "[Socket]", "[Timer]", "[Mount]", "[Automount]", "[Path]", "[Swap]",
+      "[Slice]", "[Scope]":
+      return .dynamic(mimeType: "text/x-systemd-unit")
     default: return nil
     }
   }

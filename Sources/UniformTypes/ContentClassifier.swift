@@ -103,6 +103,13 @@ package enum ContentClassifier {
       result.refinement = "script for \(interpreter) (#! line)"
       return
     }
+    if result.type == .plainText, case .found(let type, let group) = iniGroup(head, truncated: false, known: serviceFileType),
+      registry.conforms(type, to: .plainText)
+    {
+      result.type = type
+      result.refinement = "\(group) group"
+      return
+    }
     result.isKeywordGuess = isKeywordGuess(result.type, head: head, registry: registry)
   }
 

@@ -38,6 +38,8 @@ package struct CheckReport: Sendable, Codable, Equatable {
   package var kind: ItemKind
   /// Size in bytes (files only).
   package var size: Int64?
+  /// What the name says, as the content settled it when the name has several meanings
+  /// (`*.service`: a D-Bus service or a systemd unit).
   package var nameType: TypeIdentifier
   /// What the content shows (files only).
   package var content: ContentType?
@@ -105,7 +107,7 @@ extension TypePolicy {
       verdict = judge(name: name, kind: .file, head: head, totalSize: totalSize, sniffer: sniffer)
     }
     return CheckReport(
-      path: path ?? name, kind: .file, size: totalSize ?? Int64(head.count), nameType: nameVerdict.nameType,
+      path: path ?? name, kind: .file, size: totalSize ?? Int64(head.count), nameType: verdict.nameType,
       content: content, nameVerdict: nameVerdict, verdict: verdict)
   }
 }
