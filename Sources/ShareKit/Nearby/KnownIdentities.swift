@@ -67,6 +67,16 @@ package struct KnownIdentities: Sendable {
     return prefix.count >= 4 && prefix.allSatisfy(\.isHexDigit) && shareDevices.contains { $0.id.hex.hasPrefix(prefix) }
   }
 
+  /// The other devices this home knows whose ID starts with `query` (an ID prefix in any
+  /// spelling, long enough to be one), each with a name it knows it by.
+  package func devices(withIDPrefix query: String) -> [(name: String, id: Fingerprint)] {
+    var found: [(name: String, id: Fingerprint)] = []
+    for pair in others where pair.id.matches(prefix: query) && !found.contains(where: { $0.id == pair.id }) {
+      found.append(pair)
+    }
+    return found
+  }
+
   /// What a record advertised as `name` with the ID `id` may be shown as.
   package func standing(name: String, id: Fingerprint?) -> Peer.Standing {
     guard let id else { return .new }
@@ -113,7 +123,8 @@ package struct KnownIdentities: Sendable {
   }
 
   /// A name as it looks on a screen, for telling look-alikes: compatibility forms folded (NFKC),
-  /// invisible characters dropped, blanks (the braille blank too) at the ends dropped and runs of
+  /// invisible characters dropped, marks on Latin letters dropped (`ali\u{307}ce`, `José` →
+  /// `jose`), blanks (the braille blank too) at the ends dropped and runs of
   /// them one space, every dash-like character a `-`, the letters of other scripts that look like
   /// Latin ones (either case; Unicode's confusables data, `Confusables.swift`) read as those, `0`
   /// as `o` and `1` and capital `I` as `l`, and letter case aside.
@@ -126,7 +137,11 @@ package struct KnownIdentities: Sendable {
       // Control characters show as nothing, or as an escape beside the name (review 21:
       // `alice\u{0}` went unwarned beside the contact `alice`); tabs and line breaks are blanks.
       if properties.generalCategory == .control && !properties.isWhitespace { continue }
-      if properties.isWhitespace || scalar.value == Self.brailleBlank {
+      // A mark on a Latin letter hides in it or beside it (review 22: `ali\u{307}ce` is drawn as
+      // `alice`): the letter is what shows. On other scripts marks are the writing: kept.
+      if properties.generalCategory == .nonspacingMark, look.last?.isASCII == true { continue }
+      // The Ogham space mark is white space to Unicode and drawn as a dash (review 22).
+      if properties.isWhitespace && scalar.value != Self.oghamSpaceMark || scalar.value == Self.brailleBlank {
         blank = !look.isEmpty
         continue
       }
@@ -134,8 +149,10 @@ package struct KnownIdentities: Sendable {
       blank = false
       if properties.generalCategory == .dashPunctuation || dashLike.contains(scalar.value) {
         look.append("-")
+      } else if let latin = lookalikes[scalar] ?? latinBase(of: scalar) {
+        look.append(contentsOf: String(latin).lowercased().unicodeScalars)
       } else {
-        look.append(contentsOf: String(lookalikes[scalar] ?? scalar).lowercased().unicodeScalars)
+        look.append(contentsOf: String(scalar).lowercased().unicodeScalars)
       }
     }
     return String(look)
@@ -144,9 +161,30 @@ package struct KnownIdentities: Sendable {
   /// The braille blank (U+2800): a symbol, neither white space nor ignorable, drawn as nothing.
   private static let brailleBlank: UInt32 = 0x2800
 
+  /// U+1680, white space to Unicode, drawn as a dash (`alice\u{1680}send` is `alice-send`).
+  private static let oghamSpaceMark: UInt32 = 0x1680
+
+  /// The Latin letter a precomposed letter is drawn on, marks aside (`é` → `e`, `ǐ` → `i`), as a
+  /// mark after a Latin letter is dropped; nil for anything else.
+  private static func latinBase(of scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    guard !scalar.isASCII, scalar.properties.isAlphabetic else { return nil }
+    let parts = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
+    guard let base = parts.first, base.isASCII, parts.count > 1,
+      parts.dropFirst().allSatisfy({ $0.properties.generalCategory == .nonspacingMark })
+    else { return nil }
+    return base
+  }
+
   /// Characters drawn as a hyphen that are not dash punctuation: minus signs, the modifier minus,
-  /// the hyphen bullet, heavy minus.
-  private static let dashLike: Set<UInt32> = [0x2212, 0x02D7, 0x2043, 0x2796, 0x2011, 0x00AD]
+  /// the hyphen bullet, heavy minus; and (review 22) horizontal box-drawing lines and scan
+  /// lines, the katakana prolonged sound mark, the ideograph and Kangxi radical "one", the
+  /// Hangul vowel eu and the CJK horizontal stroke, which Unicode's confusables data relates to
+  /// one another but not to `-`.
+  private static let dashLike: Set<UInt32> = [
+    0x2212, 0x02D7, 0x2043, 0x2796, 0x2011, 0x00AD, oghamSpaceMark,
+    0x2500, 0x2501, 0x2504, 0x2505, 0x2508, 0x2509, 0x254C, 0x254D, 0x2574, 0x2576, 0x2578, 0x257A, 0x257C, 0x257E,
+    0x23AF, 0x23BA, 0x23BB, 0x23BC, 0x23BD, 0x23E4, 0x30FC, 0xFF70, 0x4E00, 0x2F00, 0x3161, 0xFFDA, 0x1173, 0x31D0,
+  ]
 
   /// Letters and digits that most fonts draw like a Latin letter, to that letter.
   private static let lookalikes: [Unicode.Scalar: Unicode.Scalar] = {

@@ -143,7 +143,7 @@ struct Sightings: Sendable {
   /// (which needs the browse, to see every record claiming it).
   static func resolvesDirectly(_ target: String) -> Bool {
     guard let prefix = normalizedFingerprintPrefix(target) else { return true }
-    return prefix.count < Fingerprint.minimumPrefixLength
+    return prefix.count < PeerResolver.minimumPrefixLength
   }
 
   /// Whether a record found by name can be sent to without seeing the others: it advertises an
