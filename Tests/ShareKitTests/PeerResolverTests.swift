@@ -274,7 +274,8 @@ import Testing
     for (lookalike, name) in pairs {
       #expect(KnownIdentities.looksAlike(lookalike, name), "\(lookalike.unicodeScalars.map(\.value))")
     }
-    for (one, other) in [("lab-b", "lab-c"), ("alice", "alicia"), ("bob dev", "bobdev"), ("Борис", "Boris"), ("ivan", "lvan"),
+    for (one, other) in [
+      ("lab-b", "lab-c"), ("alice", "alicia"), ("bob dev", "bobdev"), ("Борис", "Boris"), ("ivan", "lvan"),
       // Marks on other scripts are their writing: a vowel sign is a different name.
       ("\u{0928}\u{092E}\u{0938}\u{094D}\u{0924}\u{0947}", "\u{0928}\u{092E}\u{0938}\u{094D}\u{0924}"),
       ("alice send", "alice-send"),
