@@ -75,10 +75,33 @@ import Wire
       try waitUntil { gate.pending.contains { $0.peerName.unescaped == name } }
     }
     let impostor = try #require(gate.pending.first { $0.peerName.unescaped == "alice-dev" })
-    #expect(impostor.contactWithName == Self.alice.hex)
+    #expect(impostor.posedAsID == Self.alice.hex)
     #expect(impostor.whyNotTrusted?.contains("another device") == true)
     let stranger = try #require(gate.pending.first { $0.peerName.unescaped == "bob" })
-    #expect(stranger.contactWithName == nil && stranger.whyNotTrusted == nil)
+    #expect(stranger.posedAsID == nil && stranger.whyNotTrusted == nil)
+    gate.close()
+  }
+
+  /// Review 22: the impostor's ask said `contact_name` (the contact it poses as, which reads as
+  /// "the sender is a contact") and a contact set to be asked got nothing. Now the contact's ask
+  /// has `contact_name`, and the impostor's `posed_as` and `posed_as_id`.
+  @Test func aContactsAskSaysSoAndAnImpostorsSaysWhomItPosesAs() throws {
+    var contacts = TrustStore()
+    contacts.add(TrustedPeer(id: Self.alice, name: PeerText("alice-send"), ask: true))
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: contacts, askTimeout: .seconds(10))
+    for (index, (name, peer)) in [("alice-send", Self.alice), ("aIice-send", Self.mallory)].enumerated() {
+      let thread = Thread { _ = gate.consent(peerName: PeerText(name), peer: peer, address: "::\(index + 1)", items: Self.items) }
+      thread.start()
+      try waitUntil { gate.pending.contains { $0.peerId == peer.hex } }
+    }
+    let contact = try #require(gate.pending.first { $0.peerId == Self.alice.hex })
+    #expect(contact.contactName == PeerText("alice-send") && contact.posedAs == nil && contact.posedAsID == nil, "\(contact)")
+    let impostor = try #require(gate.pending.first { $0.peerId == Self.mallory.hex })
+    #expect(impostor.contactName == nil && impostor.posedAs == PeerText("alice-send") && impostor.posedAsID == Self.alice.hex)
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    let json = try #require(String(data: try encoder.encode(impostor), encoding: .utf8))
+    #expect(json.contains("\"posed_as\":\"alice-send\"") && !json.contains("contact_name"), "\(json)")
     gate.close()
   }
 
@@ -106,7 +129,7 @@ import Wire
       }
     }
     let nul = try #require(gate.pending.first { $0.peerName.unescaped == "alice\u{0}" })
-    #expect(nul.contactWithName == Self.alice.hex, "alice\\u{0} is not marked as looking like the contact alice")
+    #expect(nul.posedAsID == Self.alice.hex, "alice\\u{0} is not marked as looking like the contact alice")
     gate.close()
   }
 

@@ -248,7 +248,7 @@ import Testing
     #expect(ask.peerId != Fingerprint(bytes: fingerprint.bytes)?.hex, "the gatekeeper never sees the claimed ID")
     #expect(ask.unverified == true && ask.whyNotTrusted?.contains("proved no identity") == true, "no --trust for a claim")
     // Its alias is the contact's name, too: both are said (review 13).
-    #expect(ask.contactWithName == Fingerprint(bytes: fingerprint.bytes)?.hex)
+    #expect(ask.posedAsID == Fingerprint(bytes: fingerprint.bytes)?.hex)
     #expect(ask.warning?.contains("NOT your contact") == true && ask.warning?.contains("proved no identity") == true, "\(ask)")
     #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
     while answer.withLock({ $0 }) == nil && ContinuousClock.now < deadline + .seconds(5) { usleep(10_000) }
@@ -276,9 +276,9 @@ import Testing
     while b.gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
     let ask = try #require(b.gatekeeper.pending.first, "a stranger's offer waits for the owner")
     #expect(ask.peerName.unescaped == "phone (LocalSend)" && ask.unverified == nil)
-    #expect(ask.contactWithName == Fingerprint(bytes: contact.bytes)?.hex, "\(ask)")
+    #expect(ask.posedAsID == Fingerprint(bytes: contact.bytes)?.hex, "\(ask)")
     // Named by the contact's own name, the sender's beside it (review 14).
-    #expect(ask.contactName?.unescaped == "phone", "\(ask)")
+    #expect(ask.posedAs?.unescaped == "phone" && ask.contactName == nil, "\(ask)")
     #expect(ask.warning?.hasPrefix("warning: NOT your contact phone (") == true, "\(ask)")
     #expect(ask.warning?.hasSuffix("a name like it (phone (LocalSend))") == true, "\(ask)")
     #expect(ask.whyNotTrusted?.hasPrefix("your contact named phone has ID") == true, "\(ask)")

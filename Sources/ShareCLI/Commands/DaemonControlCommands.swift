@@ -120,7 +120,8 @@ enum RequestsCommand: Command {
     }
     for ask in asks {
       let seconds = max(0, Int(ask.expiresAt.timeIntervalSinceNow))
-      terminal.out("[\(ask.id)] \(ask.peerName) (\(ask.peerId)) from \(ask.address), \(seconds)s left")
+      let contact = ask.contactName.map { $0 == ask.peerName ? ", your contact" : ", your contact \($0)" } ?? ""
+      terminal.out("[\(ask.id)] \(ask.peerName) (\(ask.peerId))\(contact) from \(ask.address), \(seconds)s left")
       if let code = ask.pairingCode { terminal.out("    pairing, code \(code)") }
       if let warning = ask.warning { terminal.out("    \(warning)") }
       for item in ask.items {
@@ -149,7 +150,10 @@ enum RequestsCommand: Command {
     if ask.pairingCode != nil {
       return "[\(ask.id)] If \(ask.peerName) shows the same code: 'share accept \(ask.id)'; else 'share decline \(ask.id)'."
     }
-    let trust = ask.whyNotTrusted == nil ? " (add --trust to trust \(ask.peerName) from now on)" : ""
+    // A contact that is asked (`share trust add --ask`) is trusted already (review 22: the hint
+    // offered to trust it).
+    let trust =
+      ask.whyNotTrusted == nil && ask.contactName == nil ? " (add --trust to trust \(ask.peerName) from now on)" : ""
     return "[\(ask.id)] Accept with 'share accept \(ask.id)'\(trust), decline with 'share decline \(ask.id)'."
   }
 }

@@ -48,10 +48,14 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   package var connections: Int
   /// For a pairing request: the code both people compare.
   package var pairingCode: String?
-  /// The ID of a contact that has the name this sender gave (another device: its ID differs).
-  package var contactWithName: String? = nil
-  /// That contact's own name (the sender's may only look like it, or add " (LocalSend)").
+  /// The sender's name here when it is a contact (one set to be asked), as `contact_name` means
+  /// in every `--json` output: this sender is your contact, named so.
   package var contactName: PeerText? = nil
+  /// The contact whose name this sender gave, or one like it, when the sender is another device:
+  /// that contact's own name (`posed_as`, as in `share inbox list --json`) and its ID. Review 22:
+  /// these were `contact_name` and `contact_with_name`, which read as "the sender is a contact".
+  package var posedAs: PeerText? = nil
+  package var posedAsID: String? = nil
   /// True when the sender proved no ID (a LocalSend sender without a certificate): `peerId` is
   /// then a random one for this ask, and it cannot become a contact.
   package var unverified: Bool? = nil
@@ -60,10 +64,10 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   /// notification): a stranger using a contact's name, or a sender that proved no identity.
   package var warning: String? {
     let unproven = unverified == true ? "unverified: it proved no identity (LocalSend without a certificate)" : nil
-    guard let contactWithName else { return unproven }
+    guard let posedAsID else { return unproven }
     let impostor =
-      "warning: NOT your contact \(contactName ?? peerName) (\(contactWithName.prefix(12))): another device using "
-      + (contactName.map { $0 == peerName } ?? true ? "that name" : "a name like it (\(peerName))")
+      "warning: NOT your contact \(posedAs ?? peerName) (\(posedAsID.prefix(12))): another device using "
+      + (posedAs.map { $0 == peerName } ?? true ? "that name" : "a name like it (\(peerName))")
     return [impostor, unproven].compactMap { $0 }.joined(separator: "; ")
   }
 
@@ -78,8 +82,8 @@ package struct PendingAsk: Codable, Sendable, Equatable {
       return "its name \(peerName) \(problem), so it cannot be a contact by it. To trust it all the same, give it one: "
         + "'share trust add \(peerId) --name NAME'"
     }
-    if let contactWithName {
-      return "your contact named \(contactName ?? peerName) has ID \(contactWithName.prefix(12)); this is another device "
+    if let posedAsID {
+      return "your contact named \(posedAs ?? peerName) has ID \(posedAsID.prefix(12)); this is another device "
         + "(ID \(peerId.prefix(12))) using that name or one like it. To trust it all the same, give it another name: "
         + "'share trust add \(peerId) --name OTHER'"
     }
@@ -294,8 +298,9 @@ package final class Gatekeeper: Sendable {
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
       ask.unverified = asker.verified ? nil : true
       let contact = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)
-      ask.contactWithName = contact?.id.hex
-      ask.contactName = contact?.name
+      ask.posedAsID = contact?.id.hex
+      ask.posedAs = contact?.name
+      ask.contactName = asker.verified ? state.trust.identify(peer, calling: asker.claimedName).contactName : nil
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))
     }
