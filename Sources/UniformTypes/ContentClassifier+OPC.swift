@@ -11,7 +11,7 @@ extension ContentClassifier {
   static let packagePartLimit = 64 * 1024
 
   /// The first sign, in the head's `[Content_Types].xml` and `.rels` parts, that the package
-  /// carries a VBA project, in words; nil when they show none.
+  /// carries a VBA project or an Excel 4.0 macro sheet, in words; nil when they show none.
   ///
   /// Signs: a part of content type `application/vnd.ms-office.vbaProject` (an `Override`, or a
   /// `Default` for the extension of a part in the head that no `Override` names); a macro-enabled main
@@ -26,9 +26,12 @@ extension ContentClassifier {
       {
         return sign
       } else if name.hasSuffix(".rels"), let text = partText(entry, head: head),
-        attributeValues("Type", in: text[...]).contains(where: { $0.hasSuffix("/relationships/vbaproject") })
+        let type = attributeValues("Type", in: text[...]).first(where: { type in
+          macroRelationships.contains { type.hasSuffix("/relationships/" + $0) }
+        })
       {
-        return "a vbaProject relationship in \(Escaping.escaped(entry.name, maximumLength: 60))"
+        let kind = type.split(separator: "/").last.map(String.init) ?? type
+        return "a \(kind) relationship in \(Escaping.escaped(entry.name, maximumLength: 60))"
       }
     }
     return nil
@@ -47,6 +50,7 @@ extension ContentClassifier {
       }
       if element.hasPrefix("override"), let part = attributeValues("PartName", in: element).first {
         if type == vbaProjectContentType { return "[Content_Types].xml declares a VBA project part" }
+        if macroSheetContentTypes.contains(type) { return "[Content_Types].xml declares an XLM macro sheet part" }
         overridden.insert(String(part.drop { $0 == "/" }))
       } else if element.hasPrefix("default"), type == vbaProjectContentType,
         let suffix = attributeValues("Extension", in: element).first
@@ -61,6 +65,17 @@ extension ContentClassifier {
   }
 
   static let vbaProjectContentType = "application/vnd.ms-office.vbaproject"
+
+  /// Excel 4.0 (XLM) macro sheets' content types, lowercased: international ones too, in XML
+  /// (xlsx, xlsm) and binary (xlsb). Excel runs their `Auto_Open` when the workbook opens, as it
+  /// runs a VBA project's (review 22: an xlsb and an xlsx with one were accepted).
+  static let macroSheetContentTypes: Set<String> = [
+    "application/vnd.ms-excel.macrosheet+xml", "application/vnd.ms-excel.macrosheet",
+    "application/vnd.ms-excel.intlmacrosheet+xml", "application/vnd.ms-excel.intlmacrosheet",
+  ]
+
+  /// The relationship types (their last part, lowercased) that reach macros.
+  static let macroRelationships = ["vbaproject", "xlmacrosheet", "xlintlmacrosheet"]
 
   /// The text of a stored or deflated part, lowercased, as far as the head holds it.
   private static func partText(_ entry: ZipEntry, head: UnsafeRawBufferPointer) -> String? {

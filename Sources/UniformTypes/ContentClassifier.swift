@@ -167,10 +167,10 @@ package enum ContentClassifier {
     // Only for what libmagic already named an OLE2 file, and not for the installers (msi)
     // in one: a legacy Office document whose directory names a VBA project runs it when opened.
     if registry.conforms(result.type, to: .compoundDocument), !registry.conforms(result.type, to: .installerPackage),
-      let entry = CompoundFile.vbaProjectEntry(in: head)
+      let evidence = CompoundFile.macros(in: head)
     {
       result.type = .macroEnabled
-      result.refinement = "OLE2 document with a VBA project (\(Escaping.escaped(entry, maximumLength: 40)))"
+      result.refinement = evidence
       return
     }
     if startsWith(head, [0x50, 0x4B, 0x03, 0x04]),
@@ -312,18 +312,20 @@ package enum ContentClassifier {
   private static func officeOpenXMLType(_ names: [String], declared: String?) -> (TypeIdentifier, String) {
     let macros =
       names.first { name in
-        let part = name.split(separator: "/").last?.lowercased()
-        return part == "vbaproject.bin" || part == "vbadata.xml"
+        let lowered = name.lowercased()
+        let part = lowered.split(separator: "/").last
+        // Excel 4.0 (XLM) macro sheets: `xl/macrosheets/`, `xl/intlmacrosheets/` (review 22).
+        return part == "vbaproject.bin" || part == "vbadata.xml" || lowered.contains("macrosheets/")
       } ?? declared
     for (folder, plain, macroEnabled) in [
       ("word/", "org.openxmlformats.wordprocessingml.document", "org.openxmlformats.wordprocessingml.document.macroenabled"),
       ("xl/", "org.openxmlformats.spreadsheetml.sheet", "org.openxmlformats.spreadsheetml.sheet.macroenabled"),
       ("ppt/", "org.openxmlformats.presentationml.presentation", "org.openxmlformats.presentationml.presentation.macroenabled"),
     ] as [(String, TypeIdentifier, TypeIdentifier)] where names.contains(where: { $0.hasPrefix(folder) }) {
-      if let macros { return (macroEnabled, "Office Open XML parts with a VBA project (\(Escaping.escaped(macros, maximumLength: 60)))") }
+      if let macros { return (macroEnabled, "Office Open XML parts with macros (\(Escaping.escaped(macros, maximumLength: 60)))") }
       return (plain, "Office Open XML parts (\(folder))")
     }
-    if let macros { return (.macroEnabled, "Office Open XML parts with a VBA project (\(Escaping.escaped(macros, maximumLength: 60)))") }
+    if let macros { return (.macroEnabled, "Office Open XML parts with macros (\(Escaping.escaped(macros, maximumLength: 60)))") }
     return (.openXML, "Office Open XML parts ([Content_Types].xml)")
   }
 

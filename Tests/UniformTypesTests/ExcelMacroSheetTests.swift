@@ -1,0 +1,68 @@
+import Testing
+
+@testable import UniformTypes
+
+/// Review 22: Excel 4.0 (XLM) macro sheets, which Excel runs on opening (`Auto_Open`) as it runs
+/// a VBA project, went unseen: an xlsb and an xlsx with one were accepted as Office documents.
+@Suite struct ExcelMacroSheetTests {
+  let registry = TypeRegistry.system()
+
+  func classify(_ head: [UInt8], _ mime: String) -> ContentType {
+    ContentClassifier.classify(head: head, truncated: false, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+  }
+
+  static func types(_ overrides: String) -> [UInt8] {
+    Array(
+      (#"<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">"# + overrides + "</Types>").utf8)
+  }
+
+  @Test func aWorkbookPackageWithAMacroSheetIsMacroEnabled() {
+    let plain = Self.types(#"<Override PartName="/xl/workbook.xml" ContentType="application/xml"/>"#)
+    // The part where Excel writes it.
+    let byName = SampleBytes.zip([("[Content_Types].xml", plain), ("xl/workbook.xml", [0x3C]), ("xl/macrosheets/sheet1.xml", [0x3C])])
+    #expect(classify(byName, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet.macroenabled")
+    // Declared under another name, XML and binary (xlsb), international too.
+    for type in ["application/vnd.ms-excel.macrosheet+xml", "application/vnd.ms-excel.macrosheet", "application/vnd.ms-excel.intlmacrosheet+xml"] {
+      let declared = Self.types(#"<Override PartName="/xl/stuff.bin" ContentType="\#(type)"/>"#)
+      let package = SampleBytes.zip([("[Content_Types].xml", declared), ("xl/workbook.bin", [0x83]), ("xl/stuff.bin", [0])])
+      let content = classify(package, "application/zip")
+      #expect(content.type == "org.openxmlformats.spreadsheetml.sheet.macroenabled", "\(type)")
+      #expect(content.refinement?.contains("XLM macro sheet") == true, "\(content)")
+    }
+    // Reached through a relationship.
+    let rels = Array(
+      (#"<Relationships><Relationship Id="r9" Type="http://schemas.microsoft.com/office/2006/relationships/xlMacrosheet" "#
+        + #"Target="x/y.bin"/></Relationships>"#).utf8)
+    let related = SampleBytes.zip([("[Content_Types].xml", plain), ("xl/_rels/workbook.xml.rels", rels), ("xl/workbook.xml", [0x3C])])
+    #expect(classify(related, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet.macroenabled")
+    // A worksheet is none.
+    let sheets = SampleBytes.zip([("[Content_Types].xml", plain), ("xl/workbook.xml", [0x3C]), ("xl/worksheets/sheet1.xml", [0x3C])])
+    #expect(classify(sheets, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet")
+  }
+
+  /// A BoundSheet8 record: position, state (0 visible, 1 hidden, 2 very hidden), type (0 a
+  /// worksheet, 1 a macro sheet), the name's length, whether it is UTF-16, the name.
+  static func boundSheet(_ name: String, state: UInt8 = 0, type: UInt8, wide: Bool = false) -> [UInt8] {
+    let characters: [UInt8] = wide ? name.utf16.flatMap { SampleBytes.le16(Int($0)) } : Array(name.utf8)
+    return [0x85, 0x00] + SampleBytes.le16(8 + characters.count) + SampleBytes.le32(0x1234) + [state, type]
+      + [UInt8(name.utf16.count), wide ? 1 : 0] + characters
+  }
+
+  @Test func aLegacyWorkbookWithAMacroSheetIsMacroEnabled() {
+    let workbook = SampleBytes.compoundFile([("Workbook", 2)])
+    let bof: [UInt8] = [0x09, 0x08, 0x10, 0x00] + [UInt8](repeating: 0, count: 16)
+    let sheets = Self.boundSheet("Sheet1", type: 0)
+    #expect(classify(workbook + bof + sheets, "application/vnd.ms-excel").type == "com.microsoft.excel.xls")
+    for macro in [Self.boundSheet("Macro1", state: 2, type: 1), Self.boundSheet("Mäcro", type: 1, wide: true)] {
+      let content = classify(workbook + bof + sheets + macro, "application/vnd.ms-excel")
+      #expect(content.type == .macroEnabled && content.refinement?.contains("Excel 4.0 macro sheet") == true, "\(content)")
+    }
+    // Only in a workbook: the same bytes in a Word document are no sheet.
+    let word = SampleBytes.compoundFile([("WordDocument", 2)])
+    #expect(classify(word + bof + Self.boundSheet("Macro1", type: 1), "application/msword").type == "com.microsoft.word.doc")
+    // A length that does not agree with the name is no record.
+    var broken = Self.boundSheet("Macro1", type: 1)
+    broken[2] = 20
+    #expect(classify(workbook + bof + broken, "application/vnd.ms-excel").type == "com.microsoft.excel.xls")
+  }
+}
