@@ -22,7 +22,9 @@ import Testing
     let byName = SampleBytes.zip([("[Content_Types].xml", plain), ("xl/workbook.xml", [0x3C]), ("xl/macrosheets/sheet1.xml", [0x3C])])
     #expect(classify(byName, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet.macroenabled")
     // Declared under another name, XML and binary (xlsb), international too.
-    for type in ["application/vnd.ms-excel.macrosheet+xml", "application/vnd.ms-excel.macrosheet", "application/vnd.ms-excel.intlmacrosheet+xml"] {
+    for type in [
+      "application/vnd.ms-excel.macrosheet+xml", "application/vnd.ms-excel.macrosheet", "application/vnd.ms-excel.intlmacrosheet+xml",
+    ] {
       let declared = Self.types(#"<Override PartName="/xl/stuff.bin" ContentType="\#(type)"/>"#)
       let package = SampleBytes.zip([("[Content_Types].xml", declared), ("xl/workbook.bin", [0x83]), ("xl/stuff.bin", [0])])
       let content = classify(package, "application/zip")
