@@ -124,7 +124,7 @@ enum BuiltinTypes {
         "application/x-python3", "text/x-python-script",
       ])
     list.type(
-      "public.perl-script", "Perl script", ["public.script"], ext: ["pl", "pm", "perl"],
+      "public.perl-script", "Perl script", ["public.script"], ext: ["pl", "pm", "perl", "ph"],
       mime: ["application/x-perl", "text/x-perl", "text/x-script.perl"])
     list.type(
       "public.ruby-script", "Ruby script", ["public.script"], ext: ["rb"],
@@ -154,7 +154,7 @@ enum BuiltinTypes {
       "com.microsoft.registry-file", "Windows registry file", ["public.script"], ext: ["reg"],
       mime: ["text/x-ms-regedit", "application/x-ms-regedit"])
     list.type(
-      "public.tcl-script", "Tcl script", ["public.script"], ext: ["tcl", "tk"], mime: ["text/tcl", "text/x-tcl", "application/x-tcl"])
+      "public.tcl-script", "Tcl script", ["public.script"], ext: ["tcl", "tk", "tm"], mime: ["text/tcl", "text/x-tcl", "application/x-tcl"])
     list.type(
       "com.microsoft.windows-script-component", "Windows script component", ["public.script"], ext: ["wsc", "sct", "jse", "wsh"],
       mime: ["text/scriptlet"])

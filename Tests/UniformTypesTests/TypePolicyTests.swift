@@ -482,4 +482,12 @@ struct TypePolicyTests {
       #expect(json.contains(key), "\(key)")
     }
   }
+
+  /// Review 22: a Tcl module (`.tm`, what `package require` loads) and a Perl header (`.ph`, what
+  /// `require` runs) were accepted as text.
+  @Test(arguments: ["shell-1.1.4.tm", "sys/ioctl.ph"])
+  func codeLoadedByAnInterpreterIsAScriptByName(_ name: String) throws {
+    let verdict = try Self.policy.get().judge(name: name, kind: .file)
+    #expect(!verdict.accepted && verdict.rule == .excludedName && verdict.decidedBy == "public.script", "\(verdict)")
+  }
 }
