@@ -250,6 +250,8 @@ import Testing
     // Its alias is the contact's name, too: both are said (review 13).
     #expect(ask.posedAsID == Fingerprint(bytes: fingerprint.bytes)?.hex)
     #expect(ask.warning?.contains("NOT your contact") == true && ask.warning?.contains("proved no identity") == true, "\(ask)")
+    // The ID it claims is said with the ask, as the Inbox records it (review 22).
+    #expect(ask.claimedID == fingerprint.hex && ask.warning?.contains("claims ID \(fingerprint.hex.prefix(12))") == true, "\(ask)")
     #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
     while answer.withLock({ $0 }) == nil && ContinuousClock.now < deadline + .seconds(5) { usleep(10_000) }
     guard case .failure(.rejected) = answer.withLock({ $0 }) else {

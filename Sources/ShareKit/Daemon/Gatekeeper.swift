@@ -59,11 +59,15 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   /// True when the sender proved no ID (a LocalSend sender without a certificate): `peerId` is
   /// then a random one for this ask, and it cannot become a contact.
   package var unverified: Bool? = nil
+  /// What such a sender says its ID is: the Inbox records its items under it, marked unverified
+  /// (review 22: the owner could not match the ask to what arrived).
+  package var claimedID: String? = nil
 
   /// What the person should know about who asks before answering (`share requests`, the log, a
   /// notification): a stranger using a contact's name, or a sender that proved no identity.
   package var warning: String? {
-    let unproven = unverified == true ? "unverified: it proved no identity (LocalSend without a certificate)" : nil
+    let claim = claimedID.map { "; claims ID \(PeerText(String($0.prefix(12))))" } ?? ""
+    let unproven = unverified == true ? "unverified: it proved no identity (LocalSend without a certificate\(claim))" : nil
     guard let posedAsID else { return unproven }
     let impostor =
       "warning: NOT your contact \(posedAs ?? peerName) (\(posedAsID.prefix(12))): another device using "
@@ -216,9 +220,10 @@ package final class Gatekeeper: Sendable {
   /// finds nothing to accept.
   /// `verified` is false for a sender that proved no ID (`peer` is then a random one).
   /// `claimedName` is the name the sender gave itself when `peerName` adds to it (a LocalSend
-  /// alias shown as "alias (LocalSend)"): the one compared with the contacts' names.
+  /// alias shown as "alias (LocalSend)"): the one compared with the contacts' names;
+  /// `claimedID` the ID an unverified sender claims, shown with the ask.
   package func consent(
-    peerName: PeerText, claimedName: PeerText? = nil, peer: Fingerprint, address: String,
+    peerName: PeerText, claimedName: PeerText? = nil, claimedID: String? = nil, peer: Fingerprint, address: String,
     items: @autoclosure () -> [AskedItem], offered: @autoclosure () -> [ItemOffer] = [], pairingCode: String? = nil,
     verified: Bool = true,
     willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
@@ -230,7 +235,9 @@ package final class Gatekeeper: Sendable {
     let items = items()
     let waiter = Waiter()
     let id: Int
-    let asker = Asker(name: peerName, claimedName: claimedName ?? peerName, id: peer, address: address, verified: verified)
+    let asker = Asker(
+      name: peerName, claimedName: claimedName ?? peerName, claimedID: verified ? nil : claimedID, id: peer, address: address,
+      verified: verified)
     let key = Self.foldKey(peer, items: items, offered: offered())
     switch register(waiter, asker, items: items, key: key, pairingCode: pairingCode) {
     case .failure(let refusal): return refusal
@@ -247,8 +254,9 @@ package final class Gatekeeper: Sendable {
   /// Who asks, as its connection knows it.
   private struct Asker {
     var name: PeerText
-    /// The name it gave itself (see `consent`).
+    /// The name it gave itself (see `consent`), and the ID when it proved none.
     var claimedName: PeerText
+    var claimedID: String?
     var id: Fingerprint
     var address: String
     var verified: Bool
@@ -297,6 +305,7 @@ package final class Gatekeeper: Sendable {
         items: Array(items.prefix(PendingAsk.listedItems)), itemCount: items.count, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
       ask.unverified = asker.verified ? nil : true
+      ask.claimedID = asker.claimedID
       let contact = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)
       ask.posedAsID = contact?.id.hex
       ask.posedAs = contact?.name
