@@ -248,10 +248,11 @@ import Testing
     #expect(ask.peerId != Fingerprint(bytes: fingerprint.bytes)?.hex, "the gatekeeper never sees the claimed ID")
     #expect(ask.unverified == true && ask.whyNotTrusted?.contains("proved no identity") == true, "no --trust for a claim")
     // Its alias is the contact's name, too: both are said (review 13).
-    #expect(ask.posedAsID == Fingerprint(bytes: fingerprint.bytes)?.hex)
+    #expect(ask.posedAsId == Fingerprint(bytes: fingerprint.bytes)?.hex)
     #expect(ask.warning?.contains("NOT your contact") == true && ask.warning?.contains("proved no identity") == true, "\(ask)")
     // The ID it claims is said with the ask, as the Inbox records it (review 22).
-    #expect(ask.claimedID == fingerprint.hex && ask.warning?.contains("claims ID \(fingerprint.hex.prefix(12))") == true, "\(ask)")
+    #expect(ask.claimedId == fingerprint.hex && ask.warning?.contains("claims ID \(fingerprint.hex.prefix(12))") == true, "\(ask)")
+    #expect(try JSONCoding.decoder().decode(PendingAsk.self, from: JSONCoding.encoder().encode(ask)).claimedId == ask.claimedId)
     #expect(b.gatekeeper.decide(ask.id, accept: false) != nil)
     while answer.withLock({ $0 }) == nil && ContinuousClock.now < deadline + .seconds(5) { usleep(10_000) }
     guard case .failure(.rejected) = answer.withLock({ $0 }) else {
@@ -278,7 +279,7 @@ import Testing
     while b.gatekeeper.pending.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
     let ask = try #require(b.gatekeeper.pending.first, "a stranger's offer waits for the owner")
     #expect(ask.peerName.unescaped == "phone (LocalSend)" && ask.unverified == nil)
-    #expect(ask.posedAsID == Fingerprint(bytes: contact.bytes)?.hex, "\(ask)")
+    #expect(ask.posedAsId == Fingerprint(bytes: contact.bytes)?.hex, "\(ask)")
     // Named by the contact's own name, the sender's beside it (review 14).
     #expect(ask.posedAs?.unescaped == "phone" && ask.contactName == nil, "\(ask)")
     #expect(ask.warning?.hasPrefix("warning: NOT your contact phone (") == true, "\(ask)")

@@ -359,10 +359,10 @@ package final class Daemon: @unchecked Sendable {
   /// the asker's name (review 18: `accept --trust` then made a second contact of that name).
   private func checkedAgainstContactsOnDisk(_ ask: PendingAsk) -> PendingAsk {
     var checked = ask
-    guard ask.posedAsID == nil, let fingerprint = Fingerprint(hex: ask.peerId),
+    guard ask.posedAsId == nil, let fingerprint = Fingerprint(hex: ask.peerId),
       let contact = try? Contacts(paths: paths).trusted().contact(sharingNameWith: ask.peerName, other: fingerprint)
     else { return ask }
-    checked.posedAsID = contact.id.hex
+    checked.posedAsId = contact.id.hex
     checked.posedAs = contact.name
     return checked
   }

@@ -55,22 +55,22 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   /// that contact's own name (`posed_as`, as in `share inbox list --json`) and its ID. Review 22:
   /// these were `contact_name` and `contact_with_name`, which read as "the sender is a contact".
   package var posedAs: PeerText? = nil
-  package var posedAsID: String? = nil
+  package var posedAsId: String? = nil
   /// True when the sender proved no ID (a LocalSend sender without a certificate): `peerId` is
   /// then a random one for this ask, and it cannot become a contact.
   package var unverified: Bool? = nil
   /// What such a sender says its ID is: the Inbox records its items under it, marked unverified
   /// (review 22: the owner could not match the ask to what arrived).
-  package var claimedID: String? = nil
+  package var claimedId: String? = nil
 
   /// What the person should know about who asks before answering (`share requests`, the log, a
   /// notification): a stranger using a contact's name, or a sender that proved no identity.
   package var warning: String? {
-    let claim = claimedID.map { "; claims ID \(PeerText(String($0.prefix(12))))" } ?? ""
+    let claim = claimedId.map { "; claims ID \(PeerText(String($0.prefix(12))))" } ?? ""
     let unproven = unverified == true ? "unverified: it proved no identity (LocalSend without a certificate\(claim))" : nil
-    guard let posedAsID else { return unproven }
+    guard let posedAsId else { return unproven }
     let impostor =
-      "warning: NOT your contact \(posedAs ?? peerName) (\(posedAsID.prefix(12))): another device using "
+      "warning: NOT your contact \(posedAs ?? peerName) (\(posedAsId.prefix(12))): another device using "
       + (posedAs.map { $0 == peerName } ?? true ? "that name" : "a name like it (\(peerName))")
     return [impostor, unproven].compactMap { $0 }.joined(separator: "; ")
   }
@@ -86,8 +86,8 @@ package struct PendingAsk: Codable, Sendable, Equatable {
       return "its name \(peerName) \(problem), so it cannot be a contact by it. To trust it all the same, give it one: "
         + "'share trust add \(peerId) --name NAME'"
     }
-    if let posedAsID {
-      return "your contact named \(posedAs ?? peerName) has ID \(posedAsID.prefix(12)); this is another device "
+    if let posedAsId {
+      return "your contact named \(posedAs ?? peerName) has ID \(posedAsId.prefix(12)); this is another device "
         + "(ID \(peerId.prefix(12))) using that name or one like it. To trust it all the same, give it another name: "
         + "'share trust add \(peerId) --name OTHER'"
     }
@@ -221,9 +221,9 @@ package final class Gatekeeper: Sendable {
   /// `verified` is false for a sender that proved no ID (`peer` is then a random one).
   /// `claimedName` is the name the sender gave itself when `peerName` adds to it (a LocalSend
   /// alias shown as "alias (LocalSend)"): the one compared with the contacts' names;
-  /// `claimedID` the ID an unverified sender claims, shown with the ask.
+  /// `claimedId` the ID an unverified sender claims, shown with the ask.
   package func consent(
-    peerName: PeerText, claimedName: PeerText? = nil, claimedID: String? = nil, peer: Fingerprint, address: String,
+    peerName: PeerText, claimedName: PeerText? = nil, claimedId: String? = nil, peer: Fingerprint, address: String,
     items: @autoclosure () -> [AskedItem], offered: @autoclosure () -> [ItemOffer] = [], pairingCode: String? = nil,
     verified: Bool = true,
     willWait: (PendingAsk, _ senderLeft: @escaping @Sendable () -> Void) -> Void = { _, _ in }
@@ -236,7 +236,7 @@ package final class Gatekeeper: Sendable {
     let waiter = Waiter()
     let id: Int
     let asker = Asker(
-      name: peerName, claimedName: claimedName ?? peerName, claimedID: verified ? nil : claimedID, id: peer, address: address,
+      name: peerName, claimedName: claimedName ?? peerName, claimedId: verified ? nil : claimedId, id: peer, address: address,
       verified: verified)
     let key = Self.foldKey(peer, items: items, offered: offered())
     switch register(waiter, asker, items: items, key: key, pairingCode: pairingCode) {
@@ -256,7 +256,7 @@ package final class Gatekeeper: Sendable {
     var name: PeerText
     /// The name it gave itself (see `consent`), and the ID when it proved none.
     var claimedName: PeerText
-    var claimedID: String?
+    var claimedId: String?
     var id: Fingerprint
     var address: String
     var verified: Bool
@@ -305,9 +305,9 @@ package final class Gatekeeper: Sendable {
         items: Array(items.prefix(PendingAsk.listedItems)), itemCount: items.count, askedAt: now,
         expiresAt: now.addingTimeInterval(askTimeout / .seconds(1)), connections: 1, pairingCode: pairingCode)
       ask.unverified = asker.verified ? nil : true
-      ask.claimedID = asker.claimedID
+      ask.claimedId = asker.claimedId
       let contact = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)
-      ask.posedAsID = contact?.id.hex
+      ask.posedAsId = contact?.id.hex
       ask.posedAs = contact?.name
       ask.contactName = asker.verified ? state.trust.identify(peer, calling: asker.claimedName).contactName : nil
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])

@@ -84,7 +84,7 @@ final class LocalSendGate: LocalSendDelegate {
       return refuse(reasons.joined(separator: "; "), sender)
     }
     let refusal = gatekeeper.consent(
-      peerName: sender.displayName, claimedName: sender.alias, claimedID: sender.claimedFingerprint.unescaped, peer: sender.gateID,
+      peerName: sender.displayName, claimedName: sender.alias, claimedId: sender.claimedFingerprint.unescaped, peer: sender.gateID,
       address: sender.address,
       items: decision.askedItems(types: policy.types), offered: decision.items.map(\.offer),
       verified: sender.proven
