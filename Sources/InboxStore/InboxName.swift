@@ -51,12 +51,14 @@ package enum InboxName {
     // The checks apply to the name as it will be stored, after any shortening (fuzz finding F2);
     // cleaned again after it, as a cut can leave a joiner with nothing to join.
     let composed = raw.precomposedStringWithCanonicalMapping
-    var name = cleaned(shorten(cleaned(composed.trimmingWhitespace()), to: maxBytes))
+    var trimmed = cleaned(composed.trimmingWhitespace())
+    // White space dropped from the front must not make a name hidden: `  .txt` showed as a
+    // name and became the hidden `.txt` (review 21). What it hid behind becomes a `_`, before
+    // any shortening (which keeps a name's start), so the name still fits (fuzz finding).
+    if trimmed.hasPrefix("."), !composed.hasPrefix("."), trimmed != ".", trimmed != ".." { trimmed = "_" + trimmed }
+    let name = cleaned(shorten(trimmed, to: maxBytes))
     if name.isEmpty { throw .empty }
     if name == "." || name == ".." { throw .dotName }
-    // White space dropped from the front must not make a name hidden: `  .txt` showed as a
-    // name and became the hidden `.txt` (review 21). What it hid behind becomes a `_`.
-    if name.hasPrefix("."), !composed.hasPrefix(".") { name = "_" + name }
     return name
   }
 

@@ -183,6 +183,14 @@ import Testing
     #expect(try InboxName.sanitize(stored) == stored)
   }
 
+  /// Fuzz finding: the `_` came after shortening, and a long name was 241 bytes.
+  @Test func aNameMadeVisibleStillFits() throws {
+    let long = "\n\r." + String(repeating: "\u{E9}", count: 200) + ".jpg"
+    let stored = try InboxName.sanitize(long)
+    #expect(stored.hasPrefix("_.") && stored.hasSuffix(".jpg") && stored.utf8.count <= InboxName.maxBytes, "\(stored.utf8.count)")
+    #expect(try InboxName.sanitize(stored) == stored)
+  }
+
   @Test func aNameOfferedHiddenStaysAsItIs() throws {
     #expect(try InboxName.sanitize(".bashrc") == ".bashrc")
     #expect(try InboxName.sanitize(".env ") == ".env")
