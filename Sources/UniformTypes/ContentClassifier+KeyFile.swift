@@ -11,8 +11,9 @@ extension ContentClassifier {
     /// The head of a longer item ends before any line but blank and comment ones has ended: the
     /// first group may lie beyond it.
     case beyondHead
-    /// Another group first, or a first line that is no group at all (not a key file).
-    case other
+    /// Another group first, with its line when it is short enough to be one share knows (a
+    /// systemd unit's, `serviceFileType`), or a first line that is no group at all (nil).
+    case other(String?)
   }
 
   /// The first group of `head`, read as GLib reads a key file (gkeyfile.c,
@@ -22,9 +23,7 @@ extension ContentClassifier {
   /// ends among comments, or inside a first line `[` whose `]` it does not hold, the group may
   /// come after what share reads: `beyondHead`, unless the head has NUL bytes (binary data,
   /// such as the zeros a disk image starts with, reads as blank lines).
-  static func iniGroup(
-    _ head: UnsafeRawBufferPointer, truncated: Bool, known: (String) -> TypeIdentifier? = keyFileGroupType
-  ) -> IniGroup {
+  static func iniGroup(_ head: UnsafeRawBufferPointer, truncated: Bool) -> IniGroup {
     var start = startsWith(head, [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var hasNUL = false
     while start < head.count {
@@ -39,22 +38,20 @@ extension ContentClassifier {
       while first < cut, isKeyFileBlank(head[first]) { first += 1 }
       start = end + 1
       if first == cut || head[first] == UInt8(ascii: "#") { continue }
-      guard head[first] == UInt8(ascii: "[") else { return .other }
+      guard head[first] == UInt8(ascii: "[") else { return .other(nil) }
       var last = cut
       while last > first, isKeyFileBlank(head[last - 1]) { last -= 1 }
       let line = UnsafeRawBufferPointer(rebasing: head[first..<last])
-      if line.count <= 64 {
-        let text = String(decoding: line, as: UTF8.self)
-        if let type = known(text) { return .found(type, text) }
-      }
+      let text = line.count <= 64 ? String(decoding: line, as: UTF8.self) : nil
+      if let text, let type = keyFileGroupType(text) { return .found(type, text) }
       let unclosed = truncated && cut == head.count && !hasNUL && !line.contains(UInt8(ascii: "]"))
-      return unclosed ? .beyondHead : .other
+      return unclosed ? .beyondHead : .other(text)
     }
-    return truncated && !hasNUL ? .beyondHead : .other
+    return truncated && !hasNUL ? .beyondHead : .other(nil)
   }
 
   /// The type a key file's group line gives.
-  static func keyFileGroupType(_ line: String) -> TypeIdentifier? {
+  private static func keyFileGroupType(_ line: String) -> TypeIdentifier? {
     switch line {
     case "[Desktop Entry]", "[KDE Desktop Entry]": return .desktopEntry
     case "[Flatpak Ref]": return "org.flatpak.flatpakref"

@@ -43,6 +43,7 @@ package enum ContentClassifier {
     }
     // Before the NUL rule, and whatever libmagic said: GLib still loads a desktop entry with
     // NUL bytes or binary data after its lines (review 13), and runs its Exec= as well.
+    var firstGroup: String? = nil
     switch iniGroup(head, truncated: truncated) {
     case .found(.themeDescription, let group):
       if let (type, evidence) = themeDescription(head, truncated: truncated, group: group) {
@@ -60,11 +61,11 @@ package enum ContentClassifier {
       result.type = .desktopEntry
       result.refinement = "text whose first group lies beyond the part share reads"
       return result
-    case .other:
-      break
+    case .other(let group):
+      firstGroup = group
     }
     if isText(result.type, mime: mime, registry: registry) {
-      refineText(&result, head: head, mime: mime, registry: registry)
+      refineText(&result, head: head, firstGroup: firstGroup, mime: mime, registry: registry)
       return result
     }
     refineBinary(&result, head: head, mime: mime, registry: registry)
@@ -72,9 +73,10 @@ package enum ContentClassifier {
   }
 
   /// What share knows better than libmagic about text: NUL bytes, PEM armor and SSH keys,
-  /// documents with macros written as text, a `#!` line, and whether a script is a keyword guess.
+  /// documents with macros written as text, a `#!` line, a systemd unit or D-Bus service file by
+  /// its `firstGroup` (from `iniGroup`), and whether a script is a keyword guess.
   private static func refineText(
-    _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
+    _ result: inout ContentType, head: UnsafeRawBufferPointer, firstGroup: String?, mime: String, registry: TypeRegistry
   ) {
     // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
     // armored form shared-mime-info calls text) keeps its type.
@@ -103,9 +105,7 @@ package enum ContentClassifier {
       result.refinement = "script for \(interpreter) (#! line)"
       return
     }
-    if result.type == .plainText, case .found(let type, let group) = iniGroup(head, truncated: false, known: serviceFileType),
-      registry.conforms(type, to: .plainText)
-    {
+    if result.type == .plainText, let group = firstGroup, let type = serviceFileType(group), registry.conforms(type, to: .plainText) {
       result.type = type
       result.refinement = "\(group) group"
       return
