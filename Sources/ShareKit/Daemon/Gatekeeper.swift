@@ -309,7 +309,7 @@ package final class Gatekeeper: Sendable {
       let contact = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)
       ask.posedAsId = contact?.id.hex
       ask.posedAs = contact?.name
-      ask.contactName = asker.verified ? state.trust.identify(peer, calling: asker.claimedName).contactName : nil
+      ask.contactName = asker.verified ? state.trust.peer(peer)?.name : nil
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))
     }
