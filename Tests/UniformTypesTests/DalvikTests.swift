@@ -17,13 +17,8 @@ import Testing
 
   @Test(arguments: [("classes.dex", "dex\n035"), ("photo.jpg", "dex\n039"), ("notes", "dey\n036")])
   func aDalvikExecutableIsAnExecutableUnderAnyName(_ name: String, _ magic: String) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-dex-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent(name)
-    try Data(Self.executable(magic: magic)).write(to: file)
     let policy = try TypePolicy(registry: TypeRegistry.system(), declarations: .builtinDefault)
-    let verdict = try policy.check(path: file.path, sniffer: try ContentSniffer()).verdict
+    let verdict = try policy.check(writing: Self.executable(magic: magic), as: name).verdict
     #expect(!verdict.accepted && verdict.type == "com.android.dex" && verdict.rule == .excludedContent, "\(verdict)")
   }
 

@@ -22,13 +22,8 @@ import Testing
 
   @Test(arguments: ["holiday.jpg", "report.pdf", "libthing.dylib", "tool"])
   func aMachOProgramIsAnExecutableUnderAnyName(_ name: String) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-macho-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent(name)
-    try Data(Self.executable()).write(to: file)
     let policy = try TypePolicy(registry: TypeRegistry.system(), declarations: .builtinDefault)
-    let verdict = try policy.check(path: file.path, sniffer: try ContentSniffer()).verdict
+    let verdict = try policy.check(writing: Self.executable(), as: name).verdict
     #expect(!verdict.accepted && verdict.type == "com.apple.mach-o-binary" && verdict.rule == .excludedContent, "\(verdict)")
   }
 }

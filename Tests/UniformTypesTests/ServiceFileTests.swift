@@ -12,13 +12,7 @@ import Testing
   static let dbus: TypeIdentifier = .dynamic(mimeType: "text/x-dbus-service")
 
   func check(_ name: String, _ text: String) throws -> CheckReport {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-service-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent(name)
-    try Data(text.utf8).write(to: file)
-    let policy = try TypePolicy(registry: registry, declarations: .builtinDefault)
-    return try policy.check(path: file.path, sniffer: try ContentSniffer())
+    try TypePolicy(registry: registry, declarations: .builtinDefault).check(writing: Array(text.utf8), as: name)
   }
 
   @Test func aServiceFileIsWhatItsFirstGroupSays() throws {

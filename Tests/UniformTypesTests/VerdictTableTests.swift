@@ -329,12 +329,7 @@ struct VerdictTableTests {
 
   /// Writes `sample` to a fresh file and checks it from disk.
   func check(_ sample: Sample, _ policy: TypePolicy) throws -> CheckReport {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-types-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent(sample.name)
-    try Data(try sample.bytes()).write(to: file)
-    return try policy.check(path: file.path, sniffer: try Self.sniffer.get())
+    try policy.check(writing: try sample.bytes(), as: sample.name, sniffer: try Self.sniffer.get())
   }
 
   @Test("the default declarations judge each sample as expected", arguments: samples)
