@@ -83,8 +83,7 @@ extension PeerResolver {
   private static func onlyKnownDevices(_ byID: [Peer], prefix query: String, book: KnownIdentities) throws(ShareError)
     -> [Peer]
   {
-    let known = book.devices(withIDPrefix: query)
-    guard !known.isEmpty else { return byID }
+    guard !byID.isEmpty, case let known = book.devices(withIDPrefix: query), !known.isEmpty else { return byID }
     let theirs = byID.filter { peer in known.contains { $0.id == peer.id } }
     guard theirs.isEmpty, let other = byID.first, let otherID = other.id else { return theirs }
     let names = known.map { "\(PeerText($0.name)) (\($0.id.short))" }.joined(separator: ", ")
