@@ -134,7 +134,7 @@ final class LocalSendUpload: UploadSink {
 
   /// Durable, read-only, no-replace placement into the Inbox; what became of it is logged.
   private func place(_ file: StagingFile, metadata: ItemMetadata) throws(UploadRefusal) {
-    let book = ReceiptBook(peer: sender.peer, emit: context.emit)
+    let book = ReceiptBook(peer: sender.peer, offered: [plan.offer.id], emit: context.emit)
     let batch = PlacementBatch(store: context.store, itemCount: 1)
     do {
       try batch.add(file, offer: plan.offer, name: plan.storedName, metadata: metadata)
@@ -144,7 +144,7 @@ final class LocalSendUpload: UploadSink {
       throw UploadRefusal(.failed, "not stored: \(error.peerDescription)")
     }
     batch.commit(into: book)
-    guard let receipt = book.receipt(for: [plan.offer]).items.first, receipt.status != .stored else { return }
+    guard let receipt = book.receipt().items.first, receipt.status != .stored else { return }
     throw UploadRefusal(receipt.status == .rejected ? .rejected : .failed, receipt.reason?.unescaped ?? "not stored")
   }
 }

@@ -14,9 +14,15 @@ final class ReceiptBook: Sendable {
   private let book = Mutex<Entries>(Entries())
 
   private struct Entries {
-    var receipts: [Int: ItemReceipt] = [:]
+    /// In the order they were recorded (a dictionary by ID was twice the memory for 5,000 small
+    /// files, at the Receipt, where the receiving daemon's memory peaks).
+    var receipts: [ItemReceipt] = []
     var counts = (stored: 0, refused: 0, failed: 0)
   }
+  /// Each offered ID's place in the offer order, which is the Receipt's; nil when the IDs were
+  /// offered in increasing order (a share sender numbers them 0, 1, 2, ...): then the IDs' own
+  /// order is the offer order.
+  private let places: [Int: Int]?
 
   /// Refusals of one Ask logged one by one; past them, `refusedAll` counts the rest in one
   /// event (review 17: a withdrawn ask of 81,000 items wrote a line per item, per connection
@@ -37,9 +43,12 @@ final class ReceiptBook: Sendable {
     var namedRefusals: [ItemReceipt.RefusedEntry]? { refused.isEmpty ? nil : Array(refused.prefix(Self.named)) }
   }
 
-  init(peer: PeerInfo, emit: @escaping @Sendable (ReceiverEvent) -> Void) {
+  /// `offered`: the IDs of the Ask's items, in the order offered.
+  init(peer: PeerInfo, offered: [Int], emit: @escaping @Sendable (ReceiverEvent) -> Void) {
     self.peer = peer
     self.emit = emit
+    let increasing = zip(offered, offered.dropFirst()).allSatisfy { $0 < $1 }
+    places = increasing ? nil : Dictionary(offered.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// Refused by the receiver, at Ask time or on its content; nothing kept.
@@ -87,19 +96,31 @@ final class ReceiptBook: Sendable {
     emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type, sha256: metadata.sha256))
   }
 
-  /// The Receipt, in the order the items were offered. The book keeps the counts and lets go
-  /// of the entries (thousands for a folder of small files: the Receipt holds them now).
-  func receipt(for offers: [ItemOffer]) -> Receipt {
-    let receipts = book.withLock { entries in
-      defer { entries.receipts = [:] }
-      return entries.receipts
+  /// The Receipt, in the order the items were offered; an item recorded twice has its last
+  /// fate. The book keeps the counts and hands its entries over (thousands for a folder of small
+  /// files: the Receipt holds them now, sorted where they were, not copied).
+  func receipt() -> Receipt {
+    var receipts: [ItemReceipt] = []
+    book.withLock { swap(&receipts, &$0.receipts) }
+    // Stable: an item's fates stay in the order recorded, the last one last.
+    if let places {
+      receipts.sort { places[$0.id, default: Int.max] < places[$1.id, default: Int.max] }
+    } else {
+      receipts.sort { $0.id < $1.id }
     }
-    return Receipt(items: offers.compactMap { receipts[$0.id] })
+    var kept = 0
+    for index in receipts.indices {
+      if index + 1 < receipts.count, receipts[index + 1].id == receipts[index].id { continue }
+      receipts.swapAt(kept, index)
+      kept += 1
+    }
+    receipts.removeLast(receipts.count - kept)
+    return Receipt(items: receipts)
   }
 
   private func record(_ receipt: ItemReceipt, counting: (inout (stored: Int, refused: Int, failed: Int)) -> Void) {
     book.withLock { entries in
-      entries.receipts[receipt.id] = receipt
+      entries.receipts.append(receipt)
       counting(&entries.counts)
     }
   }

@@ -82,7 +82,29 @@ final class ReceiveSession {
 
   private func exchange() throws {
     let peer = try greet()
-    let ask: Ask
+    guard let ask = try receiveAsk(from: peer) else { return }
+    let book = ReceiptBook(peer: peer, offered: ask.items.map(\.id), emit: emit)
+    // The plans only: the Ask (the Receipt needs none of it) and the decision's copies of the
+    // offers go before the bytes come. In turns, each let go once received: 5,000 plans are
+    // 1.5 MB (304 bytes each, and their strings), which stayed to the Receipt, where the
+    // receiving daemon's memory peaks (massif).
+    let plans = try answer(consume ask, from: peer, book: book).accepted
+    let items = ItemReceiver(channel: channel, peer: peer, book: book, itemCount: plans.count, emit: emit)
+    self.items = items
+    var turns = stride(from: 0, to: plans.count, by: Self.planTurn).map { Array(plans[$0..<min($0 + Self.planTurn, plans.count)]) }
+    _ = consume plans
+    for turn in turns.indices {
+      for plan in turns[turn] { try items.receive(plan) }
+      turns[turn] = []
+    }
+    items.commit()
+    try connection.sendNow(.receipt(book.receipt()))
+    emit(.finished(peer, stored: book.counts.stored, refused: book.counts.refused, failed: book.counts.failed))
+  }
+
+  /// The Ask, within the budget of large asks (a stranger's smaller); nil when the peer asked
+  /// to pair instead, which is then answered.
+  private func receiveAsk(from peer: PeerInfo) throws -> Ask? {
     let stranger = context.gatekeeper.map { !$0.trust.trusts(peer.fingerprint) && peer.fingerprint != context.device.fingerprint } ?? false
     let message = try connection.receiveMessage(expecting: "Ask", maxBytes: stranger ? SessionContext.strangerAskLimit : nil) { length in
       guard length > SessionContext.smallAsk else { return }
@@ -94,26 +116,12 @@ final class ReceiveSession {
     }
     engaged()
     switch message {
-    case .ask(let offered): ask = offered
-    case .pair: return try PairingRequest(connection: connection, context: context, peer: peer).answer()
+    case .ask(let offered): return offered
+    case .pair:
+      try PairingRequest(connection: connection, context: context, peer: peer).answer()
+      return nil
     case let other: throw WireError.unexpected(expected: "Ask", got: "a \(other.typeName) message")
     }
-    let book = ReceiptBook(peer: peer, emit: emit)
-    // The plans only: the decision's copies of them go before the bytes come. In turns, each
-    // let go once received: 5,000 plans are 1.5 MB (304 bytes each, and their strings), which
-    // stayed to the Receipt, where the receiving daemon's memory peaks (massif).
-    let plans = try answer(ask, from: peer, book: book).accepted
-    let items = ItemReceiver(channel: channel, peer: peer, book: book, itemCount: plans.count, emit: emit)
-    self.items = items
-    var turns = stride(from: 0, to: plans.count, by: Self.planTurn).map { Array(plans[$0..<min($0 + Self.planTurn, plans.count)]) }
-    _ = consume plans
-    for turn in turns.indices {
-      for plan in turns[turn] { try items.receive(plan) }
-      turns[turn] = []
-    }
-    items.commit()
-    try connection.sendNow(.receipt(book.receipt(for: ask.items)))
-    emit(.finished(peer, stored: book.counts.stored, refused: book.counts.refused, failed: book.counts.failed))
   }
 
   /// Hello both ways: the peer's must speak this version and name the certificate it presented,

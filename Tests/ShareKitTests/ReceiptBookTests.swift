@@ -1,0 +1,47 @@
+import Testing
+import TextEscaping
+import Wire
+
+@testable import ShareKit
+
+/// The Receipt lists each item once, in the order the Ask offered them, whatever order their
+/// fates were recorded in.
+@Suite struct ReceiptBookTests {
+  let peer = PeerInfo(fingerprint: Fingerprint(hex: String(repeating: "ab", count: 32))!, name: "sender", address: "127.0.0.1", port: 1)
+
+  func offer(_ id: Int) -> ItemOffer { ItemOffer(id: id, kind: .file, name: PeerText("item\(id).bin"), size: 1) }
+
+  @Test func itemsOfferedOutOfOrderKeepTheOfferOrder() {
+    let book = ReceiptBook(peer: peer, offered: [7, 2, 5, 0], emit: { _ in })
+    book.failed(offer(0), "short", type: nil)
+    book.refused(offer(5), "no", type: nil)
+    book.failed(offer(7), "short", type: nil)
+    book.refused(offer(2), "no", type: nil)
+    #expect(book.receipt().items.map(\.id) == [7, 2, 5, 0])
+  }
+
+  @Test func itemsOfferedInIncreasingOrderKeepIt() {
+    let book = ReceiptBook(peer: peer, offered: [3, 10, 11, 40], emit: { _ in })
+    for id in [40, 3, 11, 10] { book.refused(offer(id), "no", type: nil) }
+    #expect(book.receipt().items.map(\.id) == [3, 10, 11, 40])
+  }
+
+  @Test func anItemRecordedTwiceHasItsLastFate() {
+    let book = ReceiptBook(peer: peer, offered: [0, 1, 2], emit: { _ in })
+    book.refused(offer(1), "first", type: nil)
+    book.refused(offer(0), "only", type: nil)
+    book.failed(offer(1), "second", type: nil)
+    book.refused(offer(2), "only", type: nil)
+    let items = book.receipt().items
+    #expect(items.map(\.id) == [0, 1, 2])
+    #expect(items[1].status == .failed && items[1].reason?.unescaped == "second")
+    #expect(book.counts.refused == 3 && book.counts.failed == 1)
+  }
+
+  @Test func theBookLetsGoOfItsEntriesOnceTheReceiptIsMade() {
+    let book = ReceiptBook(peer: peer, offered: [0], emit: { _ in })
+    book.refused(offer(0), "no", type: nil)
+    #expect(book.receipt().items.count == 1)
+    #expect(book.receipt().items.isEmpty)
+  }
+}
