@@ -19,6 +19,14 @@ extension BuiltinTypes {
       "org.openxmlformats.presentationml.presentation", "PowerPoint presentation (pptx)",
       ["org.openxmlformats.openxml", "public.presentation"],
       ext: ["pptx"], mime: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"])
+    // shared-mime-info names these after their main part (`…main+xml`): without a declaration
+    // they were XML, "Text", and a ZIP judged as text is not looked into (review 23).
+    list.type(
+      "com.microsoft.visio.drawing", "Visio drawing (vsdx)", ["org.openxmlformats.openxml"], ext: ["vsdx", "vssx", "vstx"],
+      mime: [
+        "application/vnd.ms-visio.drawing.main+xml", "application/vnd.ms-visio.stencil.main+xml",
+        "application/vnd.ms-visio.template.main+xml",
+      ])
     list.type(
       "com.adobe.postscript", "PostScript document", ["public.data", "public.composite-content"], ext: ["ps", "eps"],
       mime: ["application/postscript"], sig: true)

@@ -62,6 +62,13 @@ extension BuiltinTypes {
         "application/vnd.ms-powerpoint.slide.macroenabled.12",
       ])
     list.type(
+      "com.microsoft.visio.drawing.macroenabled", "macro-enabled Visio drawing (vsdm)",
+      ["com.microsoft.visio.drawing", "com.microsoft.office.macro-enabled"], ext: ["vsdm", "vssm", "vstm"],
+      mime: [
+        "application/vnd.ms-visio.drawing.macroenabled.main+xml", "application/vnd.ms-visio.stencil.macroenabled.main+xml",
+        "application/vnd.ms-visio.template.macroenabled.main+xml",
+      ])
+    list.type(
       "com.microsoft.excel.xla", "Excel add-in or macro sheet (xla, xlm)",
       ["com.microsoft.excel.xls", "com.microsoft.office.macro-enabled"],
       ext: ["xla", "xlm"])

@@ -64,13 +64,18 @@ package enum ContentClassifier {
     case .other(let group):
       firstGroup = group
     }
-    if isText(result.type, mime: mime, registry: registry) {
+    // A ZIP or an OLE2 file is never text, whatever its first entries made libmagic call it
+    // (review 23: a `visio/` entry made a Word package "Visio drawing", XML, not looked into).
+    if isText(result.type, mime: mime, registry: registry), !startsWith(head, zipMagic), !startsWith(head, compoundFileMagic) {
       refineText(&result, head: head, firstGroup: firstGroup, mime: mime, registry: registry)
       return result
     }
     refineBinary(&result, head: head, mime: mime, registry: registry)
     return result
   }
+
+  static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+  static let compoundFileMagic: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
 
   /// What share knows better than libmagic about text: NUL bytes, PEM armor and SSH keys,
   /// documents with macros written as text, a `#!` line, a systemd unit or D-Bus service file by
@@ -164,23 +169,22 @@ package enum ContentClassifier {
       result.refinement = evidence
       return
     }
-    // Only for what libmagic already named an OLE2 file, and not for the installers (msi)
-    // in one: a legacy Office document whose directory names a VBA project runs it when opened.
-    if registry.conforms(result.type, to: .compoundDocument), !registry.conforms(result.type, to: .installerPackage),
+    // Any OLE2 file, whatever libmagic named it (review 23: a SummaryInformation application
+    // name, which Office does not read, made an xls "Crystal Reports"), but the installers
+    // (msi), refused as such: a legacy Office document whose directory names a VBA project
+    // runs it when opened.
+    if startsWith(head, compoundFileMagic), !registry.conforms(result.type, to: .installerPackage),
       let evidence = CompoundFile.macros(in: head)
     {
       result.type = .macroEnabled
       result.refinement = evidence
       return
     }
-    if startsWith(head, [0x50, 0x4B, 0x03, 0x04]),
-      result.type == .data || registry.conforms(result.type, to: .zipArchive),
-      let (type, evidence) = zipType(head, registry: registry),
-      type != result.type
-    {
-      result.type = type
-      result.refinement = evidence
+    if startsWith(head, compoundFileMagic), isText(result.type, mime: mime, registry: registry) {
+      result.type = .compoundDocument
+      result.refinement = "OLE2 compound file (libmagic said \(mime))"
     }
+    if startsWith(head, zipMagic) { refineZip(&result, head: head, registry: registry) }
   }
 
   /// `classify(head:truncated:magic:registry:)` for bytes in an array.
@@ -193,7 +197,7 @@ package enum ContentClassifier {
   /// Whether content of `type` is text. libmagic calls an ini file whose first group it does not
   /// know (an Internet shortcut that starts with its property group) a "Generic INItialization
   /// configuration", not text.
-  private static func isText(_ type: TypeIdentifier, mime: String, registry: TypeRegistry) -> Bool {
+  static func isText(_ type: TypeIdentifier, mime: String, registry: TypeRegistry) -> Bool {
     registry.conforms(type, to: .text) || mime == "application/x-wine-extension-ini"
   }
 
@@ -257,124 +261,6 @@ package enum ContentClassifier {
   static func isAppImage(_ head: UnsafeRawBufferPointer) -> Bool {
     head.count >= 11 && startsWith(head, elfMagic) && head[8] == UInt8(ascii: "A")
       && head[9] == UInt8(ascii: "I") && (head[10] == 1 || head[10] == 2)
-  }
-
-  /// What the ZIP local file headers in `head` show, with the evidence; nil for a plain ZIP.
-  static func zipType(_ head: UnsafeRawBufferPointer, registry: TypeRegistry) -> (TypeIdentifier, String)? {
-    let entries = zipEntries(head)
-    let names = entries.map(\.name)
-    if let first = entries.first, first.name == "mimetype", let declared = first.storedText {
-      if let found = mimetypeEntryType(declared, registry: registry) {
-        guard registry.conforms(found.0, to: .openDocument), let macros = openDocumentMacros(names) else { return found }
-        return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
-      }
-    }
-    let isOOXML = names.contains { $0 == "[Content_Types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docProps/") }
-    if isOOXML { return officeOpenXMLType(names, declared: declaredVBAProject(entries, head: head)) }
-    if names.contains("META-INF/container.xml") {
-      return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
-    }
-    if names.contains(where: { $0 == "AndroidManifest.xml" || $0 == "classes.dex" }) {
-      return ("com.android.package-archive", "Android package (AndroidManifest.xml)")
-    }
-    if names.contains("META-INF/MANIFEST.MF") {
-      return ("com.sun.java-archive", "Java archive (META-INF/MANIFEST.MF)")
-    }
-    return nil
-  }
-
-  /// A package that names its own type in a stored first entry `mimetype`: OpenDocument, EPUB.
-  private static func mimetypeEntryType(_ declared: String, registry: TypeRegistry) -> (TypeIdentifier, String)? {
-    let shown = Escaping.escaped(declared, maximumLength: 80)
-    if declared.hasPrefix("application/vnd.oasis.opendocument.") {
-      let type = registry.type(forMIMEType: declared)
-      return (registry.conforms(type, to: .openDocument) ? type : .openDocument, "OpenDocument mimetype entry (\(shown))")
-    }
-    let type = registry.type(forMIMEType: declared)
-    guard MIMEType.isValid(declared), registry.conforms(type, to: .zipArchive) else { return nil }
-    return (type, "mimetype entry (\(shown))")
-  }
-
-  /// The first part of an OpenDocument package that holds macros: a Basic library (`Basic/`) or
-  /// scripts (`Scripts/`: Python, JavaScript, BeanShell), which LibreOffice runs much as Office
-  /// runs a VBA project (review 16: a `.odt` with a Basic module that calls `Shell` was accepted).
-  private static func openDocumentMacros(_ names: [String]) -> String? {
-    names.first { name in
-      let lowered = name.lowercased()
-      return lowered.hasPrefix("basic/") || lowered.hasPrefix("scripts/")
-    }
-  }
-
-  /// The Office Open XML document kind its parts show: `word/`, `xl/` or `ppt/`, macro-enabled
-  /// when it carries a VBA project (`vbaProject.bin`, `vbaData.xml`, in any folder and any case:
-  /// Office compares part names ignoring case), or when the package `declared` one under another
-  /// name (`declaredVBAProject`).
-  private static func officeOpenXMLType(_ names: [String], declared: String?) -> (TypeIdentifier, String) {
-    let macros =
-      names.first { name in
-        let lowered = name.lowercased()
-        let part = lowered.split(separator: "/").last
-        // Excel 4.0 (XLM) macro sheets: `xl/macrosheets/`, `xl/intlmacrosheets/` (review 22).
-        return part == "vbaproject.bin" || part == "vbadata.xml" || lowered.contains("macrosheets/")
-      } ?? declared
-    for (folder, plain, macroEnabled) in [
-      ("word/", "org.openxmlformats.wordprocessingml.document", "org.openxmlformats.wordprocessingml.document.macroenabled"),
-      ("xl/", "org.openxmlformats.spreadsheetml.sheet", "org.openxmlformats.spreadsheetml.sheet.macroenabled"),
-      ("ppt/", "org.openxmlformats.presentationml.presentation", "org.openxmlformats.presentationml.presentation.macroenabled"),
-    ] as [(String, TypeIdentifier, TypeIdentifier)] where names.contains(where: { $0.hasPrefix(folder) }) {
-      if let macros { return (macroEnabled, "Office Open XML parts with macros (\(Escaping.escaped(macros, maximumLength: 60)))") }
-      return (plain, "Office Open XML parts (\(folder))")
-    }
-    if let macros { return (.macroEnabled, "Office Open XML parts with macros (\(Escaping.escaped(macros, maximumLength: 60)))") }
-    return (.openXML, "Office Open XML parts ([Content_Types].xml)")
-  }
-
-  struct ZipEntry {
-    var name: String
-    /// The first bytes of a stored (uncompressed) entry, as text, when they fit the head.
-    var storedText: String?
-    /// How the entry is compressed (0 stored, 8 deflated), and where its data lies in the head.
-    var method = 0
-    var data: Range<Int> = 0..<0
-  }
-
-  /// The local file headers found in `head`, in order: all of them the head holds (each takes
-  /// at least 30 bytes), so a VBA project after many small parts is still seen.
-  static func zipEntries(_ head: UnsafeRawBufferPointer) -> [ZipEntry] {
-    var entries: [ZipEntry] = []
-    var offset = 0
-    while offset + 30 <= head.count,
-      head[offset] == 0x50, head[offset + 1] == 0x4B, head[offset + 2] == 3, head[offset + 3] == 4
-    {
-      let flags = le16(head, offset + 6)
-      let method = le16(head, offset + 8)
-      let compressedSize = le32(head, offset + 18)
-      let nameLength = le16(head, offset + 26)
-      let extraLength = le16(head, offset + 28)
-      let nameStart = offset + 30
-      guard nameStart + nameLength <= head.count else { break }
-      let name = String(decoding: UnsafeRawBufferPointer(rebasing: head[nameStart..<(nameStart + nameLength)]), as: UTF8.self)
-      let dataStart = nameStart + nameLength + extraLength
-      var entry = ZipEntry(name: name, storedText: nil, method: method)
-      entry.data = min(dataStart, head.count)..<min(dataStart + compressedSize, head.count)
-      if method == 0, compressedSize > 0, compressedSize <= 256, dataStart + compressedSize <= head.count {
-        entry.storedText = String(
-          decoding: UnsafeRawBufferPointer(rebasing: head[dataStart..<(dataStart + compressedSize)]), as: UTF8.self
-        ).trimmingBlanks()
-      }
-      entries.append(entry)
-      if flags & 0x8 != 0 && compressedSize == 0 {
-        // Sizes follow the data: find the next local header by its signature.
-        let next = ByteSearch.firstIndex(of: [0x50, 0x4B, 0x03, 0x04], in: head, from: dataStart)
-        entries[entries.count - 1].data = min(dataStart, head.count)..<(next ?? head.count)
-        guard let next else { break }
-        offset = next
-      } else {
-        guard compressedSize != 0xFFFF_FFFF else { break }
-        offset = dataStart + compressedSize
-      }
-    }
-    return entries
   }
 
   // MARK: - Bytes

@@ -4,8 +4,8 @@ extension TypeRegistry {
   /// Parents of a MIME type with no declared identifier: its shared-mime-info `sub-class-of`
   /// types, plus the type its media type implies (`text/*` → `public.plain-text`, `image/*` →
   /// `public.image`, `audio/*` → `public.audio`, `video/*` → `public.movie`, `font/*` →
-  /// `public.font`, `*+xml` → `public.xml`, `*+json` → `public.json`, `*+zip` →
-  /// `public.zip-archive`), else `public.data`. A `sub-class-of application/x-executable`
+  /// `public.font`, and when shared-mime-info gives no parent `*+xml` → `public.xml`, `*+json` →
+  /// `public.json`, `*+zip` → `public.zip-archive`), else `public.data`. A `sub-class-of application/x-executable`
   /// (how shared-mime-info marks interpreted programs) becomes `public.script` for textual types
   /// and `public.executable` otherwise.
   func dynamicParents(of mime: String) -> [TypeIdentifier] {
@@ -30,8 +30,12 @@ extension TypeRegistry {
     case "video": implied = .movie
     case "font": implied = .font
     case "inode": implied = .item
+    // A structured suffix says what the content is only when shared-mime-info gives no parent:
+    // its `…main+xml` types (Visio's) name a ZIP package after its main part.
     default:
-      if mime.hasSuffix("+xml") {
+      if !subclassParents.isEmpty {
+        implied = nil
+      } else if mime.hasSuffix("+xml") {
         implied = .xml
       } else if mime.hasSuffix("+json") {
         implied = .json

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import UniformTypes
+
+/// Review 23: libmagic names a package by bytes a sender chooses and Office never reads — a
+/// `visio/` entry made a macro-enabled Word package a Visio drawing (XML, "Text", not looked
+/// into); a SummaryInformation application name made an xls with a VBA project "Crystal
+/// Reports". share's own look into a ZIP or an OLE2 file answers whatever libmagic said.
+@Suite struct SteeredMagicTests {
+  let registry = TypeRegistry.system()
+
+  func classify(_ head: [UInt8], _ mime: String) -> ContentType {
+    ContentClassifier.classify(head: head, truncated: false, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+  }
+
+  static let wordWithMacros: [(String, [UInt8])] = [
+    ("[Content_Types].xml", Array("<Types/>".utf8)), ("_rels/.rels", [0x3C]), ("visio/a.xml", Array("<a/>".utf8)),
+    ("word/document.xml", [0x3C]), ("word/vbaProject.bin", [0xD0, 0xCF, 0x11, 0xE0]),
+  ]
+
+  @Test(arguments: [
+    "application/vnd.ms-visio.drawing.main+xml", "text/xml", "application/xml", "text/plain", "application/x-rpt",
+    "application/octet-stream",
+  ])
+  func aVBAProjectInAZipIsFoundWhateverLibmagicCalledIt(_ mime: String) {
+    let content = classify(SampleBytes.zip(Self.wordWithMacros), mime)
+    #expect(content.type == "org.openxmlformats.wordprocessingml.document.macroenabled", "\(content)")
+  }
+
+  @Test(arguments: ["application/x-rpt", "application/octet-stream", "text/plain", "application/vnd.ms-excel"])
+  func aVBAProjectInAnOLE2DirectoryIsFoundWhateverLibmagicCalledIt(_ mime: String) {
+    let workbook = SampleBytes.compoundFile([("Workbook", 2), ("_VBA_PROJECT_CUR", 1)])
+    #expect(classify(workbook, mime).type == .macroEnabled)
+  }
+
+  @Test func anOLE2FileIsNeverText() {
+    let plain = classify(SampleBytes.compoundFile([("WordDocument", 2)]), "text/plain")
+    #expect(plain.type == .compoundDocument)
+  }
+
+  @Test func aZipIsNeverText() {
+    let content = classify(SampleBytes.plainZip, "text/xml")
+    #expect(content.type == .zipArchive)
+    #expect(!registry.conforms(content.type, to: .text))
+    #expect(classify(SampleBytes.docx, "text/xml").type == "org.openxmlformats.wordprocessingml.document")
+  }
+
+  @Test func visioPackagesAreDocumentsAndTheirMacrosAreFound() {
+    let drawing = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("visio/document.xml", [0x3C])])
+    let mime = "application/vnd.ms-visio.drawing.main+xml"
+    #expect(classify(drawing, mime).type == "com.microsoft.visio.drawing")
+    #expect(!registry.conforms("com.microsoft.visio.drawing", to: .text))
+    let withMacros = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("visio/document.xml", [0x3C]), ("visio/vbaProject.bin", [0])])
+    #expect(classify(withMacros, mime).type == "com.microsoft.visio.drawing.macroenabled")
+    for name in ["drawing.vsdm", "stencil.vssm", "template.vstm"] {
+      #expect(registry.conforms(registry.type(forFilename: name), to: .macroEnabled), "\(name)")
+    }
+    #expect(registry.type(forFilename: "drawing.vsdx") == "com.microsoft.visio.drawing")
+  }
+
+  /// With the real libmagic, as a receiver judges it.
+  @Test(arguments: ["invoice.doc", "invoice.docx"])
+  func theSteeredWordPackageIsRefused(_ name: String) throws {
+    let policy = try TypePolicy(registry: registry, declarations: .builtinDefault)
+    let verdict = try policy.check(writing: SampleBytes.zip(Self.wordWithMacros), as: name).verdict
+    #expect(!verdict.accepted && registry.conforms(verdict.type ?? .data, to: .macroEnabled), "\(verdict)")
+  }
+
+  /// A structured suffix (`+xml`) does not make XML of a type shared-mime-info says is a ZIP.
+  @Test func aSuffixDoesNotOverrideASubclassOfZip() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-mime-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try Data("application/x-share-test.main+xml application/zip\n".utf8).write(to: directory.appendingPathComponent("subclasses"))
+    let local = TypeRegistry.load(mimeDirectory: directory)
+    let type = local.type(forMIMEType: "application/x-share-test.main+xml")
+    #expect(local.conforms(type, to: .zipArchive))
+    #expect(!local.conforms(type, to: .xml))
+    #expect(local.conforms(local.type(forMIMEType: "application/x-share-test-other+xml"), to: .xml))
+  }
+}
