@@ -249,6 +249,30 @@ import Testing
     #expect(contacts.identify(R.labB, calling: PeerText("server")).contactName == "bob-desk")
   }
 
+  /// Review 23: a stranger called `alice (60a2fb7ce8a2)` — the contact's name and short ID, as
+  /// share shows them — was marked nowhere: not in `share requests`, the log, `share peers`.
+  @Test func aContactsNameWithABracketedPartIsAPose() throws {
+    let book = R.book(contacts: ["alice": R.labB])
+    for decorated in ["alice (60a2fb7ce8a2)", "alice(60a2)", "Alice (calls itself bob)", "alice \u{FF08}x\u{FF09}", "alice [x] (y)"] {
+      #expect(book.standing(name: decorated, id: R.mallory) == .looksLike("alice"), "\(decorated)")
+    }
+    var contacts = TrustStore()
+    contacts.add(TrustedPeer(id: R.labB, name: "alice"))
+    #expect(contacts.identify(R.mallory, calling: PeerText("alice (60a2fb7ce8a2)")).posedAs == "alice")
+    for (one, other) in [("(alice)", "alice"), ("alice (x", "alice"), ("alice-x)", "alice"), ("alice (x) y", "alice")] {
+      #expect(!KnownIdentities.looksAlike(one, other), "\(one) / \(other)")
+    }
+    // With the contact away, `--to alice` marks the record and does not suggest it.
+    let peers = R.peers([R.record("alice (60a2fb7ce8a2)", R.mallory, port: 9)], book: book)
+    #expect {
+      try R.endpoint(for: "alic", among: peers, book: book)
+    } throws: { error in
+      "\(error)".contains("(unverified)") && !"\(error)".contains("did you mean")
+    }
+    #expect(KnownIdentities.withoutDecoration("alice") == nil)
+    #expect(KnownIdentities.withoutDecoration("alice (a) (b)") == "alice")
+  }
+
   /// Found by outside review 9 and a code review: blanks at the ends, capital Cyrillic and Greek
   /// letters, dotless i, Latin alpha, small capitals, dash-like symbols and digits for letters.
   @Test func lookAlikesOfEveryKindLookTheSame() {

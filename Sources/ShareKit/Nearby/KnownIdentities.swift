@@ -104,8 +104,33 @@ package struct KnownIdentities: Sendable {
   /// a stranger calling itself `bob-desk` beside the contact was advertised so, and nothing
   /// flagged it) looks like the name without it; two numbered names are not alike for that
   /// (`Room #2`, `Room #3`).
+  ///
+  /// A name with a bracketed part at its end looks like the name without it (review 23: a
+  /// stranger called itself `alice (60a2fb7ce8a2)`, which share shows as the contact `alice` and
+  /// its ID are shown, with its own ID after).
   package static func looksAlike(_ first: String, _ second: String) -> Bool {
     look(first, second) || look(withoutCollisionNumber(first), second) || look(first, withoutCollisionNumber(second))
+      || withoutDecoration(first).map { look($0, second) } == true || withoutDecoration(second).map { look(first, $0) } == true
+  }
+
+  /// `name` without the bracketed parts at its end (`alice (60a2fb7ce8a2)`, `bob-desk [x]`: any
+  /// opening and closing punctuation, full-width too, as share decorates a name with an ID or a
+  /// note), and the blanks before them; nil when it has none, or nothing would be left.
+  package static func withoutDecoration(_ name: String) -> String? {
+    var scalars = Array(name.unicodeScalars)
+    var stripped = false
+    while true {
+      while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+      guard let last = scalars.last, last.properties.generalCategory == .closePunctuation,
+        let open = scalars.lastIndex(where: { $0.properties.generalCategory == .openPunctuation })
+      else { break }
+      let rest = scalars[..<open]
+      guard rest.contains(where: { !$0.properties.isWhitespace }) else { break }
+      scalars = Array(rest)
+      stripped = true
+    }
+    guard stripped else { return nil }
+    return String(String.UnicodeScalarView(scalars))
   }
 
   private static func look(_ first: String, _ second: String) -> Bool {

@@ -119,12 +119,16 @@ extension PeerResolver {
         "'\(shown)' is this device (\(Escaping.escaped(own.name)), \(own.id.short)): its own daemon receives what other devices send; "
           + "send to another peer, or to this daemon's HOST:PORT to try it out")
     }
-    let seen = peers.filter { !$0.isSelf }.map { "\($0.name) (\($0.id?.short ?? "no ID"))" }
+    // A record that claims what this home knows otherwise is marked, and never suggested
+    // (review 23: `alice (60a2fb7ce8a2)` was listed as if it were the contact alice).
+    let seen = peers.filter { !$0.isSelf }.map {
+      "\($0.name) (\($0.id?.short ?? "no ID"))" + ($0.standing.isUnverifiedClaim ? " (unverified)" : "")
+    }
     // A few hex digits were probably meant as an ID prefix (review 16: `--to af` said only that
     // nobody is called af).
     let short = normalizedFingerprintPrefix(query).map { $0.count < minimumPrefixLength } ?? false
     let hint = short ? " (an ID prefix needs at least \(minimumPrefixLength) hex digits)" : ""
-    let guess = Suggestions.closest(to: query, among: peers.filter { !$0.isSelf }.map(\.name.unescaped))
+    let guess = Suggestions.closest(to: query, among: peers.filter { !$0.isSelf && !$0.standing.isUnverifiedClaim }.map(\.name.unescaped))
     let suggestion = guess.map { "; did you mean '\(Escaping.escaped($0))'?" } ?? ""
     return .configuration(
       "no nearby peer is called \(shown)\(hint)\(suggestion)"
