@@ -118,7 +118,7 @@ extension BuiltinTypes {
   }
 
   /// Programs for a virtual machine: Java classes, Android's Dalvik executables (review 21),
-  /// Python bytecode.
+  /// Python bytecode, compiled AutoIt.
   static func bytecode(_ list: inout BuiltinTypeList) {
     list.type(
       "com.sun.java-class", "Java class file", ["public.data", "public.executable"], ext: ["class"],
@@ -129,6 +129,8 @@ extension BuiltinTypes {
     list.type(
       "org.python.bytecode", "Python bytecode", ["public.data", "public.executable"], ext: ["pyc", "pyo"],
       mime: ["application/x-python-bytecode", "application/x-bytecode.python"], sig: true)
+    // What AutoIt3.exe runs (review 23: accepted as data); its source is a script (`.au3`).
+    list.type("com.autoitscript.compiled", "compiled AutoIt script (a3x)", ["public.data", "public.executable"], ext: ["a3x"])
   }
 
   /// Executables and installers.

@@ -159,6 +159,10 @@ enum BuiltinTypes {
       "com.microsoft.windows-script-component", "Windows script component", ["public.script"], ext: ["wsc", "sct", "jse", "wsh"],
       mime: ["text/scriptlet"])
     list.type("com.apple.applescript.text", "AppleScript", ["public.script"], ext: ["applescript"], mime: ["text/x-applescript"])
+    // Windows automation scripts, run by a double-click where AutoIt or AutoHotkey is installed
+    // (review 23: accepted as text).
+    list.type("com.autoitscript.script", "AutoIt script", ["public.script"], ext: ["au3"])
+    list.type("com.autohotkey.script", "AutoHotkey script", ["public.script"], ext: ["ahk", "ah2"])
   }
 
   /// Images.

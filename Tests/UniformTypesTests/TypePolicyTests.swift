@@ -490,4 +490,11 @@ struct TypePolicyTests {
     let verdict = try Self.policy.get().judge(name: name, kind: .file)
     #expect(!verdict.accepted && verdict.rule == .excludedName && verdict.decidedBy == "public.script", "\(verdict)")
   }
+
+  /// Review 23: AutoIt and AutoHotkey scripts were accepted as text, compiled AutoIt as data.
+  @Test(arguments: [("tool.au3", "public.script"), ("tool.ahk", "public.script"), ("tool.a3x", "public.executable")])
+  func windowsAutomationScriptsAreRefusedByName(_ name: String, _ decidedBy: String) throws {
+    let verdict = try Self.policy.get().judge(name: name, kind: .file)
+    #expect(!verdict.accepted && verdict.rule == .excludedName && verdict.decidedBy == decidedBy, "\(verdict)")
+  }
 }
