@@ -54,14 +54,16 @@ enum IdentityFile {
     } catch .fileExists where !replace {
       return false
     } catch {
-      throw .identity(path: path, detail: "durable write: \(error)")
+      throw .identityNotSaved(path: path, detail: "\(error)")
     }
   }
 
   /// Creates `path` (and missing parents) with mode 0700 if it does not exist.
   static func makeDirectory(_ path: String) throws(TLSError) {
-    try attempt("mkdir", path) { () throws(Errno) in
+    do {
       try FileSystem.makeDirectories(path, permissions: .ownerReadWriteExecute)
+    } catch {
+      throw .identityNotSaved(path: path, detail: "\(error)")
     }
   }
 

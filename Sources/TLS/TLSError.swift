@@ -26,8 +26,11 @@ package enum TLSError: Error, CustomStringConvertible, Sendable {
   case io(errno: Errno, operation: String)
   /// OpenSSL reported a protocol or internal error during `operation`.
   case ssl(operation: String, detail: String)
-  /// The identity file at `path` could not be read, written or parsed.
+  /// The identity file at `path` could not be read or parsed.
   case identity(path: String, detail: String)
+  /// The identity's folder or a file in it at `path` could not be made or written (a read-only
+  /// disk, a path through a file): nothing there is damaged.
+  case identityNotSaved(path: String, detail: String)
   /// The private key file at `path` is readable or writable by group or others.
   case insecureKeyPermissions(path: String, mode: UInt32)
   /// A certificate could not be built, signed, encoded or parsed.
@@ -63,6 +66,8 @@ package enum TLSError: Error, CustomStringConvertible, Sendable {
     case .identity(let path, _):
       return
         "The device identity file \(path) could not be used; move it aside to create a new identity."
+    case .identityNotSaved(let path, let detail):
+      return "The device identity could not be saved at \(path) (\(detail)); choose a home this user can write (--home)."
     case .insecureKeyPermissions(let path, let mode):
       return
         "The private key \(path) has permissions \(String(mode, radix: 8)) and is accessible by others; run chmod 600 on it."
@@ -90,7 +95,7 @@ package enum TLSError: Error, CustomStringConvertible, Sendable {
       return "\(operation): errno \(code.rawValue) (\(code))"
     case .ssl(let operation, let detail):
       return "\(operation): \(detail)"
-    case .identity(let path, let detail):
+    case .identity(let path, let detail), .identityNotSaved(let path, let detail):
       return "\(path): \(detail)"
     case .insecureKeyPermissions(let path, let mode):
       return "\(path): mode \(String(mode, radix: 8)) has group/other bits (mask 077)"

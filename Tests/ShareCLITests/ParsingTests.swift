@@ -81,6 +81,8 @@ import Testing
     (["send", "x", "--json=yes"], "Error: --json takes no value"),
     (["send", "x", "--name", "a", "--name", "b"], "Error: --name was given more than once"),
     (["--home"], "Error: --home needs a value (DIR)"),
+    (["--home", "", "id"], "Error: --home needs a DIR, not an empty value"),
+    (["--home=", "id"], "Error: --home needs a DIR, not an empty value"),
     (["--verbose"], "Error: missing command"),
     (["receive", "sometimes"], "Error: the mode is off, contacts or everyone, not 'sometimes'"),
     (["daemon", "--for", "10m"], "Error: --for goes with --mode everyone"),

@@ -75,6 +75,24 @@ import Wire
     #expect(b.inboxNames() == ["small.txt", "later.txt"])
   }
 
+  /// Review 23 found listing a home on a read-only mount failed: that home had no Inbox yet (it
+  /// had never received), which cannot be made there. One that has received is listed.
+  @Test func anInboxOnAReadOnlyFileSystemCanBeListedAndNotChanged() throws {
+    let mount = try ScratchMount(options: "size=8m")
+    defer { mount.unmount() }
+    let a = try TestHome(name: "alice")
+    let b = try TestHome(name: "bob", documents: mount.point)
+    let receiver = try RunningReceiver(home: b, configuration: ReceiverConfiguration(host: "127.0.0.1", reserveBytes: 0))
+    let report = try Sender(device: a.device).send(try OutgoingItem.files([a.file("kept.txt", [1, 2]).path]), to: receiver.endpoint)
+    #expect(report.allStored)
+    receiver.receiver.stop()
+    try mount.remount(readOnly: true)
+    let inbox = try Inbox(paths: b.device.paths)
+    #expect(inbox.list().map(\.name) == ["kept.txt"])
+    #expect(throws: ShareError.self) { try inbox.delete("kept.txt") }
+    try mount.remount(readOnly: false)
+  }
+
   @Test func aReadOnlyFileSystemFailsEveryItemWithAClearReasonAndTheReceiverKeepsServing() throws {
     let mount = try ScratchMount(options: "size=8m")
     defer { mount.unmount() }

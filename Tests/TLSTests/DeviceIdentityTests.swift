@@ -77,6 +77,26 @@ import Testing
     #expect(try Data(contentsOf: keyURL) == garbage)
   }
 
+  /// Review 23: a home under a regular file (or on a read-only disk) was "a damaged identity
+  /// file" to move aside, though there was none.
+  @Test func aFolderThatCannotBeMadeIsNotADamagedIdentity() throws {
+    let temp = try TemporaryDirectory()
+    defer { temp.remove() }
+    let file = temp.url.appendingPathComponent("afile")
+    try Data("x".utf8).write(to: file)
+    let error = try #require(
+      thrownError { () throws(TLSError) in
+        try DeviceIdentity.loadOrCreate(in: file.appendingPathComponent("identity"), commonName: "laptop")
+      })
+    guard case .identityNotSaved(let path, let detail) = error else {
+      Issue.record("unexpected error \(error)")
+      return
+    }
+    #expect(path.hasSuffix("afile/identity"))
+    #expect(detail.contains("Not a directory"))
+    #expect(!error.description.contains("move it aside"))
+  }
+
   @Test func nonEd25519KeyIsRefused() throws {
     let temp = try TemporaryDirectory()
     defer { temp.remove() }

@@ -99,6 +99,11 @@ struct ParsedArguments: Sendable {
     guard let value = inlineValue ?? words.popFirst() else {
       throw UsageError("\(option.long) needs a value (\(placeholder))", spec: spec)
     }
+    // An empty path is not "no path" (review 23: `--home ""`, an unset variable's, used the
+    // default home and made an identity there).
+    if value.isEmpty, option.kind == .directory || option.kind == .path {
+      throw UsageError("\(option.long) needs a \(placeholder), not an empty value", spec: spec)
+    }
     if !option.repeatable, values[option.long] != nil {
       throw UsageError("\(option.long) was given more than once", spec: spec)
     }
