@@ -66,6 +66,18 @@ import Testing
       stored?["contact_name"] as? String == "lab-alice" && stored?["peer_name"] as? String == "alice", "\(String(describing: stored))")
   }
 
+  /// Review 23: a connection that failed after its peer proved who it is was logged by address
+  /// only.
+  @Test func aFailedConnectionNamesThePeerThatProvedItself() throws {
+    let (b, c) = (try ShareHome(name: "bob"), try ShareHome(name: "carol"))
+    let daemon = try b.startDaemon(arguments: ["--mode", "contacts"])
+    defer { _ = daemon.stop() }
+    let stranger = try c.share("send", try c.file("c.txt", "c\n").path, "--to", daemon.address)
+    #expect(stranger.exited(with: 4), "\(stranger)")
+    let short = String(try c.deviceID().prefix(12))
+    #expect(daemon.waitForLog("connection from carol (\(short)) at 127.0.0.1 failed: refused"), "\(daemon.log)")
+  }
+
   @Test func sendJSONReportsAnErrorBeforeConnectingAsAnEvent() throws {
     let a = try ShareHome(name: "alice")
     let missing = try a.share("send", a.files.appendingPathComponent("missing.txt").path, "--to", "127.0.0.1:9", "--json")

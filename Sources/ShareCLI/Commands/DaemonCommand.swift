@@ -272,11 +272,13 @@ struct DaemonLog: Sendable {
         Event(event: "failed", peer: peer, item: item, reason: reason),
         "failed to receive \(item) from \(describe(peer)): \(reason)")
     case .connectionFailed(let address, let peer, let error):
+      // A peer that proved who it is is named as everywhere else (review 23: only its address).
+      let reason = PeerText(error.description)
       emit(
-        Event(
-          event: "connection_failed", peerName: peer?.name, peerId: peer?.fingerprint.hex, address: address,
-          reason: PeerText(error.description)),
-        "connection from \(address) \(Self.ended(error))" + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
+        peer.map { Event(event: "connection_failed", peer: $0, address: address, reason: reason) }
+          ?? Event(event: "connection_failed", address: address, reason: reason),
+        "connection from \(peer.map { "\(describe($0)) at " } ?? "")\(address) \(Self.ended(error))"
+          + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
     case .paired(let peer):
       emit(
         Event(event: "paired", peer: peer),

@@ -146,15 +146,16 @@ final class ConnectionTable: Sendable {
       let unproven = state.withLock { state in
         peer.map { state.admission.isUnauthenticated(address: $0.address, port: $0.port) } ?? true
       }
-      return unproven ? unauthenticatedFailure(address: address, error: error) : event
+      return unproven ? unauthenticatedFailure(address: address, peer: peer, error: error) : event
     default:
       return event
     }
   }
 
-  /// A failure of a connection that never proved itself, logged if it is the first of a burst
-  /// from its address (or the periodic reminder of one).
-  private func unauthenticatedFailure(address: String, error: ShareError) -> ReceiverEvent? {
+  /// A failure of a connection that never got past its unauthenticated stage, logged if it is
+  /// the first of a burst from its address (or the periodic reminder of one); with its peer when
+  /// its Hello came (its certificate proved the ID; a stranger refused by the mode, say).
+  private func unauthenticatedFailure(address: String, peer: PeerInfo?, error: ShareError) -> ReceiverEvent? {
     let decision = state.withLock { $0.floodLog.record(address, now: .now) }
     switch decision {
     case .skip:
@@ -164,7 +165,7 @@ final class ConnectionTable: Sendable {
         first
         ? " (further failures from this address are not logged while they go on)"
         : " (and \(unlogged) more from this address since the last report)"
-      return .connectionFailed(address: address, peer: nil, error: .transport(error.description + note, detail: error.detail))
+      return .connectionFailed(address: address, peer: peer, error: .transport(error.description + note, detail: error.detail))
     }
   }
 
