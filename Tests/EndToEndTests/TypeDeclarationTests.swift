@@ -33,7 +33,8 @@ import Testing
     let runLine = try #require(sent.stdoutLines.first { $0.hasPrefix("refused  run.sh: ") }, "\(sent)")
     #expect(runLine.contains("does not accept scripts") && runLine.contains("shell script"), "\(runLine)")
     // The script is refused at Ask time, before any byte moves; the sender says so as it happens.
-    #expect(sent.stderrLines.contains { $0.hasPrefix("Warning: \(daemon.address) refuses run.sh: ") }, "\(sent)")
+    // Named as the "Connected to" line names it (review 23: by HOST:PORT there, by name before).
+    #expect(sent.stderrLines.contains { $0.hasPrefix("Warning: bob refuses run.sh: ") }, "\(sent)")
     #expect(sent.stderrLines.last?.hasPrefix("1 of 3 stored in bob's Inbox: ") == true, "\(sent)")
 
     // Only the photo arrived, intact and typed by its content.

@@ -164,7 +164,7 @@ final class SendReporter: Sendable {
       } else if !quiet {
         // A LocalSend device's owner answers on the device itself, not with share's commands.
         let how = endpoints[recipient].localSend == nil ? "; they can run 'share requests' and 'share accept'" : ""
-        line("\(to.description): \(message)\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
+        line("\(shown(recipient)): \(message)\(how) (giving up in \(seconds) s; Ctrl-C to stop now)")
       }
     case .answered(let answers):
       answered(answers, recipient: recipient)
@@ -175,8 +175,13 @@ final class SendReporter: Sendable {
     }
   }
 
+  /// The receiver as the "Connected to" line named it, once connected (review 23: the next
+  /// lines named it by HOST:PORT); before that, as it was found.
+  private func shown(_ recipient: Int) -> String {
+    tallies.withLock { $0[recipient].peerName } ?? endpoints[recipient].name.description
+  }
+
   private func answered(_ answers: [ItemVerdict], recipient: Int) {
-    let to = endpoints[recipient].name
     let held = answers.filter(\.accepted).reduce(Int64(0)) { $0 + ($1.resumeFrom ?? 0) }
     progress?.update(recipient, now: true) {
       $0.phase = .sending
@@ -190,10 +195,9 @@ final class SendReporter: Sendable {
             event: "answered", item: name, status: answer.accepted ? "accepted" : "rejected",
             reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom), for: recipient)
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
-        let peer = tallies.withLock { $0[recipient].peerName } ?? to.description
-        line("\(peer) already holds \(formatBytes(offset)) of \(name): resuming from there")
+        line("\(shown(recipient)) already holds \(formatBytes(offset)) of \(name): resuming from there")
       } else if !quiet && !answer.accepted {
-        line(terminal.paint("Warning: ", .yellow) + "\(to.description) refuses \(name): \(answer.reason ?? "refused")")
+        line(terminal.paint("Warning: ", .yellow) + "\(shown(recipient)) refuses \(name): \(answer.reason ?? "refused")")
       }
     }
   }
