@@ -272,13 +272,7 @@ struct DaemonLog: Sendable {
         Event(event: "failed", peer: peer, item: item, reason: reason),
         "failed to receive \(item) from \(describe(peer)): \(reason)")
     case .connectionFailed(let address, let peer, let error):
-      // A peer that proved who it is is named as everywhere else (review 23: only its address).
-      let reason = PeerText(error.description)
-      emit(
-        peer.map { Event(event: "connection_failed", peer: $0, address: address, reason: reason) }
-          ?? Event(event: "connection_failed", address: address, reason: reason),
-        "connection from \(peer.map { "\(describe($0)) at " } ?? "")\(address) \(Self.ended(error))"
-          + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
+      connectionFailed(address: address, peer: peer, error: error)
     case .paired(let peer):
       emit(
         Event(event: "paired", peer: peer),
@@ -303,6 +297,17 @@ struct DaemonLog: Sendable {
   private static func ended(_ error: ShareError) -> String {
     if case .refusedHere(let message) = error { return "refused: \(escape(message))" }
     return "failed: \(escape(error.description))"
+  }
+
+  /// A connection that failed or was refused; a peer that proved who it is is named as
+  /// everywhere else (review 23: only its address).
+  private func connectionFailed(address: String, peer: PeerInfo?, error: ShareError) {
+    let reason = PeerText(error.description)
+    emit(
+      peer.map { Event(event: "connection_failed", peer: $0, address: address, reason: reason) }
+        ?? Event(event: "connection_failed", address: address, reason: reason),
+      "connection from \(peer.map { "\(describe($0)) at " } ?? "")\(address) \(Self.ended(error))"
+        + (terminal.verbose ? " [\(escape(error.detail))]" : ""))
   }
 
   /// A peer as this home knows it (`SenderLabel.who`: review 18, a stranger using a contact's
