@@ -39,8 +39,10 @@ enum CompoundFile {
       from = record + 1
       guard record + 12 <= head.count else { break }
       let length = ContentClassifier.le16(head, record + 2)
-      let (state, type, count, wide) = (head[record + 8], head[record + 9], Int(head[record + 10]), head[record + 11])
-      guard type == 1, state <= 2, count > 0, wide <= 1, length == 8 + count * (wide == 1 ? 2 : 1),
+      // Only the low bits of the state (`hsState`) and of the name's `fHighByte` mean anything:
+      // MS-XLS says the rest MUST be ignored, and Excel does (review 24: set, they hid the sheet).
+      let (state, type, count, wide) = (head[record + 8] & 0x03, head[record + 9], Int(head[record + 10]), head[record + 11] & 0x01)
+      guard type == 1, state <= 2, count > 0, length == 8 + count * (wide == 1 ? 2 : 1),
         record + 4 + length <= head.count
       else { continue }
       let name = UnsafeRawBufferPointer(rebasing: head[(record + 12)..<(record + 4 + length)])
@@ -94,7 +96,9 @@ enum CompoundFile {
     let type = head[offset + 66]
     let length = ContentClassifier.le16(head, offset + 64)
     guard type == 1 || type == 2, length >= 2, length <= 64, length % 2 == 0 else { return nil }
-    let units = (0..<(length / 2 - 1)).map { UInt16(ContentClassifier.le16(head, offset + 2 * $0)) }
+    // Up to the first NUL: a length that counts more than the one terminating NUL still names
+    // the same entry to a reader that compares NUL-terminated names (review 24).
+    let units = (0..<(length / 2 - 1)).map { UInt16(ContentClassifier.le16(head, offset + 2 * $0)) }.prefix { $0 != 0 }
     return String(decoding: units, as: UTF16.self)
   }
 }

@@ -77,31 +77,89 @@ extension ContentClassifier {
   /// The relationship types (their last part, lowercased) that reach macros.
   static let macroRelationships = ["vbaproject", "xlmacrosheet", "xlintlmacrosheet"]
 
-  /// The text of a stored or deflated part, lowercased, as far as the head holds it.
+  /// The text of a stored or deflated part, as far as the head holds it, as an XML parser reads
+  /// it (`xmlText`), lowercased.
   private static func partText(_ entry: ZipEntry, head: UnsafeRawBufferPointer) -> String? {
     guard !entry.data.isEmpty else { return nil }
     let bytes = UnsafeRawBufferPointer(rebasing: head[entry.data])
     switch entry.method {
     case 0:
-      return String(decoding: bytes.prefix(packagePartLimit), as: UTF8.self).lowercased()
+      return xmlText(Array(bytes.prefix(packagePartLimit))).lowercased()
     case 8:
-      return Inflate.inflated(bytes, format: .raw, limit: packagePartLimit).map {
-        String(decoding: $0, as: UTF8.self).lowercased()
-      }
+      return Inflate.inflated(bytes, format: .raw, limit: packagePartLimit).map { xmlText($0).lowercased() }
     default:
       return nil
     }
   }
 
-  /// The values of every attribute `name` (already lowercased text; either quote).
+  /// XML bytes as text the way an XML parser reads them (review 24: Office's parser read a
+  /// declaration written in UTF-16, or with `&#43;` for `+`, that share's string search missed):
+  /// UTF-16 by its byte-order mark (or a `<` and a NUL), else UTF-8; character references
+  /// (`&#43;`, `&#x2B;`) and the five predefined entities replaced by what they stand for.
+  static func xmlText(_ bytes: [UInt8]) -> String {
+    let text: String
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00]) {
+      text = utf16(bytes.dropFirst(bytes.first == 0xFF ? 2 : 0), bigEndian: false)
+    } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0x00, 0x3C]) {
+      text = utf16(bytes.dropFirst(bytes.first == 0xFE ? 2 : 0), bigEndian: true)
+    } else {
+      text = String(decoding: bytes, as: UTF8.self)
+    }
+    guard text.contains("&") else { return text }
+    return replacingReferences(text)
+  }
+
+  private static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
+    let pairs = Array(bytes)
+    let units = stride(from: 0, to: pairs.count - 1, by: 2).map { index in
+      bigEndian ? UInt16(pairs[index]) << 8 | UInt16(pairs[index + 1]) : UInt16(pairs[index]) | UInt16(pairs[index + 1]) << 8
+    }
+    return String(decoding: units, as: UTF16.self)
+  }
+
+  private static let entities: [Substring: Character] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+
+  private static func replacingReferences(_ text: String) -> String {
+    var result = ""
+    var rest = text[...]
+    while let amp = rest.firstIndex(of: "&") {
+      result += rest[..<amp]
+      let after = rest[rest.index(after: amp)...]
+      guard let semicolon = after.prefix(12).firstIndex(of: ";") else {
+        result.append("&")
+        rest = after
+        continue
+      }
+      let name = after[..<semicolon]
+      var replacement: Character? = entities[name]
+      if name.hasPrefix("#x") || name.hasPrefix("#X") {
+        replacement = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map(Character.init)
+      } else if name.hasPrefix("#") {
+        replacement = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map(Character.init)
+      }
+      if let replacement {
+        result.append(replacement)
+        rest = after[after.index(after: semicolon)...]
+      } else {
+        result.append("&")
+        rest = after
+      }
+    }
+    return result + rest
+  }
+
+  /// The values of every attribute `name` (already lowercased text; either quote; blanks
+  /// around the `=`, as XML allows).
   static func attributeValues(_ name: String, in text: Substring) -> [String] {
     var values: [String] = []
     var rest = text
-    let key = name.lowercased() + "="
+    let key = name.lowercased()
     while let found = rest.firstRange(of: key) {
       let before = found.lowerBound == rest.startIndex ? nil : rest[rest.index(before: found.lowerBound)]
-      rest = rest[found.upperBound...]
-      guard let before, before.isWhitespace, let quote = rest.first, quote == "\"" || quote == "'" else { continue }
+      rest = rest[found.upperBound...].drop { $0.isWhitespace }
+      guard let before, before.isWhitespace, rest.first == "=" else { continue }
+      rest = rest.dropFirst().drop { $0.isWhitespace }
+      guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
       rest = rest.dropFirst()
       guard let end = rest.firstIndex(of: quote) else { break }
       values.append(String(rest[..<end]))

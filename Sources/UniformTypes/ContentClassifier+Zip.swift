@@ -31,8 +31,20 @@ extension ContentClassifier {
         return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
       }
     }
-    let isOOXML = names.contains { $0 == "[Content_Types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docProps/") }
-    if isOOXML { return officeOpenXMLType(names, declared: declaredVBAProject(entries, head: head)) }
+    // Part names compare without regard to ASCII case, as OPC and Office compare them (review
+    // 24: `[Content_types].xml` and `_Rels/` made a docm a plain ZIP).
+    let lowered = names.map { $0.lowercased() }
+    let isOOXML = lowered.contains { $0 == "[content_types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docprops/") }
+    if isOOXML { return officeOpenXMLType(lowered, declared: declaredVBAProject(entries, head: head)) }
+    // An OpenDocument package LibreOffice loads by its manifest, whatever its `mimetype` entry
+    // (deflated, not first, or none: review 24), with a Basic library or scripts.
+    if lowered.contains(where: { $0 == "meta-inf/manifest.xml" || $0 == "content.xml" }), let macros = openDocumentMacros(names) {
+      return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
+    }
+    // A VBA project or a macro sheet in any other ZIP.
+    if let part = names.first(where: { isMacroPart($0.lowercased()) }) {
+      return (.macroEnabled, "a ZIP with macros (\(Escaping.escaped(part, maximumLength: 60)))")
+    }
     if names.contains("META-INF/container.xml") {
       return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
     }
@@ -67,18 +79,19 @@ extension ContentClassifier {
     }
   }
 
-  /// The Office Open XML document kind its parts show: `word/`, `xl/`, `ppt/` or `visio/`, macro-enabled
+  /// Whether a (lowercased) part name is a VBA project or an Excel 4.0 (XLM) macro sheet
+  /// (`xl/macrosheets/`, `xl/intlmacrosheets/`: review 22).
+  private static func isMacroPart(_ lowered: String) -> Bool {
+    let part = lowered.split(separator: "/").last
+    return part == "vbaproject.bin" || part == "vbadata.xml" || lowered.contains("macrosheets/")
+  }
+
+  /// The Office Open XML document kind its parts show (`names` lowercased): `word/`, `xl/`, `ppt/` or `visio/`, macro-enabled
   /// when it carries a VBA project (`vbaProject.bin`, `vbaData.xml`, in any folder and any case:
   /// Office compares part names ignoring case), or when the package `declared` one under another
   /// name (`declaredVBAProject`).
   private static func officeOpenXMLType(_ names: [String], declared: String?) -> (TypeIdentifier, String) {
-    let macros =
-      names.first { name in
-        let lowered = name.lowercased()
-        let part = lowered.split(separator: "/").last
-        // Excel 4.0 (XLM) macro sheets: `xl/macrosheets/`, `xl/intlmacrosheets/` (review 22).
-        return part == "vbaproject.bin" || part == "vbadata.xml" || lowered.contains("macrosheets/")
-      } ?? declared
+    let macros = names.first { isMacroPart($0) } ?? declared
     for (folder, plain, macroEnabled) in [
       ("word/", "org.openxmlformats.wordprocessingml.document", "org.openxmlformats.wordprocessingml.document.macroenabled"),
       ("xl/", "org.openxmlformats.spreadsheetml.sheet", "org.openxmlformats.spreadsheetml.sheet.macroenabled"),

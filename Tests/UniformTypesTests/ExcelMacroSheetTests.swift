@@ -62,6 +62,12 @@ import Testing
     // Only in a workbook: the same bytes in a Word document are no sheet.
     let word = SampleBytes.compoundFile([("WordDocument", 2)])
     #expect(classify(word + bof + Self.boundSheet("Macro1", type: 1), "application/msword").type == "com.microsoft.word.doc")
+    // Review 24: the bits MS-XLS says to ignore (above the state's two, above fHighByte) are.
+    for (state, wideByte) in [(UInt8(0x06), UInt8(0)), (0xFC, 0), (0, 0x02)] {
+      var macro = Self.boundSheet("Macro1", state: state, type: 1)
+      macro[11] = wideByte
+      #expect(classify(workbook + bof + sheets + macro, "application/vnd.ms-excel").type == .macroEnabled, "\(state) \(wideByte)")
+    }
     // A length that does not agree with the name is no record.
     var broken = Self.boundSheet("Macro1", type: 1)
     broken[2] = 20

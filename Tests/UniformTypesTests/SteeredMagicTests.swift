@@ -67,6 +67,41 @@ import Testing
     #expect(!verdict.accepted && registry.conforms(verdict.type ?? .data, to: .macroEnabled), "\(verdict)")
   }
 
+  /// Review 24: a VBA project renamed and declared (Office finds it through the declarations) in
+  /// XML that a string search missed — blanks around `=`, a character reference, UTF-16 — and
+  /// part names in another case.
+  @Test func declarationsAreReadAsXMLIsRead() {
+    let project = Array(#"<Override PartName="/word/stuff.dat" ContentType="application/vnd.ms-office.vbaProject"/>"#.utf8)
+    let variants: [[UInt8]] = [
+      Array(#"<Types><Override PartName = "/word/stuff.dat" ContentType = 'application/vnd.ms-office.vbaProject'/></Types>"#.utf8),
+      Array(#"<Types><Default Extension="xml" ContentType="application/vnd.ms-word.document.macroEnabled.main&#43;xml"/></Types>"#.utf8),
+      Array(#"<Types><Override PartName="/word/stuff.dat" ContentType="application/vnd.ms-office.vba&#x50;roject"/></Types>"#.utf8),
+      [0xFF, 0xFE] + "<Types>\(String(decoding: project, as: UTF8.self))</Types>".utf16.flatMap { SampleBytes.le16(Int($0)) },
+    ]
+    for (index, types) in variants.enumerated() {
+      let package = SampleBytes.zip([("[Content_Types].xml", types), ("word/document.xml", [0x3C]), ("word/stuff.dat", [0])])
+      #expect(classify(package, "application/zip").type == "org.openxmlformats.wordprocessingml.document.macroenabled", "\(index)")
+    }
+    let cased = SampleBytes.zip([
+      ("[Content_types].xml", [0x3C]), ("_Rels/.rels", [0x3C]), ("Word/document.xml", [0x3C]), ("Word/VBAProject.bin", [0]),
+    ])
+    #expect(classify(cased, "application/zip").type == "org.openxmlformats.wordprocessingml.document.macroenabled")
+    // A VBA project in any ZIP, and an OpenDocument package whatever its mimetype entry.
+    #expect(classify(SampleBytes.zip([("docs/vbaProject.bin", [0])]), "application/zip").type == .macroEnabled)
+    let basic = SampleBytes.zip([("content.xml", [0x3C]), ("META-INF/manifest.xml", [0x3C]), ("Basic/Standard/Module1.xml", [0x3C])])
+    #expect(classify(basic, "application/zip").type == .openDocumentMacros)
+  }
+
+  /// Review 24: a directory entry's name whose length counts more than one terminating NUL.
+  @Test func aVBAStorageNameWithExtraNULsIsFound() {
+    var workbook = SampleBytes.compoundFile([("Workbook", 2), ("_VBA_PROJECT_CUR", 1)])
+    // The third directory entry (root, Workbook, the storage) in sector 1 (after the header's
+    // sector): its name length at 64.
+    let entry = 512 + 512 + 2 * 128
+    workbook.replaceSubrange((entry + 64)..<(entry + 66), with: SampleBytes.le16(36))
+    #expect(classify(workbook, "application/vnd.ms-excel").type == .macroEnabled)
+  }
+
   /// A structured suffix (`+xml`) does not make XML of a type shared-mime-info says is a ZIP.
   @Test func aSuffixDoesNotOverrideASubclassOfZip() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-mime-\(UUID().uuidString)")

@@ -105,7 +105,7 @@ package struct KnownIdentities: Sendable {
   /// flagged it) looks like the name without it; two numbered names are not alike for that
   /// (`Room #2`, `Room #3`).
   ///
-  /// A name with a bracketed part at its end looks like the name without it (review 23: a
+  /// A name with a bracketed part after it looks like the name without it (review 23: a
   /// stranger called itself `alice (60a2fb7ce8a2)`, which share shows as the contact `alice` and
   /// its ID are shown, with its own ID after).
   package static func looksAlike(_ first: String, _ second: String) -> Bool {
@@ -113,24 +113,38 @@ package struct KnownIdentities: Sendable {
       || withoutDecoration(first).map { look($0, second) } == true || withoutDecoration(second).map { look(first, $0) } == true
   }
 
-  /// `name` without the bracketed parts at its end (`alice (60a2fb7ce8a2)`, `bob-desk [x]`: any
-  /// opening and closing punctuation, full-width too, as share decorates a name with an ID or a
-  /// note), and the blanks before them; nil when it has none, or nothing would be left.
+  /// `name` without what follows its first bracket (`alice (60a2fb7ce8a2)`, `bob-desk [x]`,
+  /// `alice ﴾x﴿`, `alice (x`: any opening, closing or quotation punctuation, or a character named
+  /// a parenthesis or bracket, as share decorates a name with an ID or a note), and the blanks
+  /// before it; nil when it has none, or nothing would be left. Review 24: an invisible
+  /// variation selector after the `)`, or ornate parentheses, got past a rule that wanted a
+  /// closing bracket last.
   package static func withoutDecoration(_ name: String) -> String? {
-    var scalars = Array(name.unicodeScalars)
-    var stripped = false
-    while true {
-      while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-      guard let last = scalars.last, last.properties.generalCategory == .closePunctuation,
-        let open = scalars.lastIndex(where: { $0.properties.generalCategory == .openPunctuation })
-      else { break }
-      let rest = scalars[..<open]
-      guard rest.contains(where: { !$0.properties.isWhitespace }) else { break }
-      scalars = Array(rest)
-      stripped = true
+    let scalars = Array(name.unicodeScalars)
+    // A quotation mark counts after a blank only: `Bob’s MacBook` (U+2019, as macOS writes
+    // device names) is not `Bob` decorated.
+    guard
+      let bracket = scalars.indices.dropFirst().first(where: { index in
+        isBracketLike(scalars[index]) && (!isQuotation(scalars[index]) || scalars[index - 1].properties.isWhitespace)
+      })
+    else { return nil }
+    var kept = scalars[..<bracket]
+    while let last = kept.last, last.properties.isWhitespace { kept.removeLast() }
+    guard kept.contains(where: { !$0.properties.isWhitespace }) else { return nil }
+    return String(String.UnicodeScalarView(Array(kept)))
+  }
+
+  private static func isQuotation(_ scalar: Unicode.Scalar) -> Bool {
+    [.initialPunctuation, .finalPunctuation].contains(scalar.properties.generalCategory)
+  }
+
+  private static func isBracketLike(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation: return true
+    default:
+      guard scalar.value > 0x7F, let name = scalar.properties.name else { return false }
+      return name.contains("PARENTHESIS") || name.contains("BRACKET")
     }
-    guard stripped else { return nil }
-    return String(String.UnicodeScalarView(scalars))
   }
 
   private static func look(_ first: String, _ second: String) -> Bool {
