@@ -37,8 +37,12 @@ extension ContentClassifier {
     let isOOXML = lowered.contains { $0 == "[content_types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docprops/") }
     if isOOXML { return officeOpenXMLType(lowered, declared: declaredVBAProject(entries, head: head)) }
     // An OpenDocument package LibreOffice loads by its manifest, whatever its `mimetype` entry
-    // (deflated, not first, or none: review 24), with a Basic library or scripts.
-    if lowered.contains(where: { $0 == "meta-inf/manifest.xml" || $0 == "content.xml" }), let macros = openDocumentMacros(names) {
+    // (deflated, not first, or none: review 24), with a Basic library or scripts; its parts may
+    // lie past the head (a large picture first), a Basic library's own files do not.
+    let openDocumentParts = ["mimetype", "meta-inf/manifest.xml", "content.xml", "basic/script-lc.xml"]
+    if lowered.contains(where: { openDocumentParts.contains($0) || $0.hasSuffix("/script-lb.xml") }),
+      let macros = openDocumentMacros(names)
+    {
       return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
     }
     // A VBA project or a macro sheet in any other ZIP.

@@ -90,6 +90,10 @@ import Testing
     #expect(classify(SampleBytes.zip([("docs/vbaProject.bin", [0])]), "application/zip").type == .macroEnabled)
     let basic = SampleBytes.zip([("content.xml", [0x3C]), ("META-INF/manifest.xml", [0x3C]), ("Basic/Standard/Module1.xml", [0x3C])])
     #expect(classify(basic, "application/zip").type == .openDocumentMacros)
+    let library = SampleBytes.zip([("Basic/script-lc.xml", [0x3C]), ("Basic/Standard/script-lb.xml", [0x3C]), ("Pictures/a.png", [0])])
+    #expect(classify(library, "application/zip").type == .openDocumentMacros)
+    // A folder called Scripts in a plain archive is no OpenDocument.
+    #expect(classify(SampleBytes.zip([("Scripts/build.txt", [0x41])]), "application/zip").type == .zipArchive)
   }
 
   /// Review 24: a directory entry's name whose length counts more than one terminating NUL.
