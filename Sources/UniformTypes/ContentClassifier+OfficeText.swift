@@ -20,6 +20,18 @@ extension ContentClassifier {
   /// words; nil when it shows none. Text without `editdata.mso`, `xmlPackage` (Flat OPC's
   /// namespace) or ActiveMime in base64 is not looked into further.
   static func officeTextMacros(_ head: UnsafeRawBufferPointer) -> String? {
+    if let found = officeTextMacrosAsWritten(head) { return found }
+    // XML as a parser reads it: in UTF-16, or with character references (review 24:
+    // `editdata&#46;mso`, a Word 2003 XML document saved as UTF-16).
+    guard
+      ContentClassifier.startsWith(head, [0xFF, 0xFE]) || ContentClassifier.startsWith(head, [0xFE, 0xFF])
+        || ByteSearch.contains(Array("&#".utf8), in: head)
+    else { return nil }
+    let read = Array(xmlText(Array(head)).utf8)
+    return read.withUnsafeBytes { officeTextMacrosAsWritten($0) }
+  }
+
+  private static func officeTextMacrosAsWritten(_ head: UnsafeRawBufferPointer) -> String? {
     let activeMime = ByteSearch.contains(Array(activeMimeBase64.utf8), in: head)
     let editData = ByteSearch.containsIgnoringCase("editdata.mso", in: head)
     let flatOPC = ByteSearch.containsIgnoringCase("xmlpackage", in: head)
@@ -74,16 +86,16 @@ extension ContentClassifier {
   }
 
   /// The values of every attribute whose local name (after any prefix) is `name`, in
-  /// lowercased element text; either quote.
+  /// lowercased element text; either quote; blanks around the `=`, as XML allows (review 24).
   static func qualifiedAttributeValues(_ name: String, in element: Substring) -> [String] {
     var values: [String] = []
     var rest = element
-    let key = name + "="
-    while let found = rest.firstRange(of: key) {
+    while let found = rest.firstRange(of: name) {
       let before = found.lowerBound == rest.startIndex ? nil : rest[rest.index(before: found.lowerBound)]
-      rest = rest[found.upperBound...]
-      guard let before, before.isWhitespace || before == ":", let quote = rest.first, quote == "\"" || quote == "'"
-      else { continue }
+      rest = rest[found.upperBound...].drop { $0.isWhitespace }
+      guard let before, before.isWhitespace || before == ":", rest.first == "=" else { continue }
+      rest = rest.dropFirst().drop { $0.isWhitespace }
+      guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
       rest = rest.dropFirst()
       guard let end = rest.firstIndex(of: quote) else { break }
       values.append(String(rest[..<end]))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import UniformTypes
@@ -44,6 +45,22 @@ struct FlatOpenDocumentTests {
 
   func judge(_ name: String, _ bytes: [UInt8]) throws -> Verdict {
     try Self.policy.get().judge(name: name, head: bytes, totalSize: Int64(bytes.count), sniffer: try Self.sniffer.get())
+  }
+
+  /// Review 24: a processing instruction holding `>`, a DOCTYPE with an internal subset before
+  /// the root, and the file in UTF-16, hid the root from share, not from LibreOffice.
+  @Test func theRootIsFoundAsAParserFindsIt() throws {
+    let text = String(decoding: Self.macro, as: UTF8.self)
+    let declaration = #"<?xml version="1.0" encoding="UTF-8"?>"#
+    let variants = [
+      text.replacingOccurrences(of: declaration, with: declaration + #"<?note a="<office:document>"?>"#),
+      text.replacingOccurrences(of: declaration, with: declaration + #"<!DOCTYPE office:document [ <!ENTITY x "<y>"> ]>"#),
+    ]
+    for variant in variants {
+      #expect(!(try judge("letter.fodt", Array(variant.utf8))).accepted, "\(variant.prefix(120))")
+    }
+    let utf16: [UInt8] = [0xFF, 0xFE] + text.replacingOccurrences(of: "UTF-8", with: "UTF-16").utf16.flatMap { SampleBytes.le16(Int($0)) }
+    #expect(!(try judge("letter.fodt", utf16)).accepted)
   }
 
   @Test("a flat ODF with an embedded Basic library is refused as an OpenDocument file with macros, under any name")

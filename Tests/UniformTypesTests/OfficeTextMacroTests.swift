@@ -79,6 +79,20 @@ struct OfficeTextMacroTests {
     try expectRefused(Self.wordXML(#"<W:BINDATA W:NAME='EditData.mso'>AAAA</W:BINDATA>"#), names: ["letter.xml"])
   }
 
+  /// Review 24: XML a parser reads as the same — blanks around `=`, character references, UTF-16.
+  @Test func wordXMLWrittenOtherwiseIsStillRefused() throws {
+    let utf16: [UInt8] =
+      [0xFF, 0xFE]
+      + String(decoding: Self.wordXML(#"<w:binData w:name="editdata.mso">AAAA</w:binData>"#), as: UTF8.self)
+      .utf16.flatMap { SampleBytes.le16(Int($0)) }
+    for bytes in [
+      Self.wordXML(#"<w:binData w:name = "editdata.mso">AAAA</w:binData>"#),
+      Self.wordXML(#"<w:binData w:name="editdata&#46;mso">AAAA</w:binData>"#), utf16,
+    ] {
+      try expectRefused(bytes, names: ["letter.xml", "letter.doc"])
+    }
+  }
+
   @Test("Flat OPC with a vbaProject part, a VBA project content type, a macro-enabled main part or a vbaProject relationship is refused")
   func flatOPCWithVBAIsRefused() throws {
     let names = ["letter.xml", "letter.doc", "letter.docx"]
