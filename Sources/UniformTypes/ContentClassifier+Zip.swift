@@ -123,9 +123,18 @@ extension ContentClassifier {
   static func zipEntries(_ head: UnsafeRawBufferPointer) -> [ZipEntry] {
     var entries: [ZipEntry] = []
     var offset = 0
-    while offset + 30 <= head.count,
-      head[offset] == 0x50, head[offset + 1] == 0x4B, head[offset + 2] == 3, head[offset + 3] == 4
-    {
+    while offset + 30 <= head.count {
+      // Where the sizes do not lead to the next local header (a gap, a data descriptor with
+      // sizes in the header too, a ZIP64 size: review 24 stopped the walk so and hid the
+      // parts after), the next header is looked for by its signature; the central directory's
+      // own signature ends the entries.
+      if !startsWith(UnsafeRawBufferPointer(rebasing: head[offset...]), zipMagic) {
+        guard let next = ByteSearch.firstIndex(of: zipMagic, in: head, from: offset),
+          ByteSearch.firstIndex(of: [0x50, 0x4B, 0x01, 0x02], in: head, from: offset).map({ $0 > next }) ?? true
+        else { break }
+        offset = next
+        continue
+      }
       let flags = le16(head, offset + 6)
       let method = le16(head, offset + 8)
       let compressedSize = le32(head, offset + 18)
@@ -150,8 +159,8 @@ extension ContentClassifier {
         guard let next else { break }
         offset = next
       } else {
-        guard compressedSize != 0xFFFF_FFFF else { break }
-        offset = dataStart + compressedSize
+        // A ZIP64 size (0xFFFFFFFF here, the real one in the extra field): on from the data.
+        offset = compressedSize == 0xFFFF_FFFF ? dataStart : dataStart + compressedSize
       }
     }
     return entries

@@ -96,6 +96,22 @@ import Testing
     #expect(classify(SampleBytes.zip([("Scripts/build.txt", [0x41])]), "application/zip").type == .zipArchive)
   }
 
+  /// Review 24: the walk stopped where the sizes did not lead to the next local header (a gap,
+  /// a ZIP64 size), and the VBA project after it went unseen.
+  @Test func theWalkGoesOnPastAGapOrAZIP64Size() throws {
+    let package = SampleBytes.zip([
+      ("[Content_Types].xml", Array("<Types/>".utf8)), ("word/document.xml", [0x3C]), ("word/vbaProject.bin", [0]),
+    ])
+    let second = try #require(package.withUnsafeBytes { ByteSearch.firstIndex(of: ContentClassifier.zipMagic, in: $0, from: 4) })
+    var gap = package
+    gap.insert(contentsOf: [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], at: second)
+    var zip64 = package
+    zip64.replaceSubrange(18..<22, with: [0xFF, 0xFF, 0xFF, 0xFF])
+    for bytes in [gap, zip64] {
+      #expect(classify(bytes, "application/zip").type == "org.openxmlformats.wordprocessingml.document.macroenabled")
+    }
+  }
+
   /// Review 24: a directory entry's name whose length counts more than one terminating NUL.
   @Test func aVBAStorageNameWithExtraNULsIsFound() {
     var workbook = SampleBytes.compoundFile([("Workbook", 2), ("_VBA_PROJECT_CUR", 1)])
