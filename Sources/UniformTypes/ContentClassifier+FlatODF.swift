@@ -22,7 +22,7 @@ extension ContentClassifier {
     // XML as a parser reads it: in UTF-16, or with character references (review 24).
     guard startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF]) || ByteSearch.contains(Array("&#".utf8), in: head)
     else { return nil }
-    let read = Array(xmlText(Array(head)).utf8)
+    let read = xmlBytes(Array(head))
     return read.withUnsafeBytes { flatOpenDocumentMacrosAsWritten($0) }
   }
 

@@ -96,17 +96,34 @@ extension ContentClassifier {
   /// declaration written in UTF-16, or with `&#43;` for `+`, that share's string search missed):
   /// UTF-16 by its byte-order mark (or a `<` and a NUL), else UTF-8; character references
   /// (`&#43;`, `&#x2B;`) and the five predefined entities replaced by what they stand for.
-  static func xmlText(_ bytes: [UInt8]) -> String {
-    let text: String
+  static func xmlText(_ bytes: [UInt8]) -> String { String(decoding: xmlBytes(bytes), as: UTF8.self) }
+
+  /// `xmlText` as UTF-8 bytes. Byte by byte: it runs on every text head with a `&#` in it (HTML
+  /// has many) that shows no macros as written.
+  static func xmlBytes(_ bytes: [UInt8]) -> [UInt8] {
+    var utf8 = bytes
     if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00]) {
-      text = utf16(bytes.dropFirst(bytes.first == 0xFF ? 2 : 0), bigEndian: false)
+      utf8 = Array(utf16(bytes.dropFirst(bytes.first == 0xFF ? 2 : 0), bigEndian: false).utf8)
     } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0x00, 0x3C]) {
-      text = utf16(bytes.dropFirst(bytes.first == 0xFE ? 2 : 0), bigEndian: true)
-    } else {
-      text = String(decoding: bytes, as: UTF8.self)
+      utf8 = Array(utf16(bytes.dropFirst(bytes.first == 0xFE ? 2 : 0), bigEndian: true).utf8)
     }
-    guard text.contains("&") else { return text }
-    return replacingReferences(text)
+    guard utf8.contains(UInt8(ascii: "&")) else { return utf8 }
+    var result: [UInt8] = []
+    result.reserveCapacity(utf8.count)
+    var index = 0
+    while index < utf8.count {
+      if utf8[index] == UInt8(ascii: "&"),
+        let semicolon = utf8[(index + 1)..<min(index + 12, utf8.count)].firstIndex(of: UInt8(ascii: ";")),
+        let scalar = referenced(utf8[(index + 1)..<semicolon])
+      {
+        result.append(contentsOf: String(Character(scalar)).utf8)
+        index = semicolon + 1
+      } else {
+        result.append(utf8[index])
+        index += 1
+      }
+    }
+    return result
   }
 
   private static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
@@ -117,35 +134,24 @@ extension ContentClassifier {
     return String(decoding: units, as: UTF16.self)
   }
 
-  private static let entities: [Substring: Character] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
-
-  private static func replacingReferences(_ text: String) -> String {
-    var result = ""
-    var rest = text[...]
-    while let amp = rest.firstIndex(of: "&") {
-      result += rest[..<amp]
-      let after = rest[rest.index(after: amp)...]
-      guard let semicolon = after.prefix(12).firstIndex(of: ";") else {
-        result.append("&")
-        rest = after
-        continue
-      }
-      let name = after[..<semicolon]
-      var replacement: Character? = entities[name]
-      if name.hasPrefix("#x") || name.hasPrefix("#X") {
-        replacement = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map(Character.init)
-      } else if name.hasPrefix("#") {
-        replacement = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map(Character.init)
-      }
-      if let replacement {
-        result.append(replacement)
-        rest = after[after.index(after: semicolon)...]
-      } else {
-        result.append("&")
-        rest = after
-      }
+  /// What a reference's `name` (between `&` and `;`) stands for: `#43`, `#x2B`, or a
+  /// predefined entity.
+  private static func referenced(_ name: ArraySlice<UInt8>) -> Unicode.Scalar? {
+    guard let first = name.first else { return nil }
+    if first == UInt8(ascii: "#") {
+      let digits = name.dropFirst()
+      let hex = digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X")
+      let text = String(decoding: hex ? digits.dropFirst() : digits, as: UTF8.self)
+      return UInt32(text, radix: hex ? 16 : 10).flatMap(Unicode.Scalar.init)
     }
-    return result + rest
+    switch String(decoding: name, as: UTF8.self) {
+    case "amp": return "&"
+    case "lt": return "<"
+    case "gt": return ">"
+    case "quot": return "\""
+    case "apos": return "'"
+    default: return nil
+    }
   }
 
   /// The values of every attribute `name` (already lowercased text; either quote; blanks

@@ -27,7 +27,7 @@ extension ContentClassifier {
       ContentClassifier.startsWith(head, [0xFF, 0xFE]) || ContentClassifier.startsWith(head, [0xFE, 0xFF])
         || ByteSearch.contains(Array("&#".utf8), in: head)
     else { return nil }
-    let read = Array(xmlText(Array(head)).utf8)
+    let read = xmlBytes(Array(head))
     return read.withUnsafeBytes { officeTextMacrosAsWritten($0) }
   }
 
