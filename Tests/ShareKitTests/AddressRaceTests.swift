@@ -100,7 +100,12 @@ import Testing
     let endpoint = Endpoint(
       candidates: [Self.candidate(silent.port, "a"), Self.candidate(other.port, "b")], label: "x",
       expectedFingerprint: home.device.fingerprint)
-    DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { sender.cancel() }
+    // On a thread of its own: with the suite's tests blocking the global queue's threads, a
+    // block queued there waited past the 10 s connect timeout (a clean-clone CI run, 2026-12-04).
+    Thread {
+      Thread.sleep(forTimeInterval: 0.3)
+      sender.cancel()
+    }.start()
     let items = try OutgoingItem.files([home.file("x.txt", [1]).path])
     #expect {
       try sender.send(items, to: endpoint)

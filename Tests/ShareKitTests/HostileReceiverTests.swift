@@ -177,7 +177,13 @@ import Wire
       result = .success(
         try sender.send(items, to: server.endpoint) { event in
           // As Ctrl-C would: from another thread, while the sender waits.
-          if case .waiting = event { DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { sender.cancel() } }
+          // (On a thread of its own: the global queue's threads may all be blocked by other tests.)
+          if case .waiting = event {
+            Thread {
+              Thread.sleep(forTimeInterval: 0.1)
+              sender.cancel()
+            }.start()
+          }
         })
     } catch {
       result = .failure(error)
