@@ -18,15 +18,6 @@ extension ContentClassifier {
   /// when the head is not one or holds none. Only the head is read: a script element past it is
   /// not seen (Inbox/TYPES.md says so).
   static func flatOpenDocumentMacros(_ head: UnsafeRawBufferPointer) -> String? {
-    if let found = flatOpenDocumentMacrosAsWritten(head) { return found }
-    // XML as a parser reads it: in UTF-16, or with character references (review 24).
-    guard startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF]) || ByteSearch.contains(Array("&#".utf8), in: head)
-    else { return nil }
-    let read = xmlBytes(Array(head))
-    return read.withUnsafeBytes { flatOpenDocumentMacrosAsWritten($0) }
-  }
-
-  private static func flatOpenDocumentMacrosAsWritten(_ head: UnsafeRawBufferPointer) -> String? {
     // Looked for in the bytes first: nearly no text holds the namespace, and a String's search
     // (by characters) over a 64 KiB head cost a tenth of the receiver's time on real files.
     guard ByteSearch.contains(officeNamespace, in: head) else { return nil }

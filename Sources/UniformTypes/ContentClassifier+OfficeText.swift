@@ -13,6 +13,28 @@ import TextEscaping
 ///   (`ActiveMime`).
 /// Only the head is read: a project past the first 64 KiB is not seen (Inbox/TYPES.md says so).
 extension ContentClassifier {
+  /// A document written as text that carries macros — a flat OpenDocument file with a script
+  /// element (`flatOpenDocumentMacros`), a Word 2003 XML, Flat OPC or MHTML document with a VBA
+  /// project (`officeTextMacros`) — with its type and the evidence. Each is looked for in the
+  /// bytes as written, then, for a head in UTF-16 or with character references, as an XML
+  /// parser reads them (review 24: `editdata&#46;mso`, a Word 2003 XML or flat ODF saved as
+  /// UTF-16); that re-reading is made once for both.
+  static func textDocumentMacros(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
+    let rereads = startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF]) || ByteSearch.contains(Array("&#".utf8), in: head)
+    var read: [UInt8]? = nil
+    func asRead<Found>(_ check: (UnsafeRawBufferPointer) -> Found?) -> Found? {
+      if let found = check(head) { return found }
+      guard rereads else { return nil }
+      let bytes = read ?? xmlBytes(Array(head))
+      read = bytes
+      return bytes.withUnsafeBytes { check($0) }
+    }
+    if let element = asRead(flatOpenDocumentMacros) {
+      return (.openDocumentMacros, "flat OpenDocument file with macros (\(element))")
+    }
+    return asRead(officeTextMacros).map { (.macroEnabled, $0) }
+  }
+
   /// `ActiveMime`, the magic of the container Office keeps a VBA project in, in base64.
   static let activeMimeBase64 = "QWN0aXZlTWltZQ"
 
@@ -20,18 +42,6 @@ extension ContentClassifier {
   /// words; nil when it shows none. Text without `editdata.mso`, `xmlPackage` (Flat OPC's
   /// namespace) or ActiveMime in base64 is not looked into further.
   static func officeTextMacros(_ head: UnsafeRawBufferPointer) -> String? {
-    if let found = officeTextMacrosAsWritten(head) { return found }
-    // XML as a parser reads it: in UTF-16, or with character references (review 24:
-    // `editdata&#46;mso`, a Word 2003 XML document saved as UTF-16).
-    guard
-      ContentClassifier.startsWith(head, [0xFF, 0xFE]) || ContentClassifier.startsWith(head, [0xFE, 0xFF])
-        || ByteSearch.contains(Array("&#".utf8), in: head)
-    else { return nil }
-    let read = xmlBytes(Array(head))
-    return read.withUnsafeBytes { officeTextMacrosAsWritten($0) }
-  }
-
-  private static func officeTextMacrosAsWritten(_ head: UnsafeRawBufferPointer) -> String? {
     let activeMime = ByteSearch.contains(Array(activeMimeBase64.utf8), in: head)
     let editData = ByteSearch.containsIgnoringCase("editdata.mso", in: head)
     let flatOPC = ByteSearch.containsIgnoringCase("xmlpackage", in: head)

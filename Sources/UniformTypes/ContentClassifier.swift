@@ -95,13 +95,8 @@ package enum ContentClassifier {
       result.refinement = label
       return
     }
-    if let element = flatOpenDocumentMacros(head) {
-      result.type = .openDocumentMacros
-      result.refinement = "flat OpenDocument file with macros (\(element))"
-      return
-    }
-    if let evidence = officeTextMacros(head) {
-      result.type = .macroEnabled
+    if let (type, evidence) = textDocumentMacros(head) {
+      result.type = type
       result.refinement = evidence
       return
     }
