@@ -157,13 +157,18 @@ extension ContentClassifier {
   /// The values of every attribute `name` (already lowercased text; either quote; blanks
   /// around the `=`, as XML allows).
   static func attributeValues(_ name: String, in text: Substring) -> [String] {
+    attributeValues(name.lowercased(), in: text, afterPrefix: false)
+  }
+
+  /// The values of attribute `key` (lowercased) in lowercased `text`; `afterPrefix`: also where
+  /// a namespace prefix comes before it (`w:name`, for `qualifiedAttributeValues`).
+  static func attributeValues(_ key: String, in text: Substring, afterPrefix: Bool) -> [String] {
     var values: [String] = []
     var rest = text
-    let key = name.lowercased()
     while let found = rest.firstRange(of: key) {
       let before = found.lowerBound == rest.startIndex ? nil : rest[rest.index(before: found.lowerBound)]
       rest = rest[found.upperBound...].drop { $0.isWhitespace }
-      guard let before, before.isWhitespace, rest.first == "=" else { continue }
+      guard let before, before.isWhitespace || (afterPrefix && before == ":"), rest.first == "=" else { continue }
       rest = rest.dropFirst().drop { $0.isWhitespace }
       guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
       rest = rest.dropFirst()

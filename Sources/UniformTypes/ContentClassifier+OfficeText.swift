@@ -98,20 +98,7 @@ extension ContentClassifier {
   /// The values of every attribute whose local name (after any prefix) is `name`, in
   /// lowercased element text; either quote; blanks around the `=`, as XML allows (review 24).
   static func qualifiedAttributeValues(_ name: String, in element: Substring) -> [String] {
-    var values: [String] = []
-    var rest = element
-    while let found = rest.firstRange(of: name) {
-      let before = found.lowerBound == rest.startIndex ? nil : rest[rest.index(before: found.lowerBound)]
-      rest = rest[found.upperBound...].drop { $0.isWhitespace }
-      guard let before, before.isWhitespace || before == ":", rest.first == "=" else { continue }
-      rest = rest.dropFirst().drop { $0.isWhitespace }
-      guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
-      rest = rest.dropFirst()
-      guard let end = rest.firstIndex(of: quote) else { break }
-      values.append(String(rest[..<end]))
-      rest = rest[rest.index(after: end)...]
-    }
-    return values
+    attributeValues(name, in: element, afterPrefix: true)
   }
 
   /// Whether lowercased `text` is a MIME message, as Word reads one: a `MIME-Version:` line or a
