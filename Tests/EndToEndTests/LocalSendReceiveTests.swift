@@ -31,9 +31,10 @@ import Testing
       try cli.start(["send", "127.0.0.1"] + files.map(\.path) + ["--port", String(port), "--json"], port: port)
     }
 
-    /// The asks `share requests` lists once there is at least one (bounded wait).
+    /// The asks `share requests` lists once there is at least one (bounded wait: localsend-cli is
+    /// a Python program whose start alone took seconds under the parallel suite in CI).
     func waitingAsks() throws -> [[String: Any]] {
-      let deadline = ContinuousClock.now + .seconds(8)
+      let deadline = ContinuousClock.now + .seconds(30)
       while ContinuousClock.now < deadline {
         let asks = try parseJSONLines(try home.share("requests", "--json").stdoutText)
         if !asks.isEmpty { return asks }
