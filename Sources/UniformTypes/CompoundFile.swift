@@ -92,7 +92,7 @@ enum CompoundFile {
   }
 
   /// The name of the directory entry at `offset` when it is a storage or a stream.
-  private static func entryName(_ head: UnsafeRawBufferPointer, at offset: Int) -> String? {
+  static func entryName(_ head: UnsafeRawBufferPointer, at offset: Int) -> String? {
     let type = head[offset + 66]
     let length = ContentClassifier.le16(head, offset + 64)
     guard type == 1 || type == 2, length >= 2, length <= 64, length % 2 == 0 else { return nil }

@@ -6,9 +6,13 @@ import TextEscaping
 /// `word/stuff.dat`, declared `application/vnd.ms-office.vbaProject` and reached through a
 /// `vbaProject` relationship, was accepted as a docx, also named `.doc`).
 extension ContentClassifier {
-  /// How much of one deflated part is inflated: `[Content_Types].xml` and `.rels` parts are a
-  /// few KiB.
-  static let packagePartLimit = 64 * 1024
+  /// How much of one part is read: `[Content_Types].xml` and `.rels` parts are a few KiB (a
+  /// workbook of thousands of sheets: a few hundred). A part that goes on past it is a sign by
+  /// itself: Office reads all of it, and blanks before a declaration compress to nothing.
+  static let packagePartLimit = 4 << 20
+  /// How many bytes all of a package's parts may cost to read, compressed and inflated: a
+  /// directory may list one small deflated part thousands of times. Past it is a sign too.
+  static let packagePartsBudget = 32 << 20
 
   /// The first sign, in the head's `[Content_Types].xml` and `.rels` parts, that the package
   /// carries a VBA project or an Excel 4.0 macro sheet, in words; nil when they show none.
@@ -18,14 +22,28 @@ extension ContentClassifier {
   /// part (`…macroEnabled.main+xml`, `…macroEnabledTemplate.main+xml`: docm, xlsm, pptm and their
   /// templates and add-ins); a relationship of type `…/relationships/vbaProject`. An xlsb's main
   /// part is `…sheet.binary.macroEnabled.main` (no `+xml`) with or without VBA, and is no sign.
-  static func declaredVBAProject(_ entries: [ZipEntry], head: UnsafeRawBufferPointer) -> String? {
+  ///
+  /// `allParts`: whether `entries` names every part; when some were not kept (a package of
+  /// thousands of parts), a `Default` that makes an extension a VBA project is a sign by itself.
+  static func declaredVBAProject(_ entries: [ZipEntry], in bytes: ItemBytes, allParts: Bool = true) -> String? {
+    var budget = packagePartsBudget
+    let spent = "its [Content_Types].xml and .rels parts are larger in all than share reads (\(packagePartsBudget >> 20) MiB)"
     for entry in entries {
       let name = entry.name.lowercased()
-      if name == "[content_types].xml", let text = partText(entry, head: head),
-        let sign = contentTypesSign(text, parts: entries.map { $0.name.lowercased() })
+      guard name == "[content_types].xml" || name.hasSuffix(".rels") else { continue }
+      guard budget > 0 else { return spent }
+      let limit = min(packagePartLimit, budget)
+      guard let (text, isCut, cost) = partText(entry, in: bytes, limit: limit) else { continue }
+      budget -= cost
+      if isCut {
+        return limit < packagePartLimit
+          ? spent : "\(Escaping.escaped(entry.name, maximumLength: 60)) is larger than share reads (\(packagePartLimit >> 20) MiB)"
+      }
+      if name == "[content_types].xml",
+        let sign = contentTypesSign(text, parts: entries.map { $0.name.lowercased() }, allParts: allParts)
       {
         return sign
-      } else if name.hasSuffix(".rels"), let text = partText(entry, head: head),
+      } else if name.hasSuffix(".rels"),
         let type = attributeValues("Type", in: text[...]).first(where: { type in
           macroRelationships.contains { type.hasSuffix("/relationships/" + $0) }
         })
@@ -40,7 +58,7 @@ extension ContentClassifier {
   /// What `[Content_Types].xml` (lowercased `text`) says of a VBA project. A `Default` names the
   /// content type of every part with an extension that no `Override` names; it is a sign only
   /// when such a part is in the head (some writers map `bin` to a VBA project in every xlsb).
-  private static func contentTypesSign(_ text: String, parts: [String]) -> String? {
+  private static func contentTypesSign(_ text: String, parts: [String], allParts: Bool) -> String? {
     var overridden: Set<String> = []
     var projectExtensions: [String] = []
     for element in text.split(separator: "<") {
@@ -57,6 +75,10 @@ extension ContentClassifier {
       {
         projectExtensions.append("." + suffix)
       }
+    }
+    if !allParts, let suffix = projectExtensions.first {
+      return
+        "[Content_Types].xml makes every *\(Escaping.escaped(suffix, maximumLength: 20)) part a VBA project, in a package of more parts than share lists"
     }
     let project = parts.first { part in
       !overridden.contains(part) && projectExtensions.contains { part.hasSuffix($0) }
@@ -77,19 +99,25 @@ extension ContentClassifier {
   /// The relationship types (their last part, lowercased) that reach macros.
   static let macroRelationships = ["vbaproject", "xlmacrosheet", "xlintlmacrosheet"]
 
-  /// The text of a stored or deflated part, as far as the head holds it, as an XML parser reads
-  /// it (`xmlText`), lowercased.
-  private static func partText(_ entry: ZipEntry, head: UnsafeRawBufferPointer) -> String? {
-    guard !entry.data.isEmpty else { return nil }
-    let bytes = UnsafeRawBufferPointer(rebasing: head[entry.data])
+  /// The text of a stored or deflated part, as far as the item holds it, as an XML parser reads
+  /// it (`xmlText`), lowercased; `isCut` when it goes on past `limit`; `cost`, the bytes read
+  /// and inflated.
+  private static func partText(_ entry: ZipEntry, in bytes: ItemBytes, limit: Int) -> (text: String, isCut: Bool, cost: Int)? {
+    let read: [UInt8]?
+    var cost = 0
     switch entry.method {
     case 0:
-      return xmlText(Array(bytes.prefix(packagePartLimit))).lowercased()
+      read = entry.compressed(in: bytes, limit: limit + 1)
     case 8:
-      return Inflate.inflated(bytes, format: .raw, limit: packagePartLimit).map { xmlText($0).lowercased() }
+      // Deflate shrinks a part of blanks a thousandfold: read enough of it for the limit.
+      let compressed = entry.compressed(in: bytes, limit: 1 << 20)
+      cost = compressed?.count ?? 0
+      read = compressed.flatMap { compressed in compressed.withUnsafeBytes { Inflate.inflated($0, format: .raw, limit: limit + 1) } }
     default:
-      return nil
+      read = nil
     }
+    guard let read else { return nil }
+    return (xmlText(Array(read.prefix(limit))).lowercased(), read.count > limit, cost + read.count)
   }
 
   /// XML bytes as text the way an XML parser reads them (review 24: Office's parser read a

@@ -6,9 +6,13 @@ extension ContentClassifier {
   /// A ZIP's entries settle its type where libmagic said no more than ZIP (or data, or text),
   /// and wherever they show code: macros, a Java or Android program. libmagic names a package
   /// by its first entries, which a sender chooses and Office or Java need not read.
-  static func refineZip(_ result: inout ContentType, head: UnsafeRawBufferPointer, registry: TypeRegistry) {
+  ///
+  /// The entries are the local headers in `head` and, for a complete item (`whole`), its
+  /// central directory's: what a package reader opens (`ZipDirectory`).
+  static func refineZip(_ result: inout ContentType, head: UnsafeRawBufferPointer, whole: ItemBytes?, registry: TypeRegistry) {
     let generic = result.type == .data || result.type == .zipArchive || isText(result.type, mime: result.mimeType, registry: registry)
-    guard let (type, evidence) = zipType(head, registry: registry) else {
+    let view = ZipView(walked: zipEntries(head), directory: whole.flatMap(ZipDirectory.listing(of:)))
+    guard let (type, evidence) = zipType(view, in: whole ?? ItemBytes(head), registry: registry) else {
       if isText(result.type, mime: result.mimeType, registry: registry) {
         result.type = .zipArchive
         result.refinement = "ZIP archive (libmagic said \(result.mimeType.isEmpty ? "nothing" : result.mimeType))"
@@ -21,26 +25,46 @@ extension ContentClassifier {
     result.refinement = evidence
   }
 
-  /// What the ZIP local file headers in `head` show, with the evidence; nil for a plain ZIP.
-  static func zipType(_ head: UnsafeRawBufferPointer, registry: TypeRegistry) -> (TypeIdentifier, String)? {
-    let entries = zipEntries(head)
-    let names = entries.map(\.name)
-    if let first = entries.first, first.name == "mimetype", let declared = first.storedText {
-      if let found = mimetypeEntryType(declared, registry: registry) {
-        guard registry.conforms(found.0, to: .openDocument), let macros = openDocumentMacros(names) else { return found }
-        return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
-      }
+  /// A ZIP's entries as share sees them: the local headers a walk of the head found, then the
+  /// central directory's (when the item is complete and has one).
+  struct ZipView {
+    var entries: [ZipEntry]
+    /// The first entry of each list (a `mimetype` entry names a package's type only there).
+    var firsts: [ZipEntry]
+    /// Whether every entry the central directory lists is in `entries`.
+    var isComplete: Bool
+
+    init(walked: [ZipEntry], directory: ZipDirectory.Listing?) {
+      entries = walked + (directory?.entries ?? [])
+      firsts = [walked.first, directory?.entries.first].compactMap { $0 }
+      isComplete = directory?.isComplete ?? true
     }
+  }
+
+  /// What a ZIP's entries show, with the evidence; nil for a plain ZIP.
+  ///
+  /// Code first, whatever else the package says it is: a package may be two kinds at once, and
+  /// the application a name opens it with reads its own kind's parts (a `mimetype` entry first
+  /// made a Word package with a VBA project an OpenDocument text, which Word opens as a docm).
+  static func zipType(_ view: ZipView, in bytes: ItemBytes, registry: TypeRegistry) -> (TypeIdentifier, String)? {
+    let entries = view.entries
+    let names = entries.map(\.name)
     // Part names compare without regard to ASCII case, as OPC and Office compare them (review
     // 24: `[Content_types].xml` and `_Rels/` made a docm a plain ZIP).
     let lowered = names.map { $0.lowercased() }
     let isOOXML = lowered.contains { $0 == "[content_types].xml" || $0.hasPrefix("_rels/") || $0.hasPrefix("docprops/") }
-    if isOOXML { return officeOpenXMLType(lowered, declared: declaredVBAProject(entries, head: head)) }
+    let office = isOOXML ? officeOpenXMLType(lowered, declared: declaredVBAProject(entries, in: bytes, allParts: view.isComplete)) : nil
+    if let office, registry.conforms(office.0, to: .macroEnabled) { return office }
+    let declared = view.firsts.lazy.filter { $0.name == "mimetype" }.compactMap { first in
+      first.storedText(in: bytes).flatMap { mimetypeEntryType($0, registry: registry) }
+    }.first
     // An OpenDocument package LibreOffice loads by its manifest, whatever its `mimetype` entry
     // (deflated, not first, or none: review 24), with a Basic library or scripts; its parts may
-    // lie past the head (a large picture first), a Basic library's own files do not.
+    // lie past the head (a large picture first), a Basic library's own files do not. (A
+    // package that names another kind, an EPUB, may have a `Scripts/` folder of its own.)
     let openDocumentParts = ["mimetype", "meta-inf/manifest.xml", "content.xml", "basic/script-lc.xml"]
-    if lowered.contains(where: { openDocumentParts.contains($0) || $0.hasSuffix("/script-lb.xml") }),
+    if declared.map({ registry.conforms($0.0, to: .openDocument) }) ?? true,
+      lowered.contains(where: { openDocumentParts.contains($0) || $0.hasSuffix("/script-lb.xml") }),
       let macros = openDocumentMacros(names)
     {
       return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
@@ -49,6 +73,7 @@ extension ContentClassifier {
     if let part = names.first(where: { isMacroPart($0.lowercased()) }) {
       return (.macroEnabled, "a ZIP with macros (\(Escaping.escaped(part, maximumLength: 60)))")
     }
+    if let found = declared ?? office { return found }
     if names.contains("META-INF/container.xml") {
       return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
     }
@@ -85,7 +110,7 @@ extension ContentClassifier {
 
   /// Whether a (lowercased) part name is a VBA project or an Excel 4.0 (XLM) macro sheet
   /// (`xl/macrosheets/`, `xl/intlmacrosheets/`: review 22).
-  private static func isMacroPart(_ lowered: String) -> Bool {
+  static func isMacroPart(_ lowered: String) -> Bool {
     let part = lowered.split(separator: "/").last
     return part == "vbaproject.bin" || part == "vbadata.xml" || lowered.contains("macrosheets/")
   }
@@ -111,11 +136,34 @@ extension ContentClassifier {
 
   struct ZipEntry {
     var name: String
-    /// The first bytes of a stored (uncompressed) entry, as text, when they fit the head.
-    var storedText: String?
-    /// How the entry is compressed (0 stored, 8 deflated), and where its data lies in the head.
+    /// How the entry is compressed (0 stored, 8 deflated).
     var method = 0
-    var data: Range<Int> = 0..<0
+    /// Where its compressed bytes lie in the item, as a walk of the local headers found them
+    /// (perhaps past the head's end).
+    var data: Range<Int>? = nil
+    /// A central directory entry's: where its local header lies, and its compressed size.
+    var localHeader: Int? = nil
+    var compressedSize = 0
+
+    /// Up to `limit` of its compressed bytes, as far as the item holds them; nil when none.
+    func compressed(in bytes: ItemBytes, limit: Int) -> [UInt8]? {
+      if let data {
+        return bytes.read(data.lowerBound..<min(data.upperBound, data.lowerBound + limit))
+      }
+      guard let localHeader, compressedSize > 0, let header = bytes.read(localHeader..<(localHeader + 30)), header.count == 30,
+        header.starts(with: ContentClassifier.zipMagic)
+      else { return nil }
+      let start = header.withUnsafeBytes { localHeader + 30 + ContentClassifier.le16($0, 26) + ContentClassifier.le16($0, 28) }
+      return bytes.read(start..<(start + min(compressedSize, limit)))
+    }
+
+    /// A stored entry's text, trimmed, when it is all in the item and 256 bytes at most (a
+    /// `mimetype` entry).
+    func storedText(in bytes: ItemBytes) -> String? {
+      let size = data.map { $0.count } ?? compressedSize
+      guard method == 0, (1...256).contains(size), let text = compressed(in: bytes, limit: size), text.count == size else { return nil }
+      return String(decoding: text, as: UTF8.self).trimmingBlanks()
+    }
   }
 
   /// The local file headers found in `head`, in order: all of them the head holds (each takes
@@ -144,18 +192,11 @@ extension ContentClassifier {
       guard nameStart + nameLength <= head.count else { break }
       let name = String(decoding: UnsafeRawBufferPointer(rebasing: head[nameStart..<(nameStart + nameLength)]), as: UTF8.self)
       let dataStart = nameStart + nameLength + extraLength
-      var entry = ZipEntry(name: name, storedText: nil, method: method)
-      entry.data = min(dataStart, head.count)..<min(dataStart + compressedSize, head.count)
-      if method == 0, compressedSize > 0, compressedSize <= 256, dataStart + compressedSize <= head.count {
-        entry.storedText = String(
-          decoding: UnsafeRawBufferPointer(rebasing: head[dataStart..<(dataStart + compressedSize)]), as: UTF8.self
-        ).trimmingBlanks()
-      }
-      entries.append(entry)
+      entries.append(ZipEntry(name: name, method: method, data: dataStart..<(dataStart + compressedSize)))
       if flags & 0x8 != 0 && compressedSize == 0 {
         // Sizes follow the data: find the next local header by its signature.
         let next = ByteSearch.firstIndex(of: [0x50, 0x4B, 0x03, 0x04], in: head, from: dataStart)
-        entries[entries.count - 1].data = min(dataStart, head.count)..<(next ?? head.count)
+        entries[entries.count - 1].data = dataStart..<max(dataStart, next ?? head.count)
         guard let next else { break }
         offset = next
       } else {

@@ -25,9 +25,11 @@ import TextEscaping
 ///   `classes.dex`) or a Java archive (`META-INF/MANIFEST.MF`).
 package enum ContentClassifier {
   /// Classifies `head` given libmagic's `magic` result for the same bytes; `truncated` when the
-  /// item goes on past `head`.
+  /// item goes on past `head`. `whole`: all of a complete item that goes on past its head, for
+  /// the checks that read a package's directory wherever it lies (`needsWhole`); a head that is
+  /// not truncated is the whole item.
   package static func classify(
-    head: UnsafeRawBufferPointer, truncated: Bool, magic: MagicResult, registry: TypeRegistry
+    head: UnsafeRawBufferPointer, truncated: Bool, magic: MagicResult, registry: TypeRegistry, whole: ItemBytes? = nil
   ) -> ContentType {
     let mime = MIMEType.normalized(magic.mimeType)
     var result = ContentType(
@@ -70,8 +72,14 @@ package enum ContentClassifier {
       refineText(&result, head: head, firstGroup: firstGroup, mime: mime, registry: registry)
       return result
     }
-    refineBinary(&result, head: head, mime: mime, registry: registry)
+    refineBinary(&result, head: head, mime: mime, registry: registry, whole: whole ?? (truncated ? nil : ItemBytes(head)))
     return result
+  }
+
+  /// Whether a head's verdict may change once all of the item is there: a ZIP, whose central
+  /// directory is at its end, or an OLE2 file, whose directory may be anywhere.
+  package static func needsWhole(_ head: UnsafeRawBufferPointer) -> Bool {
+    startsWith(head, zipMagic) || startsWith(head, compoundFileMagic)
   }
 
   static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
@@ -133,7 +141,7 @@ package enum ContentClassifier {
   /// it, a DOS COM guess without an MZ header, an NE module with no code, a pacman package in a
   /// tar, a VBA project in an OLE2 document, a ZIP's contents.
   private static func refineBinary(
-    _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
+    _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry, whole: ItemBytes?
   ) {
     if !registry.conforms(result.type, to: .script), let (type, interpreter) = binaryShebangType(head) {
       result.type = type
@@ -169,7 +177,7 @@ package enum ContentClassifier {
     // (msi), refused as such: a legacy Office document whose directory names a VBA project
     // runs it when opened.
     if startsWith(head, compoundFileMagic), !registry.conforms(result.type, to: .installerPackage),
-      let evidence = CompoundFile.macros(in: head)
+      let evidence = CompoundFile.macros(in: head) ?? whole.flatMap(CompoundFile.macros(inWhole:))
     {
       result.type = .macroEnabled
       result.refinement = evidence
@@ -179,12 +187,14 @@ package enum ContentClassifier {
       result.type = .compoundDocument
       result.refinement = "OLE2 compound file (libmagic said \(mime))"
     }
-    if startsWith(head, zipMagic) { refineZip(&result, head: head, registry: registry) }
+    if startsWith(head, zipMagic) { refineZip(&result, head: head, whole: whole, registry: registry) }
   }
 
-  /// `classify(head:truncated:magic:registry:)` for bytes in an array.
-  package static func classify(head: [UInt8], truncated: Bool, magic: MagicResult, registry: TypeRegistry) -> ContentType {
-    head.withUnsafeBytes { classify(head: $0, truncated: truncated, magic: magic, registry: registry) }
+  /// `classify(head:truncated:magic:registry:whole:)` for bytes in an array.
+  package static func classify(
+    head: [UInt8], truncated: Bool, magic: MagicResult, registry: TypeRegistry, whole: ItemBytes? = nil
+  ) -> ContentType {
+    head.withUnsafeBytes { classify(head: $0, truncated: truncated, magic: magic, registry: registry, whole: whole) }
   }
 
   // MARK: - Text

@@ -15,6 +15,7 @@ enum Inflate {
 
   /// What `compressed` inflates to, at most `limit` bytes: all of it, or what came before the
   /// input ran out (a head cuts streams short) or turned out corrupt. Nil when nothing came.
+  /// The output grows as it fills (from 64 KiB), so a high limit costs only what is produced.
   static func inflated(_ compressed: UnsafeRawBufferPointer, format: Format, limit: Int) -> [UInt8]? {
     guard let input = compressed.baseAddress, !compressed.isEmpty, limit > 0 else { return nil }
     var stream = z_stream()
@@ -23,18 +24,24 @@ enum Inflate {
     // zlib never writes through next_in; its declaration lacks the const.
     stream.next_in = UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Bytef.self))
     stream.avail_in = uInt(compressed.count)
-    var output = [UInt8](repeating: 0, count: limit)
-    let produced = output.withUnsafeMutableBytes { buffer -> Int in
-      guard let base = buffer.baseAddress else { return 0 }
-      stream.next_out = base.assumingMemoryBound(to: Bytef.self)
-      stream.avail_out = uInt(buffer.count)
-      // Z_STREAM_END, or Z_BUF_ERROR (input cut, or the limit reached), or Z_DATA_ERROR: in
-      // each case what was written before stands.
-      _ = inflate(&stream, Z_FINISH)
-      return buffer.count - Int(stream.avail_out)
+    var output: [UInt8] = []
+    var status = Z_OK
+    // Z_STREAM_END, or Z_BUF_ERROR (input cut, or the limit reached), or Z_DATA_ERROR: in each
+    // case what was written before stands.
+    while status == Z_OK, output.count < limit {
+      let produced = output.count
+      let room = min(limit, max(64 << 10, produced * 2)) - produced
+      output += repeatElement(0, count: room)
+      let written = output.withUnsafeMutableBytes { buffer -> Int in
+        let space = UnsafeMutableRawBufferPointer(rebasing: buffer[produced...])
+        stream.next_out = space.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.avail_out = uInt(space.count)
+        status = inflate(&stream, Z_NO_FLUSH)
+        return space.count - Int(stream.avail_out)
+      }
+      output.removeLast(room - written)
+      if written == 0 { break }
     }
-    guard produced > 0 else { return nil }
-    output.removeLast(limit - produced)
-    return output
+    return output.isEmpty ? nil : output
   }
 }

@@ -84,12 +84,21 @@ extension TypePolicy {
       return CheckReport(
         path: path, kind: .folder, size: nil, nameType: .folder, content: nil, nameVerdict: verdict, verdict: verdict)
     }
-    return check(name: name, head: head.bytes, totalSize: head.size, sniffer: sniffer, path: path)
+    // A package longer than its head is judged, as a receiver judges it once it is complete,
+    // with all of it there to read.
+    guard head.size > Int64(head.bytes.count), head.bytes.withUnsafeBytes(ContentClassifier.needsWhole) else {
+      return check(name: name, head: head.bytes, totalSize: head.size, sniffer: sniffer, path: path)
+    }
+    return ItemBytes.reading(path: path) { whole in
+      check(name: name, head: head.bytes, totalSize: head.size, sniffer: sniffer, path: path, whole: whole)
+    }
   }
 
-  /// Checks a file's name and first bytes held in memory.
+  /// Checks a file's name and first bytes held in memory (and `whole`, all of it, when it is
+  /// longer: see `judge(name:kind:head:totalSize:sniffer:whole:)`).
   package func check(
-    name: String, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer, path: String? = nil
+    name: String, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer, path: String? = nil,
+    whole: ItemBytes? = nil
   ) -> CheckReport {
     let nameVerdict = judge(name: name, kind: .file)
     let content: ContentType?
@@ -97,14 +106,17 @@ extension TypePolicy {
     do {
       let magic = try sniffer.sniff(head)
       let truncated = ContentSniffer.goesOnPastHead(head.count, totalSize: totalSize)
-      let classified = ContentClassifier.classify(head: head, truncated: truncated, magic: magic, registry: registry)
-      content = classified
+      let classified = ContentClassifier.classify(head: head, truncated: truncated, magic: magic, registry: registry, whole: whole)
+      content = whole?.failure == nil ? classified : nil
       verdict = head.withUnsafeBytes { bytes in
-        judgeLink(judge(name: name, content: classified), name: name, head: bytes, truncated: truncated)
+        // A failed read of the whole item: the unreadable verdict judging gives.
+        content == nil
+          ? judge(name: name, kind: .file, head: bytes, totalSize: totalSize, sniffer: sniffer, whole: whole)
+          : judgeLink(judge(name: name, content: classified), name: name, head: bytes, truncated: truncated)
       }
     } catch {
       content = nil
-      verdict = judge(name: name, kind: .file, head: head, totalSize: totalSize, sniffer: sniffer)
+      verdict = judge(name: name, kind: .file, head: head, totalSize: totalSize, sniffer: sniffer, whole: whole)
     }
     return CheckReport(
       path: path ?? name, kind: .file, size: totalSize ?? Int64(head.count), nameType: verdict.nameType,

@@ -194,10 +194,15 @@ extension TypePolicy {
   /// (a last sequence cut by the head's end is allowed when `totalSize` says more follows), and
   /// is refused on its content as a `.txt` file of the same bytes would be.
   /// URLs: that, on one line, with a scheme. A libmagic failure rejects the item
-  /// (`content-unreadable`), as does an empty head when `totalSize` says there were bytes.
+  /// (`content-unreadable`), as does an empty head when `totalSize` says there were bytes, or a
+  /// read of `whole` that failed.
+  ///
+  /// `whole`: all of a complete item longer than its head, for a ZIP's or an OLE2 file's
+  /// directory (`ContentClassifier.needsWhole`); without it, a package is judged by its head
+  /// alone, and judged again once it is complete.
   package func judge(
     name: String, kind: ItemKind = .file, head: UnsafeRawBufferPointer, totalSize: Int64? = nil,
-    sniffer: ContentSniffer
+    sniffer: ContentSniffer, whole: ItemBytes? = nil
   ) -> Verdict {
     let truncated = ContentSniffer.goesOnPastHead(head.count, totalSize: totalSize)
     switch kind {
@@ -218,7 +223,15 @@ extension TypePolicy {
       // libmagic's description is only needed to word content rejections: ask for it then.
       let mime = try sniffer.mimeType(ofHead: head)
       var content = ContentClassifier.classify(
-        head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+        head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: ""), registry: registry, whole: whole)
+      if let failure = whole?.failure {
+        // Not its description: that names a path on this machine, and a reason goes to the sender.
+        let nameType = nameType(of: name, kind: .file)
+        return Verdict(
+          accepted: false, stage: .content, type: nameType, nameType: nameType, rule: .contentUnreadable,
+          reason: unreadableContentReason(
+            name: name, "it could not be read back (\(failure.function): \(failure.errno.map { "\($0)" } ?? "?"))"))
+      }
       var verdict = judge(name: name, content: content)
       if verdict.rule == .excludedContent || verdict.rule == .typeMismatch, content.refinement == nil {
         content.magicDescription = try sniffer.description(ofHead: head)
@@ -233,10 +246,11 @@ extension TypePolicy {
     }
   }
 
-  /// `judge(name:kind:head:totalSize:sniffer:)` for bytes in an array.
+  /// `judge(name:kind:head:totalSize:sniffer:whole:)` for bytes in an array.
   package func judge(
-    name: String, kind: ItemKind = .file, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer
+    name: String, kind: ItemKind = .file, head: [UInt8], totalSize: Int64? = nil, sniffer: ContentSniffer,
+    whole: ItemBytes? = nil
   ) -> Verdict {
-    head.withUnsafeBytes { judge(name: name, kind: kind, head: $0, totalSize: totalSize, sniffer: sniffer) }
+    head.withUnsafeBytes { judge(name: name, kind: kind, head: $0, totalSize: totalSize, sniffer: sniffer, whole: whole) }
   }
 }

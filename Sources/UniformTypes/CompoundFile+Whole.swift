@@ -1,0 +1,133 @@
+import TextEscaping
+
+/// An OLE2 compound file read whole, as Office reads it: the FAT from every FAT sector the
+/// header and the DIFAT chain list, the directory through it wherever its sectors lie, and a
+/// workbook's `Workbook` stream through its own chain. The head-only reading (`macros(in:)`)
+/// sees a directory sector or a macro sheet record only within the first 64 KiB; a file that
+/// put them past it got by (documented since review 22).
+extension CompoundFile {
+  /// What shows, in the whole of `bytes`, that the document carries macros; nil when nothing does.
+  static func macros(inWhole bytes: ItemBytes) -> String? {
+    guard let file = Sectors(bytes) else { return nil }
+    var workbook: (start: Int, size: Int)? = nil
+    var container: (start: Int, size: Int)? = nil
+    var project: String? = nil
+    var first = true
+    file.forEachSector(inChainFrom: file.directoryStart) { sector in
+      guard let bytes = file.sector(sector) else { return false }
+      for at in stride(from: 0, to: bytes.count, by: 128) {
+        let type = bytes[at + 66]
+        let (start, size) = bytes.withUnsafeBytes { (ContentClassifier.le32($0, at + 116), ContentClassifier.le32($0, at + 120)) }
+        if first, type == 5 { container = (start, size) }
+        first = false
+        guard let name = bytes.withUnsafeBytes({ entryName($0, at: at) }) else { continue }
+        if vbaProjectNames.contains(name.uppercased()) {
+          project = name
+          return false
+        }
+        if workbook == nil, type == 2, ["WORKBOOK", "BOOK"].contains(name.uppercased()) { workbook = (start, size) }
+      }
+      return true
+    }
+    if let project { return "OLE2 document with a VBA project (\(Escaping.escaped(project, maximumLength: 40)))" }
+    guard let workbook else { return nil }
+    // A stream under the cutoff lies in the mini stream, which the root entry's chain holds:
+    // its records are looked for there, as in a head.
+    let stream = workbook.size < file.miniStreamCutoff ? container : workbook
+    guard let stream, let sheet = file.excel4MacroSheet(inChainFrom: stream.start, size: stream.size) else { return nil }
+    return "Excel workbook with an Excel 4.0 macro sheet (\(Escaping.escaped(sheet, maximumLength: 40)))"
+  }
+
+  /// A compound file's sectors, through its FAT.
+  struct Sectors {
+    let bytes: ItemBytes
+    let shift: Int
+    let directoryStart: Int
+    let miniStreamCutoff: Int
+    /// The FAT's sectors, in order: the header's 109, then the DIFAT chain's.
+    let fat: [Int]
+
+    init?(_ bytes: ItemBytes) {
+      guard let header = bytes.read(0..<512), header.count == 512, header.starts(with: CompoundFile.signature) else { return nil }
+      let (shift, directory, cutoff, difat, difatCount) = header.withUnsafeBytes {
+        (
+          ContentClassifier.le16($0, 0x1E), ContentClassifier.le32($0, 0x30), ContentClassifier.le32($0, 0x38),
+          ContentClassifier.le32($0, 0x44), ContentClassifier.le32($0, 0x48)
+        )
+      }
+      guard shift == 9 || shift == 12 else { return nil }
+      self.bytes = bytes
+      self.shift = shift
+      directoryStart = directory
+      miniStreamCutoff = cutoff
+      var fat = header.withUnsafeBytes { raw in (0..<109).map { ContentClassifier.le32(raw, 0x4C + 4 * $0) } }
+      // The DIFAT chain: each sector lists FAT sectors, and the next DIFAT sector last.
+      var next = difat
+      for _ in 0..<min(difatCount, bytes.count >> shift) {
+        guard let start = Sectors.offset(of: next, shift: shift), let sector = bytes.read(start..<(start + (1 << shift))),
+          sector.count == 1 << shift
+        else { break }
+        let entries = sector.withUnsafeBytes { raw in (0..<(sector.count / 4)).map { ContentClassifier.le32(raw, 4 * $0) } }
+        fat += entries.dropLast()
+        next = entries.last ?? 0xFFFF_FFFE
+      }
+      // By position: the n-th FAT sector covers the n-th run of sectors (a special value there
+      // covers none, and a chain through it ends).
+      self.fat = fat
+    }
+
+    /// Where sector `sector` starts; nil for the special values (free, end of chain, FAT...).
+    static func offset(of sector: Int, shift: Int) -> Int? {
+      sector <= 0xFFFF_FFFA ? (sector + 1) << shift : nil
+    }
+
+    /// Sector `sector`'s bytes; nil past the file's end.
+    func sector(_ sector: Int) -> [UInt8]? {
+      guard let start = Sectors.offset(of: sector, shift: shift), let bytes = bytes.read(start..<(start + (1 << shift))),
+        bytes.count == 1 << shift
+      else { return nil }
+      return bytes
+    }
+
+    /// Calls `body` with each sector of the chain from `start`, in order, while it returns true;
+    /// the chain ends at its end mark, a sector the FAT does not cover, or after as many steps
+    /// as the file has sectors (a loop).
+    func forEachSector(inChainFrom start: Int, _ body: (Int) -> Bool) {
+      var sector = start
+      var steps = 0
+      var fatSector: (index: Int, entries: [UInt8])? = nil
+      let perSector = (1 << shift) / 4
+      while Sectors.offset(of: sector, shift: shift) != nil, steps <= bytes.count >> shift, body(sector) {
+        steps += 1
+        let index = sector / perSector
+        if fatSector?.index != index {
+          guard index < fat.count, let entries = self.sector(fat[index]) else { return }
+          fatSector = (index, entries)
+        }
+        guard let entries = fatSector?.entries else { return }
+        sector = entries.withUnsafeBytes { ContentClassifier.le32($0, 4 * (sector % perSector)) }
+      }
+    }
+
+    /// The first Excel 4.0 macro sheet among the BoundSheet8 records of the stream whose chain
+    /// starts at `start`, read a window at a time (each window overlaps the last by more than a
+    /// record, so none is cut), up to `size` bytes.
+    func excel4MacroSheet(inChainFrom start: Int, size: Int) -> String? {
+      var window: [UInt8] = []
+      var read = 0
+      var found: String? = nil
+      let overlap = 1 << 10
+      forEachSector(inChainFrom: start) { sector in
+        guard read < size, let bytes = self.sector(sector) else { return false }
+        window += bytes.prefix(size - read)
+        read += bytes.count
+        guard window.count >= 256 << 10 else { return true }
+        found = window.withUnsafeBytes(CompoundFile.excel4MacroSheet(in:))
+        window.removeFirst(window.count - overlap)
+        return found == nil
+      }
+      if let found { return found }
+      return window.withUnsafeBytes(CompoundFile.excel4MacroSheet(in:))
+    }
+  }
+}
