@@ -97,6 +97,29 @@ import Testing
     #expect(b.daemon.waitForLog("1 stored, 1 refused, 0 failed"), "\(b.daemon.log)")
   }
 
+  /// A package whose VBA project lies past the head is judged again once all of it is in, as a
+  /// share payload is (`WholePackageReceiveTests`), and the client is told.
+  @Test func aMacroDocumentWhoseProjectLiesPastTheHeadIsRefusedToALocalSendClient() throws {
+    let b = try Receiving()
+    defer { _ = b.daemon.stop() }
+    let report = b.home.files.appendingPathComponent("report.docx")
+    try WholePackageReceiveTests.wordPackage(pictureBytes: 300_000, project: true).write(to: report)
+    let sender = try b.send([report])
+    defer { if sender.isRunning { sender.signal(SIGKILL) } }
+    let ask = try #require(try b.waitingAsks().first)
+    #expect(try b.home.share("accept", String(try #require(ask["id"] as? Int))).exited(with: 0))
+
+    let result = sender.wait(timeout: .seconds(60))
+    let events = LocalsendCLI.events(result.stdoutText)
+    let error = try #require(events.first { $0["event"] as? String == "error" }, "\(result)")
+    #expect(error["name"] as? String == "report.docx")
+    let message = error["message"] as? String ?? ""
+    #expect(message.hasPrefix("HTTP 403") && message.contains("macro-enabled"), "the client is told: \(message)")
+    #expect(b.home.inboxNames().isEmpty)
+    #expect(b.home.stagingEntries().isEmpty, "\(b.home.stagingEntries())")
+    #expect(b.daemon.waitForLog("refused report.docx"), "\(b.daemon.log)")
+  }
+
   @Test func aStrangersLocalSendUploadWaitsForShareAcceptThenArrives() throws {
     let b = try Receiving()
     defer { _ = b.daemon.stop() }

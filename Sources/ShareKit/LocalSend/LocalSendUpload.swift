@@ -88,8 +88,12 @@ final class LocalSendUpload: UploadSink {
   func commit() throws(UploadRefusal) {
     guard case .writing(let file, let sink) = state else { throw UploadRefusal(.failed, "not stored") }
     if let failure = sink.finish() { throw refuse(failure) }
-    // A file shorter than the sniff length is judged once all of it is in.
+    // A file shorter than the sniff length is judged once all of it is in; a package longer
+    // than it, again with all of it there.
     if content.isPending { try judgeContent() }
+    if let verdict = content.judgeWhole(payload, size: received, file: file.url, policy: policy), !verdict.accepted {
+      try refuse(verdict)
+    }
     state = .done
     var metadata = ItemMetadata(
       originalName: plan.offer.name, kind: .file, senderName: sender.alias, senderId: sender.senderId,
@@ -113,6 +117,11 @@ final class LocalSendUpload: UploadSink {
     let verdict = content.judge(payload, policy: policy)
     if payload.releasesMagicPages { policy.types?.sniffer.releaseDatabasePages() }
     guard let verdict, !verdict.accepted else { return }
+    try refuse(verdict)
+  }
+
+  /// Removes the staging and tells the sender why its content was refused.
+  private func refuse(_ verdict: Verdict) throws(UploadRefusal) {
     abort()
     refused()
     context.emit(.refused(sender.peer, item: plan.offer, reason: verdict.reason))

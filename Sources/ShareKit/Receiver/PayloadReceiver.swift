@@ -254,16 +254,16 @@ final class PayloadReceiver {
     // A large file's last writes may end while the next item arrives (its batch confirms them).
     var background = false
     if case .writing(_, let sink) = state {
-      background = payload.mayDefer && sink.isPipelined
+      // A package is read back once complete: its writes must be done first.
+      background = payload.mayDefer && sink.isPipelined && !content.needsWhole
       if let failure = background ? sink.finishInBackground() : sink.finish() { stopWriting(failure) }
     }
-    let type = content.type
     switch state {
     case .complete:
       preconditionFailure("a payload ends once")
     case .doomed(let doom):
       state = .complete
-      return doom.refused ? .refused(doom.reason, type: type) : .failed(doom.reason, type: type, detail: doom.detail)
+      return doom.refused ? .refused(doom.reason, type: content.type) : .failed(doom.reason, type: content.type, detail: doom.detail)
     case .writing(let file, let sink):
       state = .complete
       guard let digest = Digest(bytes: digestBytes) else { return discarding(file, sink, ItemReceipt.senderGaveUp) }
@@ -273,8 +273,13 @@ final class PayloadReceiver {
       if hasher.finalize() != digest.bytes {
         return discarding(file, sink, "its bytes do not match their SHA-256; nothing was kept")
       }
+      if let verdict = content.judgeWhole(payload, size: received, file: file.url, policy: channel.policy), !verdict.accepted {
+        _ = sink.finish()
+        PayloadReceiver.removeStaging(file, of: payload, in: channel.store)
+        return .refused(verdict.reason, type: verdict.type)
+      }
       return .complete(
-        file, size: received, digest: digest, type: type, deferredHead: deferred ? content.head : nil,
+        file, size: received, digest: digest, type: content.type, deferredHead: deferred ? content.head : nil,
         writes: background ? sink : nil)
     }
   }
@@ -335,6 +340,9 @@ struct ContentHead {
   private(set) var isPending: Bool
   /// The type the content verdict decided.
   private(set) var type: TypeIdentifier? = nil
+  /// Whether the verdict on the head accepted a package that goes on past it: it is judged
+  /// again once complete (`judgeWhole`).
+  private var acceptedPackage = false
 
   init(length: Int) {
     self.length = length
@@ -358,6 +366,24 @@ struct ContentHead {
     isPending = false
     let verdict = policy.judgeContent(name: payload.name, kind: payload.kind, head: head, size: payload.declared)
     type = verdict?.type
+    acceptedPackage =
+      verdict?.accepted == true && payload.kind == .file && head.count >= length && head.withUnsafeBytes(ContentClassifier.needsWhole)
+    return verdict
+  }
+
+  /// Whether the item is a package its head's verdict let in, to be judged again once complete.
+  var needsWhole: Bool { acceptedPackage }
+
+  /// The type rules' verdict on the complete item at `file` (`size` bytes), for a package the
+  /// head's verdict let in (`needsWhole`): a ZIP's central directory, an OLE2 file's directory
+  /// and FAT, wherever they lie; nil for anything else. Its writes must all be done.
+  mutating func judgeWhole(_ payload: Payload, size: Int64, file: URL, policy: ReceivePolicy) -> Verdict? {
+    guard acceptedPackage else { return nil }
+    acceptedPackage = false
+    let verdict = ItemBytes.reading(path: file.path) { whole in
+      policy.judgeContent(name: payload.name, kind: payload.kind, head: head, size: size, whole: whole)
+    }
+    type = verdict?.type ?? type
     return verdict
   }
 }

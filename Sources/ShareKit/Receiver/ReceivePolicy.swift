@@ -26,8 +26,8 @@ package struct ReceivePolicy: Sendable {
 
   /// The type rules' verdict on an item's first bytes (all of them when the item is shorter than
   /// the sniff length); nil without type rules.
-  func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?) -> Verdict? {
-    types?.judgeContent(name: name, kind: kind, head: head, size: size)
+  func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?, whole: ItemBytes? = nil) -> Verdict? {
+    types?.judgeContent(name: name, kind: kind, head: head, size: size, whole: whole)
   }
 
   /// How many leading bytes `judgeContent` wants.

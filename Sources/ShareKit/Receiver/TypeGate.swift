@@ -54,10 +54,11 @@ package struct TypeGate: Sendable {
     policy.judge(name: name, kind: UniformTypes.ItemKind(kind))
   }
 
-  /// Judges an item's first bytes (libmagic through the sniffer).
-  package func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?) -> Verdict {
+  /// Judges an item's first bytes (libmagic through the sniffer); with `whole`, all of the
+  /// complete item is there to be read (see `TypePolicy.judge(name:kind:head:totalSize:sniffer:whole:)`).
+  package func judgeContent(name: String, kind: Wire.ItemKind, head: [UInt8], size: Int64?, whole: ItemBytes? = nil) -> Verdict {
     if keepsSniffingMemory && head.count > Self.largeHead { Self.keepSniffingMemory() }
-    return policy.judge(name: name, kind: UniformTypes.ItemKind(kind), head: head, totalSize: size, sniffer: sniffer)
+    return policy.judge(name: name, kind: UniformTypes.ItemKind(kind), head: head, totalSize: size, sniffer: sniffer, whole: whole)
   }
 
   /// A head from which libmagic's per-call buffers pass malloc's 128 KiB: each of its calls
