@@ -9,8 +9,7 @@ import TextEscaping
 ///   `application/vnd.ms-office.vbaProject`, a macro-enabled main part or a `vbaProject`
 ///   relationship shows a project, as in a zipped package (`ContentClassifier+OPC.swift`);
 /// - MHTML (a MIME multipart file, the ".doc that is a web page" of 2015–2017 macro malware)
-///   with an ActiveMime part: one named `editdata.mso`, or a base64 body starting `QWN0aXZlTWltZQ`
-///   (`ActiveMime`).
+///   with an ActiveMime part (`ContentClassifier+MHTML.swift`).
 /// Only the head is read: a project past the first 64 KiB is not seen (Inbox/TYPES.md says so).
 extension ContentClassifier {
   /// A document written as text that carries macros — a flat OpenDocument file with a script
@@ -42,17 +41,11 @@ extension ContentClassifier {
   /// words; nil when it shows none. Text without `editdata.mso`, `xmlPackage` (Flat OPC's
   /// namespace) or ActiveMime in base64 is not looked into further.
   static func officeTextMacros(_ head: UnsafeRawBufferPointer) -> String? {
-    let activeMime = ByteSearch.contains(Array(activeMimeBase64.utf8), in: head)
+    if let sign = mhtmlMacros(head) { return sign }
     let editData = ByteSearch.containsIgnoringCase("editdata.mso", in: head)
     let flatOPC = ByteSearch.containsIgnoringCase("xmlpackage", in: head)
-    guard activeMime || editData || flatOPC else { return nil }
+    guard editData || flatOPC else { return nil }
     let text = String(decoding: head, as: UTF8.self).lowercased()
-    if isMIME(text) {
-      if activeMime { return "MHTML document with an ActiveMime part (a VBA project)" }
-      if mimeHeaderValues("content-location", in: text).contains(where: isEditData) {
-        return "MHTML document with an ActiveMime part (editdata.mso)"
-      }
-    }
     for element in text.split(separator: "<") {
       let name = element.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
       switch name.split(separator: ":").last {
@@ -87,7 +80,7 @@ extension ContentClassifier {
     return nil
   }
 
-  private static func isEditData(_ value: String) -> Bool {
+  static func isEditData(_ value: String) -> Bool {
     value.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last == "editdata.mso"
   }
 
@@ -101,20 +94,4 @@ extension ContentClassifier {
     attributeValues(name, in: element, afterPrefix: true)
   }
 
-  /// Whether lowercased `text` is a MIME message, as Word reads one: a `MIME-Version:` line or a
-  /// `Content-Type: multipart/…` line.
-  private static func isMIME(_ text: String) -> Bool {
-    !mimeHeaderValues("mime-version", in: text).isEmpty
-      || mimeHeaderValues("content-type", in: text).contains { $0.hasPrefix("multipart/") }
-  }
-
-  /// The values of every header line `name:` in lowercased `text` (a MIME message's own headers
-  /// and its parts'), unquoted and trimmed.
-  private static func mimeHeaderValues(_ name: String, in text: String) -> [String] {
-    text.split(separator: "\n").compactMap { line in
-      let trimmed = line.trimmingBlanks()
-      guard trimmed.hasPrefix(name + ":") else { return nil }
-      return String(trimmed.dropFirst(name.count + 1).trimmingBlanks().filter { $0 != "\"" && $0 != "'" })
-    }
-  }
 }

@@ -130,6 +130,26 @@ struct OfficeTextMacroTests {
       Self.mhtml("Content-Location: file:///C:/x_files/editdata.mso\nContent-Type: application/x-mso\n\nAAAA"), names: names)
   }
 
+  /// Review 24: the same parts written as a MIME reader still reads them — base64 broken at
+  /// another place, a folded header, a percent-escape in the location — and a part Word finds
+  /// by its type or the HTML's Edit-Time-Data link, whatever it is called.
+  @Test func mhtmlWrittenOtherwiseIsStillRefused() throws {
+    let names = ["invoice.doc", "page.mht"]
+    let base64 = "Content-Transfer-Encoding: base64\n\n"
+    for part in [
+      "Content-Location: file:///C:/x_files/x.bin\nContent-Type: application/octet-stream\n" + base64
+        + "QWN0\naXZlTWltZQAAAfAEAAAA/////wAAB/AAAAAAAAAA",
+      "Content-Location: file:///C:/x_files/x.bin\n" + base64 + "QWN0aXZl TWltZQAAAfAE\r\nAAAA",
+      "Content-Location:\n file:///C:/x_files/editdata.mso\nContent-Type: application/octet-stream\n" + base64 + "AAAA",
+      "Content-Location: file:///C:/x_files/editdata%2Emso\n" + base64 + "AAAA",
+      "Content-Location: file:///C:/x_files/x.bin\nContent-Type: Application/X-MSO\n" + base64 + "AAAA",
+      "Content-Location: file:///C:/x_files/x.htm\nContent-Transfer-Encoding: quoted-printable\n\n"
+        + "<link rel=3DEdit-Time=\n-Data href=3D\"x_files/x.bin\">",
+    ] {
+      try expectRefused(Self.mhtml(part), names: names)
+    }
+  }
+
   @Test("Word 2003 XML, Flat OPC and MHTML without a VBA project stay accepted")
   func macroFreeFormsAreAccepted() throws {
     for (name, head) in [
@@ -138,6 +158,11 @@ struct OfficeTextMacroTests {
       ("letter.xml", Self.flatOPC(mainType: Self.documentType)),
       ("page.mht", Self.mhtml("Content-Location: file:///C:/x_files/image001.png\nContent-Type: image/png\n\niVBORw0KGgo=")),
       ("page.doc", Self.mhtml("Content-Location: file:///C:/x_files/filelist.xml\nContent-Type: text/xml\n\n<xml/>")),
+      // A folded header and a picture in base64 broken into lines, as mail writes them.
+      (
+        "mail.eml",
+        Self.mhtml("Content-Type: image/png;\n name=photo.png\nContent-Transfer-Encoding: base64\n\niVBORw0KGgoAAAANSUhE\nUgAAAAEAAAAB")
+      ),
     ] {
       let verdict = try judge(name, head)
       #expect(verdict.accepted, "\(name): \(verdict.reason)")
