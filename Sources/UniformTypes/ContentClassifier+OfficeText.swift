@@ -10,7 +10,8 @@ import TextEscaping
 ///   relationship shows a project, as in a zipped package (`ContentClassifier+OPC.swift`);
 /// - MHTML (a MIME multipart file, the ".doc that is a web page" of 2015–2017 macro malware)
 ///   with an ActiveMime part (`ContentClassifier+MHTML.swift`).
-/// Only the head is read: a project past the first 64 KiB is not seen (Inbox/TYPES.md says so).
+/// A complete item whose head is one of these forms is read whole (`wholeTextDocumentMacros`):
+/// a project may come after megabytes of pages.
 extension ContentClassifier {
   /// A document written as text that carries macros — a flat OpenDocument file with a script
   /// element (`flatOpenDocumentMacros`), a Word 2003 XML, Flat OPC or MHTML document with a VBA
@@ -32,6 +33,33 @@ extension ContentClassifier {
       return (.openDocumentMacros, "flat OpenDocument file with macros (\(element))")
     }
     return asRead(officeTextMacros).map { (.macroEnabled, $0) }
+  }
+
+  /// Whether `head` may be a document written as text that carries macros further on: a MIME
+  /// message, Word 2003 XML (`mso-application`, `wordDocument`), Flat OPC (`xmlPackage`) or a
+  /// flat OpenDocument file (its office namespace), in UTF-8 or UTF-16.
+  static func isTextDocumentForm(_ head: UnsafeRawBufferPointer) -> Bool {
+    if startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF]) { return true }
+    // Not text (a photo, a program: NUL bytes near the start) is none, and costs no search.
+    guard !UnsafeRawBufferPointer(rebasing: head.prefix(512)).contains(0) else { return false }
+    return textDocumentMarkers.contains { ByteSearch.containsIgnoringCase($0, in: head) }
+  }
+
+  static let textDocumentMarkers = ["mime-version", "multipart/", "mso-application", "worddocument", "xmlpackage", "opendocument"]
+
+  /// `textDocumentMacros` over all of a complete item whose head is such a form: read a window
+  /// at a time, each looked at after the head (which says what form the item is: its root
+  /// element, the message's headers) and overlapping the one before, so nothing is cut.
+  static func wholeTextDocumentMacros(_ head: UnsafeRawBufferPointer, whole: ItemBytes) -> (TypeIdentifier, String)? {
+    guard whole.count > head.count, isTextDocumentForm(head) else { return nil }
+    let (size, overlap) = (1 << 20, 4 << 10)
+    var start = max(0, head.count - overlap) & ~1
+    while start < whole.count, let window = whole.read(start..<(start + size)) {
+      if let found = (Array(head) + window).withUnsafeBytes(textDocumentMacros) { return found }
+      guard window.count == size else { break }
+      start += size - overlap
+    }
+    return nil
   }
 
   /// `ActiveMime`, the magic of the container Office keeps a VBA project in, in base64.

@@ -69,7 +69,7 @@ package enum ContentClassifier {
     // A ZIP or an OLE2 file is never text, whatever its first entries made libmagic call it
     // (review 23: a `visio/` entry made a Word package "Visio drawing", XML, not looked into).
     if isText(result.type, mime: mime, registry: registry), !startsWith(head, zipMagic), !startsWith(head, compoundFileMagic) {
-      refineText(&result, head: head, firstGroup: firstGroup, mime: mime, registry: registry)
+      refineText(&result, head: head, firstGroup: firstGroup, mime: mime, registry: registry, whole: truncated ? whole : nil)
       return result
     }
     refineBinary(&result, head: head, mime: mime, registry: registry, whole: whole ?? (truncated ? nil : ItemBytes(head)))
@@ -77,9 +77,10 @@ package enum ContentClassifier {
   }
 
   /// Whether a head's verdict may change once all of the item is there: a ZIP, whose central
-  /// directory is at its end, or an OLE2 file, whose directory may be anywhere.
+  /// directory is at its end, an OLE2 file, whose directory may be anywhere, or an Office
+  /// document written as text, whose VBA project may come after its pages.
   package static func needsWhole(_ head: UnsafeRawBufferPointer) -> Bool {
-    startsWith(head, zipMagic) || startsWith(head, compoundFileMagic)
+    startsWith(head, zipMagic) || startsWith(head, compoundFileMagic) || isTextDocumentForm(head)
   }
 
   static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
@@ -89,7 +90,8 @@ package enum ContentClassifier {
   /// documents with macros written as text, a `#!` line, a systemd unit or D-Bus service file by
   /// its `firstGroup` (from `iniGroup`), and whether a script is a keyword guess.
   private static func refineText(
-    _ result: inout ContentType, head: UnsafeRawBufferPointer, firstGroup: String?, mime: String, registry: TypeRegistry
+    _ result: inout ContentType, head: UnsafeRawBufferPointer, firstGroup: String?, mime: String, registry: TypeRegistry,
+    whole: ItemBytes?
   ) {
     // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
     // armored form shared-mime-info calls text) keeps its type.
@@ -103,7 +105,7 @@ package enum ContentClassifier {
       result.refinement = label
       return
     }
-    if let (type, evidence) = textDocumentMacros(head) {
+    if let (type, evidence) = textDocumentMacros(head) ?? whole.flatMap({ wholeTextDocumentMacros(head, whole: $0) }) {
       result.type = type
       result.refinement = evidence
       return

@@ -78,4 +78,34 @@ import Testing
     #expect(files(under: b.documents, containing: Data("word/vbaProject.bin".utf8) + project).isEmpty)
     #expect(daemon.waitForLog("refused report.docx from alice"), "\(daemon.log)")
   }
+
+  /// Word's "web page" document: a MIME message whose ActiveMime part (the VBA project) comes
+  /// after `pages` bytes of HTML.
+  static func webPageDocument(pages: Int, project: Bool) -> Data {
+    var text = "MIME-Version: 1.0\nContent-Type: multipart/related; boundary=\"----=_NextPart_01\"\n\n"
+    text += "------=_NextPart_01\nContent-Location: file:///C:/x.htm\nContent-Type: text/html\n\n<html><body>"
+    text += String(repeating: "<p>Invoice</p>\n", count: pages / 15) + "</body></html>\n"
+    if project {
+      text += "------=_NextPart_01\nContent-Location: file:///C:/x_files/editdata.mso\nContent-Transfer-Encoding: base64\n"
+      text += "Content-Type: application/x-mso\n\nQWN0aXZlTWltZQAAAfAEAAAA/////wAAB/AAAAAAAAAA\n"
+    }
+    return Data((text + "------=_NextPart_01--\n").utf8)
+  }
+
+  @Test func aWebPageDocumentWhoseProjectComesAfterItsPagesIsRefusedOnceComplete() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let invoice = a.files.appendingPathComponent("invoice.doc")
+    try Self.webPageDocument(pages: 200_000, project: true).write(to: invoice)
+    let page = a.files.appendingPathComponent("page.mht")
+    try Self.webPageDocument(pages: 200_000, project: false).write(to: page)
+
+    let sent = try a.share("send", invoice.path, page.path, "--to", daemon.address)
+    #expect(sent.exited(with: 3), "\(sent)")
+    let refusal = try #require(sent.stdoutLines.first { $0.hasPrefix("refused  invoice.doc: ") }, "\(sent)")
+    #expect(refusal.contains("macro-enabled"), "\(refusal)")
+    #expect(b.inboxNames() == ["page.mht"])
+    #expect(b.stagingEntries().isEmpty, "\(b.stagingEntries())")
+  }
 }

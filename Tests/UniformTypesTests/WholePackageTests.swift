@@ -314,4 +314,41 @@ import Testing
     put(0xFFFF_FFFF, at: 3 * size, in: &bytes)
     #expect(classifyWhole(bytes, "application/msword").type == "com.microsoft.word.doc")
   }
+
+  // MARK: Documents written as text
+
+  /// `text` with `padding` bytes of a harmless kind (blank HTML, XML comments) put `at` its
+  /// marker, so that what follows lies past the head.
+  static func padded(_ text: String, at marker: String, with filler: String) -> [UInt8] {
+    let padding = String(repeating: filler, count: 100_000 / filler.utf8.count + 1)
+    return Array(text.replacingOccurrences(of: marker, with: padding + marker).utf8)
+  }
+
+  @Test func aProjectPastTheHeadOfADocumentWrittenAsTextIsFound() throws {
+    let mhtml = String(
+      decoding: OfficeTextMacroTests.mhtml(
+        "Content-Location: file:///C:/x_files/editdata.mso\nContent-Transfer-Encoding: base64\n\nQWN0aXZlTWltZQAAAfAE"),
+      as: UTF8.self)
+    let wordXML = String(
+      decoding: OfficeTextMacroTests.wordXML(#"<w:binData w:name="editdata.mso">QWN0aXZlTWltZQ==</w:binData>"#), as: UTF8.self)
+    let flatOPC = String(
+      decoding: OfficeTextMacroTests.flatOPC(
+        mainType: OfficeTextMacroTests.documentType,
+        parts: #"<pkg:part pkg:name="/word/vbaProject.bin" pkg:contentType="application/octet-stream"/>"#),
+      as: UTF8.self)
+    for (name, bytes) in [
+      ("mhtml", Self.padded(mhtml, at: "</body>", with: "<p>Invoice</p>\n")),
+      ("Word 2003 XML", Self.padded(wordXML, at: "<w:docSuppData>", with: "<!-- padding -->\n")),
+      ("Flat OPC", Self.padded(flatOPC, at: "<pkg:part pkg:name=\"/word/vbaProject.bin\"", with: "<!-- padding -->\n")),
+    ] {
+      #expect(bytes.count > ContentSniffer.headLength)
+      #expect(!registry.conforms(classifyHead(bytes, "text/plain").type, to: .macroEnabled), "\(name): the head shows none")
+      let whole = classifyWhole(bytes, "text/plain")
+      #expect(whole.type == .macroEnabled, "\(name): \(whole)")
+    }
+    // A long note that only mentions the forms stays text.
+    let note = Array(
+      ("MIME-Version and multipart/ messages, mso-application and xmlPackage:\n" + String(repeating: "words ", count: 30_000)).utf8)
+    #expect(classifyWhole(note, "text/plain").type == .plainText)
+  }
 }
