@@ -9,7 +9,9 @@ extension CompoundFile {
   /// What shows, in the whole of `bytes`, that the document carries macros; nil when nothing does.
   static func macros(inWhole bytes: ItemBytes) -> String? {
     guard let file = Sectors(bytes) else { return nil }
-    var workbook: (start: Int, size: Int)? = nil
+    // Every workbook stream, not the first: a `Book` listed first or a `Workbook` in a storage
+    // hid the one Excel reads (review 25).
+    var workbooks: [(start: Int, size: Int)] = []
     var container: (start: Int, size: Int)? = nil
     var project: String? = nil
     var first = true
@@ -25,17 +27,20 @@ extension CompoundFile {
           project = name
           return false
         }
-        if workbook == nil, type == 2, ["WORKBOOK", "BOOK"].contains(name.uppercased()) { workbook = (start, size) }
+        if workbooks.count < 16, type == 2, ["WORKBOOK", "BOOK"].contains(name.uppercased()) { workbooks.append((start, size)) }
       }
       return true
     }
     if let project { return "OLE2 document with a VBA project (\(Escaping.escaped(project, maximumLength: 40)))" }
-    guard let workbook else { return nil }
-    // A stream under the cutoff lies in the mini stream, which the root entry's chain holds:
-    // its records are looked for there, as in a head.
-    let stream = workbook.size < file.miniStreamCutoff ? container : workbook
-    guard let stream, let sheet = file.excel4MacroSheet(inChainFrom: stream.start, size: stream.size) else { return nil }
-    return "Excel workbook with an Excel 4.0 macro sheet (\(Escaping.escaped(sheet, maximumLength: 40)))"
+    for workbook in workbooks {
+      // A stream under the cutoff lies in the mini stream, which the root entry's chain holds:
+      // its records are looked for there, as in a head.
+      guard let stream = workbook.size < file.miniStreamCutoff ? container : workbook,
+        let sheet = file.excel4MacroSheet(inChainFrom: stream.start, size: stream.size)
+      else { continue }
+      return "Excel workbook with an Excel 4.0 macro sheet (\(Escaping.escaped(sheet, maximumLength: 40)))"
+    }
+    return nil
   }
 
   /// A compound file's sectors, through its FAT.
@@ -62,8 +67,12 @@ extension CompoundFile {
       miniStreamCutoff = cutoff
       var fat = header.withUnsafeBytes { raw in (0..<109).map { ContentClassifier.le32(raw, 0x4C + 4 * $0) } }
       // The DIFAT chain: each sector lists FAT sectors, and the next DIFAT sector last.
+      // No more FAT sectors than the file's sectors need, and each DIFAT sector once (review
+      // 25: one that named itself grew the list to four times the file's size).
+      let needed = (bytes.count >> shift) / ((1 << shift) / 4) + 1
       var next = difat
-      for _ in 0..<min(difatCount, bytes.count >> shift) {
+      var seen: Set<Int> = []
+      for _ in 0..<min(difatCount, bytes.count >> shift) where fat.count < needed + 109 && seen.insert(next).inserted {
         guard let start = Sectors.offset(of: next, shift: shift), let sector = bytes.read(start..<(start + (1 << shift))),
           sector.count == 1 << shift
         else { break }
@@ -81,12 +90,13 @@ extension CompoundFile {
       sector <= 0xFFFF_FFFA ? (sector + 1) << shift : nil
     }
 
-    /// Sector `sector`'s bytes; nil past the file's end.
+    /// Sector `sector`'s bytes, a last one the file cuts short filled with zeros (as readers
+    /// read it: review 25 hid a project's entries in one); nil past the file's end.
     func sector(_ sector: Int) -> [UInt8]? {
-      guard let start = Sectors.offset(of: sector, shift: shift), let bytes = bytes.read(start..<(start + (1 << shift))),
-        bytes.count == 1 << shift
-      else { return nil }
-      return bytes
+      guard let start = Sectors.offset(of: sector, shift: shift), let bytes = bytes.read(start..<(start + (1 << shift))) else {
+        return nil
+      }
+      return bytes.count == 1 << shift ? bytes : bytes + [UInt8](repeating: 0, count: (1 << shift) - bytes.count)
     }
 
     /// Calls `body` with each sector of the chain from `start`, in order, while it returns true;

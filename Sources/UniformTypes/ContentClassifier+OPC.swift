@@ -27,10 +27,17 @@ extension ContentClassifier {
   /// thousands of parts), a `Default` that makes an extension a VBA project is a sign by itself.
   static func declaredVBAProject(_ entries: [ZipEntry], in bytes: ItemBytes, allParts: Bool = true) -> String? {
     var budget = packagePartsBudget
+    // Read once, and only the first few: a directory may list thousands of them (review 25).
+    let parts = entries.map { $0.name.lowercased() }
+    var contentTypesLeft = 4
     let spent = "its [Content_Types].xml and .rels parts are larger in all than share reads (\(packagePartsBudget >> 20) MiB)"
     for entry in entries {
       let name = entry.name.lowercased()
       guard name == "[content_types].xml" || name.hasSuffix(".rels") else { continue }
+      if name == "[content_types].xml" {
+        guard contentTypesLeft > 0 else { continue }
+        contentTypesLeft -= 1
+      }
       guard budget > 0 else { return spent }
       let limit = min(packagePartLimit, budget)
       guard let (text, isCut, cost) = partText(entry, in: bytes, limit: limit) else { continue }
@@ -40,7 +47,7 @@ extension ContentClassifier {
           ? spent : "\(Escaping.escaped(entry.name, maximumLength: 60)) is larger than share reads (\(packagePartLimit >> 20) MiB)"
       }
       if name == "[content_types].xml",
-        let sign = contentTypesSign(text, parts: entries.map { $0.name.lowercased() }, allParts: allParts)
+        let sign = contentTypesSign(text, parts: parts, allParts: allParts)
       {
         return sign
       } else if name.hasSuffix(".rels"),
@@ -60,7 +67,7 @@ extension ContentClassifier {
   /// when such a part is in the head (some writers map `bin` to a VBA project in every xlsb).
   private static func contentTypesSign(_ text: String, parts: [String], allParts: Bool) -> String? {
     var overridden: Set<String> = []
-    var projectExtensions: [String] = []
+    var projectExtensions: Set<String> = []
     for element in text.split(separator: "<") {
       guard let type = attributeValues("ContentType", in: element).first else { continue }
       if type.contains(".macroenabled"), type.hasSuffix(".main+xml") {
@@ -73,15 +80,19 @@ extension ContentClassifier {
       } else if element.hasPrefix("default"), type == vbaProjectContentType,
         let suffix = attributeValues("Extension", in: element).first
       {
-        projectExtensions.append("." + suffix)
+        projectExtensions.insert(suffix)
       }
     }
     if !allParts, let suffix = projectExtensions.first {
       return
-        "[Content_Types].xml makes every *\(Escaping.escaped(suffix, maximumLength: 20)) part a VBA project, in a package of more parts than share lists"
+        "[Content_Types].xml makes every *.\(Escaping.escaped(suffix, maximumLength: 20)) part a VBA project, in a package of more parts than share lists"
     }
+    guard !projectExtensions.isEmpty else { return nil }
+    // A part's extension is what follows the last dot of its last segment, as OPC has it.
     let project = parts.first { part in
-      !overridden.contains(part) && projectExtensions.contains { part.hasSuffix($0) }
+      let last = part.split(separator: "/").last ?? ""
+      guard let dot = last.lastIndex(of: ".") else { return false }
+      return projectExtensions.contains(String(last[last.index(after: dot)...])) && !overridden.contains(part)
     }
     return project.map { "[Content_Types].xml makes \(Escaping.escaped($0, maximumLength: 40)) a VBA project" }
   }
@@ -109,15 +120,18 @@ extension ContentClassifier {
     case 0:
       read = entry.compressed(in: bytes, limit: limit + 1)
     case 8:
-      // Deflate shrinks a part of blanks a thousandfold: read enough of it for the limit.
-      let compressed = entry.compressed(in: bytes, limit: 1 << 20)
+      // Deflate shrinks a part of blanks a thousandfold: all of it is read, and a part longer
+      // compressed than share reads is cut (review 25: 1.65 MB of a comment deflated hid the
+      // declarations after it when 1 MiB of it was read).
+      guard (entry.data?.count ?? entry.compressedSize) <= ItemBytes.maximumRead else { return ("", true, 0) }
+      let compressed = entry.compressed(in: bytes, limit: ItemBytes.maximumRead)
       cost = compressed?.count ?? 0
       read = compressed.flatMap { compressed in compressed.withUnsafeBytes { Inflate.inflated($0, format: .raw, limit: limit + 1) } }
     default:
       read = nil
     }
     guard let read else { return nil }
-    return (xmlText(Array(read.prefix(limit))).lowercased(), read.count > limit, cost + read.count)
+    return (xmlTranscoded(Array(read.prefix(limit))).lowercased(), read.count > limit, cost + read.count)
   }
 
   /// XML bytes as text the way an XML parser reads them (review 24: Office's parser read a
@@ -126,22 +140,33 @@ extension ContentClassifier {
   /// (`&#43;`, `&#x2B;`) and the five predefined entities replaced by what they stand for.
   static func xmlText(_ bytes: [UInt8]) -> String { String(decoding: xmlBytes(bytes), as: UTF8.self) }
 
-  /// `xmlText` as UTF-8 bytes. Byte by byte: it runs on every text head with a `&#` in it (HTML
-  /// has many) that shows no macros as written.
-  static func xmlBytes(_ bytes: [UInt8]) -> [UInt8] {
-    var utf8 = bytes
+  /// XML bytes as UTF-8 text, transcoded from UTF-16 by the byte-order mark (or a `<` and a NUL)
+  /// and nothing else: references are replaced in attribute values only, once they are read
+  /// (`forEachAttribute`), so that one written `&lt;` never opens an element (review 25).
+  static func xmlTranscoded(_ bytes: [UInt8]) -> String { String(decoding: transcoded(bytes), as: UTF8.self) }
+
+  private static func transcoded(_ bytes: [UInt8]) -> [UInt8] {
     if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00]) {
-      utf8 = Array(utf16(bytes.dropFirst(bytes.first == 0xFF ? 2 : 0), bigEndian: false).utf8)
+      return Array(utf16(bytes.dropFirst(bytes.first == 0xFF ? 2 : 0), bigEndian: false).utf8)
     } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0x00, 0x3C]) {
-      utf8 = Array(utf16(bytes.dropFirst(bytes.first == 0xFE ? 2 : 0), bigEndian: true).utf8)
+      return Array(utf16(bytes.dropFirst(bytes.first == 0xFE ? 2 : 0), bigEndian: true).utf8)
     }
+    return bytes
+  }
+
+  /// `xmlText` as UTF-8 bytes. Byte by byte: it runs on every text head with a `&#` in it (HTML
+  /// has many) that shows no macros as written. A character reference may have any number of
+  /// leading zeros (review 25: `&#00000000000118;` is a `v`).
+  static func xmlBytes(_ bytes: [UInt8]) -> [UInt8] {
+    let utf8 = transcoded(bytes)
     guard utf8.contains(UInt8(ascii: "&")) else { return utf8 }
     var result: [UInt8] = []
     result.reserveCapacity(utf8.count)
     var index = 0
     while index < utf8.count {
       if utf8[index] == UInt8(ascii: "&"),
-        let semicolon = utf8[(index + 1)..<min(index + 12, utf8.count)].firstIndex(of: UInt8(ascii: ";")),
+        let semicolon = utf8[(index + 1)...].prefix(4096).firstIndex(where: { !isReferenceByte($0) }),
+        utf8[semicolon] == UInt8(ascii: ";"),
         let scalar = referenced(utf8[(index + 1)..<semicolon])
       {
         result.append(contentsOf: String(Character(scalar)).utf8)
@@ -162,15 +187,22 @@ extension ContentClassifier {
     return String(decoding: units, as: UTF16.self)
   }
 
+  /// Whether `byte` may be part of a reference's name: `#`, a letter or a digit.
+  private static func isReferenceByte(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "#") || (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+  }
+
   /// What a reference's `name` (between `&` and `;`) stands for: `#43`, `#x2B`, or a
   /// predefined entity.
   private static func referenced(_ name: ArraySlice<UInt8>) -> Unicode.Scalar? {
     guard let first = name.first else { return nil }
     if first == UInt8(ascii: "#") {
-      let digits = name.dropFirst()
+      var digits = name.dropFirst()
       let hex = digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X")
-      let text = String(decoding: hex ? digits.dropFirst() : digits, as: UTF8.self)
-      return UInt32(text, radix: hex ? 16 : 10).flatMap(Unicode.Scalar.init)
+      if hex { digits = digits.dropFirst() }
+      digits = digits.drop { $0 == UInt8(ascii: "0") }
+      guard digits.count <= 8 else { return nil }
+      return UInt32(digits.isEmpty ? "0" : String(decoding: digits, as: UTF8.self), radix: hex ? 16 : 10).flatMap(Unicode.Scalar.init)
     }
     switch String(decoding: name, as: UTF8.self) {
     case "amp": return "&"
@@ -192,18 +224,57 @@ extension ContentClassifier {
   /// a namespace prefix comes before it (`w:name`, for `qualifiedAttributeValues`).
   static func attributeValues(_ key: String, in text: Substring, afterPrefix: Bool) -> [String] {
     var values: [String] = []
-    var rest = text
-    while let found = rest.firstRange(of: key) {
-      let before = found.lowerBound == rest.startIndex ? nil : rest[rest.index(before: found.lowerBound)]
-      rest = rest[found.upperBound...].drop { $0.isWhitespace }
-      guard let before, before.isWhitespace || (afterPrefix && before == ":"), rest.first == "=" else { continue }
-      rest = rest.dropFirst().drop { $0.isWhitespace }
-      guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
-      rest = rest.dropFirst()
-      guard let end = rest.firstIndex(of: quote) else { break }
-      values.append(String(rest[..<end]))
-      rest = rest[rest.index(after: end)...]
+    forEachAttribute(in: text) { name, value in
+      if name == key || (afterPrefix && name.hasSuffix(":" + key)) { values.append(value) }
     }
     return values
+  }
+
+  /// Calls `body` with each attribute's name and value (its references replaced, lowercased) in
+  /// lowercased XML `text`:
+  /// a document, or one element from its name on (what follows its `<`). Tokens as a parser
+  /// reads them: a value is never read for attributes (review 25: `xmlns:z=" ContentType='…'"`
+  /// gave a false value and hid the real one), comments and CDATA hold none, only XML's four
+  /// blanks separate.
+  static func forEachAttribute(in text: Substring, _ body: (Substring, String) -> Void) {
+    var rest = text
+    var inTag = text.first != "<"
+    if inTag { rest = rest.drop { !isXMLBlank($0) && $0 != ">" && $0 != "/" } }
+    while !rest.isEmpty {
+      if !inTag {
+        guard let open = rest.firstIndex(of: "<") else { return }
+        rest = rest[rest.index(after: open)...]
+        for (start, end) in [("!--", "-->"), ("![cdata[", "]]>"), ("![CDATA[", "]]>")] where rest.hasPrefix(start) {
+          guard let close = rest.firstRange(of: end) else { return }
+          rest = rest[close.upperBound...]
+        }
+        guard rest.first != "<" else { continue }
+        rest = rest.drop { !isXMLBlank($0) && $0 != ">" && $0 != "/" && $0 != "<" }
+        inTag = true
+      }
+      rest = rest.drop(while: isXMLBlank)
+      guard let next = rest.first else { return }
+      if next == ">" || next == "<" {
+        inTag = false
+        if next == ">" { rest = rest.dropFirst() }
+        continue
+      }
+      let name = rest.prefix { !isXMLBlank($0) && $0 != "=" && $0 != ">" && $0 != "<" }
+      rest = name.isEmpty ? rest.dropFirst() : rest[name.endIndex...].drop(while: isXMLBlank)
+      guard !name.isEmpty, rest.first == "=" else { continue }
+      rest = rest.dropFirst().drop(while: isXMLBlank)
+      guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
+      rest = rest.dropFirst()
+      guard let end = rest.firstIndex(of: quote) else { return }
+      let value = rest[..<end]
+      // Lowercased again: a reference may stand for a capital (`&#x50;`).
+      body(name, value.contains("&") ? String(decoding: xmlBytes(Array(value.utf8)), as: UTF8.self).lowercased() : String(value))
+      rest = rest[rest.index(after: end)...]
+    }
+  }
+
+  /// XML's blanks: space, tab, line feed, carriage return (not a no-break space).
+  private static func isXMLBlank(_ character: Character) -> Bool {
+    character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n"
   }
 }

@@ -73,15 +73,17 @@ extension ContentClassifier {
     if let part = names.first(where: { isMacroPart($0.lowercased()) }) {
       return (.macroEnabled, "a ZIP with macros (\(Escaping.escaped(part, maximumLength: 60)))")
     }
-    if let found = declared ?? office { return found }
-    if names.contains("META-INF/container.xml") {
-      return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
-    }
+    // A program too, before the kinds that do not run (the fuzzer: a jar that also listed
+    // `[Content_Types].xml` in its directory became a plain Office package once complete).
     if names.contains(where: { $0 == "AndroidManifest.xml" || $0 == "classes.dex" }) {
       return ("com.android.package-archive", "Android package (AndroidManifest.xml)")
     }
     if names.contains("META-INF/MANIFEST.MF") {
       return ("com.sun.java-archive", "Java archive (META-INF/MANIFEST.MF)")
+    }
+    if let found = declared ?? office { return found }
+    if names.contains("META-INF/container.xml") {
+      return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
     }
     return nil
   }

@@ -99,8 +99,10 @@ enum ZipDirectory {
         {
           (start, size, recordEnd) = zip64
         }
-        guard size >= 0, start >= 0, start + size <= recordEnd else { continue }
-        let bias = recordEnd - (start + size)
+        guard size >= 0, start >= 0, start <= recordEnd else { continue }
+        // A size past the end record is read to the record, as unzip does (review 25: one byte
+        // too many hid the directory); bytes before the archive move what fits.
+        let bias = start + size <= recordEnd ? recordEnd - (start + size) : 0
         return Location(start: start + bias, end: recordEnd, bias: bias)
       }
       return nil

@@ -38,9 +38,11 @@ import Testing
     var central: String
     var data: [UInt8]
     var descriptor = false
+    /// 8 when `data` is a deflate stream.
+    var method = 0
 
-    init(_ name: String, _ data: [UInt8], central: String? = nil, descriptor: Bool = false) {
-      (local, self.central, self.data, self.descriptor) = (name, central ?? name, data, descriptor)
+    init(_ name: String, _ data: [UInt8], central: String? = nil, descriptor: Bool = false, method: Int = 0) {
+      (local, self.central, self.data, self.descriptor, self.method) = (name, central ?? name, data, descriptor, method)
     }
   }
 
@@ -56,10 +58,10 @@ import Testing
       let offset = UInt32(out.count)
       let flags = entry.descriptor ? 0x8 : 0
       let shown: (UInt32, UInt32, UInt32) = entry.descriptor ? (0, 0, 0) : (crc, size, size)
-      out += B.le32(0x0403_4B50) + B.le16(20) + B.le16(flags) + B.le16(0) + B.le16(0) + B.le16(0x21)
+      out += B.le32(0x0403_4B50) + B.le16(20) + B.le16(flags) + B.le16(entry.method) + B.le16(0) + B.le16(0x21)
       out += B.le32(shown.0) + B.le32(shown.1) + B.le32(shown.2) + B.le16(local.count) + B.le16(0) + local + data
       if entry.descriptor { out += B.le32(0x0807_4B50) + B.le32(crc) + B.le32(size) + B.le32(size) }
-      central += B.le32(0x0201_4B50) + B.le16(20) + B.le16(20) + B.le16(flags) + B.le16(0) + B.le16(0) + B.le16(0x21)
+      central += B.le32(0x0201_4B50) + B.le16(20) + B.le16(20) + B.le16(flags) + B.le16(entry.method) + B.le16(0) + B.le16(0x21)
       central += B.le32(crc) + B.le32(size) + B.le32(size) + B.le16(name.count) + B.le16(0) + B.le16(0) + B.le16(0) + B.le16(0)
       central += B.le32(0) + B.le32(offset) + name
     }
