@@ -73,7 +73,7 @@ extension CompoundFile {
       var next = difat
       var seen: Set<Int> = []
       for _ in 0..<min(difatCount, bytes.count >> shift) where fat.count < needed + 109 && seen.insert(next).inserted {
-        guard let start = Sectors.offset(of: next, shift: shift), let sector = bytes.read(start..<(start + (1 << shift))),
+        guard let start = CompoundFile.offset(of: next, shift: shift), let sector = bytes.read(start..<(start + (1 << shift))),
           sector.count == 1 << shift
         else { break }
         let entries = sector.withUnsafeBytes { raw in (0..<(sector.count / 4)).map { ContentClassifier.le32(raw, 4 * $0) } }
@@ -85,15 +85,10 @@ extension CompoundFile {
       self.fat = fat
     }
 
-    /// Where sector `sector` starts; nil for the special values (free, end of chain, FAT...).
-    static func offset(of sector: Int, shift: Int) -> Int? {
-      sector <= 0xFFFF_FFFA ? (sector + 1) << shift : nil
-    }
-
     /// Sector `sector`'s bytes, a last one the file cuts short filled with zeros (as readers
     /// read it: review 25 hid a project's entries in one); nil past the file's end.
     func sector(_ sector: Int) -> [UInt8]? {
-      guard let start = Sectors.offset(of: sector, shift: shift), let bytes = bytes.read(start..<(start + (1 << shift))) else {
+      guard let start = CompoundFile.offset(of: sector, shift: shift), let bytes = bytes.read(start..<(start + (1 << shift))) else {
         return nil
       }
       return bytes.count == 1 << shift ? bytes : bytes + [UInt8](repeating: 0, count: (1 << shift) - bytes.count)
@@ -107,7 +102,7 @@ extension CompoundFile {
       var steps = 0
       var fatSector: (index: Int, entries: [UInt8])? = nil
       let perSector = (1 << shift) / 4
-      while Sectors.offset(of: sector, shift: shift) != nil, steps <= bytes.count >> shift, body(sector) {
+      while CompoundFile.offset(of: sector, shift: shift) != nil, steps <= bytes.count >> shift, body(sector) {
         steps += 1
         let index = sector / perSector
         if fatSector?.index != index {

@@ -87,7 +87,7 @@ enum CompoundFile {
   }
 
   /// Where sector `sector` starts; nil for the special values (free, end of chain, FAT...).
-  private static func offset(of sector: Int, shift: Int) -> Int? {
+  static func offset(of sector: Int, shift: Int) -> Int? {
     sector <= 0xFFFF_FFFA ? (sector + 1) << shift : nil
   }
 

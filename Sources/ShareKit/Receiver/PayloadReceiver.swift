@@ -340,9 +340,9 @@ struct ContentHead {
   private(set) var isPending: Bool
   /// The type the content verdict decided.
   private(set) var type: TypeIdentifier? = nil
-  /// Whether the verdict on the head accepted a package that goes on past it: it is judged
-  /// again once complete (`judgeWhole`).
-  private var acceptedPackage = false
+  /// Whether the verdict on the head let in a package that goes on past it: it is judged again
+  /// once complete (`judgeWhole`).
+  private(set) var needsWhole = false
 
   init(length: Int) {
     self.length = length
@@ -366,20 +366,17 @@ struct ContentHead {
     isPending = false
     let verdict = policy.judgeContent(name: payload.name, kind: payload.kind, head: head, size: payload.declared)
     type = verdict?.type
-    acceptedPackage =
+    needsWhole =
       verdict?.accepted == true && payload.kind == .file && head.count >= length && head.withUnsafeBytes(ContentClassifier.needsWhole)
     return verdict
   }
-
-  /// Whether the item is a package its head's verdict let in, to be judged again once complete.
-  var needsWhole: Bool { acceptedPackage }
 
   /// The type rules' verdict on the complete item at `file` (`size` bytes), for a package the
   /// head's verdict let in (`needsWhole`): a ZIP's central directory, an OLE2 file's directory
   /// and FAT, wherever they lie; nil for anything else. Its writes must all be done.
   mutating func judgeWhole(_ payload: Payload, size: Int64, file: URL, policy: ReceivePolicy) -> Verdict? {
-    guard acceptedPackage else { return nil }
-    acceptedPackage = false
+    guard needsWhole else { return nil }
+    needsWhole = false
     let verdict = ItemBytes.reading(path: file.path) { whole in
       policy.judgeContent(name: payload.name, kind: payload.kind, head: head, size: size, whole: whole)
     }
