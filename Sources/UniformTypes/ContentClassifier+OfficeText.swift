@@ -102,7 +102,7 @@ extension ContentClassifier {
     }
     let types = qualifiedAttributeValues("contenttype", in: element)
     if types.contains(vbaProjectContentType) { return "a part of type \(vbaProjectContentType)" }
-    if types.contains(where: { $0.contains(".macroenabled") && $0.hasSuffix(".main+xml") }) {
+    if types.contains(where: { ByteSearch.contains(".macroenabled", in: $0) && $0.hasSuffix(".main+xml") }) {
       return "a macro-enabled main part"
     }
     return nil

@@ -113,8 +113,19 @@ extension ContentClassifier {
   /// Whether a (lowercased) part name is a VBA project or an Excel 4.0 (XLM) macro sheet
   /// (`xl/macrosheets/`, `xl/intlmacrosheets/`: review 22).
   static func isMacroPart(_ lowered: String) -> Bool {
-    let part = lowered.split(separator: "/").last
-    return part == "vbaproject.bin" || part == "vbadata.xml" || lowered.contains("macrosheets/")
+    let part = lastSegment(lowered)
+    return part.elementsEqual("vbaproject.bin".utf8) || part.elementsEqual("vbadata.xml".utf8)
+      || ByteSearch.contains("macrosheets/", in: lowered)
+  }
+
+  /// A part name's last segment, as bytes: what follows its last `/` (trailing ones dropped,
+  /// as `split` drops empty segments). Over UTF-8, not Characters: it runs per entry of a
+  /// directory of up to 65,536 names.
+  static func lastSegment(_ name: String) -> Substring.UTF8View {
+    var utf8 = name.utf8[...]
+    while utf8.last == UInt8(ascii: "/") { utf8 = utf8.dropLast() }
+    guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return utf8 }
+    return utf8[utf8.index(after: slash)...]
   }
 
   /// The Office Open XML document kind its parts show (`names` lowercased): `word/`, `xl/`, `ppt/` or `visio/`, macro-enabled

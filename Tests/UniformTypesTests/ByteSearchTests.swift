@@ -60,4 +60,29 @@ struct ByteSearchTests {
       #expect(ByteSearch.containsIgnoringCase("<pkg", in: bytes))
     }
   }
+
+  @Test("a string search over UTF-8 agrees with String.contains on ASCII, in strings and substrings")
+  func stringSearchAgreesWithContains() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let text = String((0..<Int.random(in: 0...30, using: &generator)).map { _ in "ab.m/".randomElement(using: &generator)! })
+      let needle = String((0..<Int.random(in: 1...3, using: &generator)).map { _ in "ab.m/".randomElement(using: &generator)! })
+      #expect(ByteSearch.contains(needle, in: text) == text.contains(needle), "\(needle) in \(text)")
+      let cut = text.dropFirst(Int.random(in: 0...text.count, using: &generator))
+      #expect(ByteSearch.contains(needle, in: cut) == cut.contains(needle), "\(needle) in \(cut)")
+    }
+  }
+
+  @Test("a part name's last segment and macro parts read over bytes as they were read by splitting at slashes")
+  func lastSegmentAgreesWithSplit() {
+    var generator = SystemRandomNumberGenerator()
+    let pieces = ["/", "vbaproject.bin", "vbadata.xml", "xl", "macrosheets", "a.bin", "."]
+    for _ in 0..<2_000 {
+      let name = (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+      let split = name.split(separator: "/").last
+      #expect(String(Substring(ContentClassifier.lastSegment(name))) == String(split ?? ""), "\(name)")
+      let expected = split == "vbaproject.bin" || split == "vbadata.xml" || name.contains("macrosheets/")
+      #expect(ContentClassifier.isMacroPart(name) == expected, "\(name)")
+    }
+  }
 }
