@@ -240,9 +240,11 @@ import Testing
     let peers = R.peers([R.record("bob-desk #2", R.mallory, port: 9)], book: book)
     #expect(peers.first?.standing.isUnverifiedClaim == true)
     #expect(throws: ShareError.self) { try R.endpoint(for: nil, among: peers, book: book) }
-    for (one, other) in [("Room #2", "Room #3"), ("bob-desk #", "bob-desk"), ("bob-desk#2", "bob-desk"), ("bob-desk #2x", "bob-desk")] {
+    for (one, other) in [("Room #2", "Room #3"), ("bob-desk#2", "bob-desk"), ("bob-desk #2x", "bob-desk")] {
       #expect(!KnownIdentities.looksAlike(one, other), "\(one) / \(other)")
     }
+    // A lone `#` after a blank is no number, but a separator: a decoration.
+    #expect(KnownIdentities.looksAlike("bob-desk #", "bob-desk"))
     var contacts = TrustStore()
     contacts.add(TrustedPeer(id: R.labB, name: "bob-desk"))
     #expect(contacts.identify(R.mallory, calling: PeerText("bob-desk #2")).posedAs == "bob-desk")
@@ -260,13 +262,19 @@ import Testing
       // quotes; a parenthesis hook, a math symbol), nor whether it closes.
       "alice (60a2fb7ce8a2)\u{FE0F}", "alice \u{FD3E}x\u{FD3F}", "alice \u{2039}x\u{203A}", "alice \u{239B}x\u{239E}", "alice (x",
       "alice (x) y",
+      // Review 24's lows: ASCII angle brackets (math symbols), a separator after a blank, a
+      // bare ID after a blank, a parenthesized digit (drawn as `(1)`).
+      "alice <99683decfbf2>", "alice - 99683decfbf2", "alice \u{2014} x", "alice | x", "alice :: x", "alice \u{00B7} x",
+      "alice 99683decfbf2", "alice-99683decfbf2", "alice\u{2474}", "alice \u{FF1C}x\u{FF1E}", "alice -",
     ] {
       #expect(book.standing(name: decorated, id: R.mallory) == .looksLike("alice"), "\(decorated)")
     }
     var contacts = TrustStore()
     contacts.add(TrustedPeer(id: R.labB, name: "alice"))
     #expect(contacts.identify(R.mallory, calling: PeerText("alice (60a2fb7ce8a2)")).posedAs == "alice")
-    for (one, other) in [("(alice)", "alice"), ("alice-x)", "alice"), ("alicex (y)", "alice"), ("Bob\u{2019}s MacBook", "Bob")] {
+    for (one, other) in [("(alice)", "alice"), ("alice-x)", "alice"), ("alicex (y)", "alice"), ("Bob\u{2019}s MacBook", "Bob"),
+      ("alice-dev", "alice"), ("alice 2", "alice"), ("alice laptop", "alice"), ("alice cafe", "alice"), ("alice-cafe", "alice"),
+    ] {
       #expect(!KnownIdentities.looksAlike(one, other), "\(one) / \(other)")
     }
     // With the contact away, `--to alice` marks the record and does not suggest it.

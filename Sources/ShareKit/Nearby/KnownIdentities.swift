@@ -114,24 +114,48 @@ package struct KnownIdentities: Sendable {
   }
 
   /// `name` without what follows its first bracket (`alice (60a2fb7ce8a2)`, `bob-desk [x]`,
-  /// `alice ﴾x﴿`, `alice (x`: any opening, closing or quotation punctuation, or a character named
-  /// a parenthesis or bracket, as share decorates a name with an ID or a note), and the blanks
-  /// before it; nil when it has none, or nothing would be left. Review 24: an invisible
-  /// variation selector after the `)`, or ornate parentheses, got past a rule that wanted a
-  /// closing bracket last.
+  /// `alice ﴾x﴿`, `alice (x`, `alice <x>`: any opening, closing or quotation punctuation, `<` or
+  /// `>`, or a character named a parenthesis or bracket, as share decorates a name with an ID or
+  /// a note), its first separator after a blank (`alice - 60a2fb7ce8a2`, `alice | x`, `alice · x`:
+  /// punctuation or symbols up to the next blank), or a last word of eight hex digits or more
+  /// after a blank or a dash (`alice 60a2fb7ce8a2`, `alice-60a2fb7ce8a2`: an ID), and the blanks before it; nil when it has
+  /// none, or nothing would be left. Read in compatibility form (`alice⑴` is drawn `alice(1)`).
+  /// Review 24: an invisible variation selector after the `)`, or ornate parentheses, got past a
+  /// rule that wanted a closing bracket last.
   package static func withoutDecoration(_ name: String) -> String? {
-    let scalars = Array(name.unicodeScalars)
-    // A quotation mark counts after a blank only: `Bob’s MacBook` (U+2019, as macOS writes
-    // device names) is not `Bob` decorated.
-    guard
-      let bracket = scalars.indices.dropFirst().first(where: { index in
-        isBracketLike(scalars[index]) && (!isQuotation(scalars[index]) || scalars[index - 1].properties.isWhitespace)
-      })
-    else { return nil }
-    var kept = scalars[..<bracket]
+    let scalars = Array(name.precomposedStringWithCompatibilityMapping.unicodeScalars)
+    guard let start = scalars.indices.dropFirst().first(where: { startsDecoration(scalars, at: $0) }) else { return nil }
+    var kept = scalars[..<start]
     while let last = kept.last, last.properties.isWhitespace { kept.removeLast() }
     guard kept.contains(where: { !$0.properties.isWhitespace }) else { return nil }
     return String(String.UnicodeScalarView(Array(kept)))
+  }
+
+  /// Whether a decoration starts at `index` (`withoutDecoration`). A quotation mark counts
+  /// after a blank only: `Bob’s MacBook` (U+2019, as macOS writes device names) is not `Bob`
+  /// decorated.
+  private static func startsDecoration(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+    let scalar = scalars[index]
+    let afterBlank = scalars[index - 1].properties.isWhitespace
+    if isBracketLike(scalar) && (!isQuotation(scalar) || afterBlank) { return true }
+    let rest = scalars[index...]
+    func isID(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+      word.count >= 8 && word.allSatisfy { $0.isASCII && Character($0).isHexDigit }
+    }
+    // An ID after a dash (`alice-99683decfbf2`).
+    if scalar.properties.generalCategory == .dashPunctuation, isID(rest.dropFirst()) { return true }
+    guard afterBlank else { return false }
+    let word = rest.prefix { !$0.properties.isWhitespace }
+    return word.allSatisfy(isPunctuationOrSymbol) || (word.endIndex == scalars.endIndex && isID(word))
+  }
+
+  private static func isPunctuationOrSymbol(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+      .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+      return true
+    default: return false
+    }
   }
 
   private static func isQuotation(_ scalar: Unicode.Scalar) -> Bool {
@@ -141,6 +165,7 @@ package struct KnownIdentities: Sendable {
   private static func isBracketLike(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation: return true
+    case _ where scalar == "<" || scalar == ">": return true
     default:
       guard scalar.value > 0x7F, let name = scalar.properties.name else { return false }
       return name.contains("PARENTHESIS") || name.contains("BRACKET")
