@@ -272,7 +272,8 @@ import Testing
     var contacts = TrustStore()
     contacts.add(TrustedPeer(id: R.labB, name: "alice"))
     #expect(contacts.identify(R.mallory, calling: PeerText("alice (60a2fb7ce8a2)")).posedAs == "alice")
-    for (one, other) in [("(alice)", "alice"), ("alice-x)", "alice"), ("alicex (y)", "alice"), ("Bob\u{2019}s MacBook", "Bob"),
+    for (one, other) in [
+      ("(alice)", "alice"), ("alice-x)", "alice"), ("alicex (y)", "alice"), ("Bob\u{2019}s MacBook", "Bob"),
       ("alice-dev", "alice"), ("alice 2", "alice"), ("alice laptop", "alice"), ("alice cafe", "alice"), ("alice-cafe", "alice"),
     ] {
       #expect(!KnownIdentities.looksAlike(one, other), "\(one) / \(other)")
