@@ -28,7 +28,7 @@ let package = Package(
 
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "TextEscaping"),
-    .target(name: "UniformTypes", dependencies: ["CMagic", "CZlib", "System", "TextEscaping"]),
+    .target(name: "UniformTypes", dependencies: ["CMagic", "CZlib", "COpenSSL", "System", "TextEscaping"]),
     .target(name: "InboxStore", dependencies: ["System", "TextEscaping", "UniformTypes"]),
     .target(name: "Wire", dependencies: ["TextEscaping"]),
     .target(name: "TLS", dependencies: ["COpenSSL", "System"]),

@@ -31,7 +31,7 @@ export PATH="$PATH:/usr/sbin:/sbin"
 recipe_packages=(python3-xlsxwriter python3-docx apache2-data libpng-dev alsa-utils hello ca-certificates python3-radicale)
 # Tools that make files (package names), installed only when a made file is missing.
 recipe_tools=(imagemagick genisoimage mtools dosfstools squashfs-tools makeself wixl lame flac opus-tools
-  zip zstd xz-utils bzip2 openssl openssh-client python3)
+  zip zstd xz-utils bzip2 openssl openssh-client python3 python3-venv)
 
 rows() { grep -v '^#' "$table" | grep -v '^[[:space:]]*$'; }
 
@@ -101,6 +101,18 @@ sample_folder() {
 
 tar_icons() { tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$icons/.." -cf - icons/a.gif icons/back.png icons/folder.png icons/text.png; }
 
+# office_crypto: msoffcrypto-tool (ECMA-376 agile encryption of Office documents), from PyPI in
+# a venv of the cache (Debian's 5.0.0 cannot encrypt); prints the command.
+office_crypto() {
+  local venv=$cache/msoffcrypto-venv
+  if ! [ -x "$venv/bin/msoffcrypto-tool" ]; then
+    rm -rf "$venv"
+    python3 -m venv "$venv" >&2
+    "$venv/bin/pip" install --quiet --disable-pip-version-check 'msoffcrypto-tool==6.1.0' >&2
+  fi
+  printf '%s' "$venv/bin/msoffcrypto-tool"
+}
+
 # make_file NAME TMP: writes the made file NAME to TMP (in a scratch folder, the current directory).
 make_file() {
   local name=$1 out=$2
@@ -133,6 +145,11 @@ import os
 os.rename(target, sys.argv[1])
 EOF
       ;;
+    locked-budget.xlsx)
+      # Excel's built-in password: Excel opens such a workbook without asking (review 25).
+      "$(office_crypto)" -e -p VelvetSweatshop "$made/budget.xlsm" "$out" ;;
+    secret-budget.xlsx)
+      "$(office_crypto)" -e -p 'correct horse battery staple' "$made/budget.xlsm" "$out" ;;
     report.docm)
       python3 - "$out" "$root/python3-docx/usr/lib/python3/dist-packages/docx/templates/default.docx" "$vba" <<'EOF'
 # What Word writes for a macro-enabled document: the VBA project as word/vbaProject.bin, its
@@ -285,7 +302,7 @@ make_files() {
   ((${#missing[@]})) || return 0
   ensure_tools
   # Files other recipes are made from come first.
-  for name in server.key server.pem id_ed25519 "${missing[@]}"; do
+  for name in server.key server.pem id_ed25519 budget.xlsm "${missing[@]}"; do
     [ -f "$made/$name" ] && continue
     local scratch
     scratch=$(mktemp -d "$cache/.make.XXXXXX")

@@ -49,6 +49,9 @@ extension CompoundFile {
     let shift: Int
     let directoryStart: Int
     let miniStreamCutoff: Int
+    /// The mini FAT's first sector and how many sectors it has.
+    let miniFATStart: Int
+    let miniFATSectors: Int
     /// The FAT's sectors, in order: the header's 109, then the DIFAT chain's.
     let fat: [Int]
 
@@ -60,6 +63,7 @@ extension CompoundFile {
           ContentClassifier.le32($0, 0x44), ContentClassifier.le32($0, 0x48)
         )
       }
+      (miniFATStart, miniFATSectors) = header.withUnsafeBytes { (ContentClassifier.le32($0, 0x3C), ContentClassifier.le32($0, 0x40)) }
       guard shift == 9 || shift == 12 else { return nil }
       self.bytes = bytes
       self.shift = shift

@@ -25,6 +25,27 @@ extension ContentClassifier {
     result.refinement = evidence
   }
 
+  /// What an OLE2 file's encrypted package is when Excel's built-in password opens it
+  /// (`OfficeEncryption`): the package's type, as if sent plain; nil when it needs a password
+  /// someone must type, or holds no package share knows.
+  static func encryptedPackageType(_ bytes: ItemBytes, registry: TypeRegistry) -> (TypeIdentifier, String)? {
+    let opens = "opened with Excel's built-in password"
+    switch OfficeEncryption.open(bytes) {
+    case .closed:
+      return nil
+    case .notDecrypted(let why):
+      return (.macroEnabled, "Office document Excel's built-in password may open, not decrypted: \(why)")
+    case .opened(let package):
+      return package.withUnsafeBytes { raw -> (TypeIdentifier, String)? in
+        guard startsWith(raw, zipMagic) else { return nil }
+        let whole = ItemBytes(raw)
+        let head = UnsafeRawBufferPointer(rebasing: raw.prefix(ContentSniffer.headLength))
+        let view = ZipView(walked: zipEntries(head), directory: ZipDirectory.listing(of: whole))
+        return zipType(view, in: whole, registry: registry).map { ($0.0, "\(opens): \($0.1)") }
+      }
+    }
+  }
+
   /// A ZIP's entries as share sees them: the local headers a walk of the head found, then the
   /// central directory's (when the item is complete and has one).
   struct ZipView {

@@ -185,6 +185,11 @@ package enum ContentClassifier {
       result.refinement = evidence
       return
     }
+    if startsWith(head, compoundFileMagic), let whole, let (type, evidence) = encryptedPackageType(whole, registry: registry) {
+      result.type = type
+      result.refinement = evidence
+      return
+    }
     if startsWith(head, compoundFileMagic), isText(result.type, mime: mime, registry: registry) {
       result.type = .compoundDocument
       result.refinement = "OLE2 compound file (libmagic said \(mime))"
