@@ -44,6 +44,21 @@ package enum InboxName {
 
   /// The name to store an offered name under, or the problem that refuses it.
   package static func sanitize(_ raw: String) throws(Problem) -> String {
+    // Printable ASCII that fits, with no space at either end and no run of them, is stored as
+    // it is (composing, trimming, cleaning and shortening leave it so): most names, without a
+    // trip through Foundation's normalisation (review 26: an Ask of 1,000 paths 2,040 folders
+    // deep sanitized two million components).
+    if isPlainASCII(raw), raw.utf8.first != 0x20, raw.utf8.last != 0x20, raw.utf8.count <= maxBytes {
+      if raw.utf8.contains(UInt8(ascii: "/")) { throw .pathSeparator }
+      if raw.isEmpty { throw .empty }
+      if raw == "." || raw == ".." { throw .dotName }
+      return raw
+    }
+    return try sanitizedInFull(raw)
+  }
+
+  /// `sanitize` without its shortcut for plain ASCII (which must agree with it).
+  static func sanitizedInFull(_ raw: String) throws(Problem) -> String {
     // On scalars: `contains` on a String compares Characters, and `/` followed by a combining
     // mark is one Character that is not "/" (fuzz finding F4).
     if raw.unicodeScalars.contains("/") { throw .pathSeparator }

@@ -234,4 +234,19 @@ import Testing
     #expect(InboxName.withExtension("notes.txt.sh", "txt") == "notes.txt.sh.txt")
     #expect(InboxName.withExtension("text", "txt") == "text.txt")
   }
+
+  /// Review 26: plain ASCII skips composing, trimming and cleaning; it must come out as it
+  /// would through them, or be refused for the same problem.
+  @Test func plainASCIINamesAreSanitizedAsInFull() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array(" ./a~_-".unicodeScalars) + (0x20...0x7E).compactMap(Unicode.Scalar.init)
+    for _ in 0..<5_000 {
+      let length = Int.random(in: 0...(Bool.random(using: &generator) ? 6 : 260), using: &generator)
+      let raw = String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! }))
+      let fast = Result { () throws(InboxName.Problem) in try InboxName.sanitize(raw) }
+      let full = Result { () throws(InboxName.Problem) in try InboxName.sanitizedInFull(raw) }
+      #expect((try? fast.get()) == (try? full.get()), "\(raw)")
+      if case .failure(let one) = fast, case .failure(let other) = full { #expect(one == other, "\(raw)") }
+    }
+  }
 }

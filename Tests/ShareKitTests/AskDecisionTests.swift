@@ -329,4 +329,24 @@ import Wire
       #expect(plan(decision, 0)?.resume == record)
     }
   }
+
+  /// Review 26: the prefixes of each entry were copied to look them up, the square of its depth;
+  /// the tree of repository paths answers as that lookup did, and a deep path costs its depth.
+  @Test func repositoryPrefixesAnswerAsEveryPrefixLookedUp() {
+    var generator = SystemRandomNumberGenerator()
+    let names = ["a", "b", "HEAD"]
+    func path() -> [String] { (0..<Int.random(in: 0...4, using: &generator)).map { _ in names.randomElement(using: &generator)! } }
+    for _ in 0..<500 {
+      let repositories = Set((0..<Int.random(in: 0...3, using: &generator)).map { _ in path() })
+      let prefixes = VersionControl.Prefixes(repositories)
+      for _ in 0..<20 {
+        let components = path()
+        let expected = (0..<components.count).contains { repositories.contains(Array(components[..<$0])) }
+        #expect(VersionControl.holds(components, repositories: prefixes) == expected, "\(components) in \(repositories)")
+      }
+    }
+    let deep = (0..<2_040).map { "a\($0 % 7)" }
+    #expect(!VersionControl.holds(deep, repositories: VersionControl.Prefixes([["b"]])))
+    #expect(VersionControl.holds(deep, repositories: VersionControl.Prefixes([Array(deep.prefix(2_000))])))
+  }
 }

@@ -164,10 +164,11 @@ struct AskDecision: Sendable {
     let paths = (offer.entries ?? []).map { entry in
       Result { () throws(InboxName.Problem) in try InboxName.sanitize(relativePath: entry.path.unescaped) }
     }
-    let repositories = VersionControl.repositories(
-      among: zip(offer.entries ?? [], paths).compactMap { entry, path in
-        (try? path.get()).map { ($0, entry.kind == .folder) }
-      })
+    let repositories = VersionControl.Prefixes(
+      VersionControl.repositories(
+        among: zip(offer.entries ?? [], paths).compactMap { entry, path in
+          (try? path.get()).map { ($0, entry.kind == .folder) }
+        }))
     return zip(offer.entries ?? [], paths).map { entry, path in
       let components: [String]
       do throws(InboxName.Problem) {

@@ -107,8 +107,51 @@ enum VersionControl {
     return heads.intersection(objects).intersection(refs)
   }
 
-  /// Whether the entry at `components` is part of a version-control folder.
-  static func holds(_ components: [String], repositories: Set<[String]>) -> Bool {
-    components.contains(where: isControlName) || (0..<components.count).contains { repositories.contains(Array(components[..<$0])) }
+  /// Whether the entry at `components` is part of a version-control folder, `repositories`
+  /// looked up a component at a time: a copy of each prefix per entry cost the square of its
+  /// depth (review 26: an Ask of 1,000 entries 2,040 folders deep took 46 s of CPU before
+  /// anyone was asked).
+  static func holds(_ components: [String], repositories: Prefixes) -> Bool {
+    components.contains(where: isControlName) || repositories.containsPrefix(of: components)
+  }
+
+  /// Folder paths as a tree of numbered nodes (the root, `[]`, is 0), to find whether any
+  /// proper prefix of a path is one of them in one walk down the path.
+  struct Prefixes {
+    private var children: [Step: Int] = [:]
+    private var marked: Set<Int> = []
+
+    private struct Step: Hashable {
+      var parent: Int
+      var name: String
+    }
+
+    init(_ paths: Set<[String]>) {
+      for path in paths {
+        var node = 0
+        for name in path {
+          let step = Step(parent: node, name: name)
+          if let next = children[step] {
+            node = next
+          } else {
+            node = children.count + 1
+            children[step] = node
+          }
+        }
+        marked.insert(node)
+      }
+    }
+
+    /// Whether `components[..<i]` is one of the paths, for some `i` below its count.
+    func containsPrefix(of components: [String]) -> Bool {
+      guard !marked.isEmpty, !components.isEmpty else { return false }
+      var node = 0
+      for name in components.dropLast() {
+        if marked.contains(node) { return true }
+        guard let next = children[Step(parent: node, name: name)] else { return false }
+        node = next
+      }
+      return marked.contains(node)
+    }
   }
 }

@@ -47,8 +47,8 @@ extension TypeGate {
     var catalog = ItemCatalog()
     guard (try? catalog.add(path: path)) != nil, let entries = catalog.items.first?.offer.entries else { return nil }
     let components = entries.map { $0.path.unescaped.split(separator: "/").map(String.init) }
-    let repositories = VersionControl.repositories(
-      among: zip(components, entries).map { ($0, $1.kind == .folder) })
+    let repositories = VersionControl.Prefixes(
+      VersionControl.repositories(among: zip(components, entries).map { ($0, $1.kind == .folder) }))
     let whole = VersionControl.isControlName(URL(fileURLWithPath: path).lastPathComponent)
     var files: [String] = []
     var inRepository = Set<String>()
