@@ -191,9 +191,10 @@ package final class InboxStore: Sendable {
     }
   }
 
-  /// Drops metadata records whose item has left the Inbox (when enough have piled up).
-  package func compactMetadata(force: Bool = false) throws(InboxError) {
-    try journal.compact(keeping: Set(list().map(\.identity)), force: force)
+  /// Drops metadata records whose item has left the Inbox (when enough have piled up), from
+  /// journal files written long enough before `now` (`MetadataJournal.settleTime`).
+  package func compactMetadata(force: Bool = false, now: Date = Date()) throws(InboxError) {
+    try journal.compact(keeping: Set(list().map(\.identity)), force: force, now: now)
   }
 
   /// True for a single path component that is not `.` or `..`.

@@ -254,11 +254,27 @@ final class TempDocuments: Sendable {
     let t = try TempDocuments()
     for i in 0..<5 { _ = t.store.place([try t.stage([UInt8(i)], name: "f\(i)")]) }
     for i in 0..<4 { try t.store.delete("f\(i)") }
-    try t.store.compactMetadata(force: true)
+    try t.store.compactMetadata(force: true, now: Date() + MetadataJournal.settleTime + 1)
     let journal = MetadataJournal(directory: t.store.metadataDirectory).readAll()
     #expect(journal.records.count == 1)
     #expect(journal.files.count == 1)
     #expect(t.store.list().first?.metadata?.originalName == "f4")
+  }
+
+  /// Review 27: a compaction between a daemon's writing a batch's records and its renaming the
+  /// items into the Inbox dropped the records of every item not yet there.
+  @Test func compactionLeavesRecentRecordsOfItemsNotYetPlaced() throws {
+    let t = try TempDocuments()
+    _ = t.store.place([try t.stage([1], name: "kept")])
+    let journal = MetadataJournal(directory: t.store.metadataDirectory)
+    let coming = try t.stage([2], name: "coming")
+    let record = MetadataRecord(file: coming.identity, meta: coming.metadata)
+    try journal.append([record])
+    try t.store.compactMetadata(force: true)
+    #expect(journal.readAll().records.contains { $0.file == coming.identity }, "a batch being placed keeps its records")
+    try t.store.compactMetadata(force: true, now: Date() + MetadataJournal.settleTime + 1)
+    #expect(!journal.readAll().records.contains { $0.file == coming.identity }, "one never placed goes once settled")
+    #expect(t.store.list().first?.metadata?.originalName == "kept")
   }
 
   @Test func aTornJournalLineIsSkipped() throws {

@@ -178,6 +178,26 @@ import Testing
     #expect(table.isLive("s3") && !table.isLive("s"))
   }
 
+  /// Review 26: a session accepted and never uploaded to stayed active (and "in flight" in
+  /// `share status`) until another offer was accepted; its idle check ends it.
+  @Test func anIdleSessionEndsByItselfOnceItsTimeoutHasPassed() {
+    let start = ContinuousClock.now
+    var table = active()
+    guard case .later(let wait) = table.expire("s", now: start + .seconds(30)) else {
+      Issue.record("a session 30 s idle of its 60 must hold")
+      return
+    }
+    #expect(wait > .seconds(29) && wait <= .seconds(31))
+    #expect(table.isLive("s"), "within its timeout it holds")
+    _ = table.beginUpload(session: "s", file: "x", token: "t-x", address: sender.address, now: start + .seconds(50))
+    #expect(table.expire("s", now: start + .seconds(200)) == .later(.seconds(60)), "an upload in progress holds it")
+    _ = table.finishUpload(session: "s", file: "x", outcome: .stored, now: start + .seconds(200))
+    #expect(table.expire("s", now: start + .seconds(230)) == .later(.seconds(30)))
+    #expect(table.expire("s", now: start + .seconds(260)) == .expired)
+    #expect(table.active == nil && !table.isLive("s"))
+    #expect(table.expire("s", now: start + .seconds(300)) == .gone)
+  }
+
   /// Found by an outside review: a stranger's offer waiting for the owner held the one session,
   /// so every other sender (a contact too) got 409 until the ask timed out.
   @Test func offersFromSeveralAddressesWaitTogetherOneEach() {

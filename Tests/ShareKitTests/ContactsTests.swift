@@ -164,6 +164,21 @@ import Testing
     #expect(try contacts.rememberedForChecking().id(for: "new-one") == Self.id(3))
   }
 
+  /// Review 27: `share pair` with a device calling itself like a contact made a second contact
+  /// of that name; `--to bob` then picked either, and its items showed as the contact's.
+  @Test func pairingNeverMakesASecondContactOfOneName() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try contacts.trust(TrustedPeer(id: Self.id(1), name: "bob"))
+    for name in ["bob", "Bob", "b0b", "bob (1)"] {
+      #expect(throws: ShareError.self) { try contacts.pair(with: TrustedPeer(id: Self.id(2), name: PeerText(name))) }
+    }
+    #expect(try contacts.trusted().peers.count == 1)
+    // The contact itself pairs again under its name; another name is a new contact.
+    try contacts.pair(with: TrustedPeer(id: Self.id(1), name: "bob"))
+    try contacts.pair(with: TrustedPeer(id: Self.id(2), name: "carol"))
+    #expect(try contacts.trusted().peers.map(\.name.unescaped).sorted() == ["bob", "carol"])
+  }
+
   @Test func untrustRemovesExactlyOneMatchOrNothing() throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try contacts.trust(TrustedPeer(id: Self.id(1), name: "laptop"))

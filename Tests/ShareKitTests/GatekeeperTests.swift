@@ -331,6 +331,38 @@ import Wire
     #expect(gate.withdrawn(id)?.peerName.unescaped == "m")
   }
 
+  /// Review 26: one stranger that asked and hung up in a loop got a notification and log lines
+  /// per ask; the waiting caps never applied, as nothing stayed waiting.
+  @Test func askingAndHangingUpInALoopIsCappedOverTime() {
+    let notified = Mutex(0)
+    let gate = Gatekeeper(
+      mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(30),
+      onPending: { _ in notified.withLock { $0 += 1 } })
+    func askAndLeave(_ peer: Fingerprint, from address: String) -> Refusal? {
+      gate.consent(peerName: PeerText("m"), peer: peer, address: address, items: Self.items) { _, senderLeft in senderLeft() }
+    }
+    let refusals = (0..<10).map { _ in askAndLeave(Self.mallory, from: "127.0.0.9") }
+    #expect(notified.withLock { $0 } == AskRate.perPeer)
+    #expect(refusals.prefix(AskRate.perPeer).allSatisfy { $0?.message.contains("the sender went away") == true })
+    #expect(refusals.dropFirst(AskRate.perPeer).allSatisfy { $0?.code == "busy" && $0?.message.contains("from you") == true })
+    // Another certificate from the same address asks until the address's own cap.
+    let others = (0..<10).map { index in askAndLeave(Fingerprint(bytes: Array(repeating: UInt8(index + 1), count: 32))!, from: "127.0.0.9")
+    }
+    #expect(others.filter { $0?.code == "busy" }.count == 10 - (AskRate.perAddress - AskRate.perPeer))
+    #expect(others.last??.message.contains("your address") == true)
+    // Someone else, elsewhere, is not held up; nor is a contact that needs no asking.
+    #expect(askAndLeave(Self.alice, from: "127.0.0.10")?.code != "busy")
+    #expect(notified.withLock { $0 } == AskRate.perAddress + 1)
+  }
+
+  @Test func theAskRateForgetsAsksOlderThanItsWindow() {
+    var rate = AskRate()
+    let start = ContinuousClock.now
+    for _ in 0..<AskRate.perPeer { #expect(rate.admit(peer: "p", address: "a", now: start) == nil) }
+    #expect(rate.admit(peer: "p", address: "a", now: start + .seconds(59))?.code == "busy")
+    #expect(rate.admit(peer: "p", address: "a", now: start + AskRate.window) == nil)
+  }
+
   @Test func durationsParse() {
     #expect(parseDuration("10m") == 600)
     #expect(parseDuration("1h30m") == 5400)

@@ -54,6 +54,53 @@ import Testing
       decisionTimeout: decisionTimeout)
   }
 
+  /// Review 26: 48 strangers' 4 MiB offers held 500 MB, read and parsed even where only
+  /// contacts may send. The mode is asked before a body is read, and large offers share the ask
+  /// budget while they are read and decided.
+  @Test func offersAreAdmittedByModeBeforeTheirBodyAndLargeOnesShareTheAskBudget() throws {
+    let home = try TestHome(name: "lab-b")
+    let phone = try TestHome(name: "phone")
+    let contact = try #require(LocalSendFingerprint(identity: phone.device.identity))
+    let stranger = try #require(LocalSendFingerprint(identity: try TestHome(name: "other").device.identity))
+    var trust = TrustStore()
+    trust.add(TrustedPeer(id: try #require(Fingerprint(bytes: contact.bytes)), name: "phone"))
+    let gatekeeper = Gatekeeper(mode: ModeSetting(mode: .contacts), trust: trust)
+    let store = try InboxStore(documents: home.device.paths.documents)
+    let types = try TypeGate.load(paths: home.device.paths)
+    let gate = LocalSendGate(
+      context: LocalSendContext(
+        store: store, reserve: DiskReserve(bytes: 0, store: store), gatekeeper: gatekeeper, policy: { ReceivePolicy(types: types) },
+        emit: { _ in }))
+    func admitted(_ certificate: LocalSendFingerprint?, _ length: Int) -> (@Sendable () -> Void)? {
+      if case .proceed(let release) = gate.localSend(mayOffer: "127.0.0.1", certificate: certificate, length: length) { return release }
+      return nil
+    }
+    func busy(_ certificate: LocalSendFingerprint?, _ length: Int) -> Bool {
+      if case .busy = gate.localSend(mayOffer: "127.0.0.1", certificate: certificate, length: length) { return true }
+      return false
+    }
+    // Only contacts: a stranger, with a certificate or without, is refused before its body.
+    for certificate in [nil, stranger] {
+      guard case .refuse(let reason) = gate.localSend(mayOffer: "127.0.0.1", certificate: certificate, length: 100) else {
+        Issue.record("a stranger's offer was let in where only contacts may send")
+        continue
+      }
+      #expect(reason.contains("only its contacts"))
+    }
+    #expect(admitted(contact, 100) != nil)
+    // Everyone: strangers' large offers share 8 MiB; a contact's take its own budget.
+    gatekeeper.set(mode: ModeSetting(mode: .everyone))
+    let large = 4 << 20
+    let held = (0..<(SessionContext.strangerAskBudget / large)).compactMap { _ in admitted(nil, large) }
+    #expect(held.count == SessionContext.strangerAskBudget / large)
+    #expect(busy(stranger, large))
+    #expect(admitted(nil, SessionContext.smallAsk) != nil, "a small offer needs no share")
+    let contactsOffer = try #require(admitted(contact, large))
+    held.forEach { $0() }
+    #expect(admitted(stranger, large) != nil, "released once decided")
+    contactsOffer()
+  }
+
   /// Found by an outside review: a stranger's offer whose client had hung up kept waiting, and
   /// the one LocalSend session with it, so every other sender got 409 until the ask timed out.
   @Test func anOfferWhoseClientHangsUpIsWithdrawnAndFreesTheSession() throws {

@@ -150,8 +150,29 @@ package protocol LocalSendDelegate: AnyObject, Sendable {
   /// Wrong PINs came so fast (`failures` within a minute, from `fromAddresses` addresses) that
   /// every PIN is refused for a while (`PinGate`): for the owner's log, once per lockout.
   func localSend(wrongPins failures: Int, fromAddresses addresses: Int)
+  /// Whether a sender at `address` presenting `certificate` (nil: none) may send an offer of
+  /// `length` bytes, asked before its body is read (an offer is parsed into structures several
+  /// times its size: review 26, 48 strangers' 4 MiB offers held 500 MB, read even where only
+  /// contacts may send).
+  func localSend(mayOffer address: String, certificate: LocalSendFingerprint?, length: Int) -> OfferAdmission
+  /// A connection ended; `active` are open now (memory can be given back at none).
+  func localSend(connections active: Int)
+}
+
+/// Whether an offer's body is read (`LocalSendDelegate.localSend(mayOffer:certificate:length:)`).
+package enum OfferAdmission: Sendable {
+  /// Read it, and call `release` once the offer is decided.
+  case proceed(release: @Sendable () -> Void)
+  /// Refused for good: 403 with the reason.
+  case refuse(String)
+  /// Not now: 409 with the reason.
+  case busy(String)
 }
 
 extension LocalSendDelegate {
   package func localSend(wrongPins failures: Int, fromAddresses addresses: Int) {}
+  package func localSend(mayOffer address: String, certificate: LocalSendFingerprint?, length: Int) -> OfferAdmission {
+    .proceed(release: {})
+  }
+  package func localSend(connections active: Int) {}
 }

@@ -98,6 +98,19 @@ package final class LocalSendServer: @unchecked Sendable {
     if let activeSession { delegate.localSend(sessionEnded: activeSession, .serverStopped) }
   }
 
+  /// Ends the active session `id` once it has had no upload for the session timeout, checking
+  /// after `delay` and again while it holds the slot; its end goes to the delegate (`expired`).
+  func expireWhenIdle(_ id: String, after delay: Duration) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(delay / .nanoseconds(1)))) { [weak self] in
+      guard let self else { return }
+      switch sessions.withLock({ $0.expire(id, now: .now) }) {
+      case .expired: delegate.localSend(sessionEnded: id, .expired)
+      case .later(let wait): expireWhenIdle(id, after: wait)
+      case .gone: break
+      }
+    }
+  }
+
   private func acceptLoop() {
     listener.acceptUntilClosed { socket in
       guard let (id, deadline) = admit(socket) else {
@@ -107,8 +120,12 @@ package final class LocalSendServer: @unchecked Sendable {
       active.enter()
       let thread = Thread { [self] in
         serve(socket, id: id, deadline: deadline)
-        connections.withLock { $0.open[id] = nil }
+        let open = connections.withLock { state in
+          state.open[id] = nil
+          return state.open.count
+        }
         door.leave(id)
+        delegate.localSend(connections: open)
         active.leave()
       }
       thread.name = "localsend-connection"

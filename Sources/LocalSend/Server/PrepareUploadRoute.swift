@@ -7,6 +7,12 @@ import TLS
 extension ServerConnection {
   func prepareUpload(_ exchange: inout Exchange) -> Reply {
     if let refusal = checkPin(exchange.query["pin"]) { return refusal }
+    let release: @Sendable () -> Void
+    switch admitOffer(exchange) {
+    case .success(let done): release = done
+    case .failure(let reply): return reply
+    }
+    defer { release() }
     let request: PrepareUploadRequest
     switch readOffer(&exchange) {
     case .success(let offer): request = offer
@@ -50,9 +56,16 @@ extension ServerConnection {
       server.sessions.withLock { $0.release(sessionID) }
       return .empty(.noContent)
     }
+    return activate(sessionID, sender: sender, files: accepted)
+  }
+
+  /// The accepted files' session becomes the active one (and ends by itself once idle), or
+  /// why it cannot.
+  private func activate(_ sessionID: String, sender: RemoteSender, files accepted: [String: SessionTable.SessionFile]) -> Reply {
     switch server.sessions.withLock({ $0.activate(sessionID, sender: sender, files: accepted, now: .now) }) {
     case .activated(let expired):
       if let expired { server.delegate.localSend(sessionEnded: expired, .expired) }
+      server.expireWhenIdle(sessionID, after: server.configuration.sessionTimeout)
     case .blocked:
       // Another session is uploading (or was, within the session timeout): this sender may
       // offer again once it is over, as after a 409 on its offer.
@@ -63,6 +76,19 @@ extension ServerConnection {
       return .message(.serviceUnavailable, "The receiver is stopping")
     }
     return .json(PrepareUploadResponse(sessionId: sessionID, files: accepted.mapValues(\.token)))
+  }
+
+  /// Whether the offer's body is read at all (`LocalSendDelegate.localSend(mayOffer:…)`): what to
+  /// call once it is decided, or the reply that refuses it unread (and closes the connection).
+  private func admitOffer(_ exchange: Exchange) -> Result<@Sendable () -> Void, Reply> {
+    let limit = server.configuration.limits.maxPrepareBodyBytes
+    var length = limit
+    if case .length(let declared) = exchange.head.framing { length = Int(min(declared, Int64(limit))) }
+    switch server.delegate.localSend(mayOffer: address, certificate: certificate, length: length) {
+    case .proceed(let release): return .success(release)
+    case .refuse(let reason): return .failure(.message(.forbidden, reason, close: true))
+    case .busy(let reason): return .failure(.message(.conflict, reason, close: true))
+    }
   }
 
   /// The PIN gate's answer, or nil when the request may go on.

@@ -89,6 +89,28 @@ struct SessionTable: Sendable {
     session.files.values.contains { $0.status == .uploading } || now - session.lastActivity < sessionTimeout
   }
 
+  /// What became of the active session `id` when its idle time was checked.
+  enum Expiry: Equatable {
+    /// It had no upload for the session timeout, and ended.
+    case expired
+    /// It still holds the slot: check again after this long.
+    case later(Duration)
+    /// It is no longer the active session (finished, cancelled, replaced).
+    case gone
+  }
+
+  /// Ends the active session `id` if it has been idle for the session timeout (review 26: a
+  /// sender that took its session and never uploaded stayed "in flight" until the next offer).
+  mutating func expire(_ id: String, now: ContinuousClock.Instant) -> Expiry {
+    guard let active, active.id == id else { return .gone }
+    guard holds(active, now: now) else {
+      self.active = nil
+      return .expired
+    }
+    let uploading = active.files.values.contains { $0.status == .uploading }
+    return .later(uploading ? sessionTimeout : max(.milliseconds(10), sessionTimeout - (now - active.lastActivity)))
+  }
+
   /// Forgets the offer `id` (declined, nothing accepted, or cancelled).
   mutating func release(_ id: String) {
     pending[id] = nil

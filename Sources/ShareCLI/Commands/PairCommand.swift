@@ -36,15 +36,26 @@ enum PairCommand: Command {
     let terminal = context.terminal
     let sender = try Sender(device: device)
     let yes = arguments[Self.yes]
+    let contacts = try Contacts(paths: context.paths).trusted()
+    // A device that calls itself like a contact cannot become a second contact by that name
+    // (review 27: it did, and `--to bob` then picked either): said with the code, and the
+    // pairing is not confirmed here, so neither device trusts the other.
+    var clash: TrustedPeer? = nil
     let outcome = try sender.pair(
       with: endpoint,
       showCode: { code, name, id in
         terminal.err("Pairing with \(name) (\(id.grouped))")
+        clash = contacts.contact(sharingNameWith: name, other: id)
+        if let clash { terminal.err(Self.clashWarning(clash)) }
         terminal.err("Verification code: \(terminal.paint(code, .bold))")
         terminal.err("Check that \(name)'s owner sees the same code in 'share requests', and accepts it there.")
       },
       confirm: {
         // Asked once the peer's owner accepted; the peer trusts this device only after a yes.
+        if let clash {
+          terminal.err(Self.clashRefusal(clash))
+          return false
+        }
         if yes { return true }
         terminal.errRaw("\(endpoint)'s owner accepted. Does it show the same code? [y/N] ")
         return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
@@ -69,5 +80,15 @@ enum PairCommand: Command {
     _ = try? ControlClient.send(.reload, paths: context.paths)
     terminal.err("Paired: \(outcome.peerName) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
     return .success
+  }
+
+  static func clashWarning(_ contact: TrustedPeer) -> String {
+    "warning: NOT your contact \(contact.name) (\(contact.id.short)): another device using that name or one like it; "
+      + "it cannot become a contact by it"
+  }
+
+  static func clashRefusal(_ contact: TrustedPeer) -> String {
+    "Not pairing: your contact \(contact.name) (\(contact.id.short)) is called that. Ask this device's owner to rename it "
+      + "('share name'), or remove your contact first ('share trust remove \(contact.id.short)')."
   }
 }

@@ -119,7 +119,8 @@ package final class Daemon: @unchecked Sendable {
       options: options, settings: settings, device: device,
       context: LocalSendContext(
         store: store, reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), gatekeeper: gatekeeper,
-        policy: { ReceivePolicy(types: types.value) }, emit: received, transfers: receiver.transfers),
+        policy: { ReceivePolicy(types: types.value) }, emit: received, transfers: receiver.transfers,
+        askBudget: receiver.askBudget, connectionsChanged: { trimmer.connections(active: $0) }),
       note: note)
   }
 

@@ -109,8 +109,8 @@ package struct Refusal: Error, Sendable, Equatable {
 /// `maxPendingPerAddress` per address (a certificate costs nothing, an address more) and
 /// `maxPending` in all; an ask identical to one already waiting (same peer, same items) is folded
 /// into it, on at most `maxConnectionsPerAsk` connections (review 17: 48 connections folded into
-/// one ask held every stranger's slot, none of them evictable while it waited); the excess is
-/// refused with a reason, without bothering the person.
+/// one ask held every stranger's slot, none of them evictable while it waited); and over time
+/// by `AskRate`. The excess is refused with a reason, without bothering the person.
 package final class Gatekeeper: Sendable {
   private struct Entry {
     var ask: PendingAsk
@@ -133,6 +133,7 @@ package final class Gatekeeper: Sendable {
     var withdrawn: [PendingAsk] = []
     var nextID = 1
     var closing = false
+    var rate = AskRate()
   }
 
   private let state: Mutex<State>
@@ -297,6 +298,7 @@ package final class Gatekeeper: Sendable {
       if state.entries.values.filter({ $0.decision == nil }).count >= maxPending {
         return .failure(Refusal(code: "busy", message: "too many asks are waiting for an answer; try again later"))
       }
+      if let refusal = state.rate.admit(peer: peer.hex, address: asker.address) { return .failure(refusal) }
       let id = state.nextID
       state.nextID += 1
       let now = Date()

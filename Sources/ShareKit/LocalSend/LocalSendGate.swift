@@ -17,6 +17,10 @@ struct LocalSendContext: Sendable {
   let emit: @Sendable (ReceiverEvent) -> Void
   /// Where `share status` sees transfers in flight (the daemon's, shared with share's receiver).
   var transfers = TransferTable()
+  /// What large asks and offers hold now (shared with share's receiver).
+  var askBudget = AskBudget()
+  /// LocalSend connections open now, told as they end (for giving memory back at none).
+  var connectionsChanged: @Sendable (Int) -> Void = { _ in }
 }
 
 /// The daemon's `LocalSendDelegate`: every offered file goes through the same gate as a share
@@ -63,6 +67,23 @@ final class LocalSendGate: LocalSendDelegate {
       "LocalSend: \(failures) wrong PINs within a minute from \(addresses) address\(addresses == 1 ? "" : "es"): "
         + "every PIN is refused for a minute (someone may be guessing it)")
   }
+
+  /// The receive mode before a stranger's offer is read, and a large offer's share of the ask
+  /// budget while it is read and decided (a contact's from the contacts' budget).
+  func localSend(mayOffer address: String, certificate: LocalSendFingerprint?, length: Int) -> OfferAdmission {
+    let gatekeeper = context.gatekeeper
+    let proven = certificate.flatMap { Fingerprint(bytes: $0.bytes) }
+    let contact = proven.flatMap { gatekeeper.trust.trusts($0) ? $0 : nil }
+    if let refusal = gatekeeper.admit(contact ?? LocalSendSender.stranger()) { return .refuse(refusal.message) }
+    guard length > SessionContext.smallAsk else { return .proceed(release: {}) }
+    let budget = context.askBudget
+    guard budget.reserve(length, stranger: contact == nil) else {
+      return .busy("other large offers are being decided; try again in a moment")
+    }
+    return .proceed { budget.release(length, stranger: contact == nil) }
+  }
+
+  func localSend(connections active: Int) { context.connectionsChanged(active) }
 
   func localSend(decide offer: IncomingOffer, cancellation: OfferCancellation) -> OfferDecision {
     let sender = LocalSendSender(offer.sender)

@@ -26,12 +26,17 @@ struct LocalSendSender: Sendable {
       gateID = id
       proven = true
     } else {
-      var generator = SystemRandomNumberGenerator()
-      let random = (0..<Fingerprint.byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      // 32 bytes always make a fingerprint.
-      gateID = Fingerprint(bytes: random)!
+      gateID = Self.stranger()
       proven = false
     }
+  }
+
+  /// A random ID, what a sender that proved none is known by (each offer its own).
+  static func stranger() -> Fingerprint {
+    var generator = SystemRandomNumberGenerator()
+    let random = (0..<Fingerprint.byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    // 32 bytes always make a fingerprint.
+    return Fingerprint(bytes: random)!
   }
 
   /// How the owner sees it in `share requests` and the log.

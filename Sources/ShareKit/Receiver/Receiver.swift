@@ -82,6 +82,8 @@ package final class Receiver: @unchecked Sendable {
   package let gatekeeper: Gatekeeper?
   /// Transfers in flight.
   package let transfers = TransferTable()
+  /// What large Asks hold now (LocalSend offers share it).
+  let askBudget = AskBudget()
   /// Told the number of connections served each time one starts or ends.
   private let connectionsChanged: @Sendable (Int) -> Void
 
@@ -110,7 +112,7 @@ package final class Receiver: @unchecked Sendable {
     self.gatekeeper = gatekeeper
     sessions = SessionContext(
       device: device, store: store, gatekeeper: gatekeeper, transfers: transfers,
-      reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), emit: emit)
+      reserve: DiskReserve(bytes: configuration.reserveBytes, store: store), askBudget: askBudget, emit: emit)
     do {
       context = try TLSContext(identity: device.identity, role: .server)
       listener = try TCPListener(host: configuration.host, port: configuration.port)

@@ -12,11 +12,8 @@ final class SessionContext: Sendable {
   let reserve: DiskReserve
   let emit: @Sendable (ReceiverEvent) -> Void
   private let resumeKeys = Mutex<Set<String>>([])
-  /// Bytes of large Asks held by the sessions that read them, across every session, strangers'
-  /// and contacts' apart: an Ask is parsed into structures several times its size and held
-  /// while it waits and while its items come (review 17: eight strangers' 16 MiB asks held
-  /// 920 MB before anyone was asked; review 19: eight of one contact's, 875 MB).
-  private let askBytes = Mutex((strangers: 0, contacts: 0))
+  /// Bytes of large Asks (and LocalSend offers) held now.
+  let askBudget: AskBudget
 
   /// A stranger's Ask is at most this large (tens of thousands of items); a contact's may take
   /// the wire's 16 MiB.
@@ -32,8 +29,9 @@ final class SessionContext: Sendable {
 
   init(
     device: Device, store: InboxStore, gatekeeper: Gatekeeper?, transfers: TransferTable, reserve: DiskReserve,
-    emit: @escaping @Sendable (ReceiverEvent) -> Void
+    askBudget: AskBudget = AskBudget(), emit: @escaping @Sendable (ReceiverEvent) -> Void
   ) {
+    self.askBudget = askBudget
     self.device = device
     self.store = store
     self.gatekeeper = gatekeeper
@@ -49,25 +47,9 @@ final class SessionContext: Sendable {
   }
 
   /// Takes `bytes` of the strangers' or the contacts' Ask budget; false when it would be over it.
-  func reserveAsk(_ bytes: Int, stranger: Bool) -> Bool {
-    askBytes.withLock { used in
-      if stranger {
-        guard used.strangers + bytes <= Self.strangerAskBudget else { return false }
-        used.strangers += bytes
-      } else {
-        guard used.contacts + bytes <= Self.contactAskBudget else { return false }
-        used.contacts += bytes
-      }
-      return true
-    }
-  }
+  func reserveAsk(_ bytes: Int, stranger: Bool) -> Bool { askBudget.reserve(bytes, stranger: stranger) }
 
-  func releaseAsk(_ bytes: Int, stranger: Bool) {
-    guard bytes > 0 else { return }
-    askBytes.withLock { used in
-      if stranger { used.strangers -= bytes } else { used.contacts -= bytes }
-    }
-  }
+  func releaseAsk(_ bytes: Int, stranger: Bool) { askBudget.release(bytes, stranger: stranger) }
 
   /// Claims a resume key; false when another session holds it.
   func holdResumeKey(_ key: String) -> Bool {
@@ -77,5 +59,36 @@ final class SessionContext: Sendable {
   func releaseResumeKeys(_ keys: [String]) {
     guard !keys.isEmpty else { return }
     resumeKeys.withLock { held in keys.forEach { held.remove($0) } }
+  }
+}
+
+/// Bytes of large Asks held by the sessions that read them, across every session, strangers'
+/// and contacts' apart: an Ask is parsed into structures several times its size and held while
+/// it waits and while its items come (review 17: eight strangers' 16 MiB asks held 920 MB before
+/// anyone was asked; review 19: eight of one contact's, 875 MB). LocalSend offers take from the
+/// same budget while they are read and decided (review 26: 48 strangers' 4 MiB offers held
+/// 500 MB).
+final class AskBudget: Sendable {
+  private let used = Mutex((strangers: 0, contacts: 0))
+
+  /// Takes `bytes` of the strangers' or the contacts' budget; false when it would be over it.
+  func reserve(_ bytes: Int, stranger: Bool) -> Bool {
+    used.withLock { used in
+      if stranger {
+        guard used.strangers + bytes <= SessionContext.strangerAskBudget else { return false }
+        used.strangers += bytes
+      } else {
+        guard used.contacts + bytes <= SessionContext.contactAskBudget else { return false }
+        used.contacts += bytes
+      }
+      return true
+    }
+  }
+
+  func release(_ bytes: Int, stranger: Bool) {
+    guard bytes > 0 else { return }
+    used.withLock { used in
+      if stranger { used.strangers -= bytes } else { used.contacts -= bytes }
+    }
   }
 }

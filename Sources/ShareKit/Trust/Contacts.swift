@@ -144,9 +144,13 @@ package struct Contacts: Sendable {
   /// After pairing: the peer becomes a contact and its name is remembered with its ID, unless
   /// the name is pinned to another ID already (it stays so). Remembering is best effort (a name
   /// not remembered is learned at the next send).
+  /// A device whose name is (or looks like) another contact's is not added (review 27).
   @discardableResult
   package func pair(with peer: TrustedPeer) throws(ShareError) -> TrustStore {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
+      if let other = try trusted().contact(sharingNameWith: peer.name, other: peer.id) {
+        throw .configuration("not trusted: your contact \(other.name) (\(other.id.short)) is called \(peer.name) or something like it")
+      }
       let store = try changeTrust { $0.add(peer) }.store
       // A name pinned to another device keeps its pin ('share trust forget' changes it).
       _ = try? changeKnownPeers { known in
