@@ -53,7 +53,7 @@ let package = Package(
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "TextEscapingTests", dependencies: ["TextEscaping"]),
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "System"]),
-    .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore", "TextEscaping", "UniformTypes"]),
+    .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore", "System", "TextEscaping", "UniformTypes"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "System"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TextEscaping"]),

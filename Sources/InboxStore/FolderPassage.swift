@@ -30,6 +30,13 @@ struct FolderPassage {
 
   let url: URL
   let crossings: [Crossing]
+  /// Held by the process making the crossings while it does (`<record>.lock` beside the
+  /// record): a repair leaves a passage alone while someone holds it (review 27: a repair by
+  /// an inbox command must never take a folder out from under a move or a placement).
+  var lock: FileLock? = nil
+
+  /// The lock file of a passage record.
+  static func lockURL(of record: URL) -> URL { record.deletingPathExtension().appendingPathExtension("lock") }
 
   /// A fresh transient name; `isTransient` recognises its shape.
   static func transientName() -> String { ".share-\(randomHex(12))\(suffix)" }
@@ -46,10 +53,11 @@ struct FolderPassage {
     let crossings = names.map { Crossing(transient: transientName(), name: $0) }
     let url = staging.appendingPathComponent("\(randomHex(12))\(suffix)")
     guard let data = try? JSONEncoder().encode(crossings) else { throw .unexpected("cannot encode a passage record") }
+    let lock = try InboxError.attempt("flock", lockURL(of: url).path) { () throws(Errno) in try FileLock(path: lockURL(of: url).path) }
     try InboxError.attempt("write", url.path) { () throws(Errno) in
       try writeDurably(data, to: url.path, replacing: false)
     }
-    return FolderPassage(url: url, crossings: crossings)
+    return FolderPassage(url: url, crossings: crossings, lock: lock)
   }
 
   /// Removes the record unless one of its transient names is still in `inbox` (then the next
@@ -60,6 +68,10 @@ struct FolderPassage {
       (try? FileSystem.status(inbox.appendingPathComponent($0.transient).path, followSymlinks: false)) != nil
     }
     if !pending { try? FileSystem.remove(url.path) }
+    if let lock {
+      try? FileSystem.remove(Self.lockURL(of: url).path)
+      lock.unlock()
+    }
   }
 
   /// Every record in `staging`.
@@ -87,11 +99,16 @@ struct FolderPassage {
 extension InboxStore {
   /// Seals every folder a crash left under a transient name in the Inbox and renames it to a
   /// free variant of its name, then syncs the Inbox and removes the records. A record whose
-  /// repair failed stays for the next start. Returns how many folders were repaired.
+  /// repair failed stays for the next start; one whose lock someone holds is theirs. Runs when
+  /// the daemon starts and before each inbox command (a move killed mid-copy left its folder
+  /// hidden until the next start: review 27). Returns how many folders were repaired.
   @discardableResult
-  func repairPassages() -> Int {
+  package func repairPassages() -> Int {
     var repaired = 0
-    for passage in FolderPassage.all(in: staging) {
+    for var passage in FolderPassage.all(in: staging) {
+      // Someone is making these crossings now: theirs to finish or undo.
+      guard let lock = try? FileLock.attempt(path: FolderPassage.lockURL(of: passage.url).path) else { continue }
+      passage.lock = lock
       for crossing in passage.crossings {
         let url = inbox.appendingPathComponent(crossing.transient)
         guard (try? lstatus(url)) != nil else { continue }

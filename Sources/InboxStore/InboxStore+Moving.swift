@@ -10,18 +10,22 @@ extension InboxStore {
   /// free `name-N` variant); a destination that is not an existing folder is the new path and
   /// must not exist. Works across file systems (copy, sync, then remove the original).
   /// Returns where the item now is.
+  ///
+  /// `isInterrupted` is asked once a copy across file systems is made and before it takes the
+  /// item's place: when it says so, the copy is removed and the item stays (review 27: Ctrl-C
+  /// during a copy left the folder hidden and the half-copy at the destination).
   @discardableResult
-  package func move(_ name: String, to destination: URL? = nil) throws(InboxError) -> URL {
+  package func move(_ name: String, to destination: URL? = nil, isInterrupted: () -> Bool = { false }) throws(InboxError) -> URL {
     let item = try item(named: name)
     let target = destination ?? documents
     var isFolder: ObjCBool = false
     let moved = try leaving(item) { (source) throws(InboxError) -> URL in
       if FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
-        let finalName = try rename(source, intoFreeNameIn: target, from: item.name, acrossFileSystems: true)
+        let finalName = try rename(source, intoFreeNameIn: target, from: item.name, acrossFileSystems: true, isInterrupted: isInterrupted)
         return target.appendingPathComponent(finalName)
       }
       do throws(InboxError) {
-        try renameNoReplace(source, to: target, acrossFileSystems: true)
+        try renameNoReplace(source, to: target, acrossFileSystems: true, isInterrupted: isInterrupted)
       } catch .system(_, _, .fileExists) {
         throw .destinationExists(target.path)
       }
@@ -88,12 +92,15 @@ extension InboxStore {
 
   /// Renames `source` into `folder` under `name` or its first free variant; returns the name.
   func rename(
-    _ source: URL, intoFreeNameIn folder: URL, from name: String, acrossFileSystems: Bool = false
+    _ source: URL, intoFreeNameIn folder: URL, from name: String, acrossFileSystems: Bool = false,
+    isInterrupted: () -> Bool = { false }
   ) throws(InboxError) -> String {
     for number in 0..<100_000 {
       let candidate = InboxName.variant(of: name, number: number)
       do {
-        try renameNoReplace(source, to: folder.appendingPathComponent(candidate, isDirectory: false), acrossFileSystems: acrossFileSystems)
+        try renameNoReplace(
+          source, to: folder.appendingPathComponent(candidate, isDirectory: false), acrossFileSystems: acrossFileSystems,
+          isInterrupted: isInterrupted)
         return candidate
       } catch .system(_, _, .fileExists) {
         continue
@@ -103,11 +110,13 @@ extension InboxStore {
   }
 
   /// renameat2(RENAME_NOREPLACE); across file systems, a synced copy then removal.
-  private func renameNoReplace(_ source: URL, to target: URL, acrossFileSystems: Bool) throws(InboxError) {
+  private func renameNoReplace(
+    _ source: URL, to target: URL, acrossFileSystems: Bool, isInterrupted: () -> Bool = { false }
+  ) throws(InboxError) {
     do {
       try FileSystem.renameNoReplace(source.path, to: target.path)
     } catch .improperLink where acrossFileSystems {
-      try copyAcross(source, to: target)
+      try copyAcross(source, to: target, isInterrupted: isInterrupted)
     } catch {
       throw InboxError.from("rename", target.path, error)
     }
@@ -116,7 +125,7 @@ extension InboxStore {
   /// Copies to a temporary name beside `target`, syncs, renames in without replacing, then
   /// removes the source: a crash leaves both copies, never neither, and a copy the disk failed
   /// to write (the sync says so) is removed and the source kept.
-  private func copyAcross(_ source: URL, to target: URL) throws(InboxError) {
+  private func copyAcross(_ source: URL, to target: URL, isInterrupted: () -> Bool) throws(InboxError) {
     let folder = target.deletingLastPathComponent()
     let temp = folder.appendingPathComponent(".\(target.lastPathComponent).\(randomHex(6)).share-tmp")
     // Opened before the copy, so that its sync reports a write-back error of the copy's data.
@@ -141,6 +150,10 @@ extension InboxStore {
       } catch {
         try? removeTree(temp)
         throw InboxError.from("syncfs", folder.path, error)
+      }
+      if isInterrupted() {
+        try? removeTree(temp)
+        throw InboxError.unexpected("interrupted: the copy was removed and the item is still in the Inbox")
       }
     }
     do {

@@ -117,6 +117,15 @@ extension InboxStore {
     try? FileSystem.remove(recordURL(record).path)
   }
 
+  /// Whether another open of the lock file at `url` holds its lock.
+  private static func isHeld(_ url: URL) -> Bool {
+    do {
+      return try FileLock.attempt(path: url.path) == nil
+    } catch {
+      return false
+    }
+  }
+
   /// Cleans staging when a daemon starts: first repairs any folder a crash left crossing into
   /// or out of the Inbox (`repairPassages`), then keeps resumable parts younger than `expiry` with a readable
   /// record and removes everything else (parts of transfers that cannot resume, folders, items
@@ -131,6 +140,8 @@ extension InboxStore {
     // A passage that could not be repaired stays for the next start.
     for name in names where !name.hasSuffix(FolderPassage.suffix) {
       let url = staging.appendingPathComponent(name)
+      // A passage's lock that someone holds: an inbox command is moving a folder now.
+      if name.hasSuffix(".lock"), Self.isHeld(url) { continue }
       let modified = try? FileSystem.status(url.path, followSymlinks: false).modificationNanoseconds
       let fresh = modified.map { Double($0) / 1e9 >= cutoff } ?? false
       if name.hasPrefix("r-"), name.hasSuffix(".part"), fresh,

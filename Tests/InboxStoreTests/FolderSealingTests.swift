@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 import Testing
 import TextEscaping
 import UniformTypes
@@ -58,6 +59,7 @@ import UniformTypes
       #expect(rename(placement.staged.path, transient.path) == 0)
       if sealedBeforeTheCrash { chmod(transient.path, 0o555) }
       #expect(t.store.list().map(\.name) == ["other"], "a folder under its transient name is not an item")
+      passage.lock?.unlock()  // the process that held it is gone
       t.store.cleanStaging(expiry: 3600)
       let placed = t.store.inbox.appendingPathComponent("d")
       #expect(t.mode(placed) == 0o555)
@@ -76,11 +78,34 @@ import UniformTypes
     #expect(rename(t.store.inbox.appendingPathComponent("d").path, transient.path) == 0)
     chmod(transient.path, 0o700)
     #expect(t.store.list().isEmpty, "a writable folder is never listed")
+    passage.lock?.unlock()  // the process that held it is gone
     t.store.cleanStaging(expiry: 3600)
     #expect(try inboxNames(t) == ["d"])
     #expect(t.mode(t.store.inbox.appendingPathComponent("d")) == 0o555)
     #expect(t.store.list().first?.metadata?.originalName == "d", "its metadata still applies")
     #expect(try stagingNames(t).isEmpty)
+  }
+
+  /// Review 27: a move killed mid-copy left its folder hidden until the daemon's next start.
+  /// Every inbox command repairs first — but never a passage whose maker still holds its lock
+  /// (a move or a placement in progress in another process).
+  @Test func aRepairLeavesAPassageInProgressAndMendsOneWhoseMakerIsGone() throws {
+    let t = try TempDocuments()
+    _ = t.store.place([try stageFolder(t)])
+    let passage = try FolderPassage.record(["d"], in: t.store.staging)
+    let transient = t.store.inbox.appendingPathComponent(passage.crossings[0].transient)
+    #expect(rename(t.store.inbox.appendingPathComponent("d").path, transient.path) == 0)
+    chmod(transient.path, 0o700)
+    #expect(t.store.repairPassages() == 0, "a crossing in progress is left to its maker")
+    t.store.cleanStaging(expiry: 3600)
+    #expect(try inboxNames(t) == [passage.crossings[0].transient], "a daemon starting meanwhile leaves it too")
+    let left = try stagingNames(t)
+    #expect(left.filter { !$0.hasPrefix(".") }.count == 2, "its record and its lock stay: \(left)")
+    passage.lock?.unlock()
+    #expect(t.store.repairPassages() == 1)
+    #expect(try inboxNames(t) == ["d"])
+    #expect(t.mode(t.store.inbox.appendingPathComponent("d")) == 0o555)
+    #expect(try stagingNames(t).isEmpty, "record and lock removed")
   }
 
   @Test func aPassageWhoseFolderNeverReachedTheInboxIsDropped() throws {

@@ -71,7 +71,9 @@ enum CompleteCommand: Command {
 
   /// The Inbox's items; nothing (and no folder made) when this home has no Inbox yet.
   static func inboxNames(paths: SharePaths) -> [String] {
-    guard FileManager.default.fileExists(atPath: paths.inbox.path), let inbox = try? Inbox(paths: paths) else { return [] }
+    guard FileManager.default.fileExists(atPath: paths.inbox.path), let inbox = try? Inbox(paths: paths, repairing: false) else {
+      return []
+    }
     return inbox.list().map(\.name)
   }
 

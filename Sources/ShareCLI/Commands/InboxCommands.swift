@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import ShareKit
+import Synchronization
 
 /// An Inbox item as `--json` prints it.
 struct InboxItemOutput: Encodable {
@@ -197,10 +199,34 @@ enum InboxMoveCommand: Command {
     if given == "" { throw UsageError("DEST is empty; leave it out to move the item to Documents/", spec: spec) }
     let destination = try given.map(checkedDestination)
     if let destination { try refuseInside(context.paths.inbox, destination) }
-    let moved = try Inbox(paths: context.paths).move(arguments.positionals[0], to: destination)
-    context.terminal.out(moved.path)
-    return .success
+    // Ctrl-C (or SIGTERM) while an item is copied to another file system: the copy is finished
+    // and then removed, and the item stays (review 27: the folder was left hidden, the half-copy
+    // beside DEST); a second one stops at once.
+    let interrupt = InterruptFlag()
+    let terminal = context.terminal
+    Signals.onSignal { number in
+      guard number != SIGHUP else { return }
+      if interrupt.raised.exchange(true, ordering: .relaxed) { exit(ExitCode.interrupted.rawValue) }
+      terminal.err("Stopping: the copy is removed once made, and the item stays in the Inbox (Ctrl-C again stops at once).")
+    }
+    let name = arguments.positionals[0]
+    let result = Result { () throws(ShareError) -> URL in
+      try Inbox(paths: context.paths).move(name, to: destination, isInterrupted: { interrupt.isRaised })
+    }
+    if interrupt.isRaised, case .failure = result {
+      terminal.err("Not moved: \(escape(name)) is still in the Inbox.")
+      return .interrupted
+    }
+    terminal.out(try result.get().path)
+    return interrupt.isRaised ? .interrupted : .success
   }
+}
+
+/// A signal's arrival, seen from the thread doing the work.
+final class InterruptFlag: Sendable {
+  let raised = Atomic<Bool>(false)
+
+  var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
 
 /// DEST as given, when it can be one: an existing folder (the item keeps its name), or a new

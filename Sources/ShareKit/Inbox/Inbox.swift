@@ -7,12 +7,15 @@ import InboxStore
 package struct Inbox: Sendable {
   private let store: InboxStore
 
-  package init(paths: SharePaths) throws(ShareError) {
+  /// Repairs first what a killed `inbox move` or daemon left crossing the Inbox's threshold
+  /// (`InboxStore.repairPassages`), unless `repairing` is false.
+  package init(paths: SharePaths, repairing: Bool = true) throws(ShareError) {
     do {
       store = try InboxStore(documents: paths.documents)
     } catch {
       throw .inbox(error)
     }
+    if repairing { store.repairPassages() }
   }
 
   /// Everything in the Inbox, oldest first, with metadata where it is known.
@@ -29,9 +32,9 @@ package struct Inbox: Sendable {
 
   /// Moves an item out of the Inbox, writable again, never overwriting anything; returns
   /// where it now is (see `InboxStore.move`).
-  package func move(_ name: String, to destination: URL? = nil) throws(ShareError) -> URL {
+  package func move(_ name: String, to destination: URL? = nil, isInterrupted: () -> Bool = { false }) throws(ShareError) -> URL {
     do {
-      return try store.move(name, to: destination)
+      return try store.move(name, to: destination, isInterrupted: isInterrupted)
     } catch {
       throw .inbox(error)
     }
