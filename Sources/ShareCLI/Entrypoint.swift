@@ -119,7 +119,12 @@ package enum Entrypoint {
       terminal.out(Help.overview(CommandLineModel.commands))
       return .success
     }
-    let message = line.homeWithoutValue ? "\(GlobalOptions.home.spec.long) needs a value (DIR)" : "missing command"
+    var message = line.homeWithoutValue ? "\(GlobalOptions.home.spec.long) needs a value (DIR)" : "missing command"
+    // `share --bogus` said "missing command" (review 26).
+    let known = (GlobalOptions.specs + [GlobalOptions.version.spec]).flatMap(\.names)
+    if let unknown = line.options.first(where: { !known.contains(String($0.prefix { $0 != "=" })) }) {
+      message = "unknown option '\(unknown)'"
+    }
     return usageError(message, usage: overviewUsage, terminal: terminal)
   }
 
@@ -198,6 +203,11 @@ struct Invocation {
       }
     }
     words = Array(rest)
+  }
+
+  /// The leading words that are options (not `--home`'s value).
+  var options: [String] {
+    leading.enumerated().filter { index, _ in index == 0 || leading[index - 1] != GlobalOptions.home.spec.long }.map(\.element)
   }
 
   /// `--verbose` or `-v` among the leading options.

@@ -84,6 +84,13 @@ import Testing
     (["--home", "", "id"], "Error: --home needs a DIR, not an empty value"),
     (["--home=", "id"], "Error: --home needs a DIR, not an empty value"),
     (["--verbose"], "Error: missing command"),
+    // Review 26: an unknown option before the command, and an option taken as another's value.
+    (["--bogus"], "Error: unknown option '--bogus'"),
+    (["--home", "-x", "--bogus=1"], "Error: unknown option '--bogus=1'"),
+    (
+      ["send", "x", "--to", "--home", "d"],
+      "Error: --to needs a value (PEER), not the option '--home'; for a value that starts with '-', write --to=VALUE"
+    ),
     (["receive", "sometimes"], "Error: the mode is off, contacts or everyone, not 'sometimes'"),
     (["daemon", "--for", "10m"], "Error: --for goes with --mode everyone"),
     (

@@ -99,6 +99,12 @@ struct ParsedArguments: Sendable {
     guard let value = inlineValue ?? words.popFirst() else {
       throw UsageError("\(option.long) needs a value (\(placeholder))", spec: spec)
     }
+    // `--to --home DIR` took `--home` as the peer and DIR as a file to send (review 26).
+    if inlineValue == nil, value.hasPrefix("-"), options.contains(where: { $0.names.contains(String(value.prefix { $0 != "=" })) }) {
+      throw UsageError(
+        "\(option.long) needs a value (\(placeholder)), not the option '\(value)'; for a value that starts with '-', write \(option.long)=VALUE",
+        spec: spec)
+    }
     // An empty path is not "no path" (review 23: `--home ""`, an unset variable's, used the
     // default home and made an identity there).
     if value.isEmpty, option.kind == .directory || option.kind == .path {

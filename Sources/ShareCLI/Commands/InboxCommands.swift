@@ -198,7 +198,11 @@ enum InboxMoveCommand: Command {
     // An empty DEST (an unset "$dest") would be the current folder.
     if given == "" { throw UsageError("DEST is empty; leave it out to move the item to Documents/", spec: spec) }
     let destination = try given.map(checkedDestination)
-    if let destination { try refuseInside(context.paths.inbox, destination) }
+    if let destination {
+      try refuseInside(context.paths.inbox, destination, "the Inbox")
+      // Share's own state beside it: staging is emptied when the daemon starts (review 27).
+      try refuseInside(context.paths.documents.appendingPathComponent(".share"), destination, "share's own folder")
+    }
     // Ctrl-C (or SIGTERM) while an item is copied to another file system: the copy is finished
     // and then removed, and the item stays (review 27: the folder was left hidden, the half-copy
     // beside DEST); a second one stops at once.
@@ -249,14 +253,14 @@ private func checkedDestination(_ text: String) throws(ShareError) -> URL {
 
 /// A DEST in the Inbox (or in an item of it) would leave the item there, writable and renamed
 /// (review 20): the Inbox is filled by the daemon only.
-private func refuseInside(_ inbox: URL, _ destination: URL) throws(ShareError) {
+private func refuseInside(_ inbox: URL, _ destination: URL, _ what: String) throws(ShareError) {
   var isFolder: ObjCBool = false
   let exists = FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder)
   let folder = exists && isFolder.boolValue ? destination : destination.deletingLastPathComponent()
   let real = folder.resolvingSymlinksInPath().standardizedFileURL.path
   let inboxPath = inbox.resolvingSymlinksInPath().standardizedFileURL.path
   guard real == inboxPath || real.hasPrefix(inboxPath + "/") else { return }
-  throw .configuration("\(escape(destination.path)) is in the Inbox; move items out of it (to Documents/ when DEST is left out)")
+  throw .configuration("\(escape(destination.path)) is in \(what); move items out of it (to Documents/ when DEST is left out)")
 }
 
 /// `share inbox delete ITEM...`.

@@ -57,8 +57,7 @@ enum PairCommand: Command {
           return false
         }
         if yes { return true }
-        terminal.errRaw("\(endpoint)'s owner accepted. Does it show the same code? [y/N] ")
-        return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
+        return Self.confirmed(terminal, "\(endpoint)'s owner accepted. Does it show the same code? [y/N] ")
       },
       observer: { event in
         switch event {
@@ -90,5 +89,12 @@ enum PairCommand: Command {
   static func clashRefusal(_ contact: TrustedPeer) -> String {
     "Not pairing: your contact \(contact.name) (\(contact.id.short)) is called that. Ask this device's owner to rename it "
       + "('share name'), or remove your contact first ('share trust remove \(contact.id.short)')."
+  }
+
+  /// Asks `question` and reads a yes; what was typed while waiting is no answer to it (review 27).
+  static func confirmed(_ terminal: Terminal, _ question: String) -> Bool {
+    tcflush(STDIN_FILENO, TCIFLUSH)
+    terminal.errRaw(question)
+    return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
   }
 }

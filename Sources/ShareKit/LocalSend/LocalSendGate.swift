@@ -74,7 +74,14 @@ final class LocalSendGate: LocalSendDelegate {
     let gatekeeper = context.gatekeeper
     let proven = certificate.flatMap { Fingerprint(bytes: $0.bytes) }
     let contact = proven.flatMap { gatekeeper.trust.trusts($0) ? $0 : nil }
-    if let refusal = gatekeeper.admit(contact ?? LocalSendSender.stranger()) { return .refuse(refusal.message) }
+    if let refusal = gatekeeper.admit(contact ?? LocalSendSender.stranger()) {
+      // Logged as a refusal after reading the offer was (its alias unread: the certificate's ID).
+      let peer = PeerInfo(
+        fingerprint: proven ?? LocalSendSender.stranger(), name: PeerText("LocalSend sender"), address: address, port: 0,
+        verified: proven != nil)
+      context.emit(.connectionFailed(address: address, peer: peer, error: .refusedHere(message: refusal.message)))
+      return .refuse(refusal.message)
+    }
     guard length > SessionContext.smallAsk else { return .proceed(release: {}) }
     let budget = context.askBudget
     guard budget.reserve(length, stranger: contact == nil) else {
