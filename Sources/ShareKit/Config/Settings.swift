@@ -54,12 +54,36 @@ package struct Settings: Codable, Sendable, Equatable {
     do {
       settings = try JSONCoding.decoder().decode(Settings.self, from: data)
     } catch {
-      throw .configuration("\(url.path) is not valid settings JSON: \(error.localizedDescription)")
+      throw .configuration("\(url.path) is not valid settings JSON: \(describe(error))")
     }
     if let reserve = settings.reserveBytes, reserve < 0 {
       throw .configuration("\(url.path): reserve_bytes is \(reserve); it must be 0 or more")
     }
     return settings
+  }
+
+  /// A decoding error in words that name the key (review 27: `"reserve_bytes": "64MiB"` said
+  /// only "the data isn't in the correct format").
+  static func describe(_ error: any Error) -> String {
+    // As the file spells it: the decoder reads snake_case into camelCase keys.
+    func snake(_ name: String) -> String {
+      name.reduce(into: "") { out, character in out += character.isUppercase ? "_" + character.lowercased() : String(character) }
+    }
+    func key(_ path: [any CodingKey]) -> String {
+      path.isEmpty ? "the file" : path.map { $0.intValue.map { "[\($0)]" } ?? snake($0.stringValue) }.joined(separator: ".")
+    }
+    switch error as? DecodingError {
+    case .typeMismatch(let type, let context):
+      let wanted = type == Int64.self || type == Int.self ? "a whole number (bytes)" : "\(type)"
+      return "\(key(context.codingPath)) must be \(wanted)"
+    case .valueNotFound(_, let context): return "\(key(context.codingPath)) has no value"
+    case .keyNotFound(let missing, let context): return "\(key(context.codingPath + [missing])) is missing"
+    case .dataCorrupted(let context):
+      // A number too large for its field, or JSON that is not JSON.
+      return context.codingPath.isEmpty
+        ? context.debugDescription : "\(key(context.codingPath)) is not a value share can read (\(context.debugDescription))"
+    default: return error.localizedDescription
+    }
   }
 
   /// The host name (empty when it cannot be read), from which the default device name is made.
