@@ -59,18 +59,18 @@ extension CompoundFile.Sectors {
   /// `size` bytes of the mini stream `container`, from the mini sectors chained from `start`
   /// by the mini FAT.
   private func miniStream(from start: Int, size: Int, in container: [UInt8]) -> [UInt8]? {
-    let miniFAT = chainBytes(from: miniFATStart, size: min(miniFATSectors, bytes.count >> shift) << shift, limit: 16 << 20) ?? []
-    var bytes: [UInt8] = []
+    let miniFAT = chainBytes(from: miniFATStart, size: min(miniFATSectors, self.bytes.count >> shift) << shift, limit: 16 << 20) ?? []
+    var stream: [UInt8] = []
     var sector = start
     var steps = 0
-    while bytes.count < size, steps <= container.count / 64, sector <= 0xFFFF_FFFA {
+    while stream.count < size, steps <= container.count / 64, sector <= 0xFFFF_FFFA {
       let offset = sector * 64
       guard offset + 64 <= container.count else { return nil }
-      bytes += container[offset..<(offset + min(64, size - bytes.count))]
+      stream += container[offset..<(offset + min(64, size - stream.count))]
       guard 4 * sector + 4 <= miniFAT.count else { break }
       sector = miniFAT.withUnsafeBytes { ContentClassifier.le32($0, 4 * sector) }
       steps += 1
     }
-    return bytes.count == size ? bytes : nil
+    return stream.count == size ? stream : nil
   }
 }

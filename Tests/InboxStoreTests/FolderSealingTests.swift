@@ -69,14 +69,20 @@ import UniformTypes
     }
   }
 
-  @Test func aCrashWhileAFolderLeavesTheInboxPutsItBackSealed() throws {
-    let t = try TempDocuments()
+  /// A placed folder `d` as `move` or `delete` leaves it once under its transient name,
+  /// writable; the passage's lock is still held (by this process).
+  func leavingFolder(_ t: TempDocuments) throws -> FolderPassage {
     _ = t.store.place([try stageFolder(t)])
-    // What a crash in `move` or `delete` leaves once the folder is under its transient name, writable.
     let passage = try FolderPassage.record(["d"], in: t.store.staging)
     let transient = t.store.inbox.appendingPathComponent(passage.crossings[0].transient)
     #expect(rename(t.store.inbox.appendingPathComponent("d").path, transient.path) == 0)
     chmod(transient.path, 0o700)
+    return passage
+  }
+
+  @Test func aCrashWhileAFolderLeavesTheInboxPutsItBackSealed() throws {
+    let t = try TempDocuments()
+    let passage = try leavingFolder(t)
     #expect(t.store.list().isEmpty, "a writable folder is never listed")
     passage.lock?.unlock()  // the process that held it is gone
     t.store.cleanStaging(expiry: 3600)
@@ -91,11 +97,7 @@ import UniformTypes
   /// (a move or a placement in progress in another process).
   @Test func aRepairLeavesAPassageInProgressAndMendsOneWhoseMakerIsGone() throws {
     let t = try TempDocuments()
-    _ = t.store.place([try stageFolder(t)])
-    let passage = try FolderPassage.record(["d"], in: t.store.staging)
-    let transient = t.store.inbox.appendingPathComponent(passage.crossings[0].transient)
-    #expect(rename(t.store.inbox.appendingPathComponent("d").path, transient.path) == 0)
-    chmod(transient.path, 0o700)
+    let passage = try leavingFolder(t)
     #expect(t.store.repairPassages() == 0, "a crossing in progress is left to its maker")
     t.store.cleanStaging(expiry: 3600)
     #expect(try inboxNames(t) == [passage.crossings[0].transient], "a daemon starting meanwhile leaves it too")
