@@ -24,7 +24,7 @@ let package = Package(
     // Linux calls Swift's Glibc module leaves out (renameat2, syncfs, ...); only System uses it.
     .target(name: "CLinux"),
     // The one layer over libc: Errno, FileDescriptor, durable writes, locks, sockets.
-    .target(name: "System", dependencies: ["CLinux"]),
+    .target(name: "System", dependencies: ["CLinux", "TextEscaping"]),
 
     // Leaves: each wraps one concern and knows nothing of the layers above it.
     .target(name: "TextEscaping"),
@@ -50,7 +50,7 @@ let package = Package(
     .plugin(name: "EmbedDocuments", capability: .buildTool(), dependencies: ["EmbedDocumentsTool"]),
     .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 
-    .testTarget(name: "SystemTests", dependencies: ["System"]),
+    .testTarget(name: "SystemTests", dependencies: ["System", "TextEscaping"]),
     .testTarget(name: "TextEscapingTests", dependencies: ["TextEscaping"]),
     .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "System"]),
     .testTarget(name: "InboxStoreTests", dependencies: ["InboxStore", "System", "TextEscaping", "UniformTypes"]),

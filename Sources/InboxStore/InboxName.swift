@@ -182,6 +182,9 @@ package enum InboxName {
     case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
     // Blank or placeholder symbols: the braille blank, the object replacement character.
     case 0x2800, 0xFFFC: return true
+    // What stands for a raw byte of a local name that is not UTF-8 (`FileNameText`): a peer's
+    // name holding one would otherwise be stored as that byte, a name that is not UTF-8.
+    case _ where FileNameText.isRawByte(scalar): return true
     default:
       let properties = scalar.properties
       return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint

@@ -57,8 +57,14 @@ package enum CommandLineModel {
 /// Finds the command, parses its arguments, runs it, and turns what it throws into the
 /// product's error lines and exit codes.
 package enum Entrypoint {
-  /// The process's entry point (`main.swift`): takes the signals before any other thread
-  /// exists, runs the command line and returns the exit status.
+  /// The process's entry point (`main.swift`): `run` with the process's own arguments, each
+  /// exactly as given (`commandArguments`: a file name that is not UTF-8 keeps its bytes).
+  package static func run(environment: [String: String]) -> Int32 {
+    run(Array(commandArguments().dropFirst()), environment: environment)
+  }
+
+  /// Takes the signals before any other thread exists, runs the command line and returns the
+  /// exit status.
   package static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     if let status = HookRunner.serveIfAsked(environment: environment) { return status }
     signal(SIGPIPE, SIG_IGN)

@@ -1,10 +1,21 @@
 import CLinux
 import Glibc
+import TextEscaping
 
 /// The running process as a whole.
 package enum CurrentProcess {
   /// The running executable, even when its file has been replaced or removed since it started.
   package static let executable = "/proc/self/exe"
+
+  /// The arguments the process was started with (the first is its name), each exactly as
+  /// given: one that is not UTF-8 (a file's name) keeps its bytes (`FileNameText`), where
+  /// `CommandLine.arguments` repairs it into U+FFFD and the file can no longer be named.
+  package static var arguments: [String] {
+    (0..<Int(CommandLine.argc)).map { index in
+      guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+      return FileNameText.decoding(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+    }
+  }
 
   /// Replaces the process image with `executable`, run with `arguments` (the first is its name)
   /// and exactly `environment`. The process keeps its ID, its descriptors not marked
@@ -13,7 +24,7 @@ package enum CurrentProcess {
   package static func replace(
     with executable: String, arguments: [String], environment: [String: String]
   ) throws(Errno) -> Never {
-    let argv = arguments.map { strdup($0) } + [nil]
+    let argv = arguments.map { FileNameText.withCString($0) { strdup($0) } } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       argv.forEach { free($0) }

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import TextEscaping
 
 /// An open file descriptor, as a value.
 ///
@@ -25,7 +26,7 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   ) throws(Errno) -> FileDescriptor {
     let flags = mode.rawValue | options.rawValue | O_CLOEXEC
     let fd = try valueOrErrno {
-      Glibc.open(path, flags, permissions?.rawValue ?? 0)
+      withPath(path) { Glibc.open($0, flags, permissions?.rawValue ?? 0) }
     }
     return FileDescriptor(rawValue: fd)
   }
@@ -181,7 +182,7 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// `fstatat` with `AT_SYMLINK_NOFOLLOW`.
   package func status(ofEntry name: String) throws(Errno) -> FileStatus {
     var info = stat()
-    try nothingOrErrno { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }
+    try nothingOrErrno { withPath(name) { fstatat(rawValue, $0, &info, AT_SYMLINK_NOFOLLOW) } }
     return FileStatus(info)
   }
 

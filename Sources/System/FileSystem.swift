@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import TextEscaping
 
 /// Operations on paths. Each throws the `Errno` of its system call.
 package enum FileSystem {
@@ -9,37 +10,37 @@ package enum FileSystem {
     -> FileStatus
   {
     var info = stat()
-    try nothingOrErrno { followSymlinks ? stat(path, &info) : lstat(path, &info) }
+    try nothingOrErrno { withPath(path) { followSymlinks ? stat($0, &info) : lstat($0, &info) } }
     return FileStatus(info)
   }
 
   /// Renames `source` to `target`, replacing `target` if it exists. The corresponding C
   /// function is `rename`.
   package static func rename(_ source: String, to target: String) throws(Errno) {
-    try nothingOrErrno { Glibc.rename(source, target) }
+    try nothingOrErrno { withPath(source) { from in withPath(target) { Glibc.rename(from, $0) } } }
   }
 
   /// Renames `source` to `target` atomically only if `target` does not exist (else
   /// `.fileExists`); works for folders too. Across file systems it fails with `.improperLink`.
   /// The corresponding C function is `renameat2` with `RENAME_NOREPLACE`.
   package static func renameNoReplace(_ source: String, to target: String) throws(Errno) {
-    try nothingOrErrno { clinux_rename_noreplace(AT_FDCWD, source, AT_FDCWD, target) }
+    try nothingOrErrno { withPath(source) { from in withPath(target) { clinux_rename_noreplace(AT_FDCWD, from, AT_FDCWD, $0) } } }
   }
 
   /// Removes a file (not a folder). The corresponding C function is `unlink`.
   package static func remove(_ path: String) throws(Errno) {
-    try nothingOrErrno { unlink(path) }
+    try nothingOrErrno { withPath(path) { unlink($0) } }
   }
 
   /// Removes an empty folder. The corresponding C function is `rmdir`.
   package static func removeDirectory(_ path: String) throws(Errno) {
-    try nothingOrErrno { rmdir(path) }
+    try nothingOrErrno { withPath(path) { rmdir($0) } }
   }
 
   /// Creates a folder with `permissions` (before the umask). The corresponding C function is
   /// `mkdir`.
   package static func makeDirectory(_ path: String, permissions: FilePermissions) throws(Errno) {
-    try nothingOrErrno { mkdir(path, permissions.rawValue) }
+    try nothingOrErrno { withPath(path) { mkdir($0, permissions.rawValue) } }
   }
 
   /// Creates `path` and any missing parents, the folder itself with `permissions` and missing
@@ -70,7 +71,7 @@ package enum FileSystem {
   package static func setPermissions(_ path: String, _ permissions: FilePermissions)
     throws(Errno)
   {
-    try nothingOrErrno { chmod(path, permissions.rawValue) }
+    try nothingOrErrno { withPath(path) { chmod($0, permissions.rawValue) } }
   }
 
   /// Sets the modification time of `path` to `nanoseconds` since 1970, leaving its access time
@@ -80,7 +81,7 @@ package enum FileSystem {
     var (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
     // Before 1970 the remainder is negative; utimensat wants 0 ..< 1 s.
     if fraction < 0 { (seconds, fraction) = (seconds - 1, fraction + 1_000_000_000) }
-    try nothingOrErrno { clinux_set_modification_time(path, seconds, Int(fraction)) }
+    try nothingOrErrno { withPath(path) { clinux_set_modification_time($0, seconds, Int(fraction)) } }
   }
 
   /// Flushes a folder, so that names created, renamed or removed in it survive a crash. The
@@ -103,7 +104,7 @@ package enum FileSystem {
   /// function is `statvfs`.
   package static func availableBytes(at path: String) throws(Errno) -> Int64 {
     var info = statvfs()
-    try nothingOrErrno { statvfs(path, &info) }
+    try nothingOrErrno { withPath(path) { statvfs($0, &info) } }
     return Int64(info.f_bavail) * Int64(info.f_frsize)
   }
 
@@ -111,9 +112,42 @@ package enum FileSystem {
   /// it has in all; nil for a file system that makes them as needed (it reports none: btrfs).
   package static func availableFiles(at path: String) throws(Errno) -> (free: Int64, total: Int64)? {
     var info = statvfs()
-    try nothingOrErrno { statvfs(path, &info) }
+    try nothingOrErrno { withPath(path) { statvfs($0, &info) } }
     guard info.f_files > 0 else { return nil }
     return (Int64(info.f_favail), Int64(info.f_files))
+  }
+
+  /// The names in the folder at `path`, without `.` and `..`, in the order the file system
+  /// gives them; each exactly as on disk (`FileNameText`: a name that is not UTF-8 keeps its
+  /// bytes). The corresponding C functions are `opendir` and `readdir`.
+  package static func entryNames(of path: String) throws(Errno) -> [String] {
+    guard let directory = withPath(path, { opendir($0) }) else { throw Errno.current }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(directory) else {
+        if errno != 0 { throw Errno.current }
+        return names
+      }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        FileNameText.decoding(raw.prefix { $0 != 0 })
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+  }
+
+  /// Whether this process may read `path` (by its real user and group). The corresponding C
+  /// function is `access` with `R_OK`.
+  package static func isReadable(_ path: String) throws(Errno) {
+    try nothingOrErrno { withPath(path) { access($0, R_OK) } }
+  }
+
+  /// What the symbolic link at `path` points to. The corresponding C function is `readlink`.
+  package static func linkTarget(_ path: String) throws(Errno) -> String {
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = try valueOrErrno { withPath(path) { readlink($0, &buffer, buffer.count) } }
+    return FileNameText.decoding(buffer[..<count])
   }
 
   /// The folder part of `path` ("." for a bare name, "/" for the root).
@@ -124,4 +158,10 @@ package enum FileSystem {
     if slash == trimmed.startIndex { return "/" }
     return String(trimmed[..<slash])
   }
+}
+
+/// Calls `body` with `path` as a C string of the bytes it stands for (`FileNameText`: a name
+/// that is not UTF-8, read from the command line or a folder, is opened by its own bytes).
+func withPath<Result>(_ path: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+  FileNameText.withCString(path, body)
 }

@@ -19,7 +19,8 @@ package enum Escaping {
   }
 
   /// The text `escaped` or `quoted` (without its quotes) was made from, or nil when `shown` is
-  /// not such an escaping (a backslash before anything but a backslash, a quote or `u{HEX}`).
+  /// not such an escaping (a backslash before anything but a backslash, a quote, `u{HEX}` or
+  /// `xHH`, a raw byte of a file name that is not UTF-8).
   /// For names a person copied from share's output and pastes back.
   package static func unescaped(_ shown: String) -> String? {
     var result = String.UnicodeScalarView()
@@ -32,6 +33,11 @@ package enum Escaping {
       switch scalars.popFirst() {
       case "\\": result.append("\\")
       case "\"": result.append("\"")
+      case "x":
+        guard let high = scalars.popFirst(), let low = scalars.popFirst(), let byte = UInt8("\(high)\(low)", radix: 16),
+          byte >= 0x80
+        else { return nil }
+        result.append(FileNameText.scalar(forRawByte: byte))
       case "u":
         guard scalars.popFirst() == "{", let close = scalars.firstIndex(of: "}"),
           let value = UInt32(String(scalars[..<close]), radix: 16), let escaped = Unicode.Scalar(value)
@@ -85,6 +91,9 @@ package enum Escaping {
       } else if index > 0, index + 1 < scalars.count, isJoiner(scalar, between: scalars[index - 1], scalars[index + 1]) {
         // A joiner where writing needs it (👨‍👩‍👧, Persian): shown as the Inbox keeps it.
         piece = String(scalar)
+      } else if let byte = FileNameText.rawByte(scalar) {
+        // A byte of a file name that is not UTF-8 (see `FileNameText`).
+        piece = "\\x" + String(byte, radix: 16, uppercase: true)
       } else if needsEscape(scalar) {
         piece = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       } else {

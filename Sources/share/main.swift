@@ -1,4 +1,4 @@
 import Foundation
 import ShareCLI
 
-exit(Entrypoint.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(Entrypoint.run(environment: ProcessInfo.processInfo.environment))

@@ -138,3 +138,31 @@ import Testing
     #expect(me.inboxNames().isEmpty)
   }
 }
+
+extension SendArgumentsTests {
+  /// Review 27: a file whose name is not UTF-8 (Latin-1 `caf\xE9.txt`) could not be sent, alone
+  /// or in a folder — the argument and the folder's listing were repaired into U+FFFD, and the
+  /// file was then "No such file or directory". It is read by its own bytes and offered with
+  /// U+FFFD where its name is not UTF-8.
+  @Test func filesWhoseNamesAreNotUTF8AreSentAloneAndInAFolder() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    // The shell makes the names: a Swift String cannot hold them, nor Foundation pass them on.
+    let script = #"""
+      cd "$1" && file=$(printf 'caf\351.txt') && folder=$(printf 'old\377') && mkdir "$folder" &&
+      printf 'latin1\n' > "$file" && printf 'entry\n' > "$folder/$(printf 'r\351sum\351.txt')" &&
+      printf 'plain\n' > "$folder/plain.txt" && exec "$2" --home "$3" send "$file" "$folder" --to "$4"
+      """#
+    let arguments = ["-c", script, "sh", a.files.path, try ShareBinary.require().path, a.home.path, daemon.address]
+    let sent = try ChildProcess(executable: URL(fileURLWithPath: "/bin/sh"), arguments: arguments, environment: a.environment())
+      .wait(timeout: .seconds(60))
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stdoutLines == ["stored   caf\u{FFFD}.txt", "stored   old\u{FFFD}"], "\(sent)")
+    #expect(b.inboxNames() == ["caf\u{FFFD}.txt", "old\u{FFFD}"])
+    let folder = b.inbox.appendingPathComponent("old\u{FFFD}")
+    #expect(try String(contentsOf: b.inbox.appendingPathComponent("caf\u{FFFD}.txt"), encoding: .utf8) == "latin1\n")
+    #expect(try String(contentsOf: folder.appendingPathComponent("r\u{FFFD}sum\u{FFFD}.txt"), encoding: .utf8) == "entry\n")
+    #expect(try String(contentsOf: folder.appendingPathComponent("plain.txt"), encoding: .utf8) == "plain\n")
+  }
+}

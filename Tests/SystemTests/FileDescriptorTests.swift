@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import System
 import Testing
+import TextEscaping
 
 @Suite struct FileDescriptorTests {
   /// Bytes that show any loss, duplication or reordering.
@@ -130,5 +131,38 @@ import Testing
     #expect(FileManager.default.contents(atPath: directory.path + "/target") == Data("old".utf8))
     try FileSystem.renameNoReplace(directory.path + "/source", to: directory.path + "/fresh")
     #expect(try directory.names() == ["fresh", "target"])
+  }
+}
+
+/// Paths are taken byte for byte: a name that is not UTF-8 is listed, opened and read as it is
+/// (review 27: such a file could not be sent).
+@Suite struct RawFileNameTests {
+  @Test func aNameThatIsNotUTF8IsListedOpenedAndLinkedToByItsBytes() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let raw: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
+    let cPath = Array(folder.path.utf8) + [UInt8(ascii: "/")] + raw + [0]
+    let fd = cPath.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, O_CREAT | O_WRONLY, 0o600) }
+    }
+    #expect(fd >= 0)
+    _ = Glibc.write(fd, "latin1", 6)
+    close(fd)
+    let names = try FileSystem.entryNames(of: folder.path)
+    #expect(names.count == 1)
+    let name = try #require(names.first)
+    #expect(FileNameText.bytes(of: name) == raw)
+    let path = folder.path + "/" + name
+    #expect(try FileSystem.status(path).size == 6)
+    let file = try FileDescriptor.open(path, .readOnly)
+    defer { try? file.close() }
+    #expect(try file.readAll(upTo: 100) == Array("latin1".utf8))
+    try FileSystem.isReadable(path)
+    let link = folder.path + "/link"
+    #expect(symlink(FileNameText.bytes(of: name).map { CChar(bitPattern: $0) } + [0], link) == 0)
+    #expect(try FileSystem.linkTarget(link) == name)
+    #expect(try FileSystem.entryNames(of: folder.path).sorted() == [name, "link"].sorted())
+    try FileSystem.remove(path)
+    #expect(try FileSystem.entryNames(of: folder.path) == ["link"])
   }
 }

@@ -41,7 +41,7 @@ package enum Confinement {
       unsetenv(confinedKey)
       // The image came from /proc/self/exe: keep the name the daemon was started under
       // (`share`), so that ps, pgrep and killall find it.
-      try? CurrentProcess.setName(URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent)
+      try? CurrentProcess.setName(URL(fileURLWithPath: CurrentProcess.arguments[0]).lastPathComponent)
       return .confined(abi: abi, writable: try writableFolders(paths), hooks: HookRunner.Channel.inherited())
     }
     let abi: Int
@@ -65,7 +65,7 @@ package enum Confinement {
       throw .configuration("cannot confine the daemon with Landlock (ABI \(abi)): \(error)")
     }
     do {
-      try CurrentProcess.replace(with: CurrentProcess.executable, arguments: CommandLine.arguments, environment: replacement)
+      try CurrentProcess.replace(with: CurrentProcess.executable, arguments: CurrentProcess.arguments, environment: replacement)
     } catch {
       throw .configuration("cannot restart the daemon confined (execve \(CurrentProcess.executable)): \(error)")
     }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InboxStore
 import System
+import TextEscaping
 import UniformTypes
 import Wire
 
@@ -51,31 +52,42 @@ package struct ItemCatalog: Sendable {
   package mutating func add(path: String, name: String? = nil) throws(ShareError) {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     let standardPath = url.path
-    guard !paths.contains(Array(standardPath.utf8)) else {
+    // The path's own bytes: a name that is not UTF-8 is opened as it is (`FileNameText`).
+    let key = FileNameText.bytes(of: standardPath)
+    guard !paths.contains(key) else {
       notes.append("\(path) was named more than once; it is sent once")
       return
     }
-    var info = stat()
-    guard lstat(standardPath, &info) == 0 else {
-      throw .source(path: path, reason: Errno.current.description)
+    var status: FileStatus
+    do {
+      status = try FileSystem.status(standardPath, followSymlinks: false)
+    } catch {
+      throw .source(path: path, reason: error.description)
     }
     // A symlink named on the command line is followed: the user asked for it by name.
-    if info.st_mode & S_IFMT == S_IFLNK, stat(standardPath, &info) != 0 {
-      throw .source(path: path, reason: "it is a broken symbolic link")
+    if status.kind == .symbolicLink {
+      guard let target = try? FileSystem.status(standardPath) else {
+        throw .source(path: path, reason: "it is a broken symbolic link")
+      }
+      status = target
     }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG:
-      guard access(standardPath, R_OK) == 0 else { throw .source(path: path, reason: Errno.current.description) }
+    switch status.kind {
+    case .regular:
+      do {
+        try FileSystem.isReadable(standardPath)
+      } catch {
+        throw .source(path: path, reason: error.description)
+      }
       let offer = ItemOffer(
-        id: items.count, kind: .file, name: PeerText(name ?? url.lastPathComponent), size: Int64(info.st_size),
-        resumeKey: OutgoingItem.resumeKey(for: url, info: info))
+        id: items.count, kind: .file, name: PeerText(FileNameText.repaired(name ?? url.lastPathComponent)), size: status.size,
+        resumeKey: OutgoingItem.resumeKey(for: key, status: status))
       items.append(OutgoingItem(offer: offer, source: .file(url), label: path))
-    case S_IFDIR:
+    case .directory:
       try addFolder(url, name: name, label: path)
     default:
       throw .source(path: path, reason: "it is not a regular file or a folder")
     }
-    paths.insert(Array(standardPath.utf8))
+    paths.insert(key)
   }
 
   /// Adds a URL, stored by the receiver as a small `.url` file holding it.
@@ -157,7 +169,7 @@ package struct ItemCatalog: Sendable {
     func walk(_ folder: URL, relative: String) {
       let names: [String]
       do {
-        names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        names = try FileSystem.entryNames(of: folder.path).sorted()
       } catch {
         skip("skipped \(label)/\(relative): cannot read the folder")
         return
@@ -165,36 +177,41 @@ package struct ItemCatalog: Sendable {
       for name in names {
         let url = folder.appendingPathComponent(name)
         let path = relative.isEmpty ? name : "\(relative)/\(name)"
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else {
-          skip("skipped \(path): \(Errno.current.description)")
+        // Offered as UTF-8 text (a name that is not UTF-8 with U+FFFD where it is not); read
+        // by its own bytes.
+        let offered = PeerText(FileNameText.repaired(path))
+        let status: FileStatus
+        do {
+          status = try FileSystem.status(url.path, followSymlinks: false)
+        } catch {
+          skip("skipped \(path): \(error.description)")
           continue
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
-          guard access(url.path, R_OK) == 0 else {
+        switch status.kind {
+        case .regular:
+          guard (try? FileSystem.isReadable(url.path)) != nil else {
             skip("skipped \(path): not readable")
             continue
           }
-          entries.append(EntryOffer(path: PeerText(path), kind: .file, size: Int64(info.st_size)))
+          entries.append(EntryOffer(path: offered, kind: .file, size: status.size))
           sources.append(url)
-          total += Int64(info.st_size)
-        case S_IFDIR:
-          entries.append(EntryOffer(path: PeerText(path), kind: .folder, size: 0))
+          total += status.size
+        case .directory:
+          entries.append(EntryOffer(path: offered, kind: .folder, size: 0))
           sources.append(nil)
           walk(url, relative: path)
-        case S_IFLNK:
-          let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
+        case .symbolicLink:
+          let target = (try? FileSystem.linkTarget(url.path)) ?? "?"
           skip("skipped symbolic link \(path) -> \(target) (links are not followed)")
-        default:
+        case .other:
           skip("skipped \(path): not a regular file (device, socket or pipe)")
         }
       }
     }
     walk(root, relative: "")
     let offer = ItemOffer(
-      id: items.count, kind: .folder, name: PeerText(name ?? root.lastPathComponent), size: total, type: "public.folder",
-      entries: entries)
+      id: items.count, kind: .folder, name: PeerText(FileNameText.repaired(name ?? root.lastPathComponent)), size: total,
+      type: "public.folder", entries: entries)
     items.append(OutgoingItem(offer: offer, source: .folder(root, entries: sources), label: label))
   }
 }

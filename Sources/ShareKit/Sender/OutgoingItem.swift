@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 import Wire
 
 /// An item to send: how it describes itself (its offer) and where its bytes come from.
@@ -58,11 +59,13 @@ package struct OutgoingItem: Sendable {
     payloads(for: answer).reduce(0) { $0 + ($1.size ?? 0) }
   }
 
-  /// The same source offered again gives the same key: path, size, modification time, inode.
-  static func resumeKey(for url: URL, info: stat) -> String {
-    let text = "\(url.path)\0\(info.st_size)\0\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\0\(info.st_ino)"
+  /// The same source offered again gives the same key: path (its bytes), size, modification
+  /// time, inode.
+  static func resumeKey(for path: [UInt8], status: FileStatus) -> String {
+    let (seconds, nanoseconds) = status.modificationNanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    let text = "\0\(status.size)\0\(seconds).\(nanoseconds)\0\(status.inode)"
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a key, not a secret
-    for byte in text.utf8 {
+    for byte in path + Array(text.utf8) {
       hash ^= UInt64(byte)
       hash = hash &* 0x100_0000_01b3
     }
