@@ -93,6 +93,41 @@ import Testing
     #expect(message.range(of: "aaa-spoof at")!.lowerBound < message.range(of: "lab-b at")!.lowerBound)
   }
 
+  /// Review 29: a stranger advertising a contact's name with the contact's ID copied, at its own
+  /// address (the contact itself advertised as `carol #2`), made a send by name try only the
+  /// copy's address. When none of an endpoint's addresses proves the device, those it has
+  /// `elsewhere` (every record claiming the ID) are tried, and only then.
+  @Test func whenNoAddressProvesTheDeviceTheAddressesFoundElsewhereAreTried() throws {
+    let real = try TestHome()
+    let receiver = try RunningReceiver(home: real)
+    let (closed, asked) = (try TCPPort.unused(), Locked(0))
+    var endpoint = Endpoint(
+      candidates: [Self.candidate(closed, "carol")], label: "carol", expectedFingerprint: real.device.fingerprint)
+    endpoint.elsewhere = {
+      asked.withLock { $0 += 1 }
+      return [Self.candidate(closed, "carol"), Self.candidate(receiver.port, "carol #2")]
+    }
+    let report = try Self.sendOne(to: endpoint).get()
+    #expect(report.allStored && report.address == "127.0.0.1:\(receiver.port)" && report.advertisedAs == "carol #2")
+    #expect(asked.withLock { $0 } == 1)
+    // Nothing new elsewhere: the first failure stands, and an endpoint that works never asks.
+    var nowhere = Endpoint(candidates: [Self.candidate(closed, "carol")], label: "carol", expectedFingerprint: real.device.fingerprint)
+    nowhere.elsewhere = { [Self.candidate(closed, "carol")] }
+    guard case .failure(let error) = try Self.sendOne(to: nowhere) else {
+      Issue.record("a send to a closed port succeeded")
+      return
+    }
+    #expect(error.description.contains("carol at 127.0.0.1:\(closed)"), "\(error)")
+    var working = Endpoint(
+      candidates: [Self.candidate(receiver.port, "carol")], label: "carol", expectedFingerprint: real.device.fingerprint)
+    working.elsewhere = {
+      asked.withLock { $0 += 1 }
+      return []
+    }
+    #expect(try Self.sendOne(to: working).get().allStored)
+    #expect(asked.withLock { $0 } == 1, "an endpoint whose address works looked elsewhere")
+  }
+
   @Test func cancellingWhileEveryAddressIsSilentEndsAsCancelled() throws {
     let (silent, other) = (try SilentListener(), try SilentListener())
     let home = try TestHome()

@@ -16,15 +16,31 @@ import Testing
     #expect(try R.endpoint(for: "c0c0-c0c0", among: peers, book: book).expectedFingerprint == R.laptop)
   }
 
+  /// The record only claims an ID: nothing presented a certificate (review 29: the message said
+  /// "presented certificate", and sent the owner to forget or re-pair the contact).
   @Test func aNameRememberedWithAnotherIDIsRefusedNamingBoth() {
     let book = R.book(sentTo: ["lab-b": R.labB])
     let impostor = R.peers([R.record("lab-b", R.mallory)], book: book)
     #expect {
       try R.endpoint(for: "lab-b", among: impostor, book: book)
     } throws: { error in
-      guard case ShareError.identityMismatch(let expected, let actual, let name) = error else { return false }
-      return expected == R.labB.hex && actual == R.mallory.hex && name == "lab-b"
+      let message = "\(error)"
+      return message.contains("claims the device ID \(R.mallory.short)") && message.contains("knows lab-b as \(R.labB.short)")
+        && message.contains("not advertised nearby") && !message.contains("presented")
     }
+  }
+
+  /// Review 29: a stranger took a contact's name while the contact was away; the contact came
+  /// back as `carol #2`. A name this home knows goes by its ID: every record claiming it, under
+  /// any name, the certificate deciding — the squatter's own record, or a copy of the contact's.
+  @Test func aKnownNameGoesByItsIDWhateverTheRecordsAreCalledNow() throws {
+    let book = R.book(contacts: ["carol": R.labB])
+    let squatted = R.peers([R.record("carol", R.mallory, port: 1), R.record("carol #2", R.labB, port: 2)], book: book)
+    let endpoint = try R.endpoint(for: "carol", among: squatted, book: book)
+    #expect(endpoint.expectedFingerprint == R.labB && endpoint.candidates.map(\.port) == [2] && endpoint.label == "carol")
+    let copied = R.peers([R.record("carol", R.labB, port: 1), R.record("carol #2", R.labB, port: 2)], book: book)
+    let both = try R.endpoint(for: "carol", among: copied, book: book)
+    #expect(both.expectedFingerprint == R.labB && Set(both.candidates.map(\.port)) == [1, 2])
   }
 
   @Test func aContactsNameWithAnotherIDIsRefused() {

@@ -18,6 +18,9 @@ extension PeerResolver {
     /// Every record claiming one device ID, matched by a prefix of it: all their addresses are
     /// tried at once and the certificate decides, so a copied record costs nothing.
     case byID([Peer])
+    /// The records of the device this home knows a name by, under the names it knows it by
+    /// (whichever record holds the name itself now): all their addresses tried at once.
+    case byKnownName(String, [Peer])
   }
 
   /// Picks among `peers` by device name or ID prefix (nil: the only peer nearby, this home's own
@@ -38,6 +41,15 @@ extension PeerResolver {
         throw .configuration("no peer is nearby; start 'share daemon' on the other device, or use --to HOST:PORT")
       }
       return candidates.count == 1 ? .chosen(.byName(candidates[0])) : .ambiguous(candidates)
+    }
+    // A name this home knows (a contact's, or one sent to before) means that device: its
+    // records — every name this home knows it by, `carol #2` too — whatever record holds the
+    // name itself now. Another device may have taken `carol` while carol was away, carol
+    // coming back as `carol #2` (review 29); the certificate decides among its addresses.
+    if let known = book.id(for: query), case let theirs = others.filter({ $0.id == known && $0.standing == .known }),
+      !theirs.isEmpty
+    {
+      return .chosen(.byKnownName(query, theirs))
     }
     // The name as typed, and as `share peers` shows it (`\u{…}` escapes pasted back): a peer
     // called the one and another called the other are both candidates, never one silently.
@@ -144,12 +156,9 @@ extension PeerResolver {
   static func endpoint(for match: Match, query: String?, book: KnownIdentities) throws(ShareError) -> Endpoint {
     switch match {
     case .byID(let peers):
-      let label = peers.count == 1 ? peers[0].name.unescaped : (query ?? peers[0].name.unescaped)
-      let merged = Peer(
-        name: PeerText(label), id: peers[0].id, version: peers[0].version, addresses: peers.flatMap(\.addresses), isSelf: false,
-        trusted: false, standing: .new)
-      guard let endpoint = merged.endpoint(label: PeerText(label)) else { throw .configuration("\(PeerText(label)) has no address") }
-      return endpoint
+      return try merged(peers, label: peers.count == 1 ? peers[0].name.unescaped : (query ?? peers[0].name.unescaped))
+    case .byKnownName(let name, let peers):
+      return try merged(peers, label: name, rememberAs: name)
     case .byName(let peer):
       let name = query.flatMap { peer.isCalled($0) ? $0 : nil } ?? peer.name.unescaped
       let shown = PeerText(name)
@@ -158,7 +167,12 @@ extension PeerResolver {
       switch peer.standing {
       case .known, .new: break
       case .nameKnownWith(let expected):
-        throw .identityMismatch(expected: expected.hex, actual: id.hex, peer: shown)
+        // Only a record's claim: nothing was connected to (review 29).
+        let words = ShellWords.suggestion(["share", "trust", "forget", name])
+        let remove = ShellWords.suggestion(["share", "trust", "remove", name])
+        throw .configuration(
+          "the record called \(shown) nearby claims the device ID \(id.short), but this home knows \(shown) as \(expected.short), which is not advertised nearby: not sending to it (another device may have taken the name while \(shown) was away). If \(shown) really has a new identity, check its ID with its owner, then run \(words) (or, for a contact, \(remove) and pair again)"
+        )
       case .looksLike(let similar):
         throw .configuration(
           "\(shown) only looks like \(PeerText(similar)), a device this home knows: its name differs by look-alike characters and its ID (\(id.short)) is not that device's; not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
@@ -176,5 +190,16 @@ extension PeerResolver {
       guard let endpoint = peer.endpoint(label: shown, rememberAs: name) else { throw .configuration("\(shown) has no address") }
       return endpoint
     }
+  }
+
+  /// One endpoint for every address of `peers`, records claiming one ID: the certificate decides.
+  private static func merged(_ peers: [Peer], label: String, rememberAs: String? = nil) throws(ShareError) -> Endpoint {
+    let merged = Peer(
+      name: PeerText(label), id: peers[0].id, version: peers[0].version, addresses: peers.flatMap(\.addresses), isSelf: false,
+      trusted: false, standing: .new)
+    guard let endpoint = merged.endpoint(label: PeerText(label), rememberAs: rememberAs) else {
+      throw .configuration("\(PeerText(label)) has no address")
+    }
+    return endpoint
   }
 }

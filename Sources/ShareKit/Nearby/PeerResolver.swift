@@ -56,7 +56,11 @@ package struct PeerResolver: Sendable {
 
     func endpoint(for query: String?) throws -> Endpoint {
       if let query, let peer = sightings.direct[query] {
-        return try PeerResolver.endpoint(for: .byName(peer), query: query, book: book)
+        var endpoint = try PeerResolver.endpoint(for: .byName(peer), query: query, book: book)
+        if peer.standing == .known, let id = peer.id {
+          endpoint.elsewhere = { PeerResolver.addresses(of: id, in: directory, timeout: timeout) }
+        }
+        return endpoint
       }
       switch try PeerResolver.choose(query, among: sightings.nearby, book: book) {
       case .chosen(let match):
@@ -70,6 +74,12 @@ package struct PeerResolver: Sendable {
       endpoints[index] = try endpoint(for: target)
     }
     return endpoints.compactMap { $0 }
+  }
+
+  /// Every address advertised for the device `id` nearby, from a browse (empty when it fails).
+  static func addresses(of id: Fingerprint, in directory: PeerDirectory, timeout: Duration) -> [Endpoint.Candidate] {
+    let peers = (try? runBlocking { try await directory.snapshot(timeout: timeout) }) ?? []
+    return peers.filter { $0.id == id && !$0.isSelf }.flatMap { $0.endpoint()?.candidates ?? [] }
   }
 
   /// Trust on first use: each receiver reached by name that proved the ID it advertised is

@@ -35,6 +35,11 @@ package struct Endpoint: Sendable, CustomStringConvertible {
   package var localSend: LocalSendPeer? = nil
   /// The `--to` this endpoint was found for, as given (nil when chosen without one).
   package var target: String? = nil
+  /// More addresses of the device, looked for only when none of `candidates` proves it: for a
+  /// name this home knows, resolved directly, whose record may be a copy pointing elsewhere or
+  /// hold the name while the device itself is advertised as `name #2` (review 29). Every record
+  /// claiming the device's ID, from a browse.
+  package var elsewhere: (@Sendable () -> [Candidate])? = nil
 
   package init(host: String, port: UInt16, label: PeerText? = nil, expectedFingerprint: Fingerprint? = nil) {
     candidates = [Candidate(host: host, port: port)]

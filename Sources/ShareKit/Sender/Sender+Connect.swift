@@ -30,14 +30,21 @@ extension Sender {
   /// jitter; cut short by `cancel()`) for up to `busyPatience` (connections only closed, at most
   /// `closedRetries` times: a server that hangs up on everyone is not busy), then reported as
   /// what happened last.
+  ///
+  /// When no address proves the device and the endpoint has addresses `elsewhere` (a known
+  /// name resolved directly), those are raced next, in the same way.
   func openSession(_ endpoint: Endpoint, observer: (SendEvent) -> Void) throws -> Session {
     let giveUp = ContinuousClock.now + busyPatience
     let first = max(busyBackoff, .milliseconds(100))
     var pause = first
     var closedRetries = Self.closedRetries
+    var endpoint = endpoint
     while true {
       do {
         return try raceAddresses(endpoint)
+      } catch let error where !(error is TurnedAway) {
+        guard !isCancelled, let more = Self.elsewhere(of: endpoint) else { throw error }
+        endpoint = more
       } catch let turnedAway as TurnedAway {
         let wait = Self.jittered(pause)
         if turnedAway.said == nil { closedRetries -= 1 }
@@ -48,6 +55,19 @@ extension Sender {
         pause = min(pause * 2, first * 4)
       }
     }
+  }
+
+  /// `endpoint` at the addresses found `elsewhere` that were not tried, or nil when there are
+  /// none.
+  private static func elsewhere(of endpoint: Endpoint) -> Endpoint? {
+    guard let elsewhere = endpoint.elsewhere else { return nil }
+    let tried = Set(endpoint.candidates.map(\.address))
+    let more = elsewhere().filter { !tried.contains($0.address) }
+    guard !more.isEmpty else { return nil }
+    var next = endpoint
+    next.candidates = more
+    next.elsewhere = nil
+    return next
   }
 
   /// How many times a receiver that only closed connections (said nothing) is tried again.
