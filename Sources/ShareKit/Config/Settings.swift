@@ -47,45 +47,6 @@ package struct Settings: Codable, Sendable, Equatable {
     }
   }
 
-  /// Reads the settings; a missing file is the defaults, a broken one an error.
-  package static func load(from url: URL) throws(ShareError) -> Settings {
-    guard let data = FileManager.default.contents(atPath: url.path) else { return Settings() }
-    let settings: Settings
-    do {
-      settings = try JSONCoding.decoder().decode(Settings.self, from: data)
-    } catch {
-      throw .configuration("\(url.path) is not valid settings JSON: \(describe(error))")
-    }
-    if let reserve = settings.reserveBytes, reserve < 0 {
-      throw .configuration("\(url.path): reserve_bytes is \(reserve); it must be 0 or more")
-    }
-    return settings
-  }
-
-  /// A decoding error in words that name the key (review 27: `"reserve_bytes": "64MiB"` said
-  /// only "the data isn't in the correct format").
-  static func describe(_ error: any Error) -> String {
-    // As the file spells it: the decoder reads snake_case into camelCase keys.
-    func snake(_ name: String) -> String {
-      name.reduce(into: "") { out, character in out += character.isUppercase ? "_" + character.lowercased() : String(character) }
-    }
-    func key(_ path: [any CodingKey]) -> String {
-      path.isEmpty ? "the file" : path.map { $0.intValue.map { "[\($0)]" } ?? snake($0.stringValue) }.joined(separator: ".")
-    }
-    switch error as? DecodingError {
-    case .typeMismatch(let type, let context):
-      let wanted = type == Int64.self || type == Int.self ? "a whole number (bytes)" : "\(type)"
-      return "\(key(context.codingPath)) must be \(wanted)"
-    case .valueNotFound(_, let context): return "\(key(context.codingPath)) has no value"
-    case .keyNotFound(let missing, let context): return "\(key(context.codingPath + [missing])) is missing"
-    case .dataCorrupted(let context):
-      // A number too large for its field, or JSON that is not JSON.
-      return context.codingPath.isEmpty
-        ? context.debugDescription : "\(key(context.codingPath)) is not a value share can read (\(context.debugDescription))"
-    default: return error.localizedDescription
-    }
-  }
-
   /// The host name (empty when it cannot be read), from which the default device name is made.
   package static var hostName: String {
     var buffer = [CChar](repeating: 0, count: 256)
@@ -93,10 +54,11 @@ package struct Settings: Codable, Sendable, Equatable {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// Reads the settings at `url`, changes them with `body`, and writes them back.
+  /// Reads the settings at `url`, changes them with `body`, and writes them back — to the file a
+  /// symbolic link `url` points at, when it is one (review 30: the link was replaced).
   package static func update(at url: URL, _ body: (inout Settings) -> Void) throws(ShareError) {
     var settings = try load(from: url)
     body(&settings)
-    try settings.save(to: url)
+    try settings.save(to: url.resolvingSymlinksInPath())
   }
 }
