@@ -150,6 +150,14 @@ package enum FileSystem {
     return FileNameText.decoding(buffer[..<count])
   }
 
+  /// `path` made absolute with every symbolic link in it followed. The corresponding C
+  /// function is `realpath`.
+  package static func resolvedPath(_ path: String) throws(Errno) -> String {
+    guard let resolved = withPath(path, { realpath($0, nil) }) else { throw Errno.current }
+    defer { free(resolved) }
+    return FileNameText.decoding(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+  }
+
   /// The folder part of `path` ("." for a bare name, "/" for the root).
   package static func parentDirectory(of path: String) -> String {
     var trimmed = Substring(path)

@@ -166,3 +166,21 @@ extension SendArgumentsTests {
     #expect(try String(contentsOf: folder.appendingPathComponent("plain.txt"), encoding: .utf8) == "plain\n")
   }
 }
+
+extension SendArgumentsTests {
+  /// Review 30: a symbolic link to a file, named on the command line, was offered but opened
+  /// without following links, so no byte went ("could not examine the content", exit 4).
+  @Test func aLinkNamedOnTheCommandLineSendsWhatItPointsAtUnderItsOwnName() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let target = try a.file("notes.txt", "the notes\n")
+    let link = a.files.appendingPathComponent("today.txt")
+    try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "notes.txt")
+    let sent = try a.share("send", link.path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(sent.stdoutLines == ["stored   today.txt"], "\(sent)")
+    #expect(try String(contentsOf: b.inbox.appendingPathComponent("today.txt"), encoding: .utf8) == "the notes\n")
+    #expect(FileManager.default.fileExists(atPath: target.path))
+  }
+}

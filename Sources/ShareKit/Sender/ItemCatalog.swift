@@ -64,12 +64,16 @@ package struct ItemCatalog: Sendable {
     } catch {
       throw .source(path: path, reason: error.description)
     }
-    // A symlink named on the command line is followed: the user asked for it by name.
+    // A symlink named on the command line is followed: the user asked for it by name. Its
+    // target is what is read (review 30: a link to a file was opened without following links,
+    // and no byte was sent).
+    var source = url
     if status.kind == .symbolicLink {
-      guard let target = try? FileSystem.status(standardPath) else {
+      guard let target = try? FileSystem.status(standardPath), let resolved = try? FileSystem.resolvedPath(standardPath) else {
         throw .source(path: path, reason: "it is a broken symbolic link")
       }
       status = target
+      source = URL(fileURLWithPath: resolved)
     }
     switch status.kind {
     case .regular:
@@ -81,9 +85,9 @@ package struct ItemCatalog: Sendable {
       let offer = ItemOffer(
         id: items.count, kind: .file, name: PeerText(FileNameText.repaired(name ?? url.lastPathComponent)), size: status.size,
         resumeKey: OutgoingItem.resumeKey(for: key, status: status))
-      items.append(OutgoingItem(offer: offer, source: .file(url), label: path))
+      items.append(OutgoingItem(offer: offer, source: .file(source), label: path))
     case .directory:
-      try addFolder(url, name: name, label: path)
+      try addFolder(source, name: name ?? url.lastPathComponent, label: path)
     default:
       throw .source(path: path, reason: "it is not a regular file or a folder")
     }
