@@ -73,7 +73,8 @@ extension Settings {
         let alone = try? JSONSerialization.data(withJSONObject: [key: value], options: .fragmentsAllowed),
         (try? JSONCoding.decoder().decode(Settings.self, from: alone)) == nil
       else { continue }
-      let written = (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed)).map { String(decoding: $0, as: UTF8.self) }
+      let written = (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed))
+        .map { String(decoding: $0, as: UTF8.self) }
       return "\(key) must be \(wanted)" + (written.map { ", not \(Escaping.escaped($0, maximumLength: 40))" } ?? "")
     }
     return error.localizedDescription
