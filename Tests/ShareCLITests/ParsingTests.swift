@@ -56,6 +56,17 @@ import Testing
     #expect(tooLong.code == .usage && tooLong.errLines.first?.contains("(a bare number is minutes) from 1s to 366d") == true, "\(tooLong)")
   }
 
+  /// Review 30: completion offered `2h` for options that take at most 1h, and a dry run took a
+  /// `--busy-wait` the send refuses.
+  @Test func everyDurationCompletionOffersIsTakenAndADryRunChecksBusyWait() throws {
+    for example in CompletionAction.durations {
+      let run = share(["send", "--dry-run", "--text", "x", "--busy-wait", example])
+      #expect(run.code == .success, "\(example): \(run)")
+    }
+    let tooLong = share(["send", "--dry-run", "--text", "x", "--busy-wait", "2h"])
+    #expect(tooLong.code == .usage && tooLong.errLines.first?.contains("--busy-wait") == true, "\(tooLong)")
+  }
+
   @Test func anUnknownOptionSuggestsTheNearestDeclaredOne() {
     let run = share(["send", "x.txt", "--jsn"])
     #expect(run.code == .usage)

@@ -63,13 +63,14 @@ enum SendCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     // The usage says one or the other: --json already prints no words for people.
     if arguments[Self.json] && arguments[Self.quiet] { throw UsageError("--json and --quiet cannot be used together", spec: spec) }
+    // Checked before a dry run too, which would otherwise take what the send refuses (review 30).
+    let busyWait = try arguments.duration(Self.busyWait, bare: .seconds, in: 0...3600) ?? 30
     let catalog = try catalog(from: arguments, terminal: context.terminal)
     if arguments[Self.dryRun] { return try dryRun(catalog, arguments: arguments, context: context) }
     let device = try context.device()
     let resolver = try PeerResolver(device: device, contacts: Contacts(paths: context.paths))
     let contacts = try Contacts(paths: context.paths).trusted()
     let endpoints = try resolveTargets(arguments.all(Self.to), resolver: resolver, context: context)
-    let busyWait = try arguments.duration(Self.busyWait, bare: .seconds, in: 0...3600) ?? 30
     let send = try MultiSend(device: device, catalog: catalog, to: endpoints, busyWait: .seconds(busyWait))
     let reporter = SendReporter(
       terminal: context.terminal, json: arguments[Self.json], quiet: arguments[Self.quiet],

@@ -115,7 +115,7 @@ enum CompletionAction: Sendable, Equatable {
   case commands
 
   /// Examples offered for a duration.
-  static let durations = ["30s", "5m", "10m", "30m", "1h", "2h"]
+  static let durations = ["30s", "5m", "10m", "30m", "1h"]
 
   init(_ kind: ValueKind) {
     switch kind {
