@@ -1,5 +1,6 @@
 import Foundation
 import System
+import TextEscaping
 
 /// Items leaving the Inbox: moved out (writable again) or deleted, never overwriting anything
 /// and never leaving part of an item behind in the Inbox.
@@ -137,7 +138,10 @@ extension InboxStore {
         try FileManager.default.copyItem(at: source, to: temp)
       } catch {
         try? removeTree(temp)
-        throw InboxError.unexpected("cannot copy \(source.path) to \(folder.path): \(error.localizedDescription)")
+        // The item by the name it goes under, not the transient name a folder crosses under
+        // (review 30: the message named `Inbox/.share-….passage`).
+        throw InboxError.unexpected(
+          "cannot copy \(Escaping.quoted(target.lastPathComponent)) to \(InboxError.shown(folder.path)): \(error.localizedDescription)")
       }
       do throws(InboxError) {
         try keepModificationTimes(of: source, on: temp)

@@ -73,6 +73,27 @@ import Testing
     #expect((try FileManager.default.contentsOfDirectory(atPath: shm.path)) == ["a.txt"])
   }
 
+  /// Review 30: a folder that could not be copied to a full file system was named by the
+  /// transient name it crosses under (`Inbox/.share-….passage`), not as the item it is.
+  @Test(.enabled(if: MountNamespace.available, "needs root and unshare for a small private tmpfs"))
+  func aFolderThatCannotBeCopiedIsNamedAsTheItemAndStays() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    let folder = a.files.appendingPathComponent("big")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    _ = try a.randomFile("big/payload.bin", size: 3 << 20)
+    let sent = try a.share("send", folder.path, "--to", daemon.address)
+    _ = daemon.stop()
+    try #require(sent.exited(with: 0), "\(sent)")
+    let script = #"mkdir -p "$3" && mount -t tmpfs -o size=1m tmpfs "$3" && exec "$1" --home "$2" inbox move big "$3/""#
+    let moved = try MountNamespace.run(
+      script, arguments: [try ShareBinary.require().path, b.home.path, b.root.appendingPathComponent("small").path],
+      environment: b.environment())
+    #expect(moved.exited(with: 1), "\(moved)")
+    #expect(moved.stderrText.contains(#"cannot copy "big" to "#) && !moved.stderrText.contains(".passage"), "\(moved)")
+    #expect(b.inboxNames() == ["big"])
+  }
+
   @Test func deletingSeveralItemsDeletesThoseThatExistAndExits1ForTheMissingOne() throws {
     let b = try receiverHolding(["a.txt", "b.txt"])
     let deleted = try b.share("inbox", "delete", "a.txt", "nosuch", "b.txt")
