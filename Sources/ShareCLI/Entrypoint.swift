@@ -75,7 +75,7 @@ package enum Entrypoint {
   /// Runs one command line, writing to `console`: what `share` does, without the process
   /// set-up (tests call it in process).
   static func main(_ arguments: [String], environment: [String: String], console: any Console) -> ExitCode {
-    let line = Invocation(arguments)
+    let line = hoistingGlobalOptions(Invocation(arguments))
     let terminal = Terminal(environment: environment, verbose: line.verbose, console: console)
     guard !line.words.isEmpty else { return withoutCommand(line, terminal: terminal) }
     guard let (command, consumed) = find(line.words) else {
@@ -132,6 +132,24 @@ package enum Entrypoint {
       message = "unknown option '\(unknown)'"
     }
     return usageError(message, usage: overviewUsage, terminal: terminal)
+  }
+
+  /// `line` with the global options written between a group and its subcommand (`share inbox
+  /// --home DIR show x`, `share trust -v list`) moved before the group, where they mean the
+  /// same, so that the subcommand is found (review 30: "unexpected argument 'show'").
+  static func hoistingGlobalOptions(_ line: Invocation) -> Invocation {
+    var line = line
+    let globals = GlobalOptions.specs.flatMap(\.names)
+    while let (_, consumed) = find(line.words), consumed < line.words.count,
+      allCommands.contains(where: { $0.spec.path.count > consumed && $0.spec.path.starts(with: line.words[..<consumed]) }),
+      case let word = line.words[consumed], globals.contains(String(word.prefix { $0 != "=" }))
+    {
+      let taken = word == GlobalOptions.home.spec.long ? 2 : 1
+      guard consumed + taken <= line.words.count else { break }
+      line.leading += line.words[consumed..<consumed + taken]
+      line.words.removeSubrange(consumed..<consumed + taken)
+    }
+    return line
   }
 
   /// For a group such as `share trust`: a word after it that names none of its subcommands.

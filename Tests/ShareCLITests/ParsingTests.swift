@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ShareCLI
@@ -65,6 +66,22 @@ import Testing
     }
     let tooLong = share(["send", "--dry-run", "--text", "x", "--busy-wait", "2h"])
     #expect(tooLong.code == .usage && tooLong.errLines.first?.contains("--busy-wait") == true, "\(tooLong)")
+  }
+
+  /// Review 30: a global option between a group and its subcommand (`share inbox --home DIR
+  /// show x`, which bash completion offers) was "unexpected argument 'show'".
+  @Test func globalOptionsMayComeBetweenAGroupAndItsSubcommand() {
+    func words(_ arguments: [String]) -> [String] { Entrypoint.hoistingGlobalOptions(Invocation(arguments)).words }
+    #expect(words(["inbox", "--home", "/h", "show", "x"]) == ["inbox", "show", "x"])
+    #expect(Entrypoint.hoistingGlobalOptions(Invocation(["inbox", "--home", "/h", "show", "x"])).leading == ["--home", "/h"])
+    #expect(words(["trust", "-v", "list"]) == ["trust", "list"])
+    #expect(words(["types", "--home=/h", "show", "public.font"]) == ["types", "show", "public.font"])
+    #expect(words(["send", "-v", "x.txt"]) == ["send", "-v", "x.txt"], "not a group: left to the command")
+    #expect(words(["inbox", "--home"]) == ["inbox", "--home"], "no value: left for the parser to say so")
+    let home = ScratchHome()
+    defer { home.remove() }
+    let run = share(["types", "--home", home.url.path, "show", "public.font"])
+    #expect(run.code == .success && run.out.contains("public.font"), "\(run)")
   }
 
   @Test func anUnknownOptionSuggestsTheNearestDeclaredOne() {
