@@ -60,7 +60,8 @@ package enum Entrypoint {
   /// The process's entry point (`main.swift`): `run` with the process's own arguments, each
   /// exactly as given (`commandArguments`: a file name that is not UTF-8 keeps its bytes).
   package static func run(environment: [String: String]) -> Int32 {
-    run(Array(commandArguments().dropFirst()), environment: environment)
+    StandardStream.occupyClosedDescriptors()
+    return run(Array(commandArguments().dropFirst()), environment: environment)
   }
 
   /// Takes the signals before any other thread exists, runs the command line and returns the
@@ -69,7 +70,10 @@ package enum Entrypoint {
     if let status = HookRunner.serveIfAsked(environment: environment) { return status }
     signal(SIGPIPE, SIG_IGN)
     Signals.start()
-    return main(arguments, environment: environment, console: StandardConsole()).rawValue
+    let code = main(arguments, environment: environment, console: StandardConsole())
+    guard let failure = StandardStream.outputFailure else { return code.rawValue }
+    StandardStream.error.write("Error: cannot write to standard output: \(failure)\n")
+    return code == .success ? ExitCode.failure.rawValue : code.rawValue
   }
 
   /// Runs one command line, writing to `console`: what `share` does, without the process

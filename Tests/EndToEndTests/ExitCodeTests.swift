@@ -79,3 +79,21 @@ import Testing
     #expect(wrong.exited(with: 64), "\(wrong)")
   }
 }
+
+extension ExitCodeTests {
+  /// Review 30: output that could not be written (a full disk, standard output closed) left the
+  /// exit status 0. The command says so and exits 1; a closed descriptor is not reused for a file.
+  @Test func outputThatCannotBeWrittenIsAnErrorAndExits1() throws {
+    let home = try ShareHome(name: "alice")
+    for redirection in [">/dev/full", ">&-"] {
+      let script = #""$1" --home "$2" id "# + redirection
+      let result = try ChildProcess(
+        executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script, "sh", try ShareBinary.require().path, home.home.path],
+        environment: home.environment()
+      ).wait(timeout: .seconds(30))
+      #expect(result.exited(with: 1), "\(redirection): \(result)")
+      #expect(result.stderrText.contains("Error: cannot write to standard output: "), "\(redirection): \(result)")
+    }
+    #expect(try home.share("id").exited(with: 0))
+  }
+}

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import System
 
 /// The process's standard output or error, for the command line's console: text is written
@@ -19,7 +20,30 @@ package enum StandardStream: Sendable {
     } catch .brokenPipe where self == .output {
       // No atexit handlers, as for the signal: other threads may be mid-way through anything.
       _exit(141)
-    } catch {}
+    } catch {
+      if self == .output { Self.failure.withLock { $0 = $0 ?? error } }
+    }
+  }
+
+  /// Why something written to standard output did not get there (a full disk, a closed
+  /// descriptor), or nil: a command that lost output must not say it succeeded (review 30:
+  /// `share inbox list --json >/dev/full` exited 0).
+  package static var outputFailure: Errno? { failure.withLock { $0 } }
+  private static let failure = Mutex<Errno?>(nil)
+
+  /// Gives standard input, output and error `/dev/null` when the process was started with one
+  /// of them closed (`share id >&-`): a file share opens would otherwise get its number, and
+  /// output meant for the terminal would be written into it. Standard output closed so counts
+  /// as output that failed. Call it first, before anything is opened.
+  package static func occupyClosedDescriptors() {
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 {
+      let null = open("/dev/null", O_RDWR)
+      if null >= 0 && null != fd {
+        dup2(null, fd)
+        close(null)
+      }
+      if fd == 1 { failure.withLock { $0 = .badFileDescriptor } }
+    }
   }
 
   /// Whether the stream is a terminal.
