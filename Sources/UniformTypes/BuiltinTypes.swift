@@ -100,6 +100,11 @@ enum BuiltinTypes {
     list.type(
       "com.microsoft.typescript", "TypeScript source", ["public.source-code"], ext: ["ts", "mts", "cts"],
       mime: ["text/x-typescript", "application/typescript", "application/x-typescript"])
+    // Components of web frameworks: markup, style and script in one file, compiled before they
+    // run, as TypeScript is (review 28: libmagic's guess from the words, "JavaScript", refused
+    // every `.vue`).
+    list.type("org.vuejs.single-file-component", "Vue single-file component", ["public.source-code"], ext: ["vue"])
+    list.type("dev.svelte.component", "Svelte component", ["public.source-code"], ext: ["svelte"])
     // Named, not extended: shared-mime-info takes `*.mod` for a tracker song.
     list.type("org.golang.go-module", "Go module file", ["public.plain-text"], names: ["go.mod", "go.sum", "go.work", "go.work.sum"])
     // An icon, cursor or sound theme's `index.theme`: a key file GLib reads and never launches.

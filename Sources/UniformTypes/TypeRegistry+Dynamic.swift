@@ -46,7 +46,25 @@ extension TypeRegistry {
       }
     }
     if let implied, !result.contains(implied) { result.append(implied) }
+    // Fonts and archives shared-mime-info knows that no declaration names: fonts and archives,
+    // as their declared kin are (review 28: an X11 PCF font and a .tar.lz4 were "Other files").
+    if let family = Self.family(ofUndeclared: mime), !result.contains(family) { result.append(family) }
     if result.isEmpty { result.append(.data) }
     return result
   }
+
+  /// The family of a font or archive MIME type no declaration names, or nil.
+  static func family(ofUndeclared mime: String) -> TypeIdentifier? {
+    if mime.hasPrefix("application/x-font-") { return .font }
+    return undeclaredArchives.contains(mime) ? .archive : nil
+  }
+
+  /// Archive and compression formats shared-mime-info knows and no declaration names; the tar
+  /// archives compressed with them (`application/x-lz4-compressed-tar`, …) are their subclasses.
+  static let undeclaredArchives: Set<String> = [
+    "application/x-lz4", "application/x-lzma", "application/x-lzop", "application/x-compress", "application/x-arj",
+    "application/x-archive", "application/x-lha", "application/x-lhz", "application/x-zoo", "application/x-stuffit",
+    "application/x-stuffitx", "application/x-ace", "application/x-xar", "application/x-ms-wim", "application/x-alz",
+    "application/x-bzip3", "application/x-par2", "application/x-sv4cpio", "application/x-sv4crc",
+  ]
 }

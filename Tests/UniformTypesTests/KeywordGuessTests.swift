@@ -64,6 +64,21 @@ struct KeywordGuessTests {
     }
   }
 
+  /// Review 28: every `.vue` was refused as JavaScript, libmagic's guess from its words.
+  @Test("Vue and Svelte components that begin with import are components, not JavaScript")
+  func webComponentsAreAccepted() throws {
+    let component = SampleBytes.utf8(
+      "<script>\nimport { ref } from 'vue'\nexport default { setup() { return { count: ref(0) } } }\n</script>\n<template><p>{{ count }}</p></template>\n"
+    )
+    let components: [(String, TypeIdentifier)] = [("App.vue", "org.vuejs.single-file-component"), ("Card.svelte", "dev.svelte.component")]
+    for (name, type) in components {
+      let verdict = try judge(name, component)
+      #expect(verdict.accepted && verdict.type == type, "\(name): \(verdict.reason)")
+    }
+    let script = try judge("App.vue", SampleBytes.utf8("#!/usr/bin/env node\nrequire('child_process')\n"))
+    #expect(!script.accepted, "a #! line stays proof of a script: \(script.reason)")
+  }
+
   @Test("a text snippet of the same words is accepted as a .txt of them is")
   func snippetsAreAccepted() throws {
     let verdict = try judge("snippet", Self.javaScript, kind: .text)

@@ -102,6 +102,20 @@ struct TypeRegistryTests {
     #expect(registry.conforms(registry.type(forFilename: "Makefile"), to: .plainText))
   }
 
+  /// Review 28: X11 bitmap fonts and LZ4/LZMA/LZO/compress tars, ARJ and `ar` were "Other files",
+  /// refused by an Inbox of listed kinds that takes `.tar.zst`.
+  @Test("fonts and archives no declaration names are fonts and archives")
+  func undeclaredFontsAndArchives() {
+    for name in ["10x20.pcf", "10x20.bdf", "font.spd"] {
+      #expect(registry.conforms(registry.type(forFilename: name), to: .font), "\(name)")
+    }
+    for name in ["t.tar.lz4", "t.tar.lzma", "t.tar.lzo", "t.tar.Z", "a.arj", "lib.a", "x.lha", "x.lz4"] {
+      #expect(registry.conforms(registry.type(forFilename: name), to: .archive), "\(name)")
+    }
+    #expect(!registry.conforms(registry.type(forFilename: "x.shar"), to: .archive), "a shell archive is a script")
+    #expect(registry.conforms(registry.type(forFilename: "App.vue"), to: .sourceCode))
+  }
+
   @Test("without shared-mime-info only built-in tags are known")
   func missingDatabase() {
     let bare = TypeRegistry.system(mimeDirectory: URL(fileURLWithPath: "/nonexistent/mime"))
