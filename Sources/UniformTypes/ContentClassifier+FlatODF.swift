@@ -23,7 +23,15 @@ extension ContentClassifier {
     guard ByteSearch.contains(officeNamespace, in: head) else { return nil }
     let text = String(decoding: head, as: UTF8.self)
     guard isFlatOpenDocument(text) else { return nil }
-    var rest = Substring(text)
+    return openDocumentMacroElement(in: text[...])
+  }
+
+  /// The first element in OpenDocument XML `text` whose local name carries or starts macros
+  /// (`flatOpenDocumentMacroElements`), as its qualified name, escaped; nil when none. The one
+  /// rule for a flat file and for a zipped package's XML parts (review 28: an event listener in
+  /// an odt's `content.xml` was accepted, the same listener in a `.fodt` refused).
+  static func openDocumentMacroElement(in text: Substring) -> String? {
+    var rest = text
     while let open = rest.firstIndex(of: "<") {
       rest = rest[rest.index(after: open)...]
       let name = rest.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }

@@ -85,10 +85,15 @@ extension ContentClassifier {
     // package that names another kind, an EPUB, may have a `Scripts/` folder of its own.)
     let openDocumentParts = ["mimetype", "meta-inf/manifest.xml", "content.xml", "basic/script-lc.xml"]
     if declared.map({ registry.conforms($0.0, to: .openDocument) }) ?? true,
-      lowered.contains(where: { openDocumentParts.contains($0) || $0.hasSuffix("/script-lb.xml") }),
-      let macros = openDocumentMacros(names)
+      lowered.contains(where: { openDocumentParts.contains($0) || $0.hasSuffix("/script-lb.xml") })
     {
-      return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
+      if let macros = openDocumentMacros(names) {
+        return (.openDocumentMacros, "OpenDocument package with macros (\(Escaping.escaped(macros, maximumLength: 60)))")
+      }
+      // Scripts bound to events in its XML, as a flat file's are (review 28).
+      if let binding = openDocumentPartMacros(entries, in: bytes) {
+        return (.openDocumentMacros, "OpenDocument package with macros (\(binding))")
+      }
     }
     // A VBA project or a macro sheet in any other ZIP.
     if let part = names.first(where: { isMacroPart($0.lowercased()) }) {
@@ -181,14 +186,19 @@ extension ContentClassifier {
 
     /// Up to `limit` of its compressed bytes, as far as the item holds them; nil when none.
     func compressed(in bytes: ItemBytes, limit: Int) -> [UInt8]? {
-      if let data {
-        return bytes.read(data.lowerBound..<min(data.upperBound, data.lowerBound + limit))
-      }
+      guard let data = dataRange(in: bytes) else { return nil }
+      return bytes.read(data.lowerBound..<min(data.upperBound, data.lowerBound + limit))
+    }
+
+    /// Where its compressed bytes lie in the item (perhaps past its end); nil when a central
+    /// directory entry's local header is not there.
+    func dataRange(in bytes: ItemBytes) -> Range<Int>? {
+      if let data { return data }
       guard let localHeader, compressedSize > 0, let header = bytes.read(localHeader..<(localHeader + 30)), header.count == 30,
         header.starts(with: ContentClassifier.zipMagic)
       else { return nil }
       let start = header.withUnsafeBytes { localHeader + 30 + ContentClassifier.le16($0, 26) + ContentClassifier.le16($0, 28) }
-      return bytes.read(start..<(start + min(compressedSize, limit)))
+      return start..<(start + compressedSize)
     }
 
     /// A stored entry's text, trimmed, when it is all in the item and 256 bytes at most (a

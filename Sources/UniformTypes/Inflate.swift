@@ -44,4 +44,43 @@ enum Inflate {
     }
     return output.isEmpty ? nil : output
   }
+
+  /// Inflates a stream whose compressed bytes `input` hands out a piece at a time (nil or
+  /// empty: no more), handing what comes out to `body` at most `pieceSize` bytes at a time, so a
+  /// part of any size costs one piece of memory. Ends where the stream does, turns out corrupt,
+  /// or the input runs out; false when `body` stopped it (returned false).
+  static func inflating(
+    _ input: () -> [UInt8]?, format: Format, pieceSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Bool
+  ) -> Bool {
+    var stream = z_stream()
+    guard share_inflate_init(&stream, format.windowBits) == Z_OK else { return true }
+    defer { inflateEnd(&stream) }
+    var output = [UInt8](repeating: 0, count: max(1, pieceSize))
+    var stopped = false
+    while let compressed = input(), !compressed.isEmpty {
+      let wantsMore = compressed.withUnsafeBytes { raw -> Bool in
+        // zlib never writes through next_in; its declaration lacks the const.
+        stream.next_in = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(raw.count)
+        while true {
+          var status = Z_OK
+          let written = output.withUnsafeMutableBytes { buffer -> Int in
+            stream.next_out = buffer.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            stream.avail_out = uInt(buffer.count)
+            status = inflate(&stream, Z_NO_FLUSH)
+            return buffer.count - Int(stream.avail_out)
+          }
+          if written > 0, !output.withUnsafeBytes({ body(UnsafeRawBufferPointer(rebasing: $0[..<written])) }) {
+            stopped = true
+            return false
+          }
+          // Z_BUF_ERROR: nothing more without more input. Z_STREAM_END or Z_DATA_ERROR: done.
+          if status == Z_BUF_ERROR || (status == Z_OK && stream.avail_in == 0 && stream.avail_out > 0) { return true }
+          if status != Z_OK { return false }
+        }
+      }
+      if !wantsMore { break }
+    }
+    return !stopped
+  }
 }
