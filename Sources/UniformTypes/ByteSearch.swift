@@ -72,6 +72,45 @@ enum ByteSearch {
     }
   }
 
+  /// Whether `head` holds `needle` (ASCII; its letters in any case when `ignoringCase`) with
+  /// what `skipped` finds at a place (its length; 0: nothing) allowed between the needle's bytes:
+  /// line breaks in base64, quoted-printable soft line breaks, quotes. No byte that starts a
+  /// skipped run may be one of the needle's (each place is tried as the needle's byte first).
+  static func contains(
+    _ needle: String, in head: UnsafeRawBufferPointer, ignoringCase: Bool, skipping skipped: (UnsafeRawBufferPointer, Int) -> Int
+  ) -> Bool {
+    let wanted = ignoringCase ? needle.utf8.map(lowercase) : Array(needle.utf8)
+    guard let first = wanted.first else { return true }
+    guard let base = head.baseAddress else { return false }
+    let upper = ignoringCase && first >= 0x61 && first <= 0x7A ? first - 0x20 : first
+    func next(_ byte: UInt8, from index: Int) -> Int {
+      guard index < head.count, let found = memchr(base + index, Int32(byte), head.count - index) else { return Int.max }
+      return base.distance(to: UnsafeRawPointer(found))
+    }
+    func matches(from start: Int) -> Bool {
+      var (index, matched) = (start + 1, 1)
+      while matched < wanted.count {
+        guard index < head.count else { return false }
+        let byte = ignoringCase ? lowercase(head[index]) : head[index]
+        if byte == wanted[matched] {
+          (index, matched) = (index + 1, matched + 1)
+        } else {
+          let skip = skipped(head, index)
+          guard skip > 0 else { return false }
+          index += skip
+        }
+      }
+      return true
+    }
+    var (nextFirst, nextUpper) = (next(first, from: 0), upper == first ? Int.max : next(upper, from: 0))
+    while true {
+      let index = min(nextFirst, nextUpper)
+      guard index != Int.max else { return false }
+      if matches(from: index) { return true }
+      if index == nextFirst { nextFirst = next(first, from: index + 1) } else { nextUpper = next(upper, from: index + 1) }
+    }
+  }
+
   /// An ASCII capital letter as the small one; any other byte as it is.
   static func lowercase(_ byte: UInt8) -> UInt8 {
     byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
