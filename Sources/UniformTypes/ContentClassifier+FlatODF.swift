@@ -62,9 +62,15 @@ extension ContentClassifier {
       let name = rest.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
       guard !name.isEmpty, name.first != "?", name.first != "!" else { continue }
       let local = name.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
-      if flatOpenDocumentMacroElements.contains(local) {
-        return Escaping.escaped(String(name), maximumLength: 60)
+      guard flatOpenDocumentMacroElements.contains(local) else { continue }
+      // An Impress click action (next slide, a sound) is an event listener of its own kind, in
+      // everyday presentations; only one that runs something (a program, a script) counts.
+      if name.hasPrefix("presentation:"), local == "event-listener" {
+        let tag = rest.prefix { $0 != ">" }
+        let runs = ["\"execute\"", "'execute'", "\"verb\"", "'verb'", "vnd.sun.star.script:", "macro:"]
+        guard runs.contains(where: { tag.contains($0) }) else { continue }
       }
+      return Escaping.escaped(String(name), maximumLength: 60)
     }
     return nil
   }

@@ -93,6 +93,19 @@ struct OpenDocumentPartsTests {
     }
   }
 
+  /// An Impress click action (next slide) is an event listener in everyday presentations; one
+  /// that runs a program is refused.
+  @Test("a slide's click action is no macro, unless it runs something")
+  func clickActionsThatRunNothingAreAccepted() throws {
+    func frame(_ action: String) -> String {
+      #"<draw:frame><office:event-listeners><presentation:event-listener script:event-name="dom:click" presentation:action="\#(action)"/></office:event-listeners></draw:frame>"#
+    }
+    let next = try check(Self.odt(styles: Self.styles(frame("next-page"))), as: "talk.odt")
+    #expect(next.verdict.accepted, "\(next.verdict)")
+    let run = try check(Self.odt(styles: Self.styles(frame("execute"))), as: "talk.odt")
+    #expect(!run.verdict.accepted && run.content?.type == .openDocumentMacros, "\(run.verdict)")
+  }
+
   @Test("a listener megabytes into a part is found, and an element cut by a window's end is not judged by its first half")
   func largePartsAreReadWhole() throws {
     // Paragraphs up to where the first 1 MiB window ends just after `<office:script` (stored,
