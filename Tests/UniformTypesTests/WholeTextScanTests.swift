@@ -33,17 +33,24 @@ struct WholeTextScanTests {
     return bytes
   }
 
-  @Test("a MIME message's signs of a VBA project are found by the byte searches first wherever the text reading finds them")
-  func mhtmlAgreesWithTheTextReading() {
+  /// Calls `compare` on 20,000 random texts of `pieces` (as bytes, and the text itself); returns
+  /// how many of them the text reading found a sign in (`compare`'s answer).
+  static func sampled(_ pieces: [String], _ compare: (UnsafeRawBufferPointer, String) -> Bool) -> Int {
     var generator = SystemRandomNumberGenerator()
     var found = 0
     for _ in 0..<20_000 {
-      let bytes = Self.text(from: Self.mimePieces, using: &generator)
-      bytes.withUnsafeBytes { head in
-        let asText = ContentClassifier.mhtmlMacrosReadAsText(head)
-        if asText != nil { found += 1 }
-        #expect(ContentClassifier.mhtmlMacros(head) == asText, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
-      }
+      let bytes = text(from: pieces, using: &generator)
+      if bytes.withUnsafeBytes({ compare($0, String(decoding: bytes, as: UTF8.self)) }) { found += 1 }
+    }
+    return found
+  }
+
+  @Test("a MIME message's signs of a VBA project are found by the byte searches first wherever the text reading finds them")
+  func mhtmlAgreesWithTheTextReading() {
+    let found = Self.sampled(Self.mimePieces) { head, text in
+      let asText = ContentClassifier.mhtmlMacrosReadAsText(head)
+      #expect(ContentClassifier.mhtmlMacros(head) == asText, "\(text.debugDescription)")
+      return asText != nil
     }
     // The pieces make signs often enough for the comparison to mean something.
     #expect(found > 100, "\(found)")
@@ -51,17 +58,10 @@ struct WholeTextScanTests {
 
   @Test("a macro element is read as text wherever the bytes may hold one")
   func openDocumentElementsAgreeWithTheTextReading() {
-    var generator = SystemRandomNumberGenerator()
-    var found = 0
-    for _ in 0..<20_000 {
-      let bytes = Self.text(from: Self.odfPieces, using: &generator)
-      bytes.withUnsafeBytes { head in
-        let asText = ContentClassifier.openDocumentMacroElement(in: String(decoding: bytes, as: UTF8.self)[...])
-        if asText != nil { found += 1 }
-        #expect(
-          asText == nil || ContentClassifier.mayHoldOpenDocumentMacroElement(head),
-          "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
-      }
+    let found = Self.sampled(Self.odfPieces) { head, text in
+      let asText = ContentClassifier.openDocumentMacroElement(in: text[...])
+      #expect(asText == nil || ContentClassifier.mayHoldOpenDocumentMacroElement(head), "\(text.debugDescription)")
+      return asText != nil
     }
     #expect(found > 100, "\(found)")
   }
