@@ -82,6 +82,12 @@ package enum Entrypoint {
     let line = hoistingGlobalOptions(Invocation(arguments))
     let terminal = Terminal(environment: environment, verbose: line.verbose, console: console)
     guard !line.words.isEmpty else { return withoutCommand(line, terminal: terminal) }
+    // Review 30: `share -V inbox` answered "did you mean '-v'?" for an option share documents.
+    if let version = line.options.first(where: GlobalOptions.version.spec.names.contains) {
+      return usageError(
+        "\(version) prints the version and takes no command: 'share \(version)' (-v, lower case, adds detail to errors)",
+        usage: overviewUsage, terminal: terminal)
+    }
     guard let (command, consumed) = find(line.words) else {
       let word = line.words.first ?? ""
       var message = "unknown command '\(escape(word))'"

@@ -84,6 +84,12 @@ import Testing
     #expect(run.code == .success && run.out.contains("public.font"), "\(run)")
   }
 
+  @Test func theVersionOptionBeforeACommandSaysItTakesNone() {
+    let run = share(["-V", "inbox"])
+    #expect(run.code == .usage && run.errLines.first?.contains("-V prints the version and takes no command") == true, "\(run)")
+    #expect(share(["-V"]).code == .success)
+  }
+
   @Test func anUnknownOptionSuggestsTheNearestDeclaredOne() {
     let run = share(["send", "x.txt", "--jsn"])
     #expect(run.code == .usage)
