@@ -303,6 +303,12 @@ enum BuiltinTypes {
     list.type(
       "org.idpf.epub-container", "EPUB e-book", ["public.zip-archive", "public.composite-content"], ext: ["epub"],
       mime: ["application/epub+zip"], sig: true)
+    // Fixed-layout documents in the Office Open XML container (review 28: "Office documents").
+    list.type(
+      "com.microsoft.xps", "XPS document", ["public.zip-archive", "public.composite-content"], ext: ["xps"],
+      mime: ["application/vnd.ms-xpsdocument"])
+    list.type(
+      "org.ecma.openxps", "OpenXPS document", ["public.zip-archive", "public.composite-content"], ext: ["oxps"], mime: ["application/oxps"])
     list.type(
       "com.amazon.mobi-ebook", "Mobipocket e-book", ["public.data", "public.composite-content"], ext: ["mobi", "azw", "azw3"],
       mime: ["application/x-mobipocket-ebook", "application/vnd.amazon.mobi8-ebook"])

@@ -170,6 +170,14 @@ extension ContentClassifier {
       return (plain, "Office Open XML parts (\(folder))")
     }
     if let macros { return (.macroEnabled, "Office Open XML parts with macros (\(Escaping.escaped(macros, maximumLength: 60)))") }
+    // Packages of the same container that are no Office documents (review 28: a 3MF model and
+    // an XPS document were "Office Open XML documents", filed with Word's): a 3MF model by its
+    // model part; an XPS or OpenXPS document by its fixed-document parts, a ZIP whose name says
+    // which of the two.
+    if names.contains(where: { $0.hasPrefix("3d/") && $0.hasSuffix(".model") }) { return ("com.microsoft.3mf", "3MF parts (3D/*.model)") }
+    if names.contains(where: { $0.hasSuffix(".fdseq") || $0.hasSuffix(".fdoc") }) {
+      return (.zipArchive, "XPS parts (a fixed document sequence)")
+    }
     return (.openXML, "Office Open XML parts ([Content_Types].xml)")
   }
 

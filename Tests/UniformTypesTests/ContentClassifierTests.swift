@@ -24,6 +24,18 @@ struct ContentClassifierTests {
     #expect(classify(SampleBytes.plainZip, "application/zip").refinement == nil)
   }
 
+  /// Review 28: a 3MF model and XPS documents were "Office Open XML documents", filed with Word's.
+  @Test("3MF models and XPS documents in the same container are not Office documents; a VBA project still makes one")
+  func otherOpenPackagingConventions() {
+    let model = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("_rels/.rels", [0x3C]), ("3D/3dmodel.model", [0x3C])])
+    #expect(classify(model, "application/zip").type == "com.microsoft.3mf")
+    let xps = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("FixedDocSeq.fdseq", [0x3C]), ("Documents/1/FixedDoc.fdoc", [0x3C])])
+    #expect(classify(xps, "application/zip").type == .zipArchive)
+    #expect(registry.conforms(registry.type(forFilename: "doc.oxps"), to: "public.composite-content"))
+    let hidden = SampleBytes.zip([("[Content_Types].xml", [0x3C]), ("3D/3dmodel.model", [0x3C]), ("vbaProject.bin", [0])])
+    #expect(classify(hidden, "application/zip").type == .macroEnabled)
+  }
+
   @Test("OpenDocument, Android and Java archives are recognised from their first entries")
   func otherZipFamilies() {
     #expect(classify(SampleBytes.odt, "application/zip").type == "org.oasis-open.opendocument.text")
