@@ -82,6 +82,24 @@ import Wire
     gate.close()
   }
 
+  /// Review 29: a sender calling itself this device's own name with a zero-width space added
+  /// (`lab-b\u{200B}` asking `lab-b`) was shown escaped, but not marked.
+  @Test func aStrangerGivingThisDevicesOwnNameIsMarkedAndCannotBeTrusted() throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: TrustStore(), askTimeout: .seconds(10), ownName: "lab-b")
+    for (name, peer) in [("lab-b\u{200B}", Self.mallory), ("bob", Fingerprint(bytes: Array(repeating: 0xb0, count: 32))!)] {
+      let thread = Thread { _ = gate.consent(peerName: PeerText(name), peer: peer, address: "::1", items: Self.items) }
+      thread.start()
+      try waitUntil { gate.pending.contains { $0.peerName.unescaped == name } }
+    }
+    let impostor = try #require(gate.pending.first { $0.peerName.unescaped == "lab-b\u{200B}" })
+    #expect(impostor.posesAsThisDevice == "lab-b")
+    #expect(impostor.warning?.contains("NOT this device (lab-b)") == true, "\(String(describing: impostor.warning))")
+    #expect(impostor.whyNotTrusted?.contains("this device's own") == true)
+    let stranger = try #require(gate.pending.first { $0.peerName.unescaped == "bob" })
+    #expect(stranger.posesAsThisDevice == nil && stranger.warning == nil)
+    gate.close()
+  }
+
   /// Review 22: the impostor's ask said `contact_name` (the contact it poses as, which reads as
   /// "the sender is a contact") and a contact set to be asked got nothing. Now the contact's ask
   /// has `contact_name`, and the impostor's `posed_as` and `posed_as_id`.

@@ -94,7 +94,7 @@ package final class Daemon: @unchecked Sendable {
         events(.ask(ask))
         hooks.waiting(ask)
       },
-      onWithdrawn: { ask in events(.withdrawn(ask)) }, own: device.fingerprint)
+      onWithdrawn: { ask in events(.withdrawn(ask)) }, own: device.fingerprint, ownName: device.name)
     let store = self.store
     let inbox = paths.inbox
     var configuration = options.configuration

@@ -37,6 +37,8 @@ package final class Gatekeeper: Sendable {
     /// This device's own ID: its own sends (to its daemon's HOST:PORT, to try it out) are a
     /// contact's, proven by the same key (review 16: they waited for the owner to accept).
     var own: Fingerprint?
+    /// This device's own name: a sender calling itself so, or like it, is marked (review 29).
+    var ownName: String?
     var entries: [Int: Entry] = [:]
     /// Asks withdrawn because their senders went away, the latest few, so that accepting one
     /// says it is gone rather than that it never was.
@@ -64,9 +66,9 @@ package final class Gatekeeper: Sendable {
   package init(
     mode: ModeSetting, trust: TrustStore, askTimeout: Duration = .seconds(120), maxPendingPerPeer: Int = 2,
     maxPending: Int = 16, onPending: @escaping @Sendable (PendingAsk) -> Void = { _ in },
-    onWithdrawn: @escaping @Sendable (PendingAsk) -> Void = { _ in }, own: Fingerprint? = nil
+    onWithdrawn: @escaping @Sendable (PendingAsk) -> Void = { _ in }, own: Fingerprint? = nil, ownName: String? = nil
   ) {
-    state = Mutex(State(mode: mode, trust: trust, own: own))
+    state = Mutex(State(mode: mode, trust: trust, own: own, ownName: ownName))
     self.askTimeout = askTimeout
     self.maxPendingPerPeer = maxPendingPerPeer
     self.maxPending = maxPending
@@ -221,6 +223,9 @@ package final class Gatekeeper: Sendable {
       let contact = state.trust.contact(sharingNameWith: asker.claimedName, other: peer)
       ask.posedAsId = contact?.id.hex
       ask.posedAs = contact?.name
+      if peer != state.own, let ownName = state.ownName, KnownIdentities.looksAlike(asker.claimedName.unescaped, ownName) {
+        ask.posesAsThisDevice = PeerText(ownName)
+      }
       ask.contactName = asker.verified ? state.trust.peer(peer)?.name : nil
       state.entries[id] = Entry(ask: ask, key: key, waiters: [waiter])
       return .success((id, ask))

@@ -52,6 +52,9 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   /// these were `contact_name` and `contact_with_name`, which read as "the sender is a contact".
   package var posedAs: PeerText? = nil
   package var posedAsId: String? = nil
+  /// This device's own name, when the sender (another device) gave itself that name or one like
+  /// it (review 29: `alice\u{200B}` asked `alice` unmarked).
+  package var posesAsThisDevice: PeerText? = nil
   /// True when the sender proved no ID (a LocalSend sender without a certificate): `peerId` is
   /// then a random one for this ask, and it cannot become a contact.
   package var unverified: Bool? = nil
@@ -64,11 +67,12 @@ package struct PendingAsk: Codable, Sendable, Equatable {
   package var warning: String? {
     let claim = claimedId.map { "; claims ID \(PeerText(String($0.prefix(12))))" } ?? ""
     let unproven = unverified == true ? "unverified: it proved no identity (LocalSend without a certificate\(claim))" : nil
-    guard let posedAsId else { return unproven }
+    let ownName = posesAsThisDevice.map { "warning: NOT this device (\($0)): another device using its name, or one like it" }
+    guard let posedAsId else { return [ownName, unproven].compactMap { $0 }.joined(separator: "; ").nilIfEmpty }
     let impostor =
       "warning: NOT your contact \(posedAs ?? peerName) (\(posedAsId.prefix(12))): another device using "
       + (posedAs.map { $0 == peerName } ?? true ? "that name" : "a name like it (\(peerName))")
-    return [impostor, unproven].compactMap { $0 }.joined(separator: "; ")
+    return [impostor, ownName, unproven].compactMap { $0 }.joined(separator: "; ")
   }
 
   /// Why `share accept --trust` must not make this sender a contact, or nil.
@@ -82,6 +86,10 @@ package struct PendingAsk: Codable, Sendable, Equatable {
       return "its name \(peerName) \(problem), so it cannot be a contact by it. To trust it all the same, give it one: "
         + "'share trust add \(peerId) --name NAME'"
     }
+    if let own = posesAsThisDevice {
+      return "its name is this device's own (\(own)), or looks like it; this is another device (ID \(peerId.prefix(12))). "
+        + "To trust it all the same, give it another name: 'share trust add \(peerId) --name OTHER'"
+    }
     if let posedAsId {
       return "your contact named \(posedAs ?? peerName) has ID \(posedAsId.prefix(12)); this is another device "
         + "(ID \(peerId.prefix(12))) using that name or one like it. To trust it all the same, give it another name: "
@@ -89,4 +97,9 @@ package struct PendingAsk: Codable, Sendable, Equatable {
     }
     return nil
   }
+}
+
+extension String {
+  /// nil for the empty string.
+  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
