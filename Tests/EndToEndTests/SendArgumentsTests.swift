@@ -184,3 +184,20 @@ extension SendArgumentsTests {
     #expect(FileManager.default.fileExists(atPath: target.path))
   }
 }
+
+extension SendArgumentsTests {
+  /// Review 26's L3: a /proc file says it holds 0 bytes; it was sent empty and reported stored.
+  /// It is read to its end, as standard input is.
+  @Test func aFileThatSaysItIsEmptyButIsNotIsSentWhole() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let expected = try #require(FileManager.default.contents(atPath: "/proc/version"))
+    try #require(!expected.isEmpty)
+    let empty = try a.file("empty.txt", "")
+    let sent = try a.share("send", "/proc/version", empty.path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("version").path) == expected)
+    #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("empty.txt").path) == Data())
+  }
+}

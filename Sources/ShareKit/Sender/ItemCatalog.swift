@@ -82,10 +82,18 @@ package struct ItemCatalog: Sendable {
       } catch {
         throw .source(path: path, reason: error.description)
       }
-      let offer = ItemOffer(
-        id: items.count, kind: .file, name: PeerText(FileNameText.repaired(name ?? url.lastPathComponent)), size: status.size,
-        resumeKey: OutgoingItem.resumeKey(for: key, status: status))
-      items.append(OutgoingItem(offer: offer, source: .file(source), label: path))
+      let offered = PeerText(FileNameText.repaired(name ?? url.lastPathComponent))
+      if status.size == 0, let (fd, head) = try Self.contentOfEmptySeeming(source.path, label: path) {
+        // A /proc or /sys file says 0 bytes and has content (review 26: sent empty, "stored"):
+        // sent as standard input is, read to its end.
+        items.append(
+          OutgoingItem(
+            offer: ItemOffer(id: items.count, kind: .file, name: offered, size: nil), source: .stream(fd, head: head), label: path))
+      } else {
+        let offer = ItemOffer(
+          id: items.count, kind: .file, name: offered, size: status.size, resumeKey: OutgoingItem.resumeKey(for: key, status: status))
+        items.append(OutgoingItem(offer: offer, source: .file(source), label: path))
+      }
     case .directory:
       try addFolder(source, name: name ?? url.lastPathComponent, label: path)
     default:
@@ -140,6 +148,21 @@ package struct ItemCatalog: Sendable {
       let offer = ItemOffer(id: items.count, kind: .file, name: PeerText(name), size: nil)
       items.append(OutgoingItem(offer: offer, source: .stream(fd, head: head), label: "-"))
     }
+  }
+
+  /// For a file whose size is 0: nil when it is empty, else it open and its first bytes (a file
+  /// of a pseudo file system, /proc or /sys, whose size says nothing of its content).
+  private static func contentOfEmptySeeming(_ path: String, label: String) throws(ShareError) -> (Int32, [UInt8])? {
+    let file: FileDescriptor
+    do {
+      file = try FileDescriptor.open(path, .readOnly, options: .noFollow)
+    } catch {
+      throw .source(path: label, reason: error.description)
+    }
+    let head = try readHead(of: file.rawValue, upTo: 64 << 10)
+    guard head.isEmpty else { return (file.rawValue, head) }
+    try? file.close()
+    return nil
   }
 
   /// Reads from `fd` until `limit` bytes or the end of input.
