@@ -90,6 +90,13 @@ package enum Entrypoint {
     }
     guard let (command, consumed) = find(line.words) else {
       let word = line.words.first ?? ""
+      // `share --to lab-b send x` took lab-b for the command (review 30).
+      let known = (GlobalOptions.specs + [GlobalOptions.version.spec]).flatMap(\.names)
+      if let option = line.options.first(where: { !known.contains(String($0.prefix { $0 != "=" })) }) {
+        return usageError(
+          "'\(escape(option))' before the command is no global option; a command's options come after it ('share send FILE --to PEER')",
+          usage: overviewUsage, terminal: terminal)
+      }
       var message = "unknown command '\(escape(word))'"
       if let suggestion = closest(to: word, among: topLevelNames) { message += "; did you mean '\(suggestion)'?" }
       return usageError(message, usage: overviewUsage, terminal: terminal)

@@ -84,6 +84,12 @@ import Testing
     #expect(run.code == .success && run.out.contains("public.font"), "\(run)")
   }
 
+  @Test func aCommandsOptionBeforeTheCommandIsNamedAsSuch() {
+    let run = share(["--to", "lab-b", "send", "x.txt"])
+    #expect(run.code == .usage && run.errLines.first?.contains("'--to' before the command is no global option") == true, "\(run)")
+    #expect(share(["frobnicate"]).errLines.first?.contains("unknown command 'frobnicate'") == true)
+  }
+
   @Test func theVersionOptionBeforeACommandSaysItTakesNone() {
     let run = share(["-V", "inbox"])
     #expect(run.code == .usage && run.errLines.first?.contains("-V prints the version and takes no command") == true, "\(run)")
