@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ShareCLI
@@ -23,6 +24,21 @@ import Testing
     #expect(share(["trust", "add", Self.id("2"), "--name", "lab-c"], environment: home.environment).code == .success)
     let listed = share(["trust"], environment: home.environment)
     #expect(listed.outLines.count == 2 && listed.outLines[0].hasPrefix("Lab-B") && listed.outLines[1].hasPrefix("lab-c"), "\(listed)")
+  }
+
+  /// Review 30: this device's own ID was taken as a contact; a fresh home is given no identity.
+  @Test func thisDevicesOwnIDIsNoContact() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let shown = share(["id", "--json"], environment: home.environment)
+    let object = try JSONSerialization.jsonObject(with: Data(shown.out.utf8)) as? [String: Any]
+    let id = try #require(object?["id"] as? String, "\(shown)")
+    let own = share(["trust", "add", id, "--name", "me"], environment: home.environment)
+    #expect(own.code == .failure && own.err.contains("is this device's own ID"), "\(own)")
+    let fresh = ScratchHome()
+    defer { fresh.remove() }
+    #expect(share(["trust", "add", id, "--name", "lab-b"], environment: fresh.environment).code == .success)
+    #expect(!FileManager.default.fileExists(atPath: fresh.url.appendingPathComponent("identity").path))
   }
 
   @Test(arguments: ["two\nlines", "evil\u{1b}[2J", " padded", String(repeating: "a", count: 64)])

@@ -60,6 +60,12 @@ enum TrustAddCommand: Command {
       throw UsageError("'\(escape(arguments.positionals[0]))' is not a device ID (64 hex digits, as 'share id' prints)", spec: spec)
     }
     if arguments[Self.ask] && arguments[Self.noAsk] { throw UsageError("--ask and --no-ask contradict each other", spec: spec) }
+    // Review 30: this device's own ID was taken as a contact. Looked for only in a home that has
+    // an identity already (a fresh one cannot be it, and is not given one by this command).
+    if FileManager.default.fileExists(atPath: try context.paths.identity.path), try context.device().fingerprint == id {
+      throw ShareError.configuration(
+        "\(id.short) is this device's own ID: its own sends are taken as a contact's already, with nothing to trust")
+    }
     let contacts = try Contacts(paths: context.paths)
     // A contact added again keeps what is not given (review 20: its name became its ID's digits,
     // and its --ask was lost, when a setup script added it again).
