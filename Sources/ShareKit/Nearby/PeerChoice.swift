@@ -171,7 +171,7 @@ extension PeerResolver {
         let words = ShellWords.suggestion(["share", "trust", "forget", name])
         let remove = ShellWords.suggestion(["share", "trust", "remove", name])
         throw .configuration(
-          "the record called \(shown) nearby claims the device ID \(id.short), but this home knows \(shown) as \(expected.short), which is not advertised nearby: not sending to it (another device may have taken the name while \(shown) was away). If \(shown) really has a new identity, check its ID with its owner, then run \(words) (or, for a contact, \(remove) and pair again)"
+          "the record called \(shown) nearby claims the device ID \(id.hex), but this home knows \(shown) as \(expected.hex), which is not advertised nearby: not sending to it (another device may have taken the name while \(shown) was away). If \(shown) really has a new identity, check its ID with its owner, then run \(words) (or, for a contact, \(remove) and pair again)"
         )
       case .looksLike(let similar):
         throw .configuration(
