@@ -29,7 +29,7 @@ package enum FileNameText {
   /// The name or path `bytes` as a String that `bytes(of:)` turns back into exactly them.
   package static func decoding(_ bytes: some Collection<UInt8>) -> String {
     // Valid UTF-8 without a scalar of the raw range (every name but a few): the plain String.
-    if let plain = String(validating: bytes, as: UTF8.self), !plain.unicodeScalars.contains(where: isRawByte) {
+    if let plain = String(validating: bytes, as: UTF8.self), !holdsRawBytes(plain) {
       return plain
     }
     var scalars = String.UnicodeScalarView()

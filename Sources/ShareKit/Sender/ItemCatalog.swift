@@ -159,7 +159,13 @@ package struct ItemCatalog: Sendable {
     } catch {
       throw .source(path: label, reason: error.description)
     }
-    let head = try readHead(of: file.rawValue, upTo: 64 << 10)
+    let head: [UInt8]
+    do {
+      head = try readHead(of: file.rawValue, upTo: 64 << 10)
+    } catch {
+      try? file.close()
+      throw error
+    }
     guard head.isEmpty else { return (file.rawValue, head) }
     try? file.close()
     return nil
