@@ -128,6 +128,27 @@ import Testing
     #expect(asked.withLock { $0 } == 1, "an endpoint whose address works looked elsewhere")
   }
 
+  /// A record that holds a contact's name and hangs up on every connection looks like a busy
+  /// receiver: once the retries for it are spent, the addresses found elsewhere are tried too.
+  @Test func anAddressThatHangsUpOnEveryoneStillLeadsElsewhere() throws {
+    let real = try TestHome()
+    let receiver = try RunningReceiver(home: real)
+    let hangsUp = try TCPListener(host: "127.0.0.1", port: 0)
+    defer { hangsUp.close() }
+    Thread {
+      while let socket = try? hangsUp.accept() { socket.close() }
+    }.start()
+    var endpoint = Endpoint(
+      candidates: [Self.candidate(hangsUp.port, "carol")], label: "carol", expectedFingerprint: real.device.fingerprint)
+    endpoint.elsewhere = { [Self.candidate(receiver.port, "carol #2")] }
+    let home = try TestHome()
+    let sender = try Sender(device: home.device)
+    sender.busyBackoff = .milliseconds(10)
+    let items = try OutgoingItem.files([home.file("hello.txt", Array("hi".utf8)).path])
+    let report = try sender.send(items, to: endpoint)
+    #expect(report.allStored && report.advertisedAs == "carol #2")
+  }
+
   @Test func cancellingWhileEveryAddressIsSilentEndsAsCancelled() throws {
     let (silent, other) = (try SilentListener(), try SilentListener())
     let home = try TestHome()

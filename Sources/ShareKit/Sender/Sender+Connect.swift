@@ -34,26 +34,34 @@ extension Sender {
   /// When no address proves the device and the endpoint has addresses `elsewhere` (a known
   /// name resolved directly), those are raced next, in the same way.
   func openSession(_ endpoint: Endpoint, observer: (SendEvent) -> Void) throws -> Session {
-    let giveUp = ContinuousClock.now + busyPatience
+    var endpoint = endpoint
+    var giveUp = ContinuousClock.now + busyPatience
     let first = max(busyBackoff, .milliseconds(100))
     var pause = first
     var closedRetries = Self.closedRetries
-    var endpoint = endpoint
     while true {
+      let failure: any Error
       do {
         return try raceAddresses(endpoint)
-      } catch let error where !(error is TurnedAway) {
-        guard !isCancelled, let more = Self.elsewhere(of: endpoint) else { throw error }
-        endpoint = more
       } catch let turnedAway as TurnedAway {
         let wait = Self.jittered(pause)
         if turnedAway.said == nil { closedRetries -= 1 }
-        guard !isCancelled, closedRetries >= 0, ContinuousClock.now + wait <= giveUp else { throw turnedAway.error }
-        observer(.busy(said: turnedAway.said, retryIn: wait))
-        _ = wake.wait(timeout: .now() + .milliseconds(Int(wait / .milliseconds(1))))
-        if isCancelled { throw ShareError.cancelled("cancelled") }
-        pause = min(pause * 2, first * 4)
+        if !isCancelled, closedRetries >= 0, ContinuousClock.now + wait <= giveUp {
+          observer(.busy(said: turnedAway.said, retryIn: wait))
+          _ = wake.wait(timeout: .now() + .milliseconds(Int(wait / .milliseconds(1))))
+          if isCancelled { throw ShareError.cancelled("cancelled") }
+          pause = min(pause * 2, first * 4)
+          continue
+        }
+        failure = turnedAway.error
+      } catch {
+        failure = error
       }
+      // However the addresses failed (a record that holds the name and hangs up on everyone
+      // too), those found elsewhere are tried next, with patience of their own.
+      guard !isCancelled, let more = Self.elsewhere(of: endpoint) else { throw failure }
+      endpoint = more
+      (giveUp, pause, closedRetries) = (ContinuousClock.now + busyPatience, first, Self.closedRetries)
     }
   }
 
