@@ -59,6 +59,9 @@ import Testing
     #expect(try b.share("decline", String(ask)).exited(with: 0))
     let sent = sender.wait(timeout: .seconds(20))
     #expect(sent.exited(with: 4), "\(sent)")
+    // Said once, on stdout (review 30 L7: a warning on stderr said it first).
+    #expect(sent.stdoutLines == ["refused  a.txt: declined by the receiver"], "\(sent)")
+    #expect(!sent.stderrText.contains("a.txt"), "\(sent)")
   }
 
   @Test func anAskNobodyAnswersIs4() throws {

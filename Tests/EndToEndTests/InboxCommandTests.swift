@@ -115,4 +115,35 @@ import Testing
     #expect(FileManager.default.contents(atPath: outside.path) == Data("outside\n".utf8))
     #expect(b.inboxNames() == ["a.txt"])
   }
+
+  /// Review 30 L6: a listing in a fresh home made `Documents/Inbox` and `.share/` (reading must
+  /// not create); showing, moving or deleting there says nothing has arrived.
+  @Test func readingTheInboxOfAFreshHomeCreatesNothing() throws {
+    let b = try ShareHome(name: "bob")
+    let documents = b.root.appendingPathComponent("user/Documents")
+    let listed = try b.run(["inbox"])
+    #expect(listed.exited(with: 0) && listed.stdout.isEmpty, "\(listed)")
+    #expect(listed.stderrText.contains("The Inbox is empty"), "\(listed)")
+    for command in [["show", "a.txt"], ["delete", "a.txt"], ["move", "a.txt"]] {
+      let result = try b.run(["inbox"] + command)
+      #expect(result.exited(with: 1) && result.stderrText.contains("nothing has arrived in this home"), "\(result)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: documents.path), "\(everything(under: b.root))")
+    // A home made by --home (its identity exists) and never sent to: the same.
+    #expect(try b.share("id").exited(with: 0))
+    #expect(try b.share("inbox", "list", "--json").exited(with: 0))
+    #expect(!FileManager.default.fileExists(atPath: b.inbox.path))
+  }
+
+  /// Review 30 L3: a DEST ending in "/" that is a file was told to 'mkdir -p' it.
+  @Test func aDestinationWithASlashThatIsAFileIsNamedAsOne() throws {
+    let b = try receiverHolding(["a.txt"])
+    let file = b.root.appendingPathComponent("plain.txt")
+    try Data("x\n".utf8).write(to: file)
+    let moved = try b.share("inbox", "move", "a.txt", file.path + "/")
+    #expect(moved.exited(with: 1), "\(moved)")
+    #expect(moved.stderrLines.first?.contains("is a file, not a folder") == true, "\(moved)")
+    #expect(!moved.stderrText.contains("mkdir"), "\(moved)")
+    #expect(b.inboxNames() == ["a.txt"])
+  }
 }

@@ -187,6 +187,9 @@ final class SendReporter: Sendable {
       $0.phase = .sending
       $0.held = held
     }
+    // Nothing accepted: nothing is sent, and the summary saying what was refused follows at
+    // once; a warning for each item before it said it twice (review 30 L7).
+    let warns = answers.contains(where: \.accepted)
     for answer in answers {
       let name = answer.name
       if json {
@@ -196,7 +199,7 @@ final class SendReporter: Sendable {
             reason: answer.reason, type: answer.type, resumeFrom: answer.resumeFrom), for: recipient)
       } else if !quiet, answer.accepted, let offset = answer.resumeFrom {
         line("\(shown(recipient)) already holds \(formatBytes(offset)) of \(name): resuming from there")
-      } else if !quiet && !answer.accepted {
+      } else if !quiet && !answer.accepted && warns {
         line(terminal.paint("Warning: ", .yellow) + "\(shown(recipient)) refuses \(name): \(answer.reason ?? "refused")")
       }
     }

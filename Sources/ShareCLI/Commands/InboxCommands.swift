@@ -63,7 +63,7 @@ enum InboxListCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let paths = try context.paths
-    let items = try Inbox(paths: paths).list()
+    let items = try Inbox.existing(paths: paths)?.list() ?? []
     let terminal = context.terminal
     if arguments[Self.json] {
       var output = InboxListOutput(to: terminal)
@@ -146,7 +146,7 @@ enum InboxShowCommand: Command {
     arguments: 1...1, argumentKind: .inboxItem, examples: ["share inbox show notes.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let item = try Inbox(paths: context.paths).item(named: arguments.positionals[0])
+    let item = try existingInbox(context).item(named: arguments.positionals[0])
     let terminal = context.terminal
     if arguments[Self.json] {
       terminal.out(JSONOutput.line(InboxItemOutput(item)))
@@ -215,7 +215,7 @@ enum InboxMoveCommand: Command {
     }
     let name = arguments.positionals[0]
     let result = Result { () throws(ShareError) -> URL in
-      try Inbox(paths: context.paths).move(name, to: destination, isInterrupted: { interrupt.isRaised })
+      try existingInbox(context).move(name, to: destination, isInterrupted: { interrupt.isRaised })
     }
     if interrupt.isRaised, case .failure = result {
       terminal.err("Not moved: \(escape(name)) is still in the Inbox.")
@@ -224,6 +224,16 @@ enum InboxMoveCommand: Command {
     terminal.out(try result.get().path)
     return interrupt.isRaised ? .interrupted : .success
   }
+}
+
+/// The home's Inbox for a command that needs an item of it; a home where nothing has arrived
+/// has none, and a read or a move must not make one (review 30 L6).
+private func existingInbox(_ context: CommandContext) throws(ShareError) -> Inbox {
+  let paths = try context.paths
+  guard let inbox = try Inbox.existing(paths: paths) else {
+    throw .configuration("nothing has arrived in this home: there is no Inbox at \(escape(paths.inbox.path)) yet")
+  }
+  return inbox
 }
 
 /// A signal's arrival, seen from the thread doing the work.
@@ -240,7 +250,10 @@ private func checkedDestination(_ text: String) throws(ShareError) -> URL {
   let url = URL(fileURLWithPath: text)
   var isFolder: ObjCBool = false
   let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
-  if text.hasSuffix("/"), !(exists && isFolder.boolValue) {
+  if text.hasSuffix("/"), exists, !isFolder.boolValue {
+    throw .configuration("\(escape(text)) is a file, not a folder; give a folder, or a new name without the '/'")
+  }
+  if text.hasSuffix("/"), !exists {
     throw .configuration("there is no folder \(escape(text)); create it first (\(ShellWords.suggestion(["mkdir", "-p", text])))")
   }
   let parent = url.deletingLastPathComponent()
@@ -271,7 +284,7 @@ enum InboxDeleteCommand: Command {
     examples: ["share inbox delete notes.txt notes-1.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let inbox = try Inbox(paths: context.paths)
+    let inbox = try existingInbox(context)
     var failures = 0
     for name in arguments.positionals {
       do {

@@ -18,6 +18,13 @@ package struct Inbox: Sendable {
     if repairing { store.repairPassages() }
   }
 
+  /// This home's Inbox when it has one: nil before anything made it (a fresh home, where
+  /// `share inbox` only reads and must not create `Documents/Inbox`; review 30 L6).
+  package static func existing(paths: SharePaths) throws(ShareError) -> Inbox? {
+    guard FileManager.default.fileExists(atPath: paths.inbox.path) else { return nil }
+    return try Inbox(paths: paths)
+  }
+
   /// Everything in the Inbox, oldest first, with metadata where it is known.
   package func list() -> [InboxItem] { store.list() }
 
