@@ -140,8 +140,7 @@ extension InboxStore {
         try? removeTree(temp)
         // The item by the name it goes under, not the transient name a folder crosses under
         // (review 30: the message named `Inbox/.share-….passage`).
-        throw InboxError.unexpected(
-          "cannot copy \(Escaping.quoted(target.lastPathComponent)) to \(InboxError.shown(folder.path)): \(error.localizedDescription)")
+        throw Self.copyFailure(error, copying: target.lastPathComponent, to: folder.path)
       }
       do throws(InboxError) {
         try keepModificationTimes(of: source, on: temp)
@@ -168,6 +167,23 @@ extension InboxStore {
     }
     try syncDirectory(folder)
     try discard(fromInbox: source)
+  }
+
+  /// A failed copy, naming the item and why, by the errno under Foundation's error (a full
+  /// disk, a read-only file system, no permission in their own words): Foundation's own
+  /// ("The file doesn't exist." for `/proc/`) named nothing that was missing (review 30).
+  static func copyFailure(_ error: any Error, copying name: String, to folder: String) -> InboxError {
+    let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+    let posix = [error as NSError, underlying].compactMap { $0 }.first { $0.domain == NSPOSIXErrorDomain }
+    let why: String
+    switch posix.map({ Errno(rawValue: Int32($0.code)) }) {
+    case nil: why = error.localizedDescription
+    case .noSpace?, .diskQuotaExceeded?: why = "the disk is full; free some space and try again"
+    case .readOnlyFileSystem?: why = "the file system is read-only"
+    case .permissionDenied?, .notPermitted?: why = "permission denied; check that the folder is writable"
+    case let code?: why = code.description
+    }
+    return .unexpected("cannot copy \(Escaping.quoted(name)) to \(InboxError.shown(folder)): \(why)")
   }
 
   /// Gives `copy`, a copy of the tree at `source`, the original's modification times, file by

@@ -34,6 +34,10 @@ extension TypeRegistry {
     let trimmed = query.trimmingBlanks()
     let shown = Escaping.escaped(trimmed, maximumLength: 80)
     func unknown(_ message: String) -> TypeEditError { TypeEditError(kind: .unknownType, message: message) }
+    // Review 30 L8: "no type  is known".
+    if trimmed.isEmpty {
+      throw unknown("no type was given: name one by its identifier (public.jpeg), extension (.jpg) or MIME type (image/jpeg)")
+    }
     if trimmed.hasPrefix(".") {
       let ext = String(trimmed.dropFirst()).lowercased()
       guard Self.isValidExtension(ext) else { throw unknown("\(shown) is not a filename extension") }

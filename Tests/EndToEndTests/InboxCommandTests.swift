@@ -145,5 +145,11 @@ import Testing
     #expect(moved.stderrLines.first?.contains("is a file, not a folder") == true, "\(moved)")
     #expect(!moved.stderrText.contains("mkdir"), "\(moved)")
     #expect(b.inboxNames() == ["a.txt"])
+    // A folder no file can be made in, on another file system: the system's reason, not
+    // Foundation's "The file doesn't exist." (review 30 L3).
+    let proc = try b.share("inbox", "move", "a.txt", "/proc/")
+    #expect(proc.exited(with: 1), "\(proc)")
+    #expect(proc.stderrLines == ["Error: cannot copy \"a.txt\" to /proc: No such file or directory"], "\(proc)")
+    #expect(b.inboxNames() == ["a.txt"])
   }
 }

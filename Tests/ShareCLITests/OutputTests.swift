@@ -115,6 +115,28 @@ import Testing
     #expect(dash.code == .usage && dash.err.contains("save standard input to a named file"), "\(dash)")
   }
 
+  /// An empty PATH (an unset "$file") sent the current folder whole; empty values elsewhere
+  /// read "--name : …" and "no type  is known" (review 30 L8).
+  @Test func emptyValuesAreNamedAsEmpty() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let cases: [([String], String)] = [
+      (["send", "", "--dry-run"], "a PATH is empty"),
+      (["send", "/etc/hostname", "", "--to", "127.0.0.1:9"], "a PATH is empty"),
+      (["send", "--url", "", "--dry-run"], "--url is empty"),
+      (["send", "--text", "", "--dry-run"], "--text is empty"),
+      (["pair", "", "--yes"], "PEER is empty"),
+      (["trust", "add", String(repeating: "ab", count: 32), "--name", ""], "--name is empty: a name must be 1 to 63 bytes long"),
+    ]
+    for (arguments, message) in cases {
+      let run = share(arguments, environment: home.environment)
+      #expect(run.code == .usage && run.err.hasPrefix("Error: \(message)"), "\(arguments): \(run)")
+      #expect(run.out.isEmpty, "\(arguments): \(run)")
+    }
+    let type = share(["types", "show", ""], environment: home.environment)
+    #expect(type.code == .failure && type.err.hasPrefix("Error: no type was given"), "\(type)")
+  }
+
   @Test func aRuntimeFailureIsOneErrorLineAndExit1() {
     let home = ScratchHome()
     defer { home.remove() }

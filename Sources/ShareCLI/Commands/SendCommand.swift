@@ -191,6 +191,12 @@ enum SendCommand: Command {
     let streams = arguments.positionals.filter { $0 == "-" }.count
     guard streams <= 1 else { throw UsageError("standard input ('-') can be sent only once", spec: spec) }
     let texts = arguments.all(Self.text)
+    // An empty PATH (an unset "$file") was the current folder, sent whole.
+    if arguments.positionals.contains("") {
+      throw UsageError("a PATH is empty; name a file or folder ('.' for this folder)", spec: spec)
+    }
+    if arguments.all(Self.url).contains("") { throw UsageError("--url is empty; give the URL to send", spec: spec) }
+    if texts.contains("") { throw UsageError("--text is empty; give the text to send", spec: spec) }
     if let name, let problem = ItemCatalog.problem(withName: name) {
       throw UsageError("--name \(Escaping.quoted(name)) cannot name an item: \(problem)", spec: spec)
     }

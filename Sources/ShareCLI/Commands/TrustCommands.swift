@@ -72,7 +72,10 @@ enum TrustAddCommand: Command {
     let before = try contacts.trusted().peer(id)
     let name = arguments[Self.name] ?? before?.name.unescaped ?? id.short
     // The rules of 'share name': a contact's name is shown, and compared, as a device name.
-    if let problem = DeviceName.problem(name) { throw UsageError("--name \(escape(name)): \(problem)", spec: spec) }
+    if let problem = DeviceName.problem(name) {
+      // Review 30 L8: an empty one read "--name : must be …".
+      throw UsageError(name.isEmpty ? "--name is empty: a name \(problem)" : "--name \(escape(name)): \(problem)", spec: spec)
+    }
     let ask = arguments[Self.ask] || (!arguments[Self.noAsk] && before?.ask == true)
     let peer = TrustedPeer(id: id, name: PeerText(name), addedAt: before?.addedAt ?? Date(), ask: ask)
     // A contact already trusted under another name is renamed, and the person is told so.
