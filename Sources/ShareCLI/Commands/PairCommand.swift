@@ -22,10 +22,13 @@ enum PairCommand: Command {
     options: [yes],
     arguments: 1...1, argumentKind: .peer, examples: ["share pair lab-b", "share pair 192.168.1.20:40123"], home: .mayCreate)
 
+  static func refuseEmpty(_ peer: String) throws {
+    guard peer.allSatisfy(\.isWhitespace) else { return }
+    throw UsageError("PEER is empty; give a name, an ID prefix or HOST:PORT", spec: spec)
+  }
+
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    if arguments.positionals[0].allSatisfy(\.isWhitespace) {
-      throw UsageError("PEER is empty; give a name, an ID prefix or HOST:PORT", spec: spec)
-    }
+    try refuseEmpty(arguments.positionals[0])
     // Checked before anything is sent: the code must be confirmed here (or --yes given) for
     // either device to trust the other.
     guard arguments[Self.yes] || isatty(STDIN_FILENO) == 1 else {
