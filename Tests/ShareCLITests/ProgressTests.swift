@@ -78,6 +78,13 @@ import Testing
     let waiting = line.render(width: 80, at: Self.start)
     #expect(waiting.contains("waiting for lab-b to accept"), "\(waiting)")
     #expect(!waiting.contains("bytes") && !waiting.contains("%"), "\(waiting)")
+    // Answered, before the first progress gives the amount (review 30 L10: "0 bytes/0 bytes").
+    line.phase = .sending
+    let answered = line.render(width: 80, at: Self.start)
+    #expect(answered.contains("starting…") && !answered.contains("bytes") && !answered.contains("%"), "\(answered)")
+    line.total = 4096
+    line.sent = 1024
+    #expect(line.render(width: 80, at: Self.start).contains("25%"))
   }
 
   @Test func aLongFileNameIsCutFromTheFrontKeepingItsExtension() {

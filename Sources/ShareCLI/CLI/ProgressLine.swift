@@ -61,6 +61,9 @@ struct ProgressLine: Sendable {
       let most = min(40, max(12, budget * 2 / 5))
       let columns = min(most, max(12, titleWidth ?? most))
       guard let total else { return fit(title(columns) + streamFigures(now), budget) }
+      // Answered, and no byte counted yet: the amount is not known until the first progress
+      // (review 30 L10: the bar read "0 bytes/0 bytes").
+      if phase == .sending, total == 0, sent == 0, held == 0 { return fit(title(columns) + " starting…", budget) }
       return barLine(total: total, titleWidth: columns, budget: budget, now: now, paint: paint)
     }
   }
