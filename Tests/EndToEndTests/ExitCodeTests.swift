@@ -64,6 +64,21 @@ import Testing
     #expect(!sent.stderrText.contains("a.txt"), "\(sent)")
   }
 
+  /// Review 30 L4: `accept --trust` made the sender a contact without saying so.
+  @Test func acceptingWithTrustSaysTheSenderIsNowAContact() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let sender = try a.startShare("send", try a.file("a.txt", "a\n").path, "--to", daemon.address)
+    let ask = try Self.waitingAsk(b)
+    let accepted = try b.share("accept", String(ask), "--trust")
+    #expect(accepted.exited(with: 0), "\(accepted)")
+    #expect(accepted.stderrText.contains("from alice"), "\(accepted)")
+    #expect(accepted.stderrText.contains("it is now a contact: its next sends are accepted without asking"), "\(accepted)")
+    #expect(sender.wait(timeout: .seconds(20)).exited(with: 0))
+    #expect(try b.share("trust").stdoutLines.first?.hasPrefix("alice") == true)
+  }
+
   @Test func anAskNobodyAnswersIs4() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(arguments: ["--mode", "everyone", "--ask-timeout", "1s"])

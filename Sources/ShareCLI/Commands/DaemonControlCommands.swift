@@ -167,7 +167,7 @@ enum AcceptCommand: Command {
     usage: ["accept N [--trust]"],
     discussion: """
       N is the ask's number in 'share requests'. --trust makes the sender a contact too; a
-      pairing request needs no --trust: accepting it makes both devices contacts.
+      pairing request is accepted without --trust: accepting it makes both devices contacts.
       """,
     options: [trust],
     arguments: 1...1, argumentKind: .askID, examples: ["share accept 3", "share accept 3 --trust"])
@@ -200,6 +200,8 @@ private func decide(_ arguments: ParsedArguments, _ context: CommandContext, acc
   let request: ControlRequest = accept ? .accept(id: id, trust: trust) : .decline(id: id)
   let decided = try ControlClient.send(request, paths: context.paths).decided
   let who = decided.map { "\($0.peerName) (\($0.peerId.prefix(12)))" } ?? "the sender"
-  context.terminal.err("\(accept ? "Accepted" : "Declined") ask \(id) from \(who)")
+  // Review 30 L4: the reply did not say that the sender is now a contact.
+  let contact = trust ? "; it is now a contact: its next sends are accepted without asking" : ""
+  context.terminal.err("\(accept ? "Accepted" : "Declined") ask \(id) from \(who)\(contact)")
   return .success
 }
