@@ -41,11 +41,13 @@ extension InboxStore {
 
   /// How many bytes of this item staging already holds (0 when none). A record that does not
   /// match, is unreadable, or a part longer than the item, is discarded: never fatal.
-  package func resumableOffset(for record: ResumeRecord) -> Int64 {
+  /// `discarding: false` only looks (to count what a resume would not need again, before the
+  /// item's staging is claimed; review 31).
+  package func resumableOffset(for record: ResumeRecord, discarding: Bool = true) -> Int64 {
     let recordURL = recordURL(record)
     let part = partURL(record)
     guard let data = FileManager.default.contents(atPath: recordURL.path) else {
-      try? FileSystem.remove(part.path)
+      if discarding { try? FileSystem.remove(part.path) }
       return 0
     }
     let decoder = JSONDecoder()
@@ -56,7 +58,7 @@ extension InboxStore {
       stored.size == record.size, let status = try? FileSystem.status(part.path, followSymlinks: false),
       status.kind == .regular, status.size < record.size
     else {
-      discardResumable(record)
+      if discarding { discardResumable(record) }
       return 0
     }
     return status.size

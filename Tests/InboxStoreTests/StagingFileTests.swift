@@ -30,6 +30,11 @@ import Testing
     let first = try t.store.openResumable(record, offset: 0)
     try [UInt8]([1, 2, 3, 4]).withUnsafeBytes { try first.write($0) }
     t.store.keepForResume(first, record: record)
+    // Looking only (the space check before the staging is claimed) leaves even a record that
+    // does not match, where the claiming look discards it.
+    let other = ResumeRecord(senderId: "s", resumeKey: "k", name: "big.bin", size: 11)
+    #expect(t.store.resumableOffset(for: other, discarding: false) == 0)
+    #expect(t.store.resumableOffset(for: record, discarding: false) == 4)
     #expect(t.store.resumableOffset(for: record) == 4)
     let resumed = try t.store.openResumable(record, offset: 4)
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 3, alignment: 1)

@@ -319,6 +319,25 @@ import Wire
     #expect(decision.expectedBytes == 4 * big - 1 - 4096)
   }
 
+  /// Review 31: a file cut off on a nearly full disk could not resume though its rest fitted:
+  /// the space check counted the whole file while its held part was on the disk already.
+  @Test func onlyTheRestOfAFileStagingHoldsMustFit() throws {
+    let big = AskDecision.resumableBytes
+    let items = [file(0, "big.bin", 4 * big, key: "k0"), file(1, "other.bin", 4 * big, key: "k1")]
+    let ask = try Ask(items: items).validate(limits: .default)
+    let space = AskDecision.Space(free: 5 * big, reserve: 2 * big)
+    // Without the held part, the first does not fit (5 - 4 < 2), nor the second.
+    let whole = AskDecision(ask, policy: ReceivePolicy(), space: space)
+    #expect(refusal(whole, 0) == .noSpace(reserve: 2 * big) && refusal(whole, 1) == .noSpace(reserve: 2 * big))
+    // With 3 of its 4 held, its rest fits (5 - 1 ≥ 2); the other, held by nobody, still does not.
+    let held = AskDecision(ask, policy: ReceivePolicy(), space: space) { $0.resumeKey == "k0" ? 3 * big : 0 }
+    #expect(plan(held, 0) != nil)
+    #expect(refusal(held, 1) == .noSpace(reserve: 2 * big))
+    // A held count past the item's size is taken as the whole of it, never as more room.
+    let lying = AskDecision(ask, policy: ReceivePolicy(), space: space) { $0.resumeKey == "k0" ? 100 * big : 0 }
+    #expect(plan(lying, 0) != nil && refusal(lying, 1) == .noSpace(reserve: 2 * big))
+  }
+
   @Test func aResumeOffsetOutsideTheItemCountsAsNone() throws {
     let big = AskDecision.resumableBytes
     var decision = try decide([file(0, "big.bin", big, key: "k")])

@@ -44,8 +44,11 @@ struct AskDecision: Sendable {
   }
 
   /// Decides on every item of `ask`: each on its own (name, kind, size, type, entries), then in
-  /// offer order against the per-ask budget and, when `space` is known, the free space.
-  init(_ ask: ValidatedAsk, policy: ReceivePolicy, space: Space?) {
+  /// offer order against the per-ask budget and, when `space` is known, the free space. `held`
+  /// tells the bytes of an offered file that staging already holds for resuming: they are
+  /// on the disk already, so only the rest must fit (review 31: a resume that would fit was
+  /// refused for space, the held part counted twice).
+  init(_ ask: ValidatedAsk, policy: ReceivePolicy, space: Space?, held: (ItemOffer) -> Int64 = { _ in 0 }) {
     var total: Int64 = 0
     items = ask.items.map { offer in
       var fate = AskDecision.judge(offer, policy: policy)
@@ -56,7 +59,7 @@ struct AskDecision: Sendable {
       }
       return Item(offer: offer, fate: fate)
     }
-    if let space { refuseWhatDoesNotFit(space) }
+    if let space { refuseWhatDoesNotFit(space, held: held) }
   }
 
   /// The accepted items, in offer order (a copy of each: ask for it once).
@@ -107,11 +110,15 @@ struct AskDecision: Sendable {
   /// sender's resume key. The record names the staging that would hold their bytes.
   func resumable(senderId: String) -> [(id: Int, record: ResumeRecord)] {
     items.compactMap { item in
-      guard case .accepted(let plan) = item.fate, plan.offer.kind == .file, let size = plan.offer.size,
-        size >= AskDecision.resumableBytes, let key = plan.offer.resumeKey
-      else { return nil }
-      return (plan.offer.id, ResumeRecord(senderId: senderId, resumeKey: key, name: plan.offer.name.unescaped, size: size))
+      guard case .accepted(let plan) = item.fate, let record = Self.resumeRecord(plan.offer, senderId: senderId) else { return nil }
+      return (plan.offer.id, record)
     }
+  }
+
+  /// The staging record an offered file would resume from, when it may resume.
+  static func resumeRecord(_ offer: ItemOffer, senderId: String) -> ResumeRecord? {
+    guard offer.kind == .file, let size = offer.size, size >= resumableBytes, let key = offer.resumeKey else { return nil }
+    return ResumeRecord(senderId: senderId, resumeKey: key, name: offer.name.unescaped, size: size)
   }
 
   /// Item `id` is received into the resumable staging `record`, which already holds `offset`
@@ -195,17 +202,19 @@ struct AskDecision: Sendable {
 
   /// Refuses, in offer order, the accepted items that would not leave `space.reserve` bytes
   /// free, or `space.filesReserve` files.
-  private mutating func refuseWhatDoesNotFit(_ space: Space) {
+  private mutating func refuseWhatDoesNotFit(_ space: Space, held: (ItemOffer) -> Int64) {
     var budget = space.free - space.reserve
     var files = space.freeFiles.map { $0 - space.filesReserve } ?? .max
     for index in items.indices {
       guard case .accepted(let plan) = items[index].fate else { continue }
-      if plan.acceptedBytes > budget {
+      let kept = plan.offer.kind == .file ? min(max(0, held(plan.offer)), plan.acceptedBytes) : 0
+      let needed = plan.acceptedBytes - kept
+      if needed > budget {
         items[index].fate = .refused(.noSpace(reserve: space.reserve), type: plan.type)
       } else if plan.acceptedEntries + 1 > files {
         items[index].fate = .refused(.noFiles(reserve: space.filesReserve), type: plan.type)
       } else {
-        budget -= plan.acceptedBytes
+        budget -= needed
         files -= plan.acceptedEntries + 1
       }
     }

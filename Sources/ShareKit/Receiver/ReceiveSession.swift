@@ -152,7 +152,10 @@ final class ReceiveSession {
   /// resumable items, and sends the Answer. Refusals go into `book` as they are made.
   private func answer(_ ask: Ask, from peer: PeerInfo, book: ReceiptBook) throws -> AskDecision {
     let valid = try ask.validate(limits: connection.limits)
-    var decision = AskDecision(valid, policy: policy, space: context.reserve.space)
+    let (senderId, store) = (peer.fingerprint.hex, context.store)
+    var decision = AskDecision(valid, policy: policy, space: context.reserve.space) { offer in
+      AskDecision.resumeRecord(offer, senderId: senderId).map { store.resumableOffset(for: $0, discarding: false) } ?? 0
+    }
     book.refusedAll(decision.refused.map { ($0.offer, $0.refusal.reason, $0.type) })
     if decision.acceptedCount > 0, let refusal = consent(to: decision, from: peer) {
       book.refusedAll(decision.decline(refusal.message).map { ($0.offer, refusal.message, $0.type) })
