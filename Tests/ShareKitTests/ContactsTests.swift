@@ -125,6 +125,22 @@ import Testing
     #expect(book.standing(name: "bob", id: Self.id(2)) == .nameKnownWith(Self.id(1)))
   }
 
+  /// Review 32: a send by ID prefix to a device advertising a pinned name moved the pin to it,
+  /// and `--to NAME` then went there without a word. A pin stays; the one kept is returned.
+  @Test func aPinnedNameKeepsItsIDAndTheOtherIsReturned() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    #expect(try contacts.remember([(name: "lab", id: Self.id(1))]).isEmpty)
+    let kept = try contacts.remember([(name: "lab", id: Self.id(2)), (name: "lab-c", id: Self.id(3))])
+    #expect(kept.map(\.name) == ["lab"] && kept.first?.id == Self.id(2) && kept.first?.pinned == Self.id(1))
+    #expect(contacts.remembered().0.id(for: "lab") == Self.id(1))
+    #expect(contacts.remembered().0.id(for: "lab-c") == Self.id(3))
+    // The same ID again is no change and nothing to say; once forgotten, the name is learned anew.
+    #expect(try contacts.remember([(name: "lab", id: Self.id(1))]).isEmpty)
+    #expect(try contacts.forget(name: "lab") == Self.id(1))
+    #expect(try contacts.remember([(name: "lab", id: Self.id(2))]).isEmpty)
+    #expect(contacts.remembered().0.id(for: "lab") == Self.id(2))
+  }
+
   /// Found by an outside review: a damaged file was read as empty for a send's check (any
   /// device could answer under a pinned name) and replaced by the next send's one pin.
   @Test func aDamagedKnownPeersFileFailsChecksAndIsNeverWrittenOver() throws {

@@ -82,7 +82,7 @@ enum SendCommand: Command {
       send.cancel()
     }
     let results = send.run(events: { reporter.event($1, recipient: $0) }, finished: { reporter.finished(recipient: $0, $1) })
-    resolver.remember(endpoints, results)
+    for note in resolver.remember(endpoints, results) where !arguments[Self.json] { context.terminal.warn(note) }
     return reporter.summarize(results, interrupted: send.wasCancelled)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import TextEscaping
 
 /// Finds the receivers a send (or a pairing) means: `HOST:PORT` directly; a device name or an
 /// ID prefix through discovery. A peer found by name is pinned: its certificate must be the ID
@@ -86,7 +87,9 @@ package struct PeerResolver: Sendable {
   /// remembered under that name; one reached by ID prefix, under the name it was advertised as
   /// when its own Hello (which its certificate vouches for) gives the same name. Best effort: a
   /// name not remembered now is learned next time.
-  package func remember(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>]) {
+  /// Returns a note for each name left pinned to another device.
+  @discardableResult
+  package func remember(_ endpoints: [Endpoint], _ results: [Result<SendReport, ShareError>]) -> [String] {
     var proven: [(name: String, id: Fingerprint)] = []
     for (endpoint, result) in zip(endpoints, results) {
       guard endpoint.expectedFingerprint != nil, case .success(let report) = result else { continue }
@@ -98,7 +101,11 @@ package struct PeerResolver: Sendable {
     }
     // This device's own name (or a look-alike) is never remembered for another device: a send
     // by ID to one advertising it would otherwise make that name its pin (review 14).
-    try? contacts.remember(proven.filter { !KnownIdentities.looksAlike($0.name, device.name) })
+    let kept = (try? contacts.remember(proven.filter { !KnownIdentities.looksAlike($0.name, device.name) })) ?? []
+    return kept.map { name, id, pinned in
+      "\(id.short) calls itself \(PeerText(name)), but this home knows \(PeerText(name)) as \(pinned.short): not remembered "
+        + "under that name (run \(ShellWords.suggestion(["share", "trust", "forget", name])) first if it should be)"
+    }
   }
 }
 

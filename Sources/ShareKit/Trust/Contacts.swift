@@ -122,14 +122,26 @@ package struct Contacts: Sendable {
   /// like it) for another device: review 17 sent once by ID prefix to a stranger advertising
   /// the contact `bob`'s name, which then became the pin of `bob`, and every later send to the
   /// contact went to the stranger.
-  package func remember(_ bindings: [(name: String, id: Fingerprint)]) throws(ShareError) {
-    guard !bindings.isEmpty else { return }
-    try withExclusiveLock(on: lockFile) { () throws(ShareError) in
+  /// A name pinned to another ID keeps its pin ('share trust forget' changes it): returned, with
+  /// that ID (review 32: one send by ID prefix to a device advertising a pinned name moved the
+  /// pin to it, and `--to NAME` then went there without a word).
+  @discardableResult
+  package func remember(_ bindings: [(name: String, id: Fingerprint)]) throws(ShareError) -> [(
+    name: String, id: Fingerprint, pinned: Fingerprint
+  )] {
+    guard !bindings.isEmpty else { return [] }
+    return try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       let trust = try trusted()
-      try changeKnownPeers { known in
+      return try changeKnownPeers { known in
+        var kept: [(name: String, id: Fingerprint, pinned: Fingerprint)] = []
         for binding in bindings where trust.contact(sharingNameWith: PeerText(binding.name), other: binding.id) == nil {
-          known.remember(name: binding.name, id: binding.id)
+          if let pinned = known.id(for: binding.name), pinned != binding.id {
+            kept.append((binding.name, binding.id, pinned))
+          } else {
+            known.remember(name: binding.name, id: binding.id)
+          }
         }
+        return kept
       }
     }
   }
