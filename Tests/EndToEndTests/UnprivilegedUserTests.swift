@@ -121,4 +121,20 @@ struct UnprivilegedUserTests {
     #expect(try b.listedItems().first?["original_name"] as? String == "album")
     #expect(leftovers(b).isEmpty, "staging: \(leftovers(b))")
   }
+
+  /// Review 32 M3: with settings.json not writable, `share receive` said only "cannot write …"
+  /// (exit 1) while the running daemon had taken the new mode. It says what holds now.
+  @Test func aModeTheDaemonTookButCouldNotKeepIsSaidSo() throws {
+    let (_, b, daemon) = try peers()
+    defer { _ = daemon.stop() }
+    // The home's folder read-only for its owner: no new settings.json can be written in it.
+    #expect(chmod(b.home.path, 0o500) == 0)
+    defer { chmod(b.home.path, 0o700) }
+    let changed = try b.share("receive", "everyone", "--for", "10m")
+    #expect(changed.exited(with: 1), "\(changed)")
+    #expect(changed.stderrText.contains("the running daemon now receives: everyone until "), "\(changed)")
+    #expect(changed.stderrText.contains("not kept for its next start"), "\(changed)")
+    let status = try b.share("status", "--json")
+    #expect(status.stdoutText.contains("\"everyone\""), "\(status)")
+  }
 }

@@ -269,12 +269,12 @@ package final class Daemon: @unchecked Sendable {
   package func set(mode: ModeSetting) throws(ShareError) {
     gatekeeper.set(mode: mode)
     updateAdvertisement()
+    note("receive mode: \(mode.mode.rawValue)\(mode.until.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? "")")
+    noteFallback(of: mode)
     var settings = try Settings.load(from: paths.settings)
     settings.receiveMode = mode.mode
     settings.receiveUntil = mode.until
     try settings.save(to: paths.settings)
-    note("receive mode: \(mode.mode.rawValue)\(mode.until.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? "")")
-    noteFallback(of: mode)
   }
 
   /// Says in the log when `everyone --for` runs out and the mode becomes contacts (review 18:
@@ -302,7 +302,12 @@ package final class Daemon: @unchecked Sendable {
       do {
         try set(mode: ModeSetting(mode: mode, until: until))
       } catch {
-        return ControlResponse(ok: false, error: "\(error)")
+        // The running daemon has the new mode all the same (`share receive off` must stop
+        // receiving at once, whatever the disk): said so (review 32: only the error was).
+        let now = "\(mode.rawValue)\(until.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? "")"
+        return ControlResponse(
+          ok: false, error: "the running daemon now receives: \(now); but this is not kept for its next start: \(error)",
+          status: status)
       }
       return ControlResponse(ok: true, status: status)
     case .localSendPeers(let seconds):
