@@ -152,7 +152,11 @@ extension SendArgumentsTests {
     let script = #"""
       cd "$1" && file=$(printf 'caf\351.txt') && folder=$(printf 'old\377') && mkdir "$folder" &&
       printf 'latin1\n' > "$file" && printf 'entry\n' > "$folder/$(printf 'r\351sum\351.txt')" &&
-      printf 'plain\n' > "$folder/plain.txt" && exec "$2" --home "$3" send "$file" "$folder" --to "$4"
+      printf 'plain\n' > "$folder/plain.txt" &&
+      printf 'oe\n' > "$folder/$(printf 'M\366ller.txt')" && printf 'ue\n' > "$folder/$(printf 'M\374ller.txt')" &&
+      mkdir "$folder/$(printf 'd\350')" "$folder/$(printf 'd\351')" &&
+      printf 'grave\n' > "$folder/$(printf 'd\350')/x" && printf 'acute\n' > "$folder/$(printf 'd\351')/x" &&
+      exec "$2" --home "$3" send "$file" "$folder" --to "$4"
       """#
     let arguments = ["-c", script, "sh", a.files.path, try ShareBinary.require().path, a.home.path, daemon.address]
     let sent = try ChildProcess(executable: URL(fileURLWithPath: "/bin/sh"), arguments: arguments, environment: a.environment())
@@ -164,6 +168,15 @@ extension SendArgumentsTests {
     #expect(try String(contentsOf: b.inbox.appendingPathComponent("caf\u{FFFD}.txt"), encoding: .utf8) == "latin1\n")
     #expect(try String(contentsOf: folder.appendingPathComponent("r\u{FFFD}sum\u{FFFD}.txt"), encoding: .utf8) == "entry\n")
     #expect(try String(contentsOf: folder.appendingPathComponent("plain.txt"), encoding: .utf8) == "plain\n")
+    // Names that become one when repaired are each stored, numbered as items are (review 32:
+    // one was kept, and every other reported under the same name); the sender says so.
+    let stored = [
+      "M\u{FFFD}ller.txt": "oe\n", "M\u{FFFD}ller-1.txt": "ue\n", "d\u{FFFD}/x": "grave\n", "d\u{FFFD}-1/x": "acute\n",
+    ]
+    for (path, text) in stored {
+      #expect(try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) == text, "\(path)")
+    }
+    #expect(sent.stderrText.contains(#"offered old\xFF/M\xFCller.txt as M\#u{FFFD}ller-1.txt"#), "\(sent)")
   }
 }
 

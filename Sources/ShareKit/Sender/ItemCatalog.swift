@@ -199,7 +199,7 @@ package struct ItemCatalog: Sendable {
       notes.append(note)
       skippedEntries += 1
     }
-    func walk(_ folder: URL, relative: String) {
+    func walk(_ folder: URL, relative: String, offeredRelative: String) {
       let names: [String]
       do {
         names = try FileSystem.entryNames(of: folder.path).sorted()
@@ -207,12 +207,15 @@ package struct ItemCatalog: Sendable {
         skip("skipped \(label)/\(relative): cannot read the folder")
         return
       }
+      var taken = Set<String>()
       for name in names {
         let url = folder.appendingPathComponent(name)
         let path = relative.isEmpty ? name : "\(relative)/\(name)"
-        // Offered as UTF-8 text (a name that is not UTF-8 with U+FFFD where it is not); read
-        // by its own bytes.
-        let offered = PeerText(FileNameText.repaired(path))
+        // Offered as UTF-8 text (a name that is not UTF-8 with U+FFFD where it is not), unique
+        // among its siblings as the receiver compares names; read by its own bytes.
+        let (offeredPath, renamed) = Self.offeredPath(of: name, in: offeredRelative, among: &taken)
+        if let renamed { notes.append("offered \(label)/\(path) as \(renamed): another entry's name is the same once made UTF-8 text") }
+        let offered = PeerText(offeredPath)
         let status: FileStatus
         do {
           status = try FileSystem.status(url.path, followSymlinks: false)
@@ -232,7 +235,7 @@ package struct ItemCatalog: Sendable {
         case .directory:
           entries.append(EntryOffer(path: offered, kind: .folder, size: 0))
           sources.append(nil)
-          walk(url, relative: path)
+          walk(url, relative: path, offeredRelative: offeredPath)
         case .symbolicLink:
           let target = (try? FileSystem.linkTarget(url.path)) ?? "?"
           skip("skipped symbolic link \(path) -> \(target) (links are not followed)")
@@ -241,7 +244,7 @@ package struct ItemCatalog: Sendable {
         }
       }
     }
-    walk(root, relative: "")
+    walk(root, relative: "", offeredRelative: "")
     let offer = ItemOffer(
       id: items.count, kind: .folder, name: PeerText(FileNameText.repaired(name ?? root.lastPathComponent)), size: total,
       type: "public.folder", entries: entries)
@@ -288,5 +291,29 @@ extension ItemCatalog {
       items[index].offer.size = total
       items[index].source = .spooled(spool)
     }
+  }
+}
+
+extension ItemCatalog {
+  /// `name`, or the first of `name-1`, `name-2`, … (before the extension) that no sibling in
+  /// `taken` has as the receiver compares names (sanitized): entries whose names are not UTF-8
+  /// all become `M�ller.txt` when repaired, and the receiver kept one of them (review 32).
+  /// An entry's path as offered, under its folder's offered path, and its new name when it is not
+  /// its own (see `unique`).
+  static func offeredPath(of name: String, in folder: String, among taken: inout Set<String>) -> (String, renamed: String?) {
+    let repaired = FileNameText.repaired(name)
+    let offered = unique(repaired, among: &taken)
+    return (folder.isEmpty ? offered : "\(folder)/\(offered)", offered == repaired ? nil : offered)
+  }
+
+  static func unique(_ name: String, among taken: inout Set<String>) -> String {
+    func key(_ name: String) -> String { (try? InboxName.sanitize(name)) ?? name }
+    var candidate = name
+    var number = 0
+    while !taken.insert(key(candidate)).inserted {
+      number += 1
+      candidate = InboxName.variant(of: name, number: number)
+    }
+    return candidate
   }
 }
