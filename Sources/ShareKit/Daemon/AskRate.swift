@@ -12,37 +12,50 @@ struct AskRate {
   /// Keys remembered at most (the rest are forgotten oldest first).
   static let maxKeys = 4096
 
-  private var starts: [String: [ContinuousClock.Instant]] = [:]
+  private var starts: [String: [(at: ContinuousClock.Instant, cost: Int)]] = [:]
+  /// This one's limits: `perPeer` and `perAddress` asks unless given, and as much cost (the
+  /// Asks received, refused or not, get a larger budget and a cost: `Gatekeeper.beforeJudging`).
+  private let limits: (peer: Int, address: Int)
+  private let costs: (peer: Int, address: Int)
+
+  init(perPeer: Int = Self.perPeer, perAddress: Int = Self.perAddress, costPerPeer: Int = .max, costPerAddress: Int = .max) {
+    limits = (perPeer, perAddress)
+    costs = (costPerPeer, costPerAddress)
+  }
 
   /// Records a new ask from `peer` at `address`, or says why it may not start one now.
-  mutating func admit(peer: String, address: String, now: ContinuousClock.Instant = .now) -> Refusal? {
+  /// `cost` is what the ask weighs (its items and entries), counted once it is admitted: an
+  /// ask is refused once the window holds as many asks as the limit or as much cost.
+  mutating func admit(peer: String, address: String, cost: Int = 1, now: ContinuousClock.Instant = .now) -> Refusal? {
     let (peerKey, addressKey) = ("id " + peer, "address " + address)
-    let recentFromPeer = recent(peerKey, now: now)
-    let recentFromAddress = recent(addressKey, now: now)
-    if recentFromPeer >= Self.perPeer || recentFromAddress >= Self.perAddress {
-      let whom = recentFromPeer >= Self.perPeer ? "you" : "your address"
+    let fromPeer = recent(peerKey, now: now)
+    let fromAddress = recent(addressKey, now: now)
+    let peerFull = fromPeer.count >= limits.peer || fromPeer.cost >= costs.peer
+    if peerFull || fromAddress.count >= limits.address || fromAddress.cost >= costs.address {
       return Refusal(
-        code: "busy", message: "too many asks from \(whom) in the last minute; wait a minute before asking again")
+        code: "busy",
+        message: "too many asks from \(peerFull ? "you" : "your address") in the last minute; wait a minute before asking again")
     }
     if starts.count >= Self.maxKeys { forgetOldest(now: now) }
-    starts[peerKey, default: []].append(now)
-    starts[addressKey, default: []].append(now)
+    starts[peerKey, default: []].append((now, cost))
+    starts[addressKey, default: []].append((now, cost))
     return nil
   }
 
-  /// How many asks `key` started within the window before `now` (older ones forgotten).
-  private mutating func recent(_ key: String, now: ContinuousClock.Instant) -> Int {
-    guard var times = starts[key] else { return 0 }
-    times.removeAll { now - $0 >= Self.window }
+  /// How many asks `key` started within the window before `now`, and their cost (older ones
+  /// forgotten).
+  private mutating func recent(_ key: String, now: ContinuousClock.Instant) -> (count: Int, cost: Int) {
+    guard var times = starts[key] else { return (0, 0) }
+    times.removeAll { now - $0.at >= Self.window }
     starts[key] = times.isEmpty ? nil : times
-    return times.count
+    return (times.count, times.reduce(0) { $0 &+ $1.cost })
   }
 
   /// Forgets every key with nothing in the window, then the half that asked least lately.
   private mutating func forgetOldest(now: ContinuousClock.Instant) {
-    starts = starts.filter { _, times in times.contains { now - $0 < Self.window } }
+    starts = starts.filter { _, times in times.contains { now - $0.at < Self.window } }
     guard starts.count >= Self.maxKeys else { return }
-    let sorted = starts.sorted { ($0.value.last ?? now) < ($1.value.last ?? now) }
+    let sorted = starts.sorted { ($0.value.last?.at ?? now) < ($1.value.last?.at ?? now) }
     for (key, _) in sorted.prefix(starts.count / 2) { starts[key] = nil }
   }
 }

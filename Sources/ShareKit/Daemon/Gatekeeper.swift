@@ -46,6 +46,10 @@ package final class Gatekeeper: Sendable {
     var nextID = 1
     var closing = false
     var rate = AskRate()
+    /// Every Ask received from a peer that may have to ask, counted before it is judged.
+    var received = AskRate(
+      perPeer: 4 * AskRate.perPeer, perAddress: 4 * AskRate.perAddress, costPerPeer: Gatekeeper.judgedPerPeer,
+      costPerAddress: 2 * Gatekeeper.judgedPerPeer)
   }
 
   private let state: Mutex<State>
@@ -120,6 +124,23 @@ package final class Gatekeeper: Sendable {
       default:
         return nil
       }
+    }
+  }
+
+  /// Items and folder entries of a stranger's Asks judged a minute, from one peer (twice that
+  /// from one address); the Ask that passes it is judged whole, the next one waits.
+  package static let judgedPerPeer = 20_000
+
+  /// Whether an Ask from `peer` at `address`, of `cost` items and entries, may be judged at all:
+  /// nil, or why not. A peer that has to ask gets a budget of Asks received a minute, refused
+  /// ones included — four times the new asks it may start, and `judgedPerPeer` items (review 31:
+  /// an Ask of 60,000 items was judged in full, 2 s of CPU, before `consent` answered "busy";
+  /// refused asks were never counted, so two connections kept the daemon's cores busy).
+  /// Contacts that need no asking, and this device, are not counted.
+  package func beforeJudging(_ peer: Fingerprint, address: String, cost: Int = 1) -> Refusal? {
+    state.withLock { state in
+      if peer == state.own || state.trust.peer(peer).map({ !$0.ask }) == true { return nil }
+      return state.received.admit(peer: peer.hex, address: address, cost: max(1, cost))
     }
   }
 

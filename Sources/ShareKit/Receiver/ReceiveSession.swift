@@ -152,6 +152,8 @@ final class ReceiveSession {
   /// resumable items, and sends the Answer. Refusals go into `book` as they are made.
   private func answer(_ ask: Ask, from peer: PeerInfo, book: ReceiptBook) throws -> AskDecision {
     let valid = try ask.validate(limits: connection.limits)
+    let cost = valid.items.reduce(0) { $0 + 1 + ($1.entries?.count ?? 0) }
+    if let refusal = context.gatekeeper?.beforeJudging(peer.fingerprint, address: address, cost: cost) { throw refusal }
     let (senderId, store) = (peer.fingerprint.hex, context.store)
     var decision = AskDecision(valid, policy: policy, space: context.reserve.space) { offer in
       AskDecision.resumeRecord(offer, senderId: senderId).map { store.resumableOffset(for: $0, discarding: false) } ?? 0
