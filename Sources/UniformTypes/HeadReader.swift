@@ -10,9 +10,17 @@ package struct FileReadError: Error, Sendable, Equatable, CustomStringConvertibl
   /// What the call reported; nil for `type`.
   package var errno: Errno?
 
+  /// For people: the file and what the system says (review 32: the call and errno were there
+  /// without `--verbose`); `detail` has them.
   package var description: String {
     guard let errno else { return "\(Escaping.quoted(path)) is neither a regular file nor a folder" }
-    return "cannot read \(Escaping.quoted(path)): \(function): \(errno) (errno \(errno.rawValue))"
+    return "cannot read \(Escaping.quoted(path)): \(errno)"
+  }
+
+  /// The failing call and errno, for `--verbose`.
+  package var detail: String {
+    guard let errno else { return description }
+    return "\(function)(\(Escaping.quoted(path))): \(errno) (errno \(errno.rawValue))"
   }
 }
 

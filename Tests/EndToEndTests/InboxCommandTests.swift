@@ -102,6 +102,15 @@ import Testing
     #expect(deleted.stderrText.contains("no item named \"nosuch\""), "\(deleted)")
   }
 
+  /// Review 32 L6: the second of one name said "no item named" and exit 1.
+  @Test func anItemNamedTwiceIsDeletedOnce() throws {
+    let b = try receiverHolding(["a.txt", "b.txt"])
+    let deleted = try b.share("inbox", "delete", "a.txt", "a.txt")
+    #expect(deleted.exited(with: 0), "\(deleted)")
+    #expect(deleted.stderrText.contains("a.txt was named more than once; it is deleted once"), "\(deleted)")
+    #expect(b.inboxNames() == ["b.txt"])
+  }
+
   @Test func aNameThatIsAPathCannotReachOutsideTheInbox() throws {
     let b = try receiverHolding(["a.txt"])
     let outside = b.documents.appendingPathComponent("outside.txt")

@@ -76,7 +76,10 @@ import Testing
     defer { home.remove() }
     let run = share(["types", "check", "/nonexistent/x.txt"], environment: home.environment)
     #expect(run.code == .failure && run.out.isEmpty, "\(run)")
-    #expect(run.errLines == [#"Error: cannot read "/nonexistent/x.txt": open: No such file or directory (errno 2)"#], "\(run)")
+    #expect(run.errLines == [#"Error: cannot read "/nonexistent/x.txt": No such file or directory"#], "\(run)")
+    // The call and errno with --verbose only (review 32).
+    let verbose = share(["-v", "types", "check", "/nonexistent/x.txt"], environment: home.environment)
+    #expect(verbose.err.contains(#"open("/nonexistent/x.txt"): No such file or directory (errno 2)"#), "\(verbose)")
   }
 
   /// Review 20: `types check` called a folder's `.git/config` accepted; the receiver refuses it.

@@ -286,7 +286,13 @@ enum InboxDeleteCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let inbox = try existingInbox(context)
     var failures = 0
+    var seen: Set<String> = []
     for name in arguments.positionals {
+      // Named twice: deleted once (review 32: the second said "no item named" and exit 1).
+      guard seen.insert(name).inserted else {
+        context.terminal.warn("\(escape(name)) was named more than once; it is deleted once")
+        continue
+      }
       do {
         try inbox.delete(name)
         context.terminal.err("deleted \(escape(name))")

@@ -119,7 +119,7 @@ enum TypesCheckCommand: Command {
         report = TypeGate.entryReport(try gate.check(path: path), inRepository: inRepository)
       } catch {
         // It names the file itself (review 16: "cannot read X: cannot read "X": open: …").
-        terminal.error("\(error)")
+        terminal.error(error.description, detail: error.detail)
         failed += 1
         continue
       }
