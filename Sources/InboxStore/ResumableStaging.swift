@@ -192,11 +192,12 @@ extension InboxStore {
   }
 
   /// The parts of interrupted items kept in staging for their senders to resume, and their
-  /// bytes (review 19: they used the disk for a week, unseen).
-  package func resumableParts() -> (count: Int, bytes: Int64) {
+  /// bytes (review 19: they used the disk for a week, unseen). The parts of the stems in
+  /// `receiving` are being received now, not kept (review 32: a live transfer was counted).
+  package func resumableParts(receiving: Set<String> = []) -> (count: Int, bytes: Int64) {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
     var found = (count: 0, bytes: Int64(0))
-    for name in names where name.hasPrefix("r-") && name.hasSuffix(".part") {
+    for name in names where name.hasPrefix("r-") && name.hasSuffix(".part") && !receiving.contains(String(name.dropLast(5))) {
       guard let status = try? FileSystem.status(staging.appendingPathComponent(name).path, followSymlinks: false) else { continue }
       found.count += 1
       found.bytes += status.size

@@ -36,6 +36,9 @@ import Testing
     #expect(t.store.resumableOffset(for: other, discarding: false) == 0)
     #expect(t.store.resumableOffset(for: record, discarding: false) == 4)
     #expect(t.store.resumableOffset(for: record) == 4)
+    // Kept for resuming, unless a session is receiving into it now (review 32).
+    #expect(t.store.resumableParts() == (1, 4))
+    #expect(t.store.resumableParts(receiving: [record.stem]) == (0, 0))
     let resumed = try t.store.openResumable(record, offset: 4)
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 3, alignment: 1)
     defer { chunk.deallocate() }

@@ -256,7 +256,7 @@ package final class Daemon: @unchecked Sendable {
   package var status: DaemonStatus {
     let mode = gatekeeper.mode
     let advertised = advertisement.withLock { $0 }
-    let parts = store.resumableParts()
+    let parts = store.resumableParts(receiving: receiver.receivingStems)
     return DaemonStatus(
       name: device.name, id: device.fingerprint.hex, pid: getpid(), port: receiver.port, mode: mode.effective(),
       modeUntil: mode.effective() == .everyone ? mode.until : nil, advertisedAs: advertised.name,

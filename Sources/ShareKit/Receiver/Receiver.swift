@@ -90,6 +90,9 @@ package final class Receiver: @unchecked Sendable {
   /// The port it listens on.
   package var port: UInt16 { listener.port }
 
+  /// The stems of the resumable stagings being received into now (see `InboxStore.resumableParts`).
+  package var receivingStems: Set<String> { sessions.heldResumeKeys }
+
   /// Binds the listening socket (so the port is known at once) without accepting yet.
   package init(
     device: Device, store: InboxStore, policy: ReceivePolicy, configuration: ReceiverConfiguration,

@@ -56,6 +56,9 @@ final class SessionContext: Sendable {
     resumeKeys.withLock { $0.insert(key).inserted }
   }
 
+  /// The resumable stagings sessions are receiving into now.
+  var heldResumeKeys: Set<String> { resumeKeys.withLock { $0 } }
+
   func releaseResumeKeys(_ keys: [String]) {
     guard !keys.isEmpty else { return }
     resumeKeys.withLock { held in keys.forEach { held.remove($0) } }
