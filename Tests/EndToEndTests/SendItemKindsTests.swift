@@ -202,6 +202,10 @@ import Testing
     #expect(unnamed.exited(with: 0), "\(unnamed)")
     #expect(unnamed.stdoutLines == ["stored   stdin.txt"], "\(unnamed)")
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("stdin.txt").path) == Data("piped\n".utf8))
+    #expect(!unnamed.stderrText.contains("standard input is empty"), "\(unnamed)")
+    // Empty, as when the command before '|' failed: sent, and said (review 32).
+    let empty = try a.run(["--home", a.home.path, "send", "-", "--to", daemon.address, "--dry-run"], stdin: Data())
+    #expect(empty.exited(with: 0) && empty.stderrText.contains("Warning: standard input is empty"), "\(empty)")
 
     // And an executable piped in under an innocent name is judged by its content all the same.
     let program = try #require(FileManager.default.contents(atPath: "/bin/true"))

@@ -141,6 +141,8 @@ package struct ItemCatalog: Sendable {
     let limit = 64 << 10
     let head = try Self.readHead(of: fd, upTo: limit)
     let name = TypeNames.name(base, forContent: head)
+    // Most often the command before '|' failed (review 32: stored as an empty item, unsaid).
+    if head.isEmpty { notes.append("standard input is empty (did the command before '|' fail?); an empty item is sent") }
     if head.count < limit {
       let offer = ItemOffer(id: items.count, kind: .file, name: PeerText(name), size: Int64(head.count))
       items.append(OutgoingItem(offer: offer, source: .inline(head), label: "-"))
