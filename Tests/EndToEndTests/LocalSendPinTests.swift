@@ -76,7 +76,7 @@ import Testing
       ["--home", home.home.path, "daemon", "--port", "0", "--host", "127.0.0.1", "--localsend-port", String(port), "--localsend"]
     ).wait(timeout: .seconds(30))
     #expect(result.exited(with: 1), "\(result)")
-    #expect(result.stderrText.contains("localsend_pin in the settings may hold only"), "\(result)")
+    #expect(result.stderrText.contains("settings.json: localsend_pin may hold only"), "\(result)")
     #expect(!result.stderrText.contains("12 34"), "\(result)")
   }
 }

@@ -45,6 +45,24 @@ import Testing
   }
 
   /// Review 30: `localsend_pinn` was ignored, so LocalSend took senders without a PIN.
+  /// Review 32: a PIN the daemon refuses passed every other command; an empty name read as if
+  /// it had been typed on the command line.
+  @Test func aPINTheDaemonWouldRefuseIsAnErrorForEveryCommandAndAnEmptyNameNamesTheFile() throws {
+    let pin = try #require(try loading(#"{"localsend_pin": "a b"}"#))
+    #expect(pin.contains(": localsend_pin may hold only letters, digits"), "\(pin)")
+    #expect(try loading(#"{"localsend_pin": "4711"}"#) == nil)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("settings-home-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let paths = SharePaths(home: home)
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try Data(#"{"name": ""}"#.utf8).write(to: paths.settings)
+    #expect {
+      _ = try Device.load(paths: paths)
+    } throws: { error in
+      "\(error)".contains("the device name in \(paths.settings.path) (\"name\") must be 1 to 63 bytes long")
+    }
+  }
+
   @Test func aSettingShareDoesNotKnowIsAnErrorWithTheNearestItDoes() throws {
     let text = try #require(try loading(#"{"localsend": true, "localsend_pinn": "1234"}"#))
     #expect(text.contains(#""localsend_pinn" is not a setting share knows; did you mean localsend_pin?"#), "\(text)")

@@ -48,7 +48,9 @@ package struct Device: Sendable {
     // Only the length is enforced here (a DNS-SD instance name's limit); what 'share name'
     // refuses besides (control characters) is escaped wherever a name is shown.
     guard !chosen.isEmpty, chosen.utf8.count <= 63 else {
-      throw .configuration("the device name must be 1 to 63 bytes long")
+      // Named where it came from (review 32: `"name": ""` read as if typed on the command line).
+      let whose = source == .settings ? "the device name in \(paths.settings.path) (\"name\")" : "the device name"
+      throw .configuration("\(whose) must be 1 to 63 bytes long; 'share name NEW' sets another")
     }
     return Device(name: chosen, nameSource: source, identity: identity, paths: paths)
   }

@@ -36,6 +36,14 @@ extension Settings {
     if let reserve = settings.reserveBytes, reserve < 0 {
       throw .configuration("\(url.path): reserve_bytes is \(reserve); it must be 0 or more")
     }
+    // Checked by every command, not only by the daemon that uses it (review 32).
+    if let pin = settings.localsendPin {
+      do throws(LocalSendPin.Problem) {
+        _ = try LocalSendPin(pin)
+      } catch {
+        throw .configuration("\(url.path): localsend_pin \(error)")
+      }
+    }
     return settings
   }
 
