@@ -69,4 +69,55 @@ import Testing
     #expect(refused.stderrText.contains(fingerprint), "\(refused)")
     #expect(!FileManager.default.fileExists(atPath: impostorOutput.appendingPathComponent("notes.txt").path))
   }
+
+  /// Review 31: a stranger claiming a LocalSend device's fingerprint from its own address (with
+  /// nothing listening at the port it gives) owned the device's entry; the device's own claim was
+  /// ignored and `share send` went to the stranger's address. Both claims are listed, marked
+  /// unverified, and the send tries each address until the certificate proves the fingerprint.
+  @Test func aStrangerClaimingAReceiversFingerprintFromElsewhereIsMarkedAndTheFileStillReachesTheReceiver() throws {
+    let a = try ShareHome(name: "lab-a")
+    let multicast = try freeLoopbackPort()
+    let port = try freeLoopbackPort()
+    let daemon = try a.startDaemon(arguments: [
+      "--localsend", "--localsend-port", String(port), "--localsend-multicast-port", String(multicast),
+    ])
+    defer { _ = daemon.stop() }
+    let cli = try LocalsendCLI(in: a)
+    let output = a.root.appendingPathComponent("received")
+    let receiver = try cli.start(["receive", "--output", output.path, "--json"], port: multicast)
+    defer { receiver.signal(SIGKILL) }
+    #expect(receiver.waitFor(timeout: .seconds(30)) { stdout, _, _ in String(decoding: stdout, as: UTF8.self).contains("\"ready\"") })
+    func heard() throws -> [[String: Any]] {
+      try parseJSONLines(try a.share("peers", "--json", "--timeout", "1").stdoutText).filter { $0["protocol"] as? String == "localsend" }
+    }
+    var listed: [[String: Any]] = []
+    let deadline = ContinuousClock.now + .seconds(20)
+    while listed.isEmpty && ContinuousClock.now < deadline { listed = try heard() }
+    let phone = try #require(listed.first, "daemon log:\n\(daemon.log)")
+    let alias = try #require(phone["name"] as? String)
+    let fingerprint = try #require(phone["fingerprint"] as? String)
+
+    // The stranger registers the phone's alias and fingerprint from 127.0.0.5, at a closed port.
+    let closed = try freeLoopbackPort()
+    let claim =
+      #"{"alias":"\#(alias)","version":"2.1","deviceType":"mobile","fingerprint":"\#(fingerprint)","port":\#(closed),"#
+      + #""protocol":"https","download":false}"#
+    let registered = try ChildProcess(
+      executable: URL(fileURLWithPath: "/usr/bin/curl"),
+      arguments: [
+        "-sk", "-w", "\n%{http_code}", "--interface", "127.0.0.5", "-H", "Content-Type: application/json", "--data", claim,
+        "https://127.0.0.1:\(port)/api/localsend/v2/register",
+      ], environment: ProcessInfo.processInfo.environment
+    ).wait(timeout: .seconds(30))
+    #expect(registered.stdoutText.hasSuffix("\n200"), "\(registered)")
+    let claims = try heard().filter { $0["fingerprint"] as? String == fingerprint }
+    #expect(Set(claims.compactMap { $0["address"] as? String }) == ["127.0.0.1", "127.0.0.5"], "\(claims)")
+    let squatter = try #require(claims.first { $0["address"] as? String == "127.0.0.5" })
+    #expect(squatter["unverified"] as? String == "unverified: its fingerprint is also claimed from 127.0.0.1:\(multicast)", "\(claims)")
+
+    let notes = try a.file("notes.txt", "to the real receiver\n")
+    let sent = try a.share("send", notes.path, "--to", alias)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(filesAreIdentical(output.appendingPathComponent("notes.txt"), notes))
+  }
 }

@@ -379,10 +379,10 @@ import Testing
     nearby.heard(http, from: "192.168.1.9")
     let peers = nearby.current()
     #expect(peers.count == 4, "an HTTP-only device is not kept")
-    #expect(LocalSendPeer.match("pixel", in: peers)?.address == "192.168.1.5")
-    #expect(LocalSendPeer.match("twin", in: peers) == nil, "two devices share that alias")
-    #expect(LocalSendPeer.match("cececece", in: peers)?.address == "192.168.1.7")
-    #expect(LocalSendPeer.match("abab", in: peers) == nil, "a prefix needs 8 digits")
+    #expect(LocalSendMatch.of("pixel", in: peers, remembered: nil).peer?.address == "192.168.1.5")
+    #expect(LocalSendMatch.of("twin", in: peers, remembered: nil) == .ambiguous(devices: 2), "two devices share that alias")
+    #expect(LocalSendMatch.of("cececece", in: peers, remembered: nil).peer?.address == "192.168.1.7")
+    #expect(LocalSendMatch.of("abab", in: peers, remembered: nil) == .none, "a prefix needs 8 digits")
     #expect(peers.first { $0.alias == "lab-c" }?.isShare == true)
   }
 

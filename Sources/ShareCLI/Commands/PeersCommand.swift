@@ -82,9 +82,10 @@ enum PeersCommand: Command {
     if arguments[Self.watch] { return try watch(directory, json: json, for: given, terminal: terminal) }
     let peers = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
-    let localSend = try LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1)).map {
-      ($0, $0.impersonation(of: peers.filter { !$0.isSelf }, book: book))
-    }
+    // A claim is unverified when it names a share device, or when its fingerprint is claimed
+    // from elsewhere too (review 31: a stranger squatting a phone's fingerprint).
+    let heard = try LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1))
+    let localSend = heard.map { ($0, $0.impersonation(of: peers.filter { !$0.isSelf }, book: book) ?? $0.contested(in: heard)) }
     if peers.isEmpty && localSend.isEmpty && !json { terminal.err("No peers nearby.") }
     if !json && terminal.stdoutIsTerminal {
       table(peers, localSend: localSend).print(to: terminal)
@@ -121,7 +122,7 @@ enum PeersCommand: Command {
 
   /// A LocalSend device's address as listed: `host:port`, an IPv6 host in brackets, escaped.
   static func shownAddress(_ peer: LocalSendPeer) -> String {
-    escape(peer.address.contains(":") ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)")
+    peer.shownAddress
   }
 
   /// A LocalSend device's marks as listed: `(LocalSend)`, with the unverified mark if any.

@@ -135,17 +135,21 @@ enum SendCommand: Command {
     // device) or one advertising nearby now: an announcement proves nothing, and must never take
     // a send meant for that device (review 15). Seeing who is nearby costs a browse, made only
     // when a target matched a LocalSend device.
-    let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: try context.paths, wait: 0)
-    var localSend = targets.map { target in Endpoint.parse(target) == nil ? LocalSendPeer.match(target, in: heard) : nil }
-    if localSend.contains(where: { $0 != nil }) {
+    var localSend = LocalSendMatch.of(targets, paths: try context.paths)
+    if localSend.contains(where: { $0 != .none }) {
       let book = try resolver.knownIdentities(warn: { _ in })
       let timeout = resolver.timeout
       let nearby = try runBlocking { try await PeerDirectory(book: book).snapshot(timeout: timeout) }.filter { !$0.isSelf }
       for (index, target) in targets.enumerated() where LocalSendPeer.namesShareDevice(target, nearby: nearby, book: book) {
-        localSend[index] = nil
+        localSend[index] = .none
       }
     }
-    let others = zip(targets, localSend).filter { $0.1 == nil }.map(\.0)
+    for (target, match) in zip(targets, localSend) {
+      guard case .ambiguous(let devices) = match else { continue }
+      let advice = "give a prefix of the fingerprint of the one meant ('share peers' lists them)"
+      throw ShareError.configuration("\(devices) LocalSend devices use the name '\(escape(target))'; \(advice)")
+    }
+    let others = zip(targets, localSend).filter { $0.1 == .none }.map(\.0)
     var resolved: [Endpoint] = []
     if !others.isEmpty || targets.isEmpty {
       resolved = try resolver.resolve(
@@ -153,8 +157,8 @@ enum SendCommand: Command {
     }
     var next = resolved.makeIterator()
     var endpoints: [Endpoint] = []
-    for (target, peer) in zip(targets, localSend) {
-      guard var endpoint = peer.map(Endpoint.init(localSend:)) ?? next.next() else { continue }
+    for (target, match) in zip(targets, localSend) {
+      guard var endpoint = match.endpoint ?? next.next() else { continue }
       endpoint.target = target
       endpoints.append(endpoint)
     }

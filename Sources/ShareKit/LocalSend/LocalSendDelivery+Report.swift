@@ -96,6 +96,29 @@ extension LocalSendDelivery {
     }
   }
 
+  /// What it means that no address claiming the device's fingerprint proved it: for one
+  /// address, what went wrong there; for several, each address and what went wrong, a
+  /// certificate mismatch first.
+  static func failure(
+    _ failures: [(candidate: Endpoint.Candidate, error: LocalSendError)], peer: LocalSendPeer, endpoint: Endpoint,
+    remembered: Fingerprint?
+  ) -> ShareError {
+    guard failures.count > 1 else {
+      guard let only = failures.first else { return .transport("no address to send to \(peer.alias)", detail: "") }
+      var reached = endpoint
+      reached.candidates = [only.candidate]
+      return failure(only.error, peer: peer, endpoint: reached, remembered: remembered)
+    }
+    let mismatched = failures.filter { if case .peerMismatch = $0.error { true } else { false } }
+    let ordered = mismatched + failures.filter { if case .peerMismatch = $0.error { false } else { true } }
+    // The error's sentence may quote the device; it is escaped here.
+    let each = ordered.map { "\($0.candidate.address): \(PeerText($0.error.description))" }
+    return .transport(
+      "LocalSend to \(peer.alias) failed at each of the \(failures.count) addresses claiming its fingerprint: "
+        + each.joined(separator: "; "),
+      detail: ordered.map { "\($0.candidate.address): \($0.error)" }.joined(separator: "; "))
+  }
+
   /// What a failed upload means for its file: refused (403) or failed, and why.
   static func uploadFailure(_ error: LocalSendError) -> (ItemOutcome.Status, String) {
     if case .status(let code, let message) = error {

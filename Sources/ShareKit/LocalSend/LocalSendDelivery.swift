@@ -37,27 +37,55 @@ final class LocalSendDelivery: Sendable {
   func cancel() { cancelled.store(true, ordering: .sequentiallyConsistent) }
 
   /// The name `peer`'s fingerprint is remembered under.
-  static func pinName(_ peer: LocalSendPeer) -> String { "localsend:" + peer.alias.unescaped }
+  static func pinName(_ peer: LocalSendPeer) -> String { LocalSendPeer.pinName(alias: peer.alias.unescaped) }
 
-  func send(_ items: [OutgoingItem], to endpoint: Endpoint, peer: LocalSendPeer, events: @escaping (SendEvent) -> Void)
-    throws(ShareError) -> SendReport
-  {
+  /// Sends to the device at each address claiming its fingerprint in turn (newest first), until
+  /// one's certificate proves it: anyone may claim a phone's fingerprint from elsewhere (review
+  /// 31). An address that cannot be reached, fails the handshake or presents another certificate
+  /// moves on to the next; the device's answer (declined, a PIN, busy…) ends the send.
+  func send(
+    _ items: [OutgoingItem], to endpoint: Endpoint, peer: LocalSendPeer, events: @escaping @Sendable (SendEvent) -> Void
+  ) throws(ShareError) -> SendReport {
     let (offers, unsupported) = LocalSendDelivery.offers(items)
-    let (target, proven) = try pinnedTarget(peer, endpoint: endpoint)
+    let remembered = try contacts.rememberedForChecking().id(for: LocalSendDelivery.pinName(peer))
+    let proven = ProvenFingerprint()
+    let timeLeft = client.decisionTimeout
+    var failures: [(candidate: Endpoint.Candidate, error: LocalSendError)] = []
+    for candidate in endpoint.candidates {
+      if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
+      var reached = endpoint
+      reached.candidates = [candidate]
+      // Said once the device proved itself, not while an address is still being tried.
+      let target = LocalSendDelivery.pinnedTarget(peer, at: candidate, remembered: remembered, proven: proven) {
+        events(.waiting("waiting for its owner to accept on the LocalSend device", timeLeft: timeLeft))
+      }
+      let outcome: LocalSendClient.PrepareOutcome
+      do {
+        outcome = try client.prepareUpload(offers.map(\.file), to: target)
+      } catch .rejected {
+        return LocalSendDelivery.report(reached, peer, proven, offers, unsupported, tokens: [:], refusal: "declined by the receiver")
+      } catch {
+        guard proven.fingerprint != nil else {
+          failures.append((candidate, error))
+          continue
+        }
+        throw LocalSendDelivery.failure(error, peer: peer, endpoint: reached, remembered: remembered)
+      }
+      return try proceed(outcome, offers, unsupported, at: reached, target: target, peer: peer, proven: proven, events: events)
+    }
+    throw LocalSendDelivery.failure(failures, peer: peer, endpoint: endpoint, remembered: remembered)
+  }
+
+  /// After the device's answer `outcome` at `endpoint` (one address): its fingerprint pinned,
+  /// then the accepted files uploaded.
+  private func proceed(
+    _ outcome: LocalSendClient.PrepareOutcome, _ offers: [Offer], _ unsupported: [Unsupported], at endpoint: Endpoint,
+    target: LocalSendTarget, peer: LocalSendPeer, proven: ProvenFingerprint, events: @escaping @Sendable (SendEvent) -> Void
+  ) throws(ShareError) -> SendReport {
     let report = { (tokens: [String: String], refusal: String) in
       LocalSendDelivery.report(endpoint, peer, proven, offers, unsupported, tokens: tokens, refusal: refusal)
     }
-    events(.waiting("waiting for its owner to accept on the LocalSend device", timeLeft: client.decisionTimeout))
-    let outcome: LocalSendClient.PrepareOutcome
-    do {
-      outcome = try client.prepareUpload(offers.map(\.file), to: target)
-    } catch .rejected {
-      return report([:], "declined by the receiver")
-    } catch {
-      let remembered = contacts.remembered().0.id(for: LocalSendDelivery.pinName(peer))
-      throw LocalSendDelivery.failure(error, peer: peer, endpoint: endpoint, remembered: remembered)
-    }
-    guard let fingerprint = proven.value.withLock({ $0 }) else { throw .transport("no certificate from \(endpoint)", detail: "") }
+    guard let fingerprint = proven.fingerprint else { throw .transport("no certificate from \(endpoint)", detail: "") }
     events(.connected(peerName: peer.alias, fingerprint: fingerprint, address: endpoint.address))
     try contacts.remember([(LocalSendDelivery.pinName(peer), fingerprint)])
     guard case .session(let session) = outcome else {
@@ -69,27 +97,31 @@ final class LocalSendDelivery: Sendable {
     return answered
   }
 
-  /// The target with the TOFU check: the certificate must prove the fingerprint the device
-  /// announced and, for an alias sent to before, the one remembered for it. `proven` gets it.
-  private func pinnedTarget(_ peer: LocalSendPeer, endpoint: Endpoint) throws(ShareError) -> (
-    LocalSendTarget, ProvenFingerprint
-  ) {
-    let remembered = try contacts.rememberedForChecking().id(for: LocalSendDelivery.pinName(peer))
-    let proven = ProvenFingerprint()
+  /// `candidate` as a target with the TOFU check: the certificate must prove the fingerprint the
+  /// device announced and, for an alias sent to before, the one `remembered` for it. `proven`
+  /// gets it; `onProof` runs when it is first proven.
+  private static func pinnedTarget(
+    _ peer: LocalSendPeer, at candidate: Endpoint.Candidate, remembered: Fingerprint?, proven: ProvenFingerprint,
+    onProof: @escaping @Sendable () -> Void
+  ) -> LocalSendTarget {
     let claimed = peer.fingerprint.unescaped
     let check = PeerCheck.custom { certificate in
       guard let id = Fingerprint(bytes: certificate.bytes), certificate.matches(claimed), remembered.map({ $0 == id }) ?? true
       else { return false }
-      proven.value.withLock { $0 = id }
+      let first = proven.value.withLock { value in
+        defer { value = id }
+        return value == nil
+      }
+      if first { onProof() }
       return true
     }
-    return (LocalSendTarget(host: endpoint.host, port: endpoint.port, check: check), proven)
+    return LocalSendTarget(host: candidate.host, port: candidate.port, check: check)
   }
 
   /// Uploads each accepted file in turn, recording its outcome.
   private func upload(
     _ offers: [Offer], session: PrepareUploadResponse, to target: LocalSendTarget, report: inout SendReport,
-    events: @escaping (SendEvent) -> Void
+    events: @escaping @Sendable (SendEvent) -> Void
   ) throws(ShareError) {
     let accepted = offers.filter { session.files[$0.file.id] != nil }
     let total = accepted.reduce(Int64(0)) { $0 + $1.file.size }
@@ -122,4 +154,7 @@ final class LocalSendDelivery: Sendable {
 /// The fingerprint a LocalSend device's certificate proved, set by the TLS check.
 final class ProvenFingerprint: Sendable {
   let value = Mutex<Fingerprint?>(nil)
+
+  /// The fingerprint proven so far, if any.
+  var fingerprint: Fingerprint? { value.withLock { $0 } }
 }

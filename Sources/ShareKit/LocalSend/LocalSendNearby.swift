@@ -18,13 +18,26 @@ package struct LocalSendPeer: Codable, Sendable, Equatable {
   package var heardAt: Date
 }
 
-/// The LocalSend devices heard recently, newest first, by claimed fingerprint. Entries not heard
-/// again for `lifetime` are dropped. Thread-safe (a `Mutex`).
+/// The LocalSend devices heard recently: every claim of a fingerprint from an address, kept
+/// apart, since anyone may claim any fingerprint and only the certificate at an address proves
+/// it (`LocalSendDelivery` tries each address claiming the fingerprint sent to). Entries not
+/// heard again for `lifetime` are dropped. Thread-safe (a `Mutex`).
 final class LocalSendNearby: Sendable {
-  private let peers = Mutex<[String: LocalSendPeer]>([:])
-  /// At most this many devices are remembered (the loudest network cannot grow it), and at most
+  /// One fingerprint claimed for one address and port. The port is part of it: an announcement's
+  /// source address is not proven, and one with the phone's address and another port must not
+  /// move the phone's claim.
+  private struct Claim: Hashable {
+    var fingerprint: String
+    var address: String
+    var port: UInt16
+  }
+
+  private let peers = Mutex<[Claim: LocalSendPeer]>([:])
+  /// At most this many claims are remembered (the loudest network cannot grow it), and at most
   /// `maxPeersPerAddress` from one address (one host claiming fingerprint after fingerprint
-  /// filled the table, and no phone heard afterwards was listed: review 15).
+  /// filled the table, and no phone heard afterwards was listed: review 15). A full table makes
+  /// room by the oldest claim of the address holding the most: 16 addresses claiming 16
+  /// fingerprints each kept every phone out (review 31).
   static let maxPeers = 256
   static let maxPeersPerAddress = 16
   let lifetime: TimeInterval
@@ -40,22 +53,32 @@ final class LocalSendNearby: Sendable {
     let peer = LocalSendPeer(
       alias: PeerText(device.alias), fingerprint: PeerText(device.fingerprint.uppercased()), address: address, port: port,
       deviceModel: device.deviceModel, deviceType: device.deviceType?.rawValue, heardAt: now)
+    let claim = Claim(fingerprint: peer.fingerprint.unescaped, address: address, port: port)
     peers.withLock { peers in
       peers = peers.filter { now.timeIntervalSince($0.value.heardAt) < lifetime }
-      let key = peer.fingerprint.unescaped
-      if let known = peers[key] {
-        // A claim of a fingerprint heard from another address does not move it there: anyone
-        // may claim any fingerprint, and a pinned phone would then be sought at the claimant's.
-        guard known.address == address else { return }
-      } else {
-        guard peers.count < Self.maxPeers, peers.values.count(where: { $0.address == address }) < Self.maxPeersPerAddress
-        else { return }
+      if peers[claim] == nil {
+        let held = peers.keys.count { $0.address == address }
+        guard held < Self.maxPeersPerAddress else { return }
+        if peers.count >= Self.maxPeers {
+          guard let victim = Self.eviction(in: peers, newcomerHolds: held) else { return }
+          peers[victim] = nil
+        }
       }
-      peers[key] = peer
+      peers[claim] = peer
     }
   }
 
-  /// The devices heard within `lifetime`, newest first.
+  /// The claim to drop from a full table for a newcomer from an address holding `newcomerHolds`
+  /// claims: the oldest of the address holding the most, if that is more than the newcomer's
+  /// (so no address's claims push out one of an address holding fewer); nil to ignore it.
+  private static func eviction(in peers: [Claim: LocalSendPeer], newcomerHolds: Int) -> Claim? {
+    let held = Dictionary(grouping: peers.keys, by: \.address)
+    guard let most = held.values.map(\.count).max(), most > newcomerHolds else { return nil }
+    let loudest = held.values.filter { $0.count == most }.joined()
+    return loudest.min { (peers[$0]?.heardAt ?? .distantPast) < (peers[$1]?.heardAt ?? .distantPast) }
+  }
+
+  /// The claims heard within `lifetime`, newest first.
   func current(at now: Date = Date()) -> [LocalSendPeer] {
     peers.withLock { $0.values.filter { now.timeIntervalSince($0.heardAt) < lifetime } }
       .sorted { $0.heardAt > $1.heardAt }
@@ -70,22 +93,13 @@ extension LocalSendPeer {
   /// Whether it is a share daemon speaking LocalSend too.
   package var isShare: Bool { deviceModel == LocalSendPeer.shareModel }
 
-  /// The LocalSend devices this home's running daemon heard (announcing first and waiting up to
-  /// `wait` seconds for answers); empty when no daemon runs or LocalSend is off. share daemons
+  /// The LocalSend devices this home's running daemon heard, a claim of a fingerprint from each
+  /// address apart, newest first (announcing first and waiting up to `wait` seconds for
+  /// answers); empty when no daemon runs or LocalSend is off. share daemons
   /// are left out: `share send` reaches them by share's own protocol.
   package static func heard(paths: SharePaths, wait: Double) -> [LocalSendPeer] {
     let response = try? ControlClient.sendIfRunning(.localSendPeers(waitSeconds: wait), paths: paths)
     return (response?.localsendPeers ?? []).filter { !$0.isShare }
-  }
-
-  /// The device `target` names: its exact alias, or a prefix of at least 8 hex digits of its
-  /// fingerprint; nil when none or several do.
-  package static func match(_ target: String, in peers: [LocalSendPeer]) -> LocalSendPeer? {
-    let byAlias = peers.filter { $0.alias.unescaped == target }
-    if byAlias.count == 1 { return byAlias[0] }
-    guard target.count >= 8, target.allSatisfy(\.isHexDigit) else { return nil }
-    let byPrefix = peers.filter { $0.fingerprint.unescaped.hasPrefix(target.uppercased()) }
-    return byPrefix.count == 1 ? byPrefix[0] : nil
   }
 }
 

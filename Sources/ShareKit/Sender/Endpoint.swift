@@ -62,9 +62,12 @@ package struct Endpoint: Sendable, CustomStringConvertible {
   /// `host:port` of the first address, with brackets around an IPv6 address.
   package var address: String { candidates[0].address }
 
-  /// A LocalSend device, at the address it was heard from.
-  package init(localSend peer: LocalSendPeer) {
-    self.init(host: peer.address, port: peer.port, label: peer.alias)
+  /// A LocalSend device, at every address `claims` its fingerprint (newest first; the address
+  /// `peer` was heard from when none is given): `LocalSendDelivery` tries them in turn.
+  package init(localSend peer: LocalSendPeer, claims: [LocalSendPeer] = []) {
+    var seen: Set<String> = []
+    let candidates = (claims.isEmpty ? [peer] : claims).map { Candidate(host: $0.address, port: $0.port, advertisedAs: $0.alias) }
+    self.init(candidates: candidates.filter { seen.insert($0.address).inserted }, label: peer.alias, expectedFingerprint: nil)
     localSend = peer
   }
 

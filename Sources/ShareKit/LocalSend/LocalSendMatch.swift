@@ -1,0 +1,89 @@
+import TLS
+
+/// What a `--to` names among the LocalSend devices heard: a device is its fingerprint, tried at
+/// every address that claims it, since anyone may claim any fingerprint from anywhere and only
+/// the certificate at an address proves it (review 31).
+package enum LocalSendMatch: Equatable, Sendable {
+  /// No device heard has that alias or fingerprint prefix.
+  case none
+  /// One device: `peer`, the newest claim the target matched, and `claims`, every claim of its
+  /// fingerprint from any address, newest first.
+  case device(LocalSendPeer, claims: [LocalSendPeer])
+  /// Several fingerprints claim that alias, none of them the one remembered for it.
+  case ambiguous(devices: Int)
+
+  /// The device `target` names in `heard` (newest first): by its exact alias, or a prefix of
+  /// at least 8 hex digits of its fingerprint. An alias several fingerprints claim names the one
+  /// `remembered` for it (pinned by an earlier send), else none of them.
+  package static func of(_ target: String, in heard: [LocalSendPeer], remembered: Fingerprint?) -> LocalSendMatch {
+    let peers = heard.sorted { $0.heardAt > $1.heardAt }
+    let byAlias = peers.filter { $0.alias.unescaped == target }
+    let named = distinctFingerprints(byAlias)
+    if named.count == 1 { return device(named[0], matched: byAlias, in: peers) }
+    if named.count > 1 {
+      guard let pinned = remembered?.hex.uppercased(), named.contains(pinned) else { return .ambiguous(devices: named.count) }
+      return device(pinned, matched: byAlias, in: peers)
+    }
+    guard target.count >= 8, target.allSatisfy(\.isHexDigit) else { return .none }
+    let byPrefix = peers.filter { $0.fingerprint.unescaped.hasPrefix(target.uppercased()) }
+    let prefixed = distinctFingerprints(byPrefix)
+    return prefixed.count == 1 ? device(prefixed[0], matched: byPrefix, in: peers) : .none
+  }
+
+  /// What each of `targets` names among the LocalSend devices this home's running daemon heard
+  /// (none for HOST:PORT), an alias several claim resolved by the fingerprint remembered for it.
+  package static func of(_ targets: [String], paths: SharePaths) -> [LocalSendMatch] {
+    let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: paths, wait: 0)
+    guard !heard.isEmpty else { return targets.map { _ in .none } }
+    let (known, _) = Contacts(paths: paths).remembered()
+    return targets.map { target in
+      guard Endpoint.parse(target) == nil else { return .none }
+      return of(target, in: heard, remembered: known.id(for: LocalSendPeer.pinName(alias: target)))
+    }
+  }
+
+  /// The one device matched, if any.
+  package var peer: LocalSendPeer? {
+    if case .device(let peer, _) = self { return peer }
+    return nil
+  }
+
+  /// Where to send to the one device matched, at every address claiming it; nil if none.
+  package var endpoint: Endpoint? {
+    if case .device(let peer, let claims) = self { return Endpoint(localSend: peer, claims: claims) }
+    return nil
+  }
+
+  private static func distinctFingerprints(_ peers: [LocalSendPeer]) -> [String] {
+    var seen: Set<String> = []
+    return peers.map(\.fingerprint.unescaped).filter { seen.insert($0).inserted }
+  }
+
+  private static func device(_ fingerprint: String, matched: [LocalSendPeer], in peers: [LocalSendPeer]) -> LocalSendMatch {
+    let claims = peers.filter { $0.fingerprint.unescaped == fingerprint }
+    let peer = matched.first { $0.fingerprint.unescaped == fingerprint } ?? claims[0]
+    return .device(peer, claims: claims)
+  }
+}
+
+extension LocalSendPeer {
+  /// The name the fingerprint of the device called `alias` is remembered under (trust on first
+  /// use): apart from share devices' names.
+  package static func pinName(alias: String) -> String { "localsend:" + alias }
+
+  /// Why this claim is not the device's own for sure, or nil: the same fingerprint is also
+  /// claimed from another address in `heard`. One of them is a stranger's copy; a send tries
+  /// each, and the certificate decides.
+  package func contested(in heard: [LocalSendPeer]) -> String? {
+    let others = heard.filter { $0.fingerprint == fingerprint && ($0.address, $0.port) != (address, port) }
+    var seen: Set<String> = []
+    let addresses = others.map(\.shownAddress).filter { seen.insert($0).inserted }
+    guard !addresses.isEmpty else { return nil }
+    return "unverified: its fingerprint is also claimed from " + addresses.joined(separator: ", ")
+  }
+
+  /// Where it says its server is, `host:port` (an IPv6 host in brackets), escaped.
+  package var shownAddress: String {
+    "\(PeerText(address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"))"
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import LocalSend
+import Synchronization
+import TLS
+import Testing
+
+@testable import ShareKit
+
+/// The LocalSend devices the daemon heard, and which of them a `--to` names. Anyone may claim
+/// any fingerprint from anywhere with one `/register`; review 31 found that a stranger claiming
+/// a phone's fingerprint first owned it (the phone was ignored and sends went to the stranger),
+/// and that 16 addresses claiming 16 fingerprints each filled the table so no phone was heard.
+@Suite struct LocalSendNearbyTests {
+  static let phone = String(repeating: "ab", count: 32)
+
+  static func device(_ alias: String, _ fingerprint: String, port: Int = 53317) -> LocalSendDevice {
+    LocalSendDevice(alias: alias, deviceModel: nil, deviceType: .mobile, fingerprint: fingerprint, port: port)
+  }
+
+  @Test func aFingerprintClaimedFirstFromAnotherAddressDoesNotHideTheDevicesOwnClaim() {
+    let nearby = LocalSendNearby()
+    let start = Date()
+    nearby.heard(Self.device("phone", Self.phone, port: 47643), from: "192.0.2.3", at: start)
+    nearby.heard(Self.device("phone", Self.phone, port: 47642), from: "192.0.2.2", at: start + 1)
+    let heard = nearby.current(at: start + 2)
+    #expect(heard.map(\.address) == ["192.0.2.2", "192.0.2.3"], "both claims are kept, newest first")
+    guard case .device(let peer, let claims) = LocalSendMatch.of("phone", in: heard, remembered: nil) else {
+      Issue.record("the alias names one device")
+      return
+    }
+    #expect(peer.address == "192.0.2.2")
+    #expect(claims.map(\.address) == ["192.0.2.2", "192.0.2.3"], "a send tries every address claiming the fingerprint")
+    #expect(LocalSendMatch.of(String(Self.phone.prefix(12)), in: heard, remembered: nil).peer != nil, "and so does its prefix")
+    let endpoint = Endpoint(localSend: peer, claims: claims)
+    #expect(endpoint.candidates.map(\.address) == ["192.0.2.2:47642", "192.0.2.3:47643"])
+    // Each claim is marked, naming the other address.
+    #expect(heard[0].contested(in: heard) == "unverified: its fingerprint is also claimed from 192.0.2.3:47643")
+    #expect(heard[1].contested(in: heard) == "unverified: its fingerprint is also claimed from 192.0.2.2:47642")
+    #expect(heard[0].contested(in: [heard[0]]) == nil)
+  }
+
+  @Test func aFullTableMakesRoomFromTheAddressHoldingTheMostNeverFromALonePhone() {
+    let nearby = LocalSendNearby()
+    let start = Date()
+    var tick = 0.0
+    func flood(from hosts: Range<Int>) {
+      for host in hosts {
+        for index in 0..<LocalSendNearby.maxPeersPerAddress {
+          tick += 1
+          nearby.heard(
+            Self.device("tv-\(host)-\(index)", String(format: "%064x", host * 100 + index)), from: "198.51.100.\(host)", at: start + tick)
+        }
+      }
+    }
+    flood(from: 0..<16)
+    #expect(nearby.current(at: start + tick).count == LocalSendNearby.maxPeers)
+    tick += 1
+    nearby.heard(Self.device("phone", Self.phone), from: "192.0.2.2", at: start + tick)
+    #expect(nearby.current(at: start + tick).contains { $0.alias == "phone" }, "the phone is heard in a full table")
+    // More addresses flooding push out one another's claims, never the phone's.
+    flood(from: 16..<40)
+    let heard = nearby.current(at: start + tick)
+    #expect(heard.count == LocalSendNearby.maxPeers)
+    #expect(heard.contains { $0.alias == "phone" })
+    #expect(Dictionary(grouping: heard, by: \.address).values.allSatisfy { $0.count <= LocalSendNearby.maxPeersPerAddress })
+  }
+
+  @Test func anAliasSeveralFingerprintsClaimNamesTheRememberedOneElseNone() throws {
+    let nearby = LocalSendNearby()
+    let start = Date()
+    let other = String(repeating: "cd", count: 32)
+    nearby.heard(Self.device("phone", Self.phone), from: "192.0.2.2", at: start)
+    nearby.heard(Self.device("phone", other), from: "192.0.2.3", at: start + 1)
+    let heard = nearby.current(at: start + 2)
+    #expect(LocalSendMatch.of("phone", in: heard, remembered: nil) == .ambiguous(devices: 2))
+    let pinned = try #require(Fingerprint(hex: Self.phone))
+    #expect(LocalSendMatch.of("phone", in: heard, remembered: pinned).peer?.address == "192.0.2.2")
+    let unknown = try #require(Fingerprint(hex: String(repeating: "ef", count: 32)))
+    #expect(LocalSendMatch.of("phone", in: heard, remembered: unknown) == .ambiguous(devices: 2))
+    #expect(LocalSendMatch.of("cdcdcdcd", in: heard, remembered: nil).peer?.address == "192.0.2.3")
+    #expect(LocalSendMatch.of("tablet", in: heard, remembered: nil) == .none)
+  }
+
+  /// The delivery: a squatter's address that refuses connections and another device's (its own
+  /// certificate) are tried first, and the file lands on the device whose certificate proves
+  /// the fingerprint, at the third address.
+  @Test func aSendTriesEachAddressClaimingTheFingerprintUntilOneProvesIt() throws {
+    let a = try TestHome(name: "lab-a")
+    let sender = try #require(LocalSendFingerprint(identity: a.device.identity))
+    let phone = try LocalSendGateTests.Receiving(trusting: sender)
+    let impostor = try LocalSendGateTests.Receiving(trusting: sender)
+    let proven = try #require(LocalSendFingerprint(identity: phone.home.device.identity))
+    let start = Date()
+    func claim(_ address: String, _ port: UInt16, _ age: Double) -> LocalSendPeer {
+      LocalSendPeer(
+        alias: "phone", fingerprint: PeerText(proven.hex.uppercased()), address: address, port: port, deviceModel: nil,
+        deviceType: nil, heardAt: start - age)
+    }
+    let claims = [
+      claim("127.0.0.2", phone.service.server.port, 1), claim("127.0.0.1", impostor.service.server.port, 2),
+      claim("127.0.0.1", phone.service.server.port, 3),
+    ]
+    let events = Mutex<[SendEvent]>([])
+    let items = try OutgoingItem.files([a.file("hello.txt", Array("hi".utf8)).path])
+    let report = try LocalSendDelivery(device: a.device).send(
+      items, to: Endpoint(localSend: claims[0], claims: claims), peer: claims[0]
+    ) { event in events.withLock { $0.append(event) } }
+    #expect(report.items.map(\.status) == [.stored], "\(report)")
+    #expect(report.address == "127.0.0.1:\(phone.service.server.port)")
+    #expect(phone.home.inboxNames() == ["hello.txt"])
+    #expect(impostor.home.inboxNames().isEmpty)
+    let waiting = events.withLock { $0 }.filter { if case .waiting = $0 { true } else { false } }
+    #expect(waiting.count == 1, "said once, when the phone proved itself")
+  }
+}
