@@ -305,6 +305,18 @@ import Testing
     #expect(gate.lockedOut(at: 60) == nil)
     #expect(gate.check("7351", from: "10.0.1.3", at: 60) == .allowed)
   }
+
+  /// Review 31: the lockout of everyone also kept out a contact proven by its certificate. It
+  /// passes with the right PIN; a wrong one is still wrong, and its own address's count holds.
+  @Test func aProvenContactIsNotHeldByTheLockoutOfEveryoneButByItsOwnCount() {
+    var gate = PinGate(pin: "7351")
+    for guess in 0..<10 { _ = gate.check(String(format: "%04d", guess), from: "10.0.0.\(guess)", at: 0) }
+    #expect(gate.check("7351", from: "10.0.1.1", at: 1) == .tooManyAttempts)
+    #expect(gate.check("7351", from: "10.0.1.1", provenContact: true, at: 1) == .allowed)
+    #expect(gate.check(nil, from: "10.0.1.1", provenContact: true, at: 1) == .required)
+    for _ in 0..<3 { #expect(gate.check("0000", from: "10.0.1.1", provenContact: true, at: 1) == .invalid) }
+    #expect(gate.check("7351", from: "10.0.1.1", provenContact: true, at: 1) == .tooManyAttempts)
+  }
 }
 
 extension Result {

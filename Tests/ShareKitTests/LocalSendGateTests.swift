@@ -22,7 +22,7 @@ import Testing
     /// What the receiver reported (the daemon logs these and runs hooks on them).
     let reported = Reported()
 
-    init(trusting contact: LocalSendFingerprint? = nil, askTimeout: Duration = .seconds(5)) throws {
+    init(trusting contact: LocalSendFingerprint? = nil, askTimeout: Duration = .seconds(5), pin: LocalSendPin? = nil) throws {
       home = try TestHome(name: "lab-b")
       var trust = TrustStore()
       if let contact, let id = Fingerprint(bytes: contact.bytes) { trust.add(TrustedPeer(id: id, name: "phone")) }
@@ -35,7 +35,7 @@ import Testing
         policy: { ReceivePolicy(types: gate) }, emit: { event in reported.events.withLock { $0.append(event) } }, transfers: transfers)
       service = try LocalSendService(
         identity: home.device.identity, alias: "lab-b", host: "127.0.0.1",
-        options: LocalSendOptions(port: 0, multicastInterface: nil), admission: ReceiverConfiguration(host: "127.0.0.1"),
+        options: LocalSendOptions(port: 0, multicastInterface: nil, pin: pin), admission: ReceiverConfiguration(host: "127.0.0.1"),
         context: context, note: { _ in })
       service.start()
     }
@@ -173,14 +173,16 @@ import Testing
   }
 
   /// `POST /prepare-upload` by hand over TLS (as `home`), from the loopback source address
-  /// `source`; the reply is left to read.
-  static func rawPrepareUpload(_ files: [FileOffer], from home: TestHome, source: String, port: UInt16) throws -> TLSConnection {
+  /// `source`, with `?pin=` if given; the reply is left to read.
+  static func rawPrepareUpload(
+    _ files: [FileOffer], from home: TestHome, source: String, port: UInt16, pin: String? = nil
+  ) throws -> TLSConnection {
     let own = try #require(LocalSendFingerprint(identity: home.device.identity))
     let device = LocalSendDevice(alias: "visitor", deviceModel: nil, deviceType: .mobile, fingerprint: own.hex, port: 53317)
     let body = try JSONEncoder().encode(
       PrepareUploadRequest(info: device, files: Dictionary(uniqueKeysWithValues: files.map { ($0.id, $0) })))
     let head =
-      "POST /api/localsend/v2/prepare-upload HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+      "POST /api/localsend/v2/prepare-upload\(pin.map { "?pin=\($0)" } ?? "") HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
       + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }

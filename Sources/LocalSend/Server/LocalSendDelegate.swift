@@ -155,6 +155,9 @@ package protocol LocalSendDelegate: AnyObject, Sendable {
   /// times its size: review 26, 48 strangers' 4 MiB offers held 500 MB, read even where only
   /// contacts may send).
   func localSend(mayOffer address: String, certificate: LocalSendFingerprint?, length: Int) -> OfferAdmission
+  /// Whether `certificate`, which a sender's TLS handshake proved, is a contact's: such a sender
+  /// is not held by the lockout that wrong PINs from everyone cause (it still needs the PIN).
+  func localSend(isContact certificate: LocalSendFingerprint) -> Bool
   /// A connection ended; `active` are open now (memory can be given back at none).
   func localSend(connections active: Int)
 }
@@ -175,4 +178,5 @@ extension LocalSendDelegate {
     .proceed(release: {})
   }
   package func localSend(connections active: Int) {}
+  package func localSend(isContact certificate: LocalSendFingerprint) -> Bool { false }
 }

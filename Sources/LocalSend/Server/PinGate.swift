@@ -3,7 +3,10 @@
 /// at most `capacity` addresses, dropping the oldest); and after `maxFailuresPerWindow` wrong
 /// PINs from anyone within `window`, every address gets 429 until the window has passed — an
 /// address costs an attacker little (review 17: rotating over 300 addresses found a 4-digit PIN
-/// in 6 minutes; at 10 a minute the same search takes hours). Pure: the caller gives the time.
+/// in 6 minutes; at 10 a minute the same search takes hours). A sender whose certificate proved
+/// a contact's fingerprint is not held by that lockout of everyone (review 31: 10 wrong PINs a
+/// minute from anywhere kept contacts out too), though it still needs the PIN and its own
+/// address's count still holds. Pure: the caller gives the time.
 struct PinGate: Sendable {
   enum Verdict: Equatable {
     case allowed
@@ -38,10 +41,12 @@ struct PinGate: Sendable {
     self.pin = pin
   }
 
-  mutating func check(_ provided: String?, from address: String, at now: Double) -> Verdict {
+  /// The verdict on `provided` from `address`; `provenContact`: the sender's certificate proved
+  /// a contact's fingerprint.
+  mutating func check(_ provided: String?, from address: String, provenContact: Bool = false, at now: Double) -> Verdict {
     guard let pin else { return .allowed }
     recent.removeAll { now - $0.time >= Self.window }
-    guard lockedOut(at: now) == nil else { return .tooManyAttempts }
+    guard provenContact || lockedOut(at: now) == nil else { return .tooManyAttempts }
     let count = failures[address, default: 0]
     guard count < Self.maxFailures else { return .tooManyAttempts }
     guard let provided else { return .required }

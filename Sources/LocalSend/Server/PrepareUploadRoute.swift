@@ -96,9 +96,11 @@ extension ServerConnection {
     let limit = server.configuration.limits.maxPinBytes
     let pin = provided.map { $0.utf8.count <= limit ? $0 : "" }
     let now = Date().timeIntervalSince1970
+    // Asked only with a PIN set: the lockout of everyone does not hold a proven contact out.
+    let contact = server.configuration.pin != nil && certificate.map { server.delegate.localSend(isContact: $0) } == true
     let (verdict, closed) = server.pins.withLock { gate in
       let wasOpen = gate.lockedOut(at: now) == nil
-      let verdict = gate.check(pin, from: address, at: now)
+      let verdict = gate.check(pin, from: address, provenContact: contact, at: now)
       return (verdict, wasOpen ? gate.lockedOut(at: now) : nil)
     }
     // Once per lockout: the owner hears that PINs are being guessed.

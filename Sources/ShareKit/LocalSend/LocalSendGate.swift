@@ -92,6 +92,10 @@ final class LocalSendGate: LocalSendDelegate {
 
   func localSend(connections active: Int) { context.connectionsChanged(active) }
 
+  func localSend(isContact certificate: LocalSendFingerprint) -> Bool {
+    Fingerprint(bytes: certificate.bytes).map(context.gatekeeper.trust.trusts) ?? false
+  }
+
   func localSend(decide offer: IncomingOffer, cancellation: OfferCancellation) -> OfferDecision {
     let sender = LocalSendSender(offer.sender)
     let gatekeeper = context.gatekeeper
