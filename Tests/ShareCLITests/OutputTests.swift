@@ -140,6 +140,19 @@ import Testing
     #expect(type.code == .failure && type.err.hasPrefix("Error: no type was given"), "\(type)")
   }
 
+  /// Review 32: an address without its port was looked up as a device name (an Avahi error),
+  /// and an option after '--' was "cannot send --to: No such file or directory".
+  @Test func anAddressWithoutAPortAndAnOptionAfterTheEndOfOptionsAreNamed() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    for address in ["127.0.0.1", "::1", "fe80::1%lo"] {
+      let run = share(["send", "/etc/hostname", "--to", address], environment: home.environment)
+      #expect(run.code == .usage && run.err.contains("is an address without a port"), "\(address): \(run)")
+    }
+    let late = share(["send", "--", "/etc/hostname", "--to", "127.0.0.1:9"], environment: home.environment)
+    #expect(late.code == .usage && late.err.hasPrefix("Error: '--to' comes after '--'"), "\(late)")
+  }
+
   @Test func aRuntimeFailureIsOneErrorLineAndExit1() {
     let home = ScratchHome()
     defer { home.remove() }

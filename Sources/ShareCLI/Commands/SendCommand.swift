@@ -130,6 +130,11 @@ enum SendCommand: Command {
     for target in targets where Endpoint.parse(target) == nil && Endpoint.looksLikeAddress(target) {
       throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
     }
+    for target in targets where Endpoint.parse(target) == nil && Endpoint.isAddressWithoutPort(target) {
+      throw UsageError(
+        "'\(escape(target))' is an address without a port; give the port too, as HOST:PORT (the receiver's 'share status' shows it)",
+        spec: spec)
+    }
     // A name a LocalSend device announced to this home's daemon goes to it by LocalSend — unless
     // it names a share device this home knows (a contact, a pinned name, one of their IDs, this
     // device) or one advertising nearby now: an announcement proves nothing, and must never take
@@ -208,6 +213,11 @@ enum SendCommand: Command {
     if namesPath, paths.count != 1 {
       throw UsageError(
         "--name names standard input ('-'), the --text items, or a single file or folder, not \(paths.count) paths", spec: spec)
+    }
+    // After '--' every word is a path: an option there is most likely misplaced (review 32).
+    for argument in arguments.positionals where spec.allOptions.contains(where: { $0.names.contains(argument) }) {
+      guard !FileManager.default.fileExists(atPath: argument) else { continue }
+      throw UsageError("'\(argument)' comes after '--', where every word is a file to send; put options before '--'", spec: spec)
     }
     var catalog = ItemCatalog()
     for argument in arguments.positionals {

@@ -1,3 +1,4 @@
+import Glibc
 import TLS
 
 /// Where to send: one receiver, at one or more addresses.
@@ -84,6 +85,17 @@ package struct Endpoint: Sendable, CustomStringConvertible {
     guard let colon = text.lastIndex(of: ":") else { return false }
     let tail = text[text.index(after: colon)...]
     return !tail.isEmpty && tail.allSatisfy(\.isNumber) && !text[..<colon].contains(":")
+  }
+
+  /// Whether `text` is an IP address alone (`192.168.1.20`, `fe80::1`, `[::1]`): no device is
+  /// called that, and it needs a port (review 32: it was looked up as a name).
+  package static func isAddressWithoutPort(_ text: String) -> Bool {
+    var host = text
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    if let percent = host.firstIndex(of: "%") { host = String(host[..<percent]) }
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
   }
 
   /// Parses `HOST:PORT`, `[IPv6]:PORT` or `IPv6%scope` forms; nil when it is not one.
