@@ -149,6 +149,9 @@ import Testing
       let run = share(["send", "/etc/hostname", "--to", address], environment: home.environment)
       #expect(run.code == .usage && run.err.contains("is an address without a port"), "\(address): \(run)")
     }
+    // A device (a pipe, `<(command)`, alike) says how to send what a command writes.
+    let device = share(["send", "/dev/null", "--dry-run"], environment: home.environment)
+    #expect(device.code == .failure && device.err.contains("pipe it in: COMMAND | share send - --name NAME"), "\(device)")
     let late = share(["send", "--", "/etc/hostname", "--to", "127.0.0.1:9"], environment: home.environment)
     #expect(late.code == .usage && late.err.hasPrefix("Error: '--to' comes after '--'"), "\(late)")
   }

@@ -47,6 +47,10 @@ package struct ItemCatalog: Sendable {
     return !FileManager.default.fileExists(atPath: argument)
   }
 
+  static let notAFile =
+    "it is not a regular file or a folder (a pipe, a device or a socket); to send what a command writes, "
+    + "pipe it in: COMMAND | share send - --name NAME"
+
   /// Adds a file or a folder by path, offered under `name` when given (else its own name). A
   /// path already added (the same file or folder named twice) is left out, with a note.
   package mutating func add(path: String, name: String? = nil) throws(ShareError) {
@@ -69,7 +73,11 @@ package struct ItemCatalog: Sendable {
     // and no byte was sent).
     var source = url
     if status.kind == .symbolicLink {
-      guard let target = try? FileSystem.status(standardPath), let resolved = try? FileSystem.resolvedPath(standardPath) else {
+      guard let target = try? FileSystem.status(standardPath) else { throw .source(path: path, reason: "it is a broken symbolic link") }
+      // `<(command)` is /dev/fd/63, a link to "pipe:[…]" that no path resolves (review 32:
+      // "a broken symbolic link").
+      guard target.kind != .other else { throw .source(path: path, reason: Self.notAFile) }
+      guard let resolved = try? FileSystem.resolvedPath(standardPath) else {
         throw .source(path: path, reason: "it is a broken symbolic link")
       }
       status = target
@@ -97,7 +105,7 @@ package struct ItemCatalog: Sendable {
     case .directory:
       try addFolder(source, name: name ?? url.lastPathComponent, label: path)
     default:
-      throw .source(path: path, reason: "it is not a regular file or a folder")
+      throw .source(path: path, reason: Self.notAFile)
     }
     paths.insert(key)
   }
