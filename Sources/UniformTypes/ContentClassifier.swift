@@ -18,6 +18,8 @@ import TextEscaping
 ///   and MHTML with a VBA project are macro-enabled (`ContentClassifier+OfficeText.swift`);
 /// - content starting `\x7FELF` is a Unix executable whatever libmagic called it, and an AppImage
 ///   with `AI` and 1 or 2 at offset 8; content starting `dex\n035\0` a Dalvik executable;
+/// - content starting `ID;`, which Excel opens as a SYLK sheet under any name, is one when it
+///   holds a formula or marks itself a macro sheet (`ContentClassifier+SYLK.swift`);
 /// - an OLE2 document whose directory (in the head) names a VBA project is macro-enabled;
 /// - a ZIP (or unrecognised data starting `PK\3\4`) is looked into: an OpenDocument `mimetype`
 ///   first entry, Office Open XML parts (`[Content_Types].xml`, `_rels/`, `docProps/`, then
@@ -66,6 +68,13 @@ package enum ContentClassifier {
     case .other(let group):
       firstGroup = group
     }
+    // Before the text rules, whatever libmagic said: Excel opens content that starts `ID;` as
+    // SYLK under any name, a CSV's included (review 33).
+    if let evidence = sylkMacros(head, whole: truncated ? whole : nil) {
+      result.type = sylkSheet
+      result.refinement = evidence
+      return result
+    }
     // A ZIP or an OLE2 file is never text, whatever its first entries made libmagic call it
     // (review 23: a `visio/` entry made a Word package "Visio drawing", XML, not looked into).
     if isText(result.type, mime: mime, registry: registry), !startsWith(head, zipMagic), !startsWith(head, compoundFileMagic) {
@@ -77,10 +86,11 @@ package enum ContentClassifier {
   }
 
   /// Whether a head's verdict may change once all of the item is there: a ZIP, whose central
-  /// directory is at its end, an OLE2 file, whose directory may be anywhere, or an Office
-  /// document written as text, whose VBA project may come after its pages.
+  /// directory is at its end, an OLE2 file, whose directory may be anywhere, an Office
+  /// document written as text, whose VBA project may come after its pages, or a SYLK sheet,
+  /// whose macro may come after its cells.
   package static func needsWhole(_ head: UnsafeRawBufferPointer) -> Bool {
-    startsWith(head, zipMagic) || startsWith(head, compoundFileMagic) || isTextDocumentForm(head)
+    startsWith(head, zipMagic) || startsWith(head, compoundFileMagic) || isTextDocumentForm(head) || isSYLK(head)
   }
 
   static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
