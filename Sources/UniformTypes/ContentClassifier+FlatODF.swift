@@ -23,7 +23,7 @@ extension ContentClassifier {
     guard ByteSearch.contains(officeNamespace, in: head), mayHoldOpenDocumentMacroElement(head) else { return nil }
     let text = String(decoding: head, as: UTF8.self)
     guard isFlatOpenDocument(text) else { return nil }
-    return openDocumentMacroElement(in: text[...])
+    return openDocumentMacroElement(in: text[...], bindings: PrefixBindings(reading: head))
   }
 
   /// Whether `bytes` hold what a macro element `openDocumentMacroElement` finds needs: one of
@@ -54,25 +54,90 @@ extension ContentClassifier {
   /// The first element in OpenDocument XML `text` whose local name carries or starts macros
   /// (`flatOpenDocumentMacroElements`), as its qualified name, escaped; nil when none. The one
   /// rule for a flat file and for a zipped package's XML parts (review 28: an event listener in
-  /// an odt's `content.xml` was accepted, the same listener in a `.fodt` refused).
-  static func openDocumentMacroElement(in text: Substring) -> String? {
+  /// an odt's `content.xml` was accepted, the same listener in a `.fodt` refused). `bindings`:
+  /// what the XML read so far binds its prefixes to.
+  static func openDocumentMacroElement(in text: Substring, bindings: PrefixBindings) -> String? {
     var rest = text
     while let open = rest.firstIndex(of: "<") {
       rest = rest[rest.index(after: open)...]
       let name = rest.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
       guard !name.isEmpty, name.first != "?", name.first != "!" else { continue }
-      let local = name.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+      let parts = name.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      let local = parts.last.map(String.init) ?? ""
       guard flatOpenDocumentMacroElements.contains(local) else { continue }
       // An Impress click action (next slide, a sound) is an event listener of its own kind, in
       // everyday presentations; only one that runs something (a program, a script) counts.
-      if name.hasPrefix("presentation:"), local == "event-listener" {
-        let tag = rest.prefix { $0 != ">" }
-        let runs = ["\"execute\"", "'execute'", "\"verb\"", "'verb'", "vnd.sun.star.script:", "macro:"]
-        guard runs.contains(where: { tag.contains($0) }) else { continue }
+      if local == "event-listener", parts.count == 2, bindings.isPresentation(parts[0]),
+        !clickActionRuns(rest.prefix { $0 != ">" })
+      {
+        continue
       }
       return Escaping.escaped(String(name), maximumLength: 60)
     }
     return nil
+  }
+
+  /// Whether an Impress click action (its tag from the element's name on) runs something: a
+  /// program or an OLE verb (`presentation:action`), a script or macro by URL, or a Basic macro
+  /// by name (`script:macro-name`, `script:language`). Attribute values as an XML parser reads
+  /// them, references replaced (review 33: `&#101;xecute` was taken for a harmless action).
+  static func clickActionRuns(_ tag: Substring) -> Bool {
+    var runs = false
+    forEachAttribute(in: tag.lowercased()[...]) { name, value in
+      let local = name.split(separator: ":").last ?? ""
+      let namesMacro = local == "macro-name" || local == "language"
+      let startsProgram = value == "execute" || value == "verb"
+      let callsScript = ByteSearch.contains("vnd.sun.star.script:", in: value) || ByteSearch.contains("macro:", in: value)
+      runs = runs || namesMacro || startsProgram || callsScript
+    }
+    return runs
+  }
+
+  /// The OpenDocument presentation namespace, Impress's click actions' own.
+  static let presentationNamespace = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
+
+  /// The prefixes XML binds to the presentation namespace, and those it binds to any other
+  /// (`xmlns:p="…"`), wherever in the bytes read. A click action is one only by its namespace
+  /// (review 33: `presentation:` bound to the script namespace made a `dom:load` Basic binding a
+  /// click action). A prefix ever bound to another namespace is no presentation prefix, nor is
+  /// one never bound: an exemption given only when certain.
+  struct PrefixBindings {
+    private var presentation: Set<String> = []
+    private var other: Set<String> = []
+
+    init() {}
+
+    init(reading bytes: UnsafeRawBufferPointer) { read(bytes) }
+
+    /// Whether `prefix` names the presentation namespace in all the XML read.
+    func isPresentation(_ prefix: Substring) -> Bool {
+      let prefix = String(prefix)
+      return presentation.contains(prefix) && !other.contains(prefix)
+    }
+
+    /// Takes in the declarations in `bytes`. Over bytes: it runs on every window of a part.
+    mutating func read(_ bytes: UnsafeRawBufferPointer) {
+      let marker = Array("xmlns:".utf8)
+      var from = 0
+      while let found = ByteSearch.firstIndex(of: marker, in: bytes, from: from) {
+        var index = found + marker.count
+        from = index
+        func skipBlanks() { while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 } }
+        let nameStart = index
+        while index < bytes.count, ![0x20, 0x09, 0x0A, 0x0D, 0x3D, 0x3E, 0x2F].contains(bytes[index]) { index += 1 }
+        let prefix = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
+        skipBlanks()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { continue }
+        index += 1
+        skipBlanks()
+        guard index < bytes.count, bytes[index] == 0x22 || bytes[index] == 0x27,
+          let end = UnsafeRawBufferPointer(rebasing: bytes[(index + 1)...]).firstIndex(of: bytes[index])
+        else { continue }
+        let value = Array(UnsafeRawBufferPointer(rebasing: bytes[(index + 1)..<(index + 1 + end)]))
+        let namespace = String(decoding: ContentClassifier.xmlBytes(value), as: UTF8.self)
+        if namespace == ContentClassifier.presentationNamespace { presentation.insert(prefix) } else { other.insert(prefix) }
+      }
+    }
   }
 
   /// Whether the root element of the XML `text` is an OpenDocument `document` (any prefix bound

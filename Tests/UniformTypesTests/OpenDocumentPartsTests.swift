@@ -13,7 +13,9 @@ struct OpenDocumentPartsTests {
   static let namespaces = """
     xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" \
     xmlns:script="urn:oasis:names:tc:opendocument:xmlns:script:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" \
-    xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+    xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" \
+    xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" \
+    xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
     """
   /// What review 28's file put into `content.xml`: a load event bound to a macro of the installation.
   static let listener = """
@@ -129,5 +131,41 @@ struct OpenDocumentPartsTests {
     let entries = bytes.withUnsafeBytes { ZipDirectory.listing(of: ItemBytes($0))?.entries ?? [] }
     let sign = bytes.withUnsafeBytes { ContentClassifier.openDocumentPartMacros(entries, in: ItemBytes($0), budget: 1 << 20) }
     #expect(sign?.contains("content.xml and the parts before it are larger than share reads") == true, "\(String(describing: sign))")
+  }
+
+  /// Review 33, finding 2: the zipped parts compared a click action's undecoded tag, and
+  /// exempted any element spelled `presentation:event-listener`, whatever its prefix was bound to.
+  @Test("a click action that runs a program written with character references is refused, zipped as flat")
+  func referencesInAClickActionAreRead() throws {
+    for action in ["&#101;xecute", "&#x76;erb", "&#x65;&#x78;ecute"] {
+      let listener =
+        #"<office:event-listeners><presentation:event-listener script:event-name="dom:click" presentation:action="\#(action)" xlink:href="/usr/bin/xcalc"/></office:event-listeners>"#
+      let zipped = try check(Self.odt(styles: Self.styles("<draw:frame>\(listener)</draw:frame>")), as: "talk.odp")
+      #expect(!zipped.verdict.accepted && zipped.content?.type == .openDocumentMacros, "\(action): \(zipped.verdict)")
+      let flat = try check(Self.fodt(scripts: listener), as: "talk.fodp")
+      #expect(!flat.verdict.accepted && flat.content?.type == .openDocumentMacros, "\(action): \(flat.verdict)")
+    }
+  }
+
+  @Test("a click action is one by its namespace: presentation: bound to the script namespace is a script binding")
+  func clickActionsGoByNamespace() throws {
+    let script = "urn:oasis:names:tc:opendocument:xmlns:script:1.0"
+    let presentation = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
+    let loadBinding =
+      #"<office:event-listeners><presentation:event-listener xmlns:presentation="\#(script)" script:language="StarBasic" script:event-name="dom:load" script:macro-name="Tools.Debug.WriteDbgInfo" script:location="application"/></office:event-listeners>"#
+    // Everything a harmless click has, but the prefix is the script namespace's.
+    let rebound =
+      #"<office:event-listeners xmlns:presentation="\#(script)"><presentation:event-listener script:event-name="dom:click" presentation:action="next-page"/></office:event-listeners>"#
+    for listener in [loadBinding, rebound] {
+      let zipped = try check(Self.odt(content: Self.content(scripts: listener)), as: "letter.odt")
+      #expect(!zipped.verdict.accepted && zipped.content?.type == .openDocumentMacros, "\(listener): \(zipped.verdict)")
+      let flat = try check(Self.fodt(scripts: listener), as: "letter.fodt")
+      #expect(!flat.verdict.accepted && flat.content?.type == .openDocumentMacros, "\(listener): \(flat.verdict)")
+    }
+    // Another prefix bound to the presentation namespace is a click action like Impress's own.
+    let otherPrefix =
+      #"<draw:frame xmlns:p="\#(presentation)"><office:event-listeners><p:event-listener script:event-name="dom:click" p:action="next-page"/></office:event-listeners></draw:frame>"#
+    let click = try check(Self.odt(styles: Self.styles(otherPrefix)), as: "talk.odt")
+    #expect(click.verdict.accepted, "\(click.verdict)")
   }
 }
