@@ -22,7 +22,9 @@ struct WholeTextScanTests {
   static let odfPieces = [
     "<", ">", "/", ":", "<?", "<!", " ", "\n", "\r\n", "\t", "office:", "script", "scripts", "library-embedded", "source-code",
     "event-listener", "event-listeners", "ooo:", "x", "é", "\u{301}", "\u{600}", "\u{85}", "\u{A0}", "\u{2028}", "<office:document ",
-    "xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\"",
+    "xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\"", "presentation:", "\"", "=", "&#101;",
+    " presentation:action=\"execute\"", " presentation:action=\"next-page\"", " script:macro-name=\"a\"",
+    " xmlns:presentation=\"urn:oasis:names:tc:opendocument:xmlns:presentation:1.0\"",
   ]
 
   static func text(from pieces: [String], using generator: inout some RandomNumberGenerator) -> [UInt8] {
@@ -56,14 +58,44 @@ struct WholeTextScanTests {
     #expect(found > 100, "\(found)")
   }
 
-  @Test("a macro element is read as text wherever the bytes may hold one")
+  @Test("a macro element is looked for wherever the bytes may hold one, and found wherever a reading by Characters found one")
   func openDocumentElementsAgreeWithTheTextReading() {
     let found = Self.sampled(Self.odfPieces) { head, text in
-      let asText = ContentClassifier.openDocumentMacroElement(in: text[...], bindings: .init(reading: head))
-      #expect(asText == nil || ContentClassifier.mayHoldOpenDocumentMacroElement(head), "\(text.debugDescription)")
+      let bindings = ContentClassifier.PrefixBindings(reading: head)
+      let asBytes = ContentClassifier.openDocumentMacroElement(in: head, bindings: bindings)
+      let asText = Self.characterReading(text[...], bindings: bindings)
+      #expect(asBytes == nil || ContentClassifier.mayHoldOpenDocumentMacroElement(head), "\(text.debugDescription)")
+      // A combining mark (U+0301) or a prepended one (U+0600) joins a `<`, `?` or `>` into
+      // another Character, which the reading by Characters then did not take for markup; an XML
+      // parser, like the bytes, does.
+      let joins = text.unicodeScalars.contains { $0 == "\u{301}" || $0 == "\u{600}" }
+      #expect(asText == nil || asBytes != nil || joins, "\(text.debugDescription)")
       return asText != nil
     }
     #expect(found > 100, "\(found)")
+  }
+
+  /// The element search as it read Characters before review 33 (finding 6: 0.4 s of CPU per
+  /// MiB of click actions), the reference the byte reading must find at least as much as (it
+  /// reads a tag to its end past a quoted `>`, where this stopped).
+  static func characterReading(_ text: Substring, bindings: ContentClassifier.PrefixBindings) -> String? {
+    var rest = text
+    while let open = rest.firstIndex(of: "<") {
+      rest = rest[rest.index(after: open)...]
+      let name = rest.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
+      guard !name.isEmpty, name.first != "?", name.first != "!" else { continue }
+      let parts = name.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      let local = parts.last.map(String.init) ?? ""
+      guard ContentClassifier.flatOpenDocumentMacroElements.contains(local) else { continue }
+      let tag = Array(rest.prefix { $0 != ">" }.utf8)
+      if local == "event-listener", parts.count == 2, bindings.isPresentation(String(parts[0])),
+        !tag.withUnsafeBytes(ContentClassifier.clickActionRuns)
+      {
+        continue
+      }
+      return String(name)
+    }
+    return nil
   }
 
   @Test("a sign split by a quoted-printable soft break, a line break in base64 or quotes is still looked for as text")
