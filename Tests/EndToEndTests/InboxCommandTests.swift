@@ -126,7 +126,7 @@ import Testing
   }
 
   /// Review 30 L6: a listing in a fresh home made `Documents/Inbox` and `.share/` (reading must
-  /// not create); showing, moving or deleting there says nothing has arrived.
+  /// not create); showing, moving or deleting there finds no item, and makes nothing either.
   @Test func readingTheInboxOfAFreshHomeCreatesNothing() throws {
     let b = try ShareHome(name: "bob")
     let documents = b.root.appendingPathComponent("user/Documents")
@@ -135,7 +135,7 @@ import Testing
     #expect(listed.stderrText.contains("The Inbox is empty"), "\(listed)")
     for command in [["show", "a.txt"], ["delete", "a.txt"], ["move", "a.txt"]] {
       let result = try b.run(["inbox"] + command)
-      #expect(result.exited(with: 1) && result.stderrText.contains("nothing has arrived in this home"), "\(result)")
+      #expect(result.exited(with: 1) && result.stderrText.contains("no item named \"a.txt\" in the Inbox"), "\(result)")
     }
     #expect(!FileManager.default.fileExists(atPath: documents.path), "\(everything(under: b.root))")
     // A home made by --home (its identity exists) and never sent to: the same.

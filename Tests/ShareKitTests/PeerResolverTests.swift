@@ -84,7 +84,17 @@ import Testing
     #expect {
       try R.endpoint(for: "dav", among: peers, book: book)
     } throws: { error in
-      "\(error)".hasPrefix("no nearby peer is called dav; did you mean 'dave'?; nearby: ")
+      "\(error)".hasPrefix("no nearby peer is called dav (did you mean 'dave'?); nearby: ")
+    }
+    // A name this home knows, its device away: said so, and no other device suggested for it
+    // (review 32: "did you mean 'lab-b'?").
+    let knowing = R.book(sentTo: ["lab": R.mallory])
+    let away = R.peers([R.record("lab-b", R.labB, port: 2)], book: knowing)
+    #expect {
+      try R.endpoint(for: "lab", among: away, book: knowing)
+    } throws: { error in
+      "\(error)".hasPrefix("lab (\(R.mallory.short)), which this home knows, is not nearby; nearby: lab-b")
+        && !"\(error)".contains("did you mean")
     }
     #expect {
       try R.endpoint(for: "zebra", among: peers, book: book)
@@ -256,6 +266,12 @@ import Testing
     let peers = R.peers([R.record("bob-desk #2", R.mallory, port: 9)], book: book)
     #expect(peers.first?.standing.isUnverifiedClaim == true)
     #expect(throws: ShareError.self) { try R.endpoint(for: nil, among: peers, book: book) }
+    // Named for the number, not for look-alike characters (review 32).
+    #expect {
+      try R.endpoint(for: "bob-desk #2", among: peers, book: book)
+    } throws: { error in
+      "\(error)".contains("is bob-desk with the number Avahi adds when a name is already taken") && !"\(error)".contains("look-alike")
+    }
     for (one, other) in [("Room #2", "Room #3"), ("bob-desk#2", "bob-desk"), ("bob-desk #2x", "bob-desk")] {
       #expect(!KnownIdentities.looksAlike(one, other), "\(one) / \(other)")
     }

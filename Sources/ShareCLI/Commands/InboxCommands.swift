@@ -146,7 +146,7 @@ enum InboxShowCommand: Command {
     arguments: 1...1, argumentKind: .inboxItem, examples: ["share inbox show notes.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let item = try existingInbox(context).item(named: arguments.positionals[0])
+    let item = try existingInbox(context, holding: arguments.positionals[0]).item(named: arguments.positionals[0])
     let terminal = context.terminal
     if arguments[Self.json] {
       terminal.out(JSONOutput.line(InboxItemOutput(item)))
@@ -215,7 +215,7 @@ enum InboxMoveCommand: Command {
     }
     let name = arguments.positionals[0]
     let result = Result { () throws(ShareError) -> URL in
-      try existingInbox(context).move(name, to: destination, isInterrupted: { interrupt.isRaised })
+      try existingInbox(context, holding: name).move(name, to: destination, isInterrupted: { interrupt.isRaised })
     }
     if interrupt.isRaised, case .failure = result {
       terminal.err("Not moved: \(escape(name)) is still in the Inbox.")
@@ -226,13 +226,10 @@ enum InboxMoveCommand: Command {
   }
 }
 
-/// The home's Inbox for a command that needs an item of it; a home where nothing has arrived
-/// has none, and a read or a move must not make one (review 30 L6).
-private func existingInbox(_ context: CommandContext) throws(ShareError) -> Inbox {
-  let paths = try context.paths
-  guard let inbox = try Inbox.existing(paths: paths) else {
-    throw .configuration("nothing has arrived in this home: there is no Inbox at \(escape(paths.inbox.path)) yet")
-  }
+/// The home's Inbox for a command that needs item `name` of it; a home where nothing has
+/// arrived has none, and a read or a move must not make one (review 30 L6): no item is there.
+private func existingInbox(_ context: CommandContext, holding name: String) throws(ShareError) -> Inbox {
+  guard let inbox = try Inbox.existing(paths: context.paths) else { throw .inbox(.noSuchItem(name)) }
   return inbox
 }
 
@@ -284,7 +281,7 @@ enum InboxDeleteCommand: Command {
     examples: ["share inbox delete notes.txt notes-1.txt"])
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let inbox = try existingInbox(context)
+    let inbox = try Inbox.existing(paths: context.paths)
     var failures = 0
     var seen: Set<String> = []
     for name in arguments.positionals {
@@ -293,7 +290,8 @@ enum InboxDeleteCommand: Command {
         context.terminal.warn("\(escape(name)) was named more than once; it is deleted once")
         continue
       }
-      do {
+      do throws(ShareError) {
+        guard let inbox else { throw .inbox(.noSuchItem(name)) }
         try inbox.delete(name)
         context.terminal.err("deleted \(escape(name))")
       } catch {

@@ -70,7 +70,7 @@ extension PeerResolver {
     // decides among the records claiming it (review 16: `--to alice` found no peer).
     if byName.isEmpty, byID.isEmpty, let known = book.id(for: query) { byID = others.filter { $0.id == known } }
     switch (byName.count, byID.isEmpty) {
-    case (0, true): throw notNearby(query, peers: peers, own: book.own)
+    case (0, true): throw notNearby(query, peers: peers, own: book.own, known: book.id(for: query))
     case (0, false): return Set(byID.compactMap(\.id)).count == 1 ? .chosen(.byID(byID)) : .ambiguous(byID)
     case (1, true): return .chosen(.byName(byName[0]))
     default: return .ambiguous(byName + byID)
@@ -119,7 +119,9 @@ extension PeerResolver {
 
   /// Nothing else nearby fits `query`: this device (seen nearby or not: its own name or ID), a
   /// record that advertises this device's ID, or nobody.
-  private static func notNearby(_ query: String, peers: [Peer], own: (name: String, id: Fingerprint)?) -> ShareError {
+  private static func notNearby(
+    _ query: String, peers: [Peer], own: (name: String, id: Fingerprint)?, known: Fingerprint? = nil
+  ) -> ShareError {
     let shown = Escaping.escaped(query)
     let ownRecord = peers.first { $0.isSelf && ($0.isCalled(query, caseInsensitive: true) || matches($0, prefix: query)) }
     if let ownRecord, ownRecord.standing != .known {
@@ -140,11 +142,13 @@ extension PeerResolver {
     // nobody is called af).
     let short = normalizedFingerprintPrefix(query).map { $0.count < minimumPrefixLength } ?? false
     let hint = short ? " (an ID prefix needs at least \(minimumPrefixLength) hex digits)" : ""
+    let nearby = seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")
+    // A device this home knows by that name is away: said so, and no other name is suggested
+    // for it (review 32: "did you mean 'lab-b'?", a device it did not know).
+    if let known { return .configuration("\(shown) (\(known.short)), which this home knows, is not nearby\(nearby)") }
     let guess = Suggestions.closest(to: query, among: peers.filter { !$0.isSelf && !$0.standing.isUnverifiedClaim }.map(\.name.unescaped))
-    let suggestion = guess.map { "; did you mean '\(Escaping.escaped($0))'?" } ?? ""
-    return .configuration(
-      "no nearby peer is called \(shown)\(hint)\(suggestion)"
-        + (seen.isEmpty ? " (none is nearby)" : "; nearby: " + seen.joined(separator: ", ")))
+    let suggestion = guess.map { " (did you mean '\(Escaping.escaped($0))'?)" } ?? ""
+    return .configuration("no nearby peer is called \(shown)\(hint)\(suggestion)\(nearby)")
   }
 
   /// The endpoint for what was chosen, once it is clear it may be sent to: a record is sent to
@@ -172,6 +176,11 @@ extension PeerResolver {
         let remove = ShellWords.suggestion(["share", "trust", "remove", name])
         throw .configuration(
           "the record called \(shown) nearby claims the device ID \(id.hex), but this home knows \(shown) as \(expected.hex), which is not advertised nearby: not sending to it (another device may have taken the name while \(shown) was away). If \(shown) really has a new identity, check its ID with its owner, then run \(words) (or, for a contact, \(remove) and pair again)"
+        )
+      case .looksLike(let similar) where KnownIdentities.withoutCollisionNumber(name) == similar:
+        // Review 32: a name with Avahi's number for a taken name was "look-alike characters".
+        throw .configuration(
+          "\(shown) is \(PeerText(similar)) with the number Avahi adds when a name is already taken on the network, and its ID (\(id.short)) is not the one this home knows for \(PeerText(similar)): not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
         )
       case .looksLike(let similar):
         throw .configuration(
