@@ -166,6 +166,21 @@ package enum Entrypoint {
       line.leading += line.words[consumed..<consumed + taken]
       line.words.removeSubrange(consumed..<consumed + taken)
     }
+    return movingSubcommandFlags(line)
+  }
+
+  /// `share inbox --json show X`: flags of the subcommand written before it (review 32: a usage
+  /// error, "unexpected argument 'show'", while completion offered that order) go after it.
+  static func movingSubcommandFlags(_ line: Invocation) -> Invocation {
+    var line = line
+    guard let (_, consumed) = find(line.words), consumed < line.words.count, line.words[consumed].hasPrefix("-"),
+      let at = line.words[consumed...].firstIndex(where: { !$0.hasPrefix("-") }),
+      let subcommand = allCommands.first(where: { $0.spec.path == Array(line.words[..<consumed]) + [line.words[at]] }),
+      line.words[consumed..<at].allSatisfy({ word in subcommand.spec.options.contains { $0.isFlag && $0.names.contains(word) } })
+    else { return line }
+    let flags = Array(line.words[consumed..<at])
+    line.words.removeSubrange(consumed..<at)
+    line.words.insert(contentsOf: flags, at: consumed + 1)
     return line
   }
 

@@ -78,6 +78,11 @@ import Testing
     #expect(words(["types", "--home=/h", "show", "public.font"]) == ["types", "show", "public.font"])
     #expect(words(["send", "-v", "x.txt"]) == ["send", "-v", "x.txt"], "not a group: left to the command")
     #expect(words(["inbox", "--home"]) == ["inbox", "--home"], "no value: left for the parser to say so")
+    // A flag of the subcommand before it goes after it (review 32: "unexpected argument 'show'").
+    #expect(words(["inbox", "--json", "show", "x"]) == ["inbox", "show", "--json", "x"])
+    #expect(words(["trust", "-v", "--json", "list"]) == ["trust", "list", "--json"])
+    #expect(words(["inbox", "--json"]) == ["inbox", "--json"], "no subcommand: the group's own")
+    #expect(words(["inbox", "--nosuch", "show", "x"]) == ["inbox", "--nosuch", "show", "x"], "not its option: left to say so")
     let home = ScratchHome()
     defer { home.remove() }
     let run = share(["types", "--home", home.url.path, "show", "public.font"])
