@@ -128,11 +128,15 @@ import Testing
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
     try a.file("album/a.txt", "one\n")
     try a.file("album/sub/b.txt", "two 2\n")
-    let sender = try a.startShare("send", folder.path, "--to", daemon.address)
+    let hidden = try a.file(".hidden", "dot\n")
+    let sender = try a.startShare("send", folder.path, hidden.path, "--to", daemon.address)
     defer { sender.signal(SIGKILL) }
     let ask = try ExitCodeTests.waitingAsk(b)
     let requests = try b.share("requests")
     #expect(requests.stdoutText.contains("folder album, 10 bytes in 2 files"), "\(requests)")
+    // A name 'ls' does not show is marked (review 29).
+    #expect(requests.stdoutText.contains("file .hidden (hidden: its name starts with a dot), 4 bytes"), "\(requests)")
+    #expect(!requests.stdoutText.contains("album (hidden"), "\(requests)")
     let listed = try parseJSONLines(try b.share("requests", "--json").stdoutText)
     let item = (listed.first?["items"] as? [[String: Any]])?.first
     #expect(item?["files"] as? Int == 2 && item?["size"] as? Int == 10, "\(listed)")

@@ -128,7 +128,9 @@ enum RequestsCommand: Command {
         var size = item.size.map(formatBytes) ?? "unknown size"
         if let files = item.files { size += files == 1 ? " in 1 file" : " in \(files) files" }
         let verdict = item.accepted ? "" : " — will be refused: \(item.reason.map { "\($0)" } ?? "")"
-        terminal.out("    \(item.kind) \(item.name), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")
+        // A name starting with a dot is hidden from 'ls' and file managers (review 29).
+        let hidden = item.name.unescaped.hasPrefix(".") ? " (hidden: its name starts with a dot)" : ""
+        terminal.out("    \(item.kind) \(item.name)\(hidden), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")
         if let command = item.acceptWith { terminal.out("      to accept it: \(command)") }
       }
       if ask.itemCount > ask.items.count { terminal.out("    … and \(ask.itemCount - ask.items.count) more item(s)") }
