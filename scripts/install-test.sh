@@ -28,6 +28,8 @@ snapshot >"$work/before"
 install_sh() { env -u XDG_RUNTIME_DIR -u DBUS_SESSION_BUS_ADDRESS "$SHARE_REPO/scripts/install.sh" "$@"; }
 
 install_sh --user 2>"$work/install.err" || { cat "$work/install.err" >&2; share_die "install --user failed"; }
+# This HOME is not the login home: the user manager (the real user's) is not touched (review 30).
+check "a scratch HOME leaves the systemd user manager alone" grep -qF "the systemd user manager is left alone" "$work/install.err"
 B="$HOME/.local/bin/share"
 manifest="$HOME/.local/share/share/install-manifest"
 check "binary installed and runs" bash -c '[ "$("$1" --version)" = "$("$SHARE_BIN" --version)" ]' _ "$B"
@@ -82,8 +84,8 @@ rm -f "$B" && echo "mine" >"$B"
 snapshot >"$work/mine"
 status=0
 install_sh --user 2>"$work/refused.err" || status=$?
-check "a file it did not install is not replaced (exit 1, named)" \
-  bash -c '[ "$1" = 1 ] && grep -qF "$2" "$3"' _ "$status" "$B" "$work/refused.err"
+check "a file it installed and that was changed since is not replaced (exit 1, named as changed)" \
+  bash -c '[ "$1" = 1 ] && grep -qF "$2 (changed since it was installed)" "$3"' _ "$status" "$B" "$work/refused.err"
 check "the refused install changed nothing" bash -c 'cmp -s "$1" <(cd "$HOME" && find . -printf "%p %y %m\n" | LC_ALL=C sort)' _ "$work/mine"
 install_sh --user --force 2>/dev/null
 check "--force replaces it" bash -c '"$1" --version >/dev/null' _ "$B"

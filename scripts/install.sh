@@ -97,10 +97,13 @@ install_user() {
   local force=$1 binary kind source dest mode conflicts=() tmp
   load_manifest
   while IFS=$'\t' read -r kind source dest mode; do
-    if { [ -e "$dest" ] || [ -L "$dest" ]; } && ! as_installed "$dest"; then conflicts+=("$dest"); fi
+    if { [ -e "$dest" ] || [ -L "$dest" ]; } && ! as_installed "$dest"; then
+      # Review 30: a file it installed and the user then edited was called "not installed by".
+      if [ -n "${owned[$dest]:-}" ]; then conflicts+=("$dest (changed since it was installed)"); else conflicts+=("$dest (not installed by it)"); fi
+    fi
   done < <(layout)
   if [ ${#conflicts[@]} -gt 0 ] && [ "$force" != 1 ]; then
-    share_die "not installed by scripts/install.sh, so not replaced (--force replaces them):$(printf '\n  %s' "${conflicts[@]}")"
+    share_die "not replaced, as scripts/install.sh did not leave them so (--force replaces them):$(printf '\n  %s' "${conflicts[@]}")"
   fi
   binary=${SHARE_BIN:-$(cd "$SHARE_REPO" && scripts/setup.sh release)}
   share_version "$binary" >/dev/null
@@ -137,8 +140,18 @@ install_user() {
   after_install
 }
 
+# user_manager: whether the systemd user manager is this HOME's: with HOME pointing elsewhere (a
+# scratch home to try an install in) it belongs to the login home, and is left alone (review 30).
+user_manager() {
+  local login
+  login=$(getent passwd "$(id -u)" 2>/dev/null | cut -d: -f6)
+  [ -z "$login" ] || [ "$(cd "$HOME" 2>/dev/null && pwd -P)" = "$(cd "$login" 2>/dev/null && pwd -P)" ]
+}
+
 after_install() {
-  if systemctl --user daemon-reload 2>/dev/null; then share_say "systemd user manager reloaded"; fi
+  if ! user_manager; then
+    share_say "HOME is not your login home: the systemd user manager is left alone"
+  elif systemctl --user daemon-reload 2>/dev/null; then share_say "systemd user manager reloaded"; fi
   share_say "installed $("$HOME/.local/bin/share" --version) for $(id -un 2>/dev/null || id -u) (manifest: $manifest)"
   case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) share_say "note: ~/.local/bin is not on PATH; add it (Debian's ~/.profile does when the folder exists at login)" ;; esac
   share_say "receive in the background: systemctl --user enable --now share"
@@ -169,7 +182,7 @@ uninstall_user() {
   [ ${#owned[@]} -gt 0 ] || { share_say "nothing to remove: no install manifest at $manifest"; return 0; }
   # An enabled unit leaves a link in default.target.wants; disable it before its file goes.
   if [ -n "${owned[$HOME/.config/systemd/user/share.service]:-}" ]; then
-    systemctl --user disable --now share.service 2>/dev/null || true
+    if user_manager; then systemctl --user disable --now share.service 2>/dev/null || true; fi
     [ -L "$wants" ] && [ "$(readlink "$wants")" = "$HOME/.config/systemd/user/share.service" ] && rm -f "$wants"
     rmdir "$(dirname "$wants")" 2>/dev/null || true
   fi
@@ -179,7 +192,7 @@ uninstall_user() {
   while IFS=$'\t' read -r kind path sum; do
     rmdir "$path" 2>/dev/null || true
   done < <(for path in "${!owned[@]}"; do [ "${owned[$path]}" = dir ] && printf 'dir\t%s\t\n' "$path"; done | LC_ALL=C sort -r)
-  systemctl --user daemon-reload 2>/dev/null || true
+  if user_manager; then systemctl --user daemon-reload 2>/dev/null || true; fi
   share_say "removed the user install (share's data in ~/.config/share and ~/Documents/Inbox is kept)"
 }
 
