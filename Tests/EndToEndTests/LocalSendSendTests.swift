@@ -4,18 +4,27 @@ import Testing
 /// `share peers` and `share send` with a LocalSend device: localsend-cli's `receive` (PyPI),
 /// announcing itself on loopback, heard by a `share daemon --localsend` on the same port.
 @Suite(.serialized) struct LocalSendSendTests {
-  @Test func sharePeersListsALocalsendReceiverAndShareSendsItAFilePinningItsFingerprint() throws {
-    let a = try ShareHome(name: "lab-a")
+  /// `a`'s daemon with LocalSend on `localSendPort` (0: any), and localsend-cli receiving into
+  /// `received`, announcing itself on a loopback multicast port the daemon hears, ready.
+  static func receiving(_ a: ShareHome, localSendPort: UInt16) throws -> (
+    daemon: Daemon, cli: LocalsendCLI, receiver: ChildProcess, output: URL, multicast: UInt16
+  ) {
     let multicast = try freeLoopbackPort()
     let daemon = try a.startDaemon(arguments: [
-      "--localsend", "--localsend-port", "0", "--localsend-multicast-port", String(multicast),
+      "--localsend", "--localsend-port", String(localSendPort), "--localsend-multicast-port", String(multicast),
     ])
-    defer { _ = daemon.stop() }
     let cli = try LocalsendCLI(in: a)
     let output = a.root.appendingPathComponent("received")
     let receiver = try cli.start(["receive", "--output", output.path, "--json"], port: multicast)
-    defer { receiver.signal(SIGKILL) }
     #expect(receiver.waitFor(timeout: .seconds(30)) { stdout, _, _ in String(decoding: stdout, as: UTF8.self).contains("\"ready\"") })
+    return (daemon, cli, receiver, output, multicast)
+  }
+
+  @Test func sharePeersListsALocalsendReceiverAndShareSendsItAFilePinningItsFingerprint() throws {
+    let a = try ShareHome(name: "lab-a")
+    let (daemon, cli, receiver, output, multicast) = try Self.receiving(a, localSendPort: 0)
+    defer { _ = daemon.stop() }
+    defer { receiver.signal(SIGKILL) }
 
     // It announces every 5 s; the daemon hears it and share peers shows it, marked.
     var listed: [[String: Any]] = []
@@ -76,17 +85,10 @@ import Testing
   /// unverified, and the send tries each address until the certificate proves the fingerprint.
   @Test func aStrangerClaimingAReceiversFingerprintFromElsewhereIsMarkedAndTheFileStillReachesTheReceiver() throws {
     let a = try ShareHome(name: "lab-a")
-    let multicast = try freeLoopbackPort()
     let port = try freeLoopbackPort()
-    let daemon = try a.startDaemon(arguments: [
-      "--localsend", "--localsend-port", String(port), "--localsend-multicast-port", String(multicast),
-    ])
+    let (daemon, _, receiver, output, multicast) = try Self.receiving(a, localSendPort: port)
     defer { _ = daemon.stop() }
-    let cli = try LocalsendCLI(in: a)
-    let output = a.root.appendingPathComponent("received")
-    let receiver = try cli.start(["receive", "--output", output.path, "--json"], port: multicast)
     defer { receiver.signal(SIGKILL) }
-    #expect(receiver.waitFor(timeout: .seconds(30)) { stdout, _, _ in String(decoding: stdout, as: UTF8.self).contains("\"ready\"") })
     func heard() throws -> [[String: Any]] {
       try parseJSONLines(try a.share("peers", "--json", "--timeout", "1").stdoutText).filter { $0["protocol"] as? String == "localsend" }
     }
