@@ -31,6 +31,9 @@ struct Terminal: Sendable {
   /// else `$COLUMNS`, else 80. Read afresh each time, so a resized window is followed.
   var columns: Int { console.columns(.standardError) ?? environmentColumns ?? 80 }
 
+  /// The width of the terminal stdout is, alike (for tables).
+  var outputColumns: Int { console.columns(.standardOutput) ?? environmentColumns ?? 80 }
+
   /// Writes a line of data to stdout.
   func out(_ line: String) { console.write(line + "\n", to: .standardOutput) }
 

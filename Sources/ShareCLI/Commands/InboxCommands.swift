@@ -89,7 +89,8 @@ enum InboxListCommand: Command {
       let type = item.metadata?.type.map { TypeNames.describe($0.rawValue) } ?? item.kind.rawValue
       table.add(escape(item.name), formatBytes(item.size), type, when, sender(item))
     }
-    table.print(to: terminal)
+    // Names are cut to fit the terminal; 'inbox list --json' and a pipe have them whole.
+    table.print(to: terminal, shrinking: 0)
     return .success
   }
 
