@@ -70,6 +70,12 @@ extension ContentClassifier {
       let colon = name.firstIndex(of: UInt8(ascii: ":"))
       let local = colon.map { UnsafeRawBufferPointer(rebasing: name[($0 + 1)...]) } ?? name
       guard let element = macroElementNames.first(where: { $0.elementsEqual(local) }) else { continue }
+      // An empty script container holds no code (review 33: OpenOffice.org 1.x's `<office:script/>`).
+      if element == scriptName || element == libraryEmbeddedName,
+        isEmptyScriptContainer(UnsafeRawBufferPointer(rebasing: bytes[end...]), name: name, local: element)
+      {
+        continue
+      }
       // An Impress click action (next slide, a sound) is an event listener of its own kind, in
       // everyday presentations; only one that runs something (a program, a script) counts.
       if element == eventListenerName, let colon,
@@ -84,7 +90,7 @@ extension ContentClassifier {
 
   /// Where the tag whose name ends at `from` ends: its first `>` outside a quoted value, as a
   /// parser reads it (a `>` in a value once hid the attributes after it), or the bytes' end.
-  private static func tagEnd(_ bytes: UnsafeRawBufferPointer, from: Int) -> Int {
+  static func tagEnd(_ bytes: UnsafeRawBufferPointer, from: Int) -> Int {
     var quote: UInt8? = nil
     for index in from..<bytes.count {
       let byte = bytes[index]

@@ -80,7 +80,7 @@ struct FlatOpenDocumentTests {
         .utf8)
     #expect(!(try judge("a.fodt", listener)).accepted)
     let prefixed = Array(
-      #"<?xml version="1.0"?><d:document xmlns:d="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><d:scripts><d:script/></d:scripts></d:document>"#
+      #"<?xml version="1.0"?><d:document xmlns:d="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><d:scripts><d:script><b:libraries xmlns:b="http://openoffice.org/2004/office"><b:library-embedded b:name="L"><b:module b:name="M"/></b:library-embedded></b:libraries></d:script></d:scripts></d:document>"#
         .utf8)
     #expect(!(try judge("a.fods", prefixed)).accepted)
   }
