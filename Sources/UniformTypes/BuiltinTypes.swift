@@ -31,7 +31,8 @@ enum BuiltinTypes {
   static let all: [TypeDeclaration] = {
     var list = BuiltinTypeList()
     for family in [
-      roots, text, sourceCode, scripts, settingScripts, links, images, documents, compressedDocuments, macroDocuments, media,
+      roots, text, sourceCode, scripts, settingScripts, links, images, documents, openOfficeDocuments, compressedDocuments, macroDocuments,
+      media,
       fonts, archives, diskImages, security, appleDocuments, models, executables, installers, packages,
     ] {
       family(&list)

@@ -8,8 +8,9 @@ import TextEscaping
 extension ContentClassifier {
   /// The local names of the elements that carry or start macros in a flat OpenDocument file.
   /// Matched under any prefix: LibreOffice reads the namespaces, not the prefixes `office:`,
-  /// `ooo:` and `script:` its own files use.
-  static let flatOpenDocumentMacroElements = ["script", "library-embedded", "source-code", "event-listener"]
+  /// `ooo:` and `script:` its own files use. `event` is OpenOffice.org 1.x's binding
+  /// (`script:event` in `office:events`, review 33), as `event-listener` is OpenDocument's.
+  static let flatOpenDocumentMacroElements = ["script", "library-embedded", "source-code", "event-listener", "event"]
 
   /// The OpenDocument office namespace, which the root element of a flat file binds.
   static let officeNamespace = Array("urn:oasis:names:tc:opendocument:xmlns:office:1.0".utf8)
@@ -77,8 +78,9 @@ extension ContentClassifier {
         continue
       }
       // An Impress click action (next slide, a sound) is an event listener of its own kind, in
-      // everyday presentations; only one that runs something (a program, a script) counts.
-      if element == eventListenerName, let colon,
+      // everyday presentations (an `event` in OpenOffice.org 1.x); only one that runs something
+      // (a program, a script) counts.
+      if element == eventListenerName || element == eventName, let colon,
         bindings.isPresentation(String(decoding: UnsafeRawBufferPointer(rebasing: name[..<colon]), as: UTF8.self))
       {
         if !clickActionRuns(UnsafeRawBufferPointer(rebasing: bytes[start..<tagEnd(bytes, from: end)])) { continue }
@@ -107,6 +109,7 @@ extension ContentClassifier {
 
   private static let macroElementNames = flatOpenDocumentMacroElements.map { Array($0.utf8) }
   private static let eventListenerName = Array("event-listener".utf8)
+  private static let eventName = Array("event".utf8)
 
   /// Whether a name ends at `index` as `Character`s read it: `>`, `/`, an ASCII blank, or a
   /// character past ASCII that is a blank (U+0085, U+00A0, U+2028…).
@@ -142,8 +145,11 @@ extension ContentClassifier {
   /// What `clickActionRuns` needs its tag to hold, in any case, to find anything.
   private static let clickActionWords = ["&", "execute", "verb", "macro", "language", "vnd.sun.star.script"]
 
-  /// The OpenDocument presentation namespace, Impress's click actions' own.
-  static let presentationNamespace = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
+  /// The OpenDocument presentation namespace, Impress's click actions' own, and OpenOffice.org
+  /// 1.x's before it.
+  static let presentationNamespaces: Set<String> = [
+    "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0", "http://openoffice.org/2000/presentation",
+  ]
 
   /// The prefixes XML binds to the presentation namespace, and those it binds to any other
   /// (`xmlns:p="…"`), wherever in the bytes read. A click action is one only by its namespace
@@ -183,7 +189,7 @@ extension ContentClassifier {
         else { continue }
         let value = Array(UnsafeRawBufferPointer(rebasing: bytes[(index + 1)..<(index + 1 + end)]))
         let namespace = String(decoding: ContentClassifier.xmlBytes(value), as: UTF8.self)
-        if namespace == ContentClassifier.presentationNamespace { presentation.insert(prefix) } else { other.insert(prefix) }
+        if ContentClassifier.presentationNamespaces.contains(namespace) { presentation.insert(prefix) } else { other.insert(prefix) }
       }
     }
   }

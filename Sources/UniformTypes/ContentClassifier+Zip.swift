@@ -114,10 +114,12 @@ extension ContentClassifier {
     return nil
   }
 
-  /// A package that names its own type in a stored first entry `mimetype`: OpenDocument, EPUB.
+  /// A package that names its own type in a stored first entry `mimetype`: OpenDocument (and
+  /// OpenOffice.org 1.x's `application/vnd.sun.xml.*` before it, whose `Basic/` LibreOffice
+  /// loads as an odt's: review 33), EPUB.
   private static func mimetypeEntryType(_ declared: String, registry: TypeRegistry) -> (TypeIdentifier, String)? {
     let shown = Escaping.escaped(declared, maximumLength: 80)
-    if declared.hasPrefix("application/vnd.oasis.opendocument.") {
+    if declared.hasPrefix("application/vnd.oasis.opendocument.") || declared.hasPrefix("application/vnd.sun.xml.") {
       let type = registry.type(forMIMEType: declared)
       return (registry.conforms(type, to: .openDocument) ? type : .openDocument, "OpenDocument mimetype entry (\(shown))")
     }

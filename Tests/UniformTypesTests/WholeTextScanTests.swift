@@ -24,8 +24,8 @@ struct WholeTextScanTests {
     "event-listener", "event-listeners", "ooo:", "x", "é", "\u{301}", "\u{600}", "\u{85}", "\u{A0}", "\u{2028}", "<office:document ",
     "xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\"", "presentation:", "\"", "=", "&#101;",
     " presentation:action=\"execute\"", " presentation:action=\"next-page\"", " script:macro-name=\"a\"",
-    " xmlns:presentation=\"urn:oasis:names:tc:opendocument:xmlns:presentation:1.0\"", "libraries",
-    "</office:script>", "<office:script/>", "</ooo:library-embedded>",
+    " xmlns:presentation=\"urn:oasis:names:tc:opendocument:xmlns:presentation:1.0\"", "event", "events", "libraries",
+    "</office:script>", "<office:script/>", "</ooo:library-embedded>", " xmlns:presentation=\"http://openoffice.org/2000/presentation\"",
   ]
 
   static func text(from pieces: [String], using generator: inout some RandomNumberGenerator) -> [UInt8] {
@@ -97,7 +97,7 @@ struct WholeTextScanTests {
         continue
       }
       let tag = Array(rest.prefix { $0 != ">" }.utf8)
-      if local == "event-listener", parts.count == 2, bindings.isPresentation(String(parts[0])),
+      if local == "event-listener" || local == "event", parts.count == 2, bindings.isPresentation(String(parts[0])),
         !tag.withUnsafeBytes(ContentClassifier.clickActionRuns)
       {
         continue
