@@ -279,7 +279,9 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.appinstaller", "MSIX App Installer file", ["public.xml", "public.installer-package"], ext: ["appinstaller"],
       mime: ["application/appinstaller"])
-    list.type("com.apple.itunes.ipa", "iOS app (ipa)", ["public.zip-archive", "public.installer-package"], ext: ["ipa"])
+    list.type(
+      "com.apple.itunes.ipa", "iOS app (ipa)", ["public.zip-archive", "public.installer-package"], ext: ["ipa"],
+      mime: ["application/x-ios-app"])
     list.type(
       "com.microsoft.vsix", "Visual Studio or VS Code extension (vsix)", ["public.zip-archive", "public.installer-package"],
       ext: ["vsix"], mime: ["application/vsix"])

@@ -2,8 +2,35 @@
 /// scriptlet that pacman runs), uncompressed or gzip-compressed (review 18: `.pkg.tar` and
 /// `.pkg.tar.gz` were accepted as archives). xz, bzip2 and zstd tars are not opened: those are
 /// refused by name only.
+///
+/// macOS flat installer packages by content too: a xar archive whose table of contents names a
+/// `Distribution` (a product archive) or `PackageInfo` (a component package), which Installer
+/// runs the scripts of (review 33: one named `.xar` was accepted as an archive).
 extension ContentClassifier {
   static let archPackage: TypeIdentifier = "org.archlinux.package-tar"
+  static let flatInstallerPackage: TypeIdentifier = "com.apple.installer-package-archive"
+
+  /// The installer package a head of `type` shows, with the evidence: a pacman package or a
+  /// macOS flat package; nil for neither.
+  static func installerPackage(_ head: UnsafeRawBufferPointer, type: TypeIdentifier, registry: TypeRegistry) -> (
+    TypeIdentifier, String
+  )? {
+    if let evidence = packageInTar(head, type: type, registry: registry) { return (archPackage, evidence) }
+    return flatPackageTableOfContents(head).map { (flatInstallerPackage, "xar archive whose table of contents names \($0)") }
+  }
+
+  /// What a xar archive's table of contents (zlib-compressed XML after the header) names that
+  /// makes it a macOS installer package (`Distribution`, `PackageInfo`), as far as the head holds it.
+  static func flatPackageTableOfContents(_ head: UnsafeRawBufferPointer) -> String? {
+    guard startsWith(head, Array("xar!".utf8)), head.count > 28 else { return nil }
+    let headerSize = Int(head[4]) << 8 | Int(head[5])
+    guard headerSize >= 28, headerSize < head.count,
+      let toc = Inflate.inflated(UnsafeRawBufferPointer(rebasing: head[headerSize...]), format: .gzip, limit: ContentSniffer.headLength)
+    else { return nil }
+    return toc.withUnsafeBytes { toc in
+      ["Distribution", "PackageInfo"].first { ByteSearch.contains(Array("<name>\($0)</name>".utf8), in: toc) }
+    }
+  }
 
   /// Evidence that a tar or gzip `type`d head is a pacman package; nil when it is not one.
   static func packageInTar(_ head: UnsafeRawBufferPointer, type: TypeIdentifier, registry: TypeRegistry) -> String? {

@@ -19,7 +19,7 @@ extension ContentClassifier {
       }
       return
     }
-    let runsCode = registry.conforms(type, to: .macroEnabled) || registry.conforms(type, to: .executable)
+    let runsCode = [.macroEnabled, .executable, .installerPackage].contains { registry.conforms(type, to: $0) }
     guard type != result.type, generic || runsCode || registry.conforms(result.type, to: .zipArchive) else { return }
     result.type = type
     result.refinement = evidence
@@ -101,16 +101,37 @@ extension ContentClassifier {
     }
     // A program too, before the kinds that do not run (the fuzzer: a jar that also listed
     // `[Content_Types].xml` in its directory became a plain Office package once complete).
+    if let program = zipProgram(names, lowered: lowered) { return program }
+    if let found = declared ?? office { return found }
+    if names.contains("META-INF/container.xml") {
+      return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
+    }
+    return nil
+  }
+
+  /// The program or installer a ZIP's entries show (`lowered`: their names in lowercase), or nil:
+  /// an Android or Java program, a Windows app package (MSIX, AppX: an OPC package, once an
+  /// "Office Open XML document", with `AppxManifest.xml`, `AppxBlockMap.xml` or a bundle's
+  /// manifest) or an iOS app (`Payload/NAME.app/`). Review 33: the last two were refused only by
+  /// their names, and accepted as `.zip`.
+  private static func zipProgram(_ names: [String], lowered: [String]) -> (TypeIdentifier, String)? {
     if names.contains(where: { $0 == "AndroidManifest.xml" || $0 == "classes.dex" }) {
       return ("com.android.package-archive", "Android package (AndroidManifest.xml)")
     }
     if names.contains("META-INF/MANIFEST.MF") {
       return ("com.sun.java-archive", "Java archive (META-INF/MANIFEST.MF)")
     }
-    if let found = declared ?? office { return found }
-    if names.contains("META-INF/container.xml") {
-      return ("org.idpf.epub-container", "EPUB container (META-INF/container.xml)")
+    let appx = ["appxmanifest.xml", "appxblockmap.xml", "appxmetadata/appxbundlemanifest.xml"]
+    if let index = lowered.firstIndex(where: { appx.contains($0) }) {
+      return ("com.microsoft.msix-package", "Windows app package (\(Escaping.escaped(names[index], maximumLength: 60)))")
     }
+    // iOS installs the app bundle a folder under `Payload/` holds, whatever the ZIP is called.
+    let app = lowered.firstIndex { name in
+      let segments = name.split(separator: "/", omittingEmptySubsequences: false)
+      return segments.count >= 2 && segments[0] == "payload" && segments[1].hasSuffix(".app") && segments[1].count > 4
+        && (segments.count > 2 || name.hasSuffix("/"))
+    }
+    if let app { return ("com.apple.itunes.ipa", "iOS app (\(Escaping.escaped(names[app], maximumLength: 60)))") }
     return nil
   }
 

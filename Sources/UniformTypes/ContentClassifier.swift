@@ -179,8 +179,8 @@ package enum ContentClassifier {
       result.refinement = "NE module with no code segments and no entry point"
       return
     }
-    if let evidence = packageInTar(head, type: result.type, registry: registry) {
-      result.type = archPackage
+    if let (type, evidence) = installerPackage(head, type: result.type, registry: registry) {
+      result.type = type
       result.refinement = evidence
       return
     }
