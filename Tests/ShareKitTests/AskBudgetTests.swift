@@ -32,12 +32,17 @@ import Testing
   @Test func aStrangersLargeAsksAreJudgedOnceAMinute() {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: TrustStore())
     let large = 60_000
+    #expect(gate.budgetSpent(Self.mallory, address: "127.0.0.9") == nil)
     #expect(gate.beforeJudging(Self.mallory, address: "127.0.0.9", cost: large) == nil)
+    // Looked at after the Hello, before the next Ask is read, without counting one.
+    #expect((0..<50).allSatisfy { _ in gate.budgetSpent(Self.mallory, address: "127.0.0.9")?.code == "busy" })
+    #expect(gate.budgetSpent(Self.alice, address: "127.0.0.10") == nil)
     #expect(gate.beforeJudging(Self.mallory, address: "127.0.0.9", cost: 1)?.code == "busy")
     // Another certificate from that address waits too (its budget is twice a peer's, spent);
     // from another address it is judged.
     let other = Fingerprint(bytes: Array(repeating: 0x67, count: 32))!
     #expect(gate.beforeJudging(other, address: "127.0.0.9", cost: 1)?.message.contains("your address") == true)
+    #expect(gate.budgetSpent(other, address: "127.0.0.11") == nil)
     #expect(gate.beforeJudging(other, address: "127.0.0.11", cost: 30_000) == nil)
     #expect(gate.beforeJudging(Self.alice, address: "127.0.0.10", cost: 5_000) == nil)
     var rate = AskRate(costPerPeer: 10)

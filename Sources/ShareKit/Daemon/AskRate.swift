@@ -42,6 +42,20 @@ struct AskRate {
     return nil
   }
 
+  /// Why an ask from `peer` at `address` would be refused now, without counting one.
+  func refusal(peer: String, address: String, now: ContinuousClock.Instant = .now) -> Refusal? {
+    func window(_ key: String) -> (count: Int, cost: Int) {
+      let times = (starts[key] ?? []).filter { now - $0.at < Self.window }
+      return (times.count, times.reduce(0) { $0 &+ $1.cost })
+    }
+    let (fromPeer, fromAddress) = (window("id " + peer), window("address " + address))
+    let peerFull = fromPeer.count >= limits.peer || fromPeer.cost >= costs.peer
+    guard peerFull || fromAddress.count >= limits.address || fromAddress.cost >= costs.address else { return nil }
+    return Refusal(
+      code: "busy",
+      message: "too many asks from \(peerFull ? "you" : "your address") in the last minute; wait a minute before asking again")
+  }
+
   /// How many asks `key` started within the window before `now`, and their cost (older ones
   /// forgotten).
   private mutating func recent(_ key: String, now: ContinuousClock.Instant) -> (count: Int, cost: Int) {

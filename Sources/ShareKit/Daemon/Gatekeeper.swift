@@ -144,6 +144,17 @@ package final class Gatekeeper: Sendable {
     }
   }
 
+  /// Whether `peer` at `address` has spent its budget of Asks already (`beforeJudging`), looked
+  /// at right after its Hello without counting: a spent one is refused before its next Ask's
+  /// bytes are read (review 31: refused after its Ask was read, a 4 MB Ask decoded and validated
+  /// each time still cost the daemon a core).
+  package func budgetSpent(_ peer: Fingerprint, address: String) -> Refusal? {
+    state.withLock { state in
+      if peer == state.own || state.trust.peer(peer).map({ !$0.ask }) == true { return nil }
+      return state.received.refusal(peer: peer.hex, address: address)
+    }
+  }
+
   /// Whether an ask from `peer` goes ahead. A contact that needs no asking goes ahead at once;
   /// otherwise the ask waits, folded with an identical one, until the person accepts or
   /// declines it, it times out, or its sender goes away. Returns nil to proceed, or why not.

@@ -141,7 +141,9 @@ final class ReceiveSession {
       throw WireError.versionMismatch(ours: protocolVersion, theirs: hello.version)
     }
     guard Fingerprint(hex: hello.id) == fingerprint else { throw WireError.identityMismatch }
-    if let refusal = context.gatekeeper?.admit(fingerprint) { throw refusal }
+    if let refusal = context.gatekeeper?.admit(fingerprint) ?? context.gatekeeper?.budgetSpent(fingerprint, address: address) {
+      throw refusal
+    }
     emit(.connected(peer))
     let device = context.device
     try connection.sendNow(.hello(Hello(name: PeerText(device.name), id: device.fingerprint.hex, accepts: policy.summary)))
