@@ -27,18 +27,11 @@ struct AskRate {
   /// `cost` is what the ask weighs (its items and entries), counted once it is admitted: an
   /// ask is refused once the window holds as many asks as the limit or as much cost.
   mutating func admit(peer: String, address: String, cost: Int = 1, now: ContinuousClock.Instant = .now) -> Refusal? {
-    let (peerKey, addressKey) = ("id " + peer, "address " + address)
-    let fromPeer = recent(peerKey, now: now)
-    let fromAddress = recent(addressKey, now: now)
-    let peerFull = fromPeer.count >= limits.peer || fromPeer.cost >= costs.peer
-    if peerFull || fromAddress.count >= limits.address || fromAddress.cost >= costs.address {
-      return Refusal(
-        code: "busy",
-        message: "too many asks from \(peerFull ? "you" : "your address") in the last minute; wait a minute before asking again")
-    }
+    let keys = ["id " + peer, "address " + address]
+    for key in keys { prune(key, now: now) }
+    if let refusal = refusal(peer: peer, address: address, now: now) { return refusal }
     if starts.count >= Self.maxKeys { forgetOldest(now: now) }
-    starts[peerKey, default: []].append((now, cost))
-    starts[addressKey, default: []].append((now, cost))
+    for key in keys { starts[key, default: []].append((now, cost)) }
     return nil
   }
 
@@ -56,13 +49,11 @@ struct AskRate {
       message: "too many asks from \(peerFull ? "you" : "your address") in the last minute; wait a minute before asking again")
   }
 
-  /// How many asks `key` started within the window before `now`, and their cost (older ones
-  /// forgotten).
-  private mutating func recent(_ key: String, now: ContinuousClock.Instant) -> (count: Int, cost: Int) {
-    guard var times = starts[key] else { return (0, 0) }
+  /// Forgets what `key` started before the window.
+  private mutating func prune(_ key: String, now: ContinuousClock.Instant) {
+    guard var times = starts[key] else { return }
     times.removeAll { now - $0.at >= Self.window }
     starts[key] = times.isEmpty ? nil : times
-    return (times.count, times.reduce(0) { $0 &+ $1.cost })
   }
 
   /// Forgets every key with nothing in the window, then the half that asked least lately.
