@@ -160,7 +160,23 @@ base=$1 run=$2 cache=$3 version=$4
 root="$run/root"
 mount -t overlay overlay -o "lowerdir=$base,upperdir=$run/upper,workdir=$run/work" "$root"
 mount -t proc proc "$root/proc"
-mount --bind /dev "$root/dev"
+# A /dev of its own, not the host's: nothing run in here (apt's methods, maintainer scripts) can
+# change the host's device nodes, and a host /dev/null some other program broke (mode 0444: apt's
+# unprivileged methods then fail "cannot create /dev/null") does not fail this test.
+mount -t tmpfs -o mode=755,nosuid tmpfs "$root/dev"
+for node in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
+  IFS=: read -r name major minor <<<"$node"
+  if ! mknod -m 666 "$root/dev/$name" c "$major" "$minor" 2>/dev/null; then
+    # No mknod here (a container without CAP_MKNOD): the host's node, bound, as debootstrap does.
+    touch "$root/dev/$name"
+    mount --bind "/dev/$name" "$root/dev/$name"
+  fi
+done
+mkdir "$root/dev/pts" && mkdir -m 1777 "$root/dev/shm"
+ln -s /proc/self/fd "$root/dev/fd"
+ln -s /proc/self/fd/0 "$root/dev/stdin"
+ln -s /proc/self/fd/1 "$root/dev/stdout"
+ln -s /proc/self/fd/2 "$root/dev/stderr"
 mount -t tmpfs tmpfs "$root/run"
 mount -t tmpfs tmpfs "$root/tmp"
 mount --bind "$cache/apt-archives" "$root/var/cache/apt/archives"
