@@ -75,6 +75,14 @@ package enum ContentClassifier {
       result.refinement = evidence
       return result
     }
+    // Office's container of a VBA project on its own: Word's "Web Page" form of a document with
+    // macros is an HTML file and, beside it, `NAME_files/editdata.mso`, which starts so (review
+    // 33 M4: a folder of the two was accepted). Nothing but Office reads one.
+    if startsWith(head, activeMimeMagic) {
+      result.type = .macroEnabled
+      result.refinement = "ActiveMime container (a VBA project, as Word keeps one in editdata.mso)"
+      return result
+    }
     // A ZIP or an OLE2 file is never text, whatever its first entries made libmagic call it
     // (review 23: a `visio/` entry made a Word package "Visio drawing", XML, not looked into).
     if isText(result.type, mime: mime, registry: registry), !startsWith(head, zipMagic), !startsWith(head, compoundFileMagic) {
@@ -94,6 +102,8 @@ package enum ContentClassifier {
   }
 
   static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+  /// ActiveMime's header: the word, then two NUL bytes (text that starts with the word is text).
+  static let activeMimeMagic = Array("ActiveMime".utf8) + [0, 0]
   static let compoundFileMagic: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
 
   /// What share knows better than libmagic about text: NUL bytes, PEM armor and SSH keys,

@@ -169,6 +169,16 @@ struct OfficeTextMacroTests {
     }
   }
 
+  @Test("an ActiveMime container on its own (Word's Web Page form keeps the project in NAME_files/editdata.mso) is refused under any name")
+  func activeMimeAloneIsRefused() throws {
+    let compressed: [UInt8] = [0x78, 0x9C] + Array(repeating: 0x4B, count: 40)
+    let blob = Array("ActiveMime".utf8) + [0, 0, 0x01, 0xF0, 0x04, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0x06, 0xF0] + compressed
+    try expectRefused(blob, names: ["editdata.mso", "report.dat", "photo.jpg", "notes.txt"])
+    // Text that starts with the word is text.
+    let verdict = try judge("notes.txt", SampleBytes.utf8("ActiveMime is how Office keeps a VBA project in a web page.\n"))
+    #expect(verdict.accepted, "\(verdict.reason)")
+  }
+
   @Test("notes that only mention editdata.mso, ActiveMime in base64 or xmlPackage are text")
   func notesAboutTheFormsAreText() throws {
     let notes = SampleBytes.utf8(
