@@ -68,19 +68,10 @@ package enum ContentClassifier {
     case .other(let group):
       firstGroup = group
     }
-    // Before the text rules, whatever libmagic said: Excel opens content that starts `ID;` as
-    // SYLK under any name, a CSV's included (review 33).
-    if let evidence = sylkMacros(head, whole: truncated ? whole : nil) {
-      result.type = sylkSheet
+    // Before the text rules, whatever libmagic said: Office opens these under any name.
+    if let (type, evidence) = officeContentUnderAnyName(head, whole: truncated ? whole : nil) {
+      result.type = type
       result.refinement = evidence
-      return result
-    }
-    // Office's container of a VBA project on its own: Word's "Web Page" form of a document with
-    // macros is an HTML file and, beside it, `NAME_files/editdata.mso`, which starts so (review
-    // 33 M4: a folder of the two was accepted). Nothing but Office reads one.
-    if startsWith(head, activeMimeMagic) {
-      result.type = .macroEnabled
-      result.refinement = "ActiveMime container (a VBA project, as Word keeps one in editdata.mso)"
       return result
     }
     // A ZIP or an OLE2 file is never text, whatever its first entries made libmagic call it
@@ -91,6 +82,18 @@ package enum ContentClassifier {
     }
     refineBinary(&result, head: head, mime: mime, registry: registry, whole: whole ?? (truncated ? nil : ItemBytes(head)))
     return result
+  }
+
+  /// Office content that runs something under any name, in words: a SYLK sheet with a macro or
+  /// a formula (Excel opens content that starts `ID;` as SYLK, a CSV's included; review 33), or
+  /// Office's container of a VBA project on its own — Word's "Web Page" form of a document with
+  /// macros is an HTML file and, beside it, `NAME_files/editdata.mso`, which starts so (review
+  /// 33 M4: a folder of the two was accepted); nothing but Office reads one.
+  static func officeContentUnderAnyName(_ head: UnsafeRawBufferPointer, whole: ItemBytes?) -> (TypeIdentifier, String)? {
+    if startsWith(head, activeMimeMagic) {
+      return (.macroEnabled, "ActiveMime container (a VBA project, as Word keeps one in editdata.mso)")
+    }
+    return sylkMacros(head, whole: whole).map { (sylkSheet, $0) }
   }
 
   /// Whether a head's verdict may change once all of the item is there: a ZIP, whose central
