@@ -31,4 +31,23 @@ package struct ServiceInstance: Hashable, Sendable {
     self.interfaceName = interfaceName
     self.ipProtocol = ipProtocol
   }
+
+  /// Instances are the same when the network sent the same bytes: `String`'s own equality is
+  /// canonical equivalence, under which `café` written with U+00E9 and with `e` + U+0301 — two
+  /// instance names Avahi publishes side by side — were one key, and one device hid the other
+  /// from `share peers` and from the choice of a send (review 36).
+  package static func == (lhs: ServiceInstance, rhs: ServiceInstance) -> Bool {
+    lhs.interfaceIndex == rhs.interfaceIndex && lhs.ipProtocol == rhs.ipProtocol
+      && lhs.name.utf8.elementsEqual(rhs.name.utf8) && lhs.type.utf8.elementsEqual(rhs.type.utf8)
+      && lhs.domain.utf8.elementsEqual(rhs.domain.utf8) && lhs.interfaceName.utf8.elementsEqual(rhs.interfaceName.utf8)
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    for text in [name, type, domain, interfaceName] {
+      text.utf8.forEach { hasher.combine($0) }
+      hasher.combine(0xFF as UInt8)
+    }
+    hasher.combine(interfaceIndex)
+    hasher.combine(ipProtocol)
+  }
 }

@@ -68,4 +68,27 @@ import Testing
     #expect(events.first?.peer?.trusted == false)
     #expect(table.peers.values.first { $0.name.unescaped == "lab-b" }?.addresses.map(\.port) == [2])
   }
+  /// Review 36: `café` as U+00E9 and as `e` + U+0301 are two instance names on the network (Avahi
+  /// publishes both); `String`'s equality made them one record, so one device hid the other and
+  /// a send without --to went to the one left, "the one peer nearby".
+  @Test func namesThatAreTheSameTextButNotTheSameBytesAreTwoPeers() throws {
+    let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+    #expect(composed == decomposed)  // what made them one key
+    let records = [R.record(composed, R.labB, port: 1), R.record(decomposed, R.mallory, port: 2)]
+    var table = PeerTable(book: R.book())
+    #expect(Self.kinds(table.add(records[0])).count == 1)
+    #expect(Self.kinds(table.add(records[1])).count == 1)
+    #expect(Set(table.peers.values.compactMap(\.id)) == [R.labB, R.mallory])
+    #expect(Self.kinds(table.remove(records[1].instance)).count == 1)
+    #expect(table.peers.values.compactMap(\.id) == [R.labB])
+    // Both are there to choose from, with no name and with the name typed either way.
+    let peers = R.peers(records, book: R.book())
+    for query in [nil, composed, decomposed] {
+      #expect {
+        try R.endpoint(for: query, among: peers, book: R.book())
+      } throws: { error in
+        (error as? R.Ambiguous)?.peers.count == 2
+      }
+    }
+  }
 }
