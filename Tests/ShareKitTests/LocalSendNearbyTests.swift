@@ -1,6 +1,7 @@
 import Foundation
 import LocalSend
 import Synchronization
+import System
 import TLS
 import Testing
 
@@ -24,11 +25,14 @@ import Testing
     nearby.heard(Self.device("phone", Self.phone, port: 47642), from: "192.0.2.2", at: start + 1)
     let heard = nearby.current(at: start + 2)
     #expect(heard.map(\.address) == ["192.0.2.2", "192.0.2.3"], "both claims are kept, newest first")
-    guard case .device(let peer, let claims) = LocalSendMatch.of("phone", in: heard, remembered: nil) else {
+    guard case .device(let peer, let claims, let pin) = LocalSendMatch.of("phone", in: heard, remembered: nil) else {
       Issue.record("the alias names one device")
       return
     }
     #expect(peer.address == "192.0.2.2")
+    #expect(pin == "localsend:phone", "an alias sent to is pinned")
+    #expect(
+      LocalSendMatch.of(String(Self.phone.prefix(12)), in: heard, remembered: nil).endpoint?.rememberAs == nil, "a prefix pins nothing")
     #expect(claims.map(\.address) == ["192.0.2.2", "192.0.2.3"], "a send tries every address claiming the fingerprint")
     #expect(LocalSendMatch.of(String(Self.phone.prefix(12)), in: heard, remembered: nil).peer != nil, "and so does its prefix")
     let endpoint = Endpoint(localSend: peer, claims: claims)
@@ -111,5 +115,38 @@ import Testing
     #expect(impostor.home.inboxNames().isEmpty)
     let waiting = events.withLock { $0 }.filter { if case .waiting = $0 { true } else { false } }
     #expect(waiting.count == 1, "said once, when the phone proved itself")
+  }
+  /// Review 34: a stranger claims its own fingerprint under a phone's alias too; a send to it by
+  /// fingerprint prefix must not remember that alias for it (later sends to "alice-phone" went
+  /// to the stranger), and it is named as the address that proved it calls itself.
+  @Test func aSendByFingerprintPrefixPinsNoAliasAndNamesTheDeviceAsItsProvenAddressDoes() throws {
+    let a = try TestHome(name: "lab-a")
+    let sender = try #require(LocalSendFingerprint(identity: a.device.identity))
+    let stranger = try LocalSendGateTests.Receiving(trusting: sender)
+    let fingerprint = try #require(LocalSendFingerprint(identity: stranger.home.device.identity)).hex.uppercased()
+    let start = Date()
+    let closed = try TCPListener(host: "127.0.0.1", port: 0)
+    let unused = closed.port
+    closed.close()
+    let claims = [
+      LocalSendPeer(
+        alias: "alice-phone", fingerprint: PeerText(fingerprint), address: "127.0.0.1", port: unused, deviceModel: nil,
+        deviceType: nil, heardAt: start),
+      LocalSendPeer(
+        alias: "mallory", fingerprint: PeerText(fingerprint), address: "127.0.0.1", port: stranger.service.server.port,
+        deviceModel: nil, deviceType: nil, heardAt: start - 1),
+    ]
+    let match = LocalSendMatch.of(String(fingerprint.prefix(12)), in: claims, remembered: nil)
+    let (endpoint, peer) = (try #require(match.endpoint), try #require(match.peer))
+    #expect(peer.alias == "alice-phone", "the newest claim")
+    let connected = Mutex<[String]>([])
+    let items = try OutgoingItem.files([a.file("hello.txt", Array("hi".utf8)).path])
+    let report = try LocalSendDelivery(device: a.device).send(items, to: endpoint, peer: peer) { event in
+      if case .connected(let name, _, _) = event { connected.withLock { $0.append(name.unescaped) } }
+    }
+    #expect(report.items.map(\.status) == [.stored], "\(report)")
+    #expect(connected.withLock { $0 } == ["mallory"])
+    let (known, _) = Contacts(paths: a.device.paths).remembered()
+    #expect(known.id(for: "localsend:alice-phone") == nil && known.id(for: "localsend:mallory") == nil)
   }
 }

@@ -47,7 +47,13 @@ final class LocalSendDelivery: Sendable {
     _ items: [OutgoingItem], to endpoint: Endpoint, peer: LocalSendPeer, events: @escaping @Sendable (SendEvent) -> Void
   ) throws(ShareError) -> SendReport {
     let (offers, unsupported) = LocalSendDelivery.offers(items)
-    let remembered = try contacts.rememberedForChecking().id(for: LocalSendDelivery.pinName(peer))
+    // An address's proof is checked against the fingerprint remembered for the alias sent to,
+    // or for a fingerprint prefix, the alias that address claims (a device calling itself by an
+    // alias pinned to another is refused); only an alias sent to is remembered (`proceed`).
+    let book = try contacts.rememberedForChecking()
+    func remembered(at candidate: Endpoint.Candidate) -> Fingerprint? {
+      book.id(for: endpoint.rememberAs ?? LocalSendPeer.pinName(alias: (candidate.advertisedAs ?? peer.alias).unescaped))
+    }
     let proven = ProvenFingerprint()
     let timeLeft = client.decisionTimeout
     var failures: [(candidate: Endpoint.Candidate, error: LocalSendError)] = []
@@ -56,7 +62,7 @@ final class LocalSendDelivery: Sendable {
       var reached = endpoint
       reached.candidates = [candidate]
       // Said once the device proved itself, not while an address is still being tried.
-      let target = LocalSendDelivery.pinnedTarget(peer, at: candidate, remembered: remembered, proven: proven) {
+      let target = LocalSendDelivery.pinnedTarget(peer, at: candidate, remembered: remembered(at: candidate), proven: proven) {
         events(.waiting("waiting for its owner to accept on the LocalSend device", timeLeft: timeLeft))
       }
       let outcome: LocalSendClient.PrepareOutcome
@@ -69,11 +75,12 @@ final class LocalSendDelivery: Sendable {
           failures.append((candidate, error))
           continue
         }
-        throw LocalSendDelivery.failure(error, peer: peer, endpoint: reached, remembered: remembered)
+        throw LocalSendDelivery.failure(error, peer: peer, endpoint: reached, remembered: remembered(at: candidate))
       }
       return try proceed(outcome, offers, unsupported, at: reached, target: target, peer: peer, proven: proven, events: events)
     }
-    throw LocalSendDelivery.failure(failures, peer: peer, endpoint: endpoint, remembered: remembered)
+    let pinned = failures.count == 1 ? remembered(at: failures[0].candidate) : endpoint.rememberAs.flatMap { book.id(for: $0) }
+    throw LocalSendDelivery.failure(failures, peer: peer, endpoint: endpoint, remembered: pinned)
   }
 
   /// After the device's answer `outcome` at `endpoint` (one address): its fingerprint pinned,
@@ -86,8 +93,9 @@ final class LocalSendDelivery: Sendable {
       LocalSendDelivery.report(endpoint, peer, proven, offers, unsupported, tokens: tokens, refusal: refusal)
     }
     guard let fingerprint = proven.fingerprint else { throw .transport("no certificate from \(endpoint)", detail: "") }
-    events(.connected(peerName: peer.alias, fingerprint: fingerprint, address: endpoint.address))
-    try contacts.remember([(LocalSendDelivery.pinName(peer), fingerprint)])
+    // Named as the address that proved the fingerprint calls it, not as another claim of it.
+    events(.connected(peerName: endpoint.candidates.first?.advertisedAs ?? peer.alias, fingerprint: fingerprint, address: endpoint.address))
+    if let name = endpoint.rememberAs { try contacts.remember([(name, fingerprint)]) }
     guard case .session(let session) = outcome else {
       return report([:], "the receiver wants nothing transferred")
     }

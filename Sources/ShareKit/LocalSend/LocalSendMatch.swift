@@ -7,8 +7,12 @@ package enum LocalSendMatch: Equatable, Sendable {
   /// No device heard has that alias or fingerprint prefix.
   case none
   /// One device: `peer`, the newest claim the target matched, and `claims`, every claim of its
-  /// fingerprint from any address, newest first.
-  case device(LocalSendPeer, claims: [LocalSendPeer])
+  /// fingerprint from any address, newest first. `pin`: the name its proven fingerprint is
+  /// checked against and remembered under — `localsend:ALIAS` when the target was its alias;
+  /// nil for a fingerprint prefix, which names the device itself (review 34: a prefix send
+  /// pinned the alias of whichever claim of the fingerprint was newest, a stranger's
+  /// "alice-phone" too, and later sends to alice-phone went to the stranger).
+  case device(LocalSendPeer, claims: [LocalSendPeer], pin: String?)
   /// Several fingerprints claim that alias, none of them the one remembered for it.
   case ambiguous(devices: Int)
 
@@ -19,15 +23,16 @@ package enum LocalSendMatch: Equatable, Sendable {
     let peers = heard.sorted { $0.heardAt > $1.heardAt }
     let byAlias = peers.filter { $0.alias.unescaped == target }
     let named = distinctFingerprints(byAlias)
-    if named.count == 1 { return device(named[0], matched: byAlias, in: peers) }
+    let pin = LocalSendPeer.pinName(alias: target)
+    if named.count == 1 { return device(named[0], matched: byAlias, in: peers, pin: pin) }
     if named.count > 1 {
       guard let pinned = remembered?.hex.uppercased(), named.contains(pinned) else { return .ambiguous(devices: named.count) }
-      return device(pinned, matched: byAlias, in: peers)
+      return device(pinned, matched: byAlias, in: peers, pin: pin)
     }
     guard target.count >= 8, target.allSatisfy(\.isHexDigit) else { return .none }
     let byPrefix = peers.filter { $0.fingerprint.unescaped.hasPrefix(target.uppercased()) }
     let prefixed = distinctFingerprints(byPrefix)
-    return prefixed.count == 1 ? device(prefixed[0], matched: byPrefix, in: peers) : .none
+    return prefixed.count == 1 ? device(prefixed[0], matched: byPrefix, in: peers, pin: nil) : .none
   }
 
   /// What each of `targets` names among the LocalSend devices this home's running daemon heard
@@ -44,14 +49,16 @@ package enum LocalSendMatch: Equatable, Sendable {
 
   /// The one device matched, if any.
   package var peer: LocalSendPeer? {
-    if case .device(let peer, _) = self { return peer }
+    if case .device(let peer, _, _) = self { return peer }
     return nil
   }
 
   /// Where to send to the one device matched, at every address claiming it; nil if none.
   package var endpoint: Endpoint? {
-    if case .device(let peer, let claims) = self { return Endpoint(localSend: peer, claims: claims) }
-    return nil
+    guard case .device(let peer, let claims, let pin) = self else { return nil }
+    var endpoint = Endpoint(localSend: peer, claims: claims)
+    endpoint.rememberAs = pin
+    return endpoint
   }
 
   private static func distinctFingerprints(_ peers: [LocalSendPeer]) -> [String] {
@@ -59,10 +66,10 @@ package enum LocalSendMatch: Equatable, Sendable {
     return peers.map(\.fingerprint.unescaped).filter { seen.insert($0).inserted }
   }
 
-  private static func device(_ fingerprint: String, matched: [LocalSendPeer], in peers: [LocalSendPeer]) -> LocalSendMatch {
+  private static func device(_ fingerprint: String, matched: [LocalSendPeer], in peers: [LocalSendPeer], pin: String?) -> LocalSendMatch {
     let claims = peers.filter { $0.fingerprint.unescaped == fingerprint }
     let peer = matched.first { $0.fingerprint.unescaped == fingerprint } ?? claims[0]
-    return .device(peer, claims: claims)
+    return .device(peer, claims: claims, pin: pin)
   }
 }
 
