@@ -9,38 +9,64 @@ extension CompoundFile {
   /// What shows, in the whole of `bytes`, that the document carries macros; nil when nothing does.
   static func macros(inWhole bytes: ItemBytes) -> String? {
     guard let file = Sectors(bytes) else { return nil }
-    // Every workbook stream, not the first: a `Book` listed first or a `Workbook` in a storage
-    // hid the one Excel reads (review 25).
-    var workbooks: [(start: Int, size: Int)] = []
+    // The workbook stream Excel reads is the root storage's `Workbook` (or `Book`): the
+    // directory's tree says which entries are the root's children. A `Book` listed first or a
+    // `Workbook` in a storage hid it (review 25), and so did 16 decoys in storages listed before
+    // it while only the first 16 were read (review 35).
+    var workbooks: [(entry: Int, start: Int, size: Int)] = []
+    var links: [UInt32] = []
     var container: (start: Int, size: Int)? = nil
     var project: String? = nil
-    var first = true
+    var entry = 0
     file.forEachSector(inChainFrom: file.directoryStart) { sector in
       guard let bytes = file.sector(sector) else { return false }
       for at in stride(from: 0, to: bytes.count, by: 128) {
+        defer { entry += 1 }
         let type = bytes[at + 66]
         let (start, size) = bytes.withUnsafeBytes { (ContentClassifier.le32($0, at + 116), ContentClassifier.le32($0, at + 120)) }
-        if first, type == 5 { container = (start, size) }
-        first = false
+        if entry == 0, type == 5 { container = (start, size) }
+        if entry < maxTreeEntries {
+          bytes.withUnsafeBytes { raw in links += [68, 72, 76].map { UInt32(truncatingIfNeeded: ContentClassifier.le32(raw, at + $0)) } }
+        }
         guard let name = bytes.withUnsafeBytes({ entryName($0, at: at) }) else { continue }
         if vbaProjectNames.contains(name.uppercased()) {
           project = name
           return false
         }
-        if workbooks.count < 16, type == 2, ["WORKBOOK", "BOOK"].contains(name.uppercased()) { workbooks.append((start, size)) }
+        if type == 2, ["WORKBOOK", "BOOK"].contains(name.uppercased()) { workbooks.append((entry, start, size)) }
       }
       return true
     }
     if let project { return "OLE2 document with a VBA project (\(Escaping.escaped(project, maximumLength: 40)))" }
-    for workbook in workbooks {
+    let read = rootChildren(links, entries: entry).map { children in workbooks.filter { children.contains($0.entry) } }
+    for workbook in read ?? Array(workbooks.prefix(16)) {
       // A stream under the cutoff lies in the mini stream, which the root entry's chain holds:
       // its records are looked for there, as in a head.
-      guard let stream = workbook.size < file.miniStreamCutoff ? container : workbook,
+      guard let stream = workbook.size < file.miniStreamCutoff ? container : (workbook.start, workbook.size),
         let sheet = file.excel4MacroSheet(inChainFrom: stream.start, size: stream.size)
       else { continue }
       return "Excel workbook with an Excel 4.0 macro sheet (\(Escaping.escaped(sheet, maximumLength: 40)))"
     }
     return nil
+  }
+
+  /// Directories larger than this many entries are not walked as a tree (its links would take
+  /// 12 bytes an entry): the first 16 workbook streams are read instead.
+  static let maxTreeEntries = 1 << 21
+
+  /// The entries that are the root storage's children, from each entry's left sibling, right
+  /// sibling and child links (`links`, three per entry, in directory order); nil when the
+  /// directory's `entries` are more than were kept.
+  static func rootChildren(_ links: [UInt32], entries: Int) -> Set<Int>? {
+    guard links.count >= 3, links.count == 3 * entries else { return nil }
+    var children: Set<Int> = []
+    var next = [Int(links[2])]
+    while let index = next.popLast() {
+      // A link past the end (NOSTREAM, 0xFFFFFFFF) is none; each entry is visited once (a loop).
+      guard index < entries, children.insert(index).inserted else { continue }
+      next += [Int(links[3 * index]), Int(links[3 * index + 1])]
+    }
+    return children
   }
 
   /// A compound file's sectors, through its FAT.

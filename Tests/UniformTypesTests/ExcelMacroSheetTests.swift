@@ -73,4 +73,18 @@ import Testing
     broken[2] = 20
     #expect(classify(workbook + bof + broken, "application/vnd.ms-excel").type == "com.microsoft.excel.xls")
   }
+  /// Review 35: 16 `Workbook` streams in storages listed before the root's own hid its macro
+  /// sheet (only the first 16 were read); Excel reads the root's, which the directory's tree
+  /// finds (left sibling, right sibling, child of each entry).
+  @Test func theRootStoragesChildrenAreFoundThroughTheDirectorysTree() {
+    let none = UInt32.max
+    // 0 root → child 2; 2 "S00" (storage: left 1, right 3, child 4); 1 and 3 streams; 4 in S00.
+    let links: [UInt32] = [none, none, 2, none, none, none, 1, 3, 4, none, none, none, none, none, none]
+    #expect(CompoundFile.rootChildren(links, entries: 5) == [1, 2, 3])
+    // A loop (3's right sibling back to 2) ends; links that are not three an entry are none.
+    var looped = links
+    looped[10] = 2
+    #expect(CompoundFile.rootChildren(looped, entries: 5) == [1, 2, 3])
+    #expect(CompoundFile.rootChildren(Array(links.prefix(12)), entries: 5) == nil)
+  }
 }
