@@ -38,12 +38,17 @@ extension CompoundFile {
       return true
     }
     if let project { return "OLE2 document with a VBA project (\(Escaping.escaped(project, maximumLength: 40)))" }
-    let read = rootChildren(links, entries: entry).map { children in workbooks.filter { children.contains($0.entry) } }
-    for workbook in read ?? Array(workbooks.prefix(16)) {
+    // The root's, and any the tree does not reach at all (a reader may list entries in order).
+    let read = rootChildren(links, entries: entry).map { tree in
+      workbooks.filter { tree.children.contains($0.entry) } + workbooks.filter { !tree.reached.contains($0.entry) }
+    }
+    var chains: Set<Int> = []
+    for workbook in (read ?? workbooks).prefix(16) {
       // A stream under the cutoff lies in the mini stream, which the root entry's chain holds:
-      // its records are looked for there, as in a head.
+      // its records are looked for there, as in a head. Each chain is read once (review 35: 16
+      // entries of one 256 MiB chain cost 8.7 s).
       guard let stream = workbook.size < file.miniStreamCutoff ? container : (workbook.start, workbook.size),
-        let sheet = file.excel4MacroSheet(inChainFrom: stream.start, size: stream.size)
+        chains.insert(stream.start).inserted, let sheet = file.excel4MacroSheet(inChainFrom: stream.start, size: stream.size)
       else { continue }
       return "Excel workbook with an Excel 4.0 macro sheet (\(Escaping.escaped(sheet, maximumLength: 40)))"
     }
@@ -54,19 +59,29 @@ extension CompoundFile {
   /// 12 bytes an entry): the first 16 workbook streams are read instead.
   static let maxTreeEntries = 1 << 21
 
-  /// The entries that are the root storage's children, from each entry's left sibling, right
-  /// sibling and child links (`links`, three per entry, in directory order); nil when the
-  /// directory's `entries` are more than were kept.
-  static func rootChildren(_ links: [UInt32], entries: Int) -> Set<Int>? {
+  /// The entries that are the root storage's children, and every entry the tree reaches from
+  /// the root, from each entry's left sibling, right sibling and child links (`links`, three per
+  /// entry, in directory order); nil when the directory's `entries` are more than were kept.
+  static func rootChildren(_ links: [UInt32], entries: Int) -> (children: Set<Int>, reached: Set<Int>)? {
     guard links.count >= 3, links.count == 3 * entries else { return nil }
-    var children: Set<Int> = []
-    var next = [Int(links[2])]
-    while let index = next.popLast() {
-      // A link past the end (NOSTREAM, 0xFFFFFFFF) is none; each entry is visited once (a loop).
-      guard index < entries, children.insert(index).inserted else { continue }
-      next += [Int(links[3 * index]), Int(links[3 * index + 1])]
+    func siblings(from first: Int) -> Set<Int> {
+      var found: Set<Int> = []
+      var next = [first]
+      while let index = next.popLast() {
+        // A link past the end (NOSTREAM, 0xFFFFFFFF) is none; each entry is visited once (a loop).
+        guard index < entries, found.insert(index).inserted else { continue }
+        next += [Int(links[3 * index]), Int(links[3 * index + 1])]
+      }
+      return found
     }
-    return children
+    let children = siblings(from: Int(links[2]))
+    var reached: Set<Int> = [0]
+    var storages = Array(children)
+    while let storage = storages.popLast() {
+      guard reached.insert(storage).inserted else { continue }
+      storages += siblings(from: Int(links[3 * storage + 2]))
+    }
+    return (children, reached)
   }
 
   /// A compound file's sectors, through its FAT.

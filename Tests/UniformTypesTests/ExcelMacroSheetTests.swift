@@ -80,11 +80,13 @@ import Testing
     let none = UInt32.max
     // 0 root → child 2; 2 "S00" (storage: left 1, right 3, child 4); 1 and 3 streams; 4 in S00.
     let links: [UInt32] = [none, none, 2, none, none, none, 1, 3, 4, none, none, none, none, none, none]
-    #expect(CompoundFile.rootChildren(links, entries: 5) == [1, 2, 3])
+    #expect(CompoundFile.rootChildren(links, entries: 5)?.children == [1, 2, 3])
+    #expect(CompoundFile.rootChildren(links, entries: 5)?.reached == [0, 1, 2, 3, 4])
+    #expect(CompoundFile.rootChildren(links + [none, none, none], entries: 6)?.reached.contains(5) == false, "an orphan")
     // A loop (3's right sibling back to 2) ends; links that are not three an entry are none.
     var looped = links
     looped[10] = 2
-    #expect(CompoundFile.rootChildren(looped, entries: 5) == [1, 2, 3])
+    #expect(CompoundFile.rootChildren(looped, entries: 5)?.children == [1, 2, 3])
     #expect(CompoundFile.rootChildren(Array(links.prefix(12)), entries: 5) == nil)
   }
 }
