@@ -20,7 +20,7 @@ extension ContentClassifier {
   /// parser reads them (review 24: `editdata&#46;mso`, a Word 2003 XML or flat ODF saved as
   /// UTF-16); that re-reading is made once for both.
   static func textDocumentMacros(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
-    let rereads = startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF]) || ByteSearch.contains(Array("&#".utf8), in: head)
+    let rereads = isWideText(head) || ByteSearch.contains(Array("&#".utf8), in: head)
     var read: [UInt8]? = nil
     func asRead<Found>(_ check: (UnsafeRawBufferPointer) -> Found?) -> Found? {
       if let found = check(head) { return found }
@@ -39,10 +39,14 @@ extension ContentClassifier {
   /// message, Word 2003 XML (`mso-application`, `wordDocument`), Flat OPC (`xmlPackage`) or a
   /// flat OpenDocument file (its office namespace), in UTF-8 or UTF-16.
   static func isTextDocumentForm(_ head: UnsafeRawBufferPointer) -> Bool {
-    if startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF]) { return true }
-    // Not text (a photo, a program: NUL bytes near the start) is none, and costs no search.
-    guard !UnsafeRawBufferPointer(rebasing: head.prefix(512)).contains(0) else { return false }
-    return textDocumentMarkers.contains { ByteSearch.containsIgnoringCase($0, in: head) }
+    if isWideText(head) { return true }
+    // Not text (a photo, a program: NUL bytes near the start) is none, and costs no search; but
+    // a MIME message may carry a binary part right after its headers (review 35).
+    if let nul = UnsafeRawBufferPointer(rebasing: head.prefix(512)).firstIndex(of: 0) {
+      let headers = UnsafeRawBufferPointer(rebasing: head[..<nul])
+      return ByteSearch.containsIgnoringCase("mime-version", in: headers) || ByteSearch.containsIgnoringCase("multipart/", in: headers)
+    }
+    return textDocumentMarkers.contains { ByteSearch.containsIgnoringCase($0, in: head) } || mayHideTextDocumentForm(head)
   }
 
   static let textDocumentMarkers = ["mime-version", "multipart/", "mso-application", "worddocument", "xmlpackage", "opendocument"]

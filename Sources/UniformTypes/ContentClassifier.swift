@@ -69,14 +69,15 @@ package enum ContentClassifier {
       firstGroup = group
     }
     // Before the text rules, whatever libmagic said: Office opens these under any name.
-    if let (type, evidence) = officeContentUnderAnyName(head, whole: truncated ? whole : nil) {
+    let saidText = isText(result.type, mime: mime, registry: registry)
+    if let (type, evidence) = officeContentUnderAnyName(head, whole: truncated ? whole : nil, saidText: saidText) {
       result.type = type
       result.refinement = evidence
       return result
     }
     // A ZIP or an OLE2 file is never text, whatever its first entries made libmagic call it
     // (review 23: a `visio/` entry made a Word package "Visio drawing", XML, not looked into).
-    if isText(result.type, mime: mime, registry: registry), !startsWith(head, zipMagic), !startsWith(head, compoundFileMagic) {
+    if saidText, !startsWith(head, zipMagic), !startsWith(head, compoundFileMagic) {
       refineText(&result, head: head, firstGroup: firstGroup, mime: mime, registry: registry, whole: truncated ? whole : nil)
       return result
     }
@@ -89,11 +90,15 @@ package enum ContentClassifier {
   /// Office's container of a VBA project on its own — Word's "Web Page" form of a document with
   /// macros is an HTML file and, beside it, `NAME_files/editdata.mso`, which starts so (review
   /// 33 M4: a folder of the two was accepted); nothing but Office reads one.
-  static func officeContentUnderAnyName(_ head: UnsafeRawBufferPointer, whole: ItemBytes?) -> (TypeIdentifier, String)? {
+  /// An Office document written as text with macros counts too whatever libmagic said
+  /// (`ContentClassifier+TextForms.swift`); when it `saidText`, `refineText` looks for them.
+  static func officeContentUnderAnyName(_ head: UnsafeRawBufferPointer, whole: ItemBytes?, saidText: Bool) -> (TypeIdentifier, String)? {
     if startsWith(head, activeMimeMagic) {
       return (.macroEnabled, "ActiveMime container (a VBA project, as Word keeps one in editdata.mso)")
     }
-    return sylkMacros(head, whole: whole).map { (sylkSheet, $0) }
+    if let evidence = sylkMacros(head, whole: whole) { return (sylkSheet, evidence) }
+    guard !saidText, isTextDocumentForm(head) else { return nil }
+    return textDocumentMacros(head) ?? whole.flatMap { wholeTextDocumentMacros(head, whole: $0) }
   }
 
   /// Whether a head's verdict may change once all of the item is there: a ZIP, whose central
@@ -237,8 +242,7 @@ package enum ContentClassifier {
   }
 
   private static func hasWideTextBOM(_ head: UnsafeRawBufferPointer) -> Bool {
-    startsWith(head, [0xFF, 0xFE]) || startsWith(head, [0xFE, 0xFF])
-      || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
+    isWideText(head) || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
   }
 
   /// The script type named by a `#!` first line, and the interpreter's name.
