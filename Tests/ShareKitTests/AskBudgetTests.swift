@@ -1,4 +1,5 @@
 import Testing
+import Wire
 
 @testable import ShareKit
 
@@ -51,5 +52,32 @@ import Testing
     #expect(rate.admit(peer: "p", address: "a", cost: 1, now: start) == nil)
     #expect(rate.admit(peer: "p", address: "a", cost: 1, now: start)?.code == "busy")
     #expect(rate.admit(peer: "p", address: "a", cost: 1, now: start + AskRate.window) == nil)
+  }
+  /// Review 34: an Ask that failed validation (an item ID twice) was never counted, so a
+  /// stranger's invalid 4 MB Asks were decoded and validated without end. The budget is spent
+  /// before validation now: past it, the next connection is refused right after its Hello.
+  @Test func invalidAsksSpendTheBudgetToo() throws {
+    let (stranger, b) = (try TestHome(), try TestHome())
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: TrustStore())
+    let receiver = try RunningReceiver(home: b, gatekeeper: gate)
+    let large = 20_000
+    let offers = (0..<large).map { ItemOffer(id: $0 == large - 1 ? 0 : $0, kind: .text, name: PeerText("t\($0).txt"), size: 1) }
+    let client = try RawClient(to: receiver.port, home: stranger)
+    try client.hello()
+    try client.connection.sendNow(.ask(Ask(items: offers)))
+    let refused = try client.connection.receiveMessage(expecting: "Answer")
+    guard case .failure(let invalid) = refused else {
+      Issue.record("an invalid Ask is answered with a failure: \(refused)")
+      return
+    }
+    #expect(invalid.code != "busy", "\(invalid)")
+    let next = try RawClient(to: receiver.port, home: stranger)
+    let greeting = try next.hello()
+    guard case .failure(let busy) = greeting else {
+      Issue.record("refused right after the Hello: \(greeting)")
+      return
+    }
+    #expect(busy.code == "busy", "\(busy)")
+    #expect(gate.budgetSpent(stranger.device.fingerprint, address: "127.0.0.1")?.code == "busy")
   }
 }
