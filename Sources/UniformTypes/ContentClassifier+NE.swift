@@ -23,4 +23,13 @@ extension ContentClassifier {
     guard entries + length <= head.count else { return false }
     return head[entries..<(entries + length)].allSatisfy { $0 == 0 }
   }
+
+  /// Whether `head` is a PE program as Windows' loader takes one: `MZ`, and at `e_lfanew`
+  /// (0x3C) the signature `PE\0\0`. libmagic's own answer can lose to another of its tests
+  /// (review 35: `CD001` written into a program's padding at 32 KiB made it "ISO 9660").
+  static func isPEProgram(_ head: UnsafeRawBufferPointer) -> Bool {
+    guard head.count >= 0x40, startsWith(head, [0x4D, 0x5A]) else { return false }
+    let pe = le32(head, 0x3C)
+    return pe >= 0x40 && pe <= head.count - 4 && startsWith(UnsafeRawBufferPointer(rebasing: head[pe...]), [0x50, 0x45, 0, 0])
+  }
 }

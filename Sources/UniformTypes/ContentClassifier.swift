@@ -41,10 +41,7 @@ package enum ContentClassifier {
       result.isEmpty = true
       return result
     }
-    if startsWith(head, elfMagic) {
-      refineELF(&result, head: head, mime: mime, registry: registry)
-      return result
-    }
+    if refineProgram(&result, head: head, mime: mime, registry: registry) { return result }
     // Before the NUL rule, and whatever libmagic said: GLib still loads a desktop entry with
     // NUL bytes or binary data after its lines (review 13), and runs its Exec= as well.
     var firstGroup: String? = nil
@@ -149,6 +146,24 @@ package enum ContentClassifier {
       return
     }
     result.isKeywordGuess = isKeywordGuess(result.type, head: head, registry: registry)
+  }
+
+  /// Whether `head` is a program `result` now says so of. A PE is a Windows program whatever
+  /// libmagic called it (review 35: "ISO 9660" for `CD001` written into its padding at 32 KiB);
+  /// when libmagic named one, the binary rules go on (an installer's type).
+  private static func refineProgram(
+    _ result: inout ContentType, head: UnsafeRawBufferPointer, mime: String, registry: TypeRegistry
+  ) -> Bool {
+    if startsWith(head, elfMagic) {
+      refineELF(&result, head: head, mime: mime, registry: registry)
+      return true
+    }
+    let windows: TypeIdentifier = "com.microsoft.windows-executable"
+    guard isPEProgram(head), !registry.conforms(result.type, to: windows), !registry.conforms(result.type, to: .installerPackage)
+    else { return false }
+    result.type = windows
+    result.refinement = "PE header (libmagic said \(mime.isEmpty ? "nothing" : mime))"
+    return true
   }
 
   /// An ELF is a program whatever libmagic calls it. The kernel's loader checks the magic, the

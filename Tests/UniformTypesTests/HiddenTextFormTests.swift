@@ -64,3 +64,38 @@ import Testing
     }
   }
 }
+
+/// Review 35: a Windows program with `CD001` written into its padding at 32 KiB was an "ISO disk
+/// image" to libmagic, accepted under any name but the excluded ones.
+@Suite struct PEWhateverLibmagicSaysTests {
+  let registry = TypeRegistry.system()
+
+  static func program() -> [UInt8] {
+    var bytes = [UInt8](repeating: 0xCC, count: 40_000)
+    bytes.replaceSubrange(0..<2, with: Array("MZ".utf8))
+    bytes.replaceSubrange(0x3C..<0x40, with: SampleBytes.le32(0x80))
+    bytes.replaceSubrange(0x80..<0x84, with: Array("PE".utf8) + [0, 0])
+    bytes.replaceSubrange(32_769..<32_774, with: Array("CD001".utf8))
+    return bytes
+  }
+
+  @Test func aPEIsAWindowsProgramWhateverLibmagicCalledIt() {
+    for mime in ["application/x-iso9660-image", "application/octet-stream", "image/jpeg"] {
+      let content = Self.program().withUnsafeBytes {
+        ContentClassifier.classify(
+          head: UnsafeRawBufferPointer(rebasing: $0.prefix(ContentSniffer.headLength)), truncated: false,
+          magic: MagicResult(mimeType: mime, description: ""), registry: registry)
+      }
+      #expect(registry.conforms(content.type, to: "com.microsoft.windows-executable"), "\(mime): \(content)")
+    }
+    // MZ without a PE signature where e_lfanew points stays what libmagic said.
+    var plain = Self.program()
+    plain[0x80] = 0
+    let content = plain.withUnsafeBytes {
+      ContentClassifier.classify(
+        head: UnsafeRawBufferPointer(rebasing: $0.prefix(ContentSniffer.headLength)), truncated: false,
+        magic: MagicResult(mimeType: "application/x-iso9660-image", description: ""), registry: registry)
+    }
+    #expect(!registry.conforms(content.type, to: "com.microsoft.windows-executable"), "\(content)")
+  }
+}
