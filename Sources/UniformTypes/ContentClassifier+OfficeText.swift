@@ -49,7 +49,9 @@ extension ContentClassifier {
     return textDocumentMarkers.contains { ByteSearch.containsIgnoringCase($0, in: head) } || mayHideTextDocumentForm(head)
   }
 
-  static let textDocumentMarkers = ["mime-version", "multipart/", "mso-application", "worddocument", "xmlpackage", "opendocument"]
+  static let textDocumentMarkers = [
+    "mime-version", "multipart/", "mso-application", "worddocument", "xmlpackage", "opendocument", "visiodocument",
+  ]
 
   /// `textDocumentMacros` over all of a complete item whose head is such a form: read a window
   /// at a time, each looked at after the head (which says what form the item is: its root
@@ -76,7 +78,10 @@ extension ContentClassifier {
     if let sign = mhtmlMacros(head) { return sign }
     let editData = ByteSearch.containsIgnoringCase("editdata.mso", in: head)
     let flatOPC = ByteSearch.containsIgnoringCase("xmlpackage", in: head)
-    guard editData || flatOPC else { return nil }
+    // Visio 2003–2010 XML (DatadiagramML) keeps its VBA project in base64 in `VBProjectData`
+    // (review 35: a .vdx with one was accepted as XML).
+    let visio = ByteSearch.containsIgnoringCase("vbprojectdata", in: head)
+    guard editData || flatOPC || visio else { return nil }
     let text = String(decoding: head, as: UTF8.self).lowercased()
     for element in text.split(separator: "<") {
       let name = element.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
@@ -87,6 +92,8 @@ extension ContentClassifier {
         if let sign = flatOPCPartSign(element) { return "Flat OPC document with a VBA project (\(sign))" }
       case "relationship" where flatOPC && qualifiedAttributeValues("type", in: element).contains(where: isVBARelationship):
         return "Flat OPC document with a VBA project (a vbaProject relationship)"
+      case "vbprojectdata" where visio && element.drop(while: { $0 != ">" }).dropFirst().contains { !$0.isWhitespace }:
+        return "Visio XML drawing with a VBA project (VBProjectData)"
       default:
         continue
       }

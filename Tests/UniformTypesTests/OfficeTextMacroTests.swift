@@ -179,6 +179,23 @@ struct OfficeTextMacroTests {
     #expect(verdict.accepted, "\(verdict.reason)")
   }
 
+  @Test("a Visio XML drawing with a VBA project in VBProjectData is refused, an empty one is not (review 35)")
+  func visioXMLWithVBAIsRefused() throws {
+    func drawing(_ project: String) -> [UInt8] {
+      SampleBytes.utf8(
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <VisioDocument xmlns="http://schemas.microsoft.com/visio/2003/core"><Pages/>\(project)</VisioDocument>
+
+        """)
+    }
+    try expectRefused(drawing("<VBProjectData>0M8R4KGxGuEAAAAAAAAAAAAA</VBProjectData>"), names: ["plan.vdx", "plan.xml", "plan.vsx"])
+    for project in ["", "<VBProjectData/>", "<VBProjectData> </VBProjectData>"] {
+      let verdict = try judge("plan.xml", drawing(project))
+      #expect(verdict.accepted, "\(project): \(verdict.reason)")
+    }
+  }
+
   @Test("notes that only mention editdata.mso, ActiveMime in base64 or xmlPackage are text")
   func notesAboutTheFormsAreText() throws {
     let notes = SampleBytes.utf8(
