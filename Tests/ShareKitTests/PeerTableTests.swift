@@ -91,4 +91,19 @@ import Testing
       }
     }
   }
+  /// Review 36: two new devices called `laptop`, the second numbered by Avahi (`laptop #2`):
+  /// `--to laptop` went to whichever won the name on the network, without asking.
+  @Test func aNewNameAvahiNumberedForAnotherDeviceIsAChoiceNotAGuess() throws {
+    let records = [R.record("laptop", R.labB, port: 1), R.record("laptop #2", R.mallory, port: 2)]
+    let peers = R.peers(records, book: R.book())
+    #expect {
+      try R.endpoint(for: "laptop", among: peers, book: R.book())
+    } throws: { error in
+      Set((error as? R.Ambiguous)?.peers.compactMap(\.id) ?? []) == [R.labB, R.mallory]
+    }
+    #expect(try R.endpoint(for: "laptop #2", among: peers, book: R.book()).expectedFingerprint == R.mallory)
+    // A name this home knows keeps to its device.
+    let book = R.book(sentTo: ["laptop": R.labB])
+    #expect(try R.endpoint(for: "laptop", among: R.peers(records, book: book), book: book).expectedFingerprint == R.labB)
+  }
 }

@@ -81,7 +81,19 @@ extension PeerResolver {
   /// home knows by that name, when one is.
   private static func called(_ name: String, among peers: [Peer], book: KnownIdentities) -> [Peer] {
     let exact = peers.filter { $0.isCalled(name) }
-    let byName = exact.isEmpty ? peers.filter { $0.isCalled(name, caseInsensitive: true) } : exact
+    var byName = exact.isEmpty ? peers.filter { $0.isCalled(name, caseInsensitive: true) } : exact
+    if !byName.isEmpty, book.id(for: name) == nil {
+      // A name this home does not know yet: another device calling itself that too, which Avahi
+      // numbered (`laptop #2`), is as much what was meant (review 36: the one that won the name
+      // on the network was taken without asking).
+      let named = byName
+      byName += peers.filter { peer in
+        let numbered = ([peer.name] + peer.aliases).contains {
+          $0.unescaped != name && KnownIdentities.withoutCollisionNumber($0.unescaped) == name
+        }
+        return numbered && !named.contains { $0 == peer || (peer.id != nil && $0.id == peer.id) }
+      }
+    }
     guard byName.count > 1, let expected = book.id(for: name) else { return byName }
     let mine = byName.filter { $0.id == expected }
     return mine.isEmpty ? byName : mine
