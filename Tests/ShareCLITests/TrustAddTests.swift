@@ -67,6 +67,27 @@ import Testing
     #expect(share(["trust", "forget", "other"], environment: home.environment).err.contains("no ID is remembered for other"))
   }
 
+  /// Review 36: with another ID remembered for a contact's name (a send to a device calling
+  /// itself so), `share trust forget NAME` — the advice `share send` gives — forgot it, yet said
+  /// "Error:" and exited 1.
+  @Test func forgettingTheIDRememberedBesideAContactSucceedsAndSaysTheContactStaysExpected() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    #expect(share(["trust", "add", Self.id("1"), "--name", "laptop"], environment: home.environment).code == .success)
+    let other = String(repeating: "2", count: 64)
+    let known = """
+      {"peers":[{"name":"laptop","id":"\(other)","first_seen":"2025-01-01T00:00:00Z","last_seen":"2025-01-01T00:00:00Z"}]}
+      """
+    try Data(known.utf8).write(to: home.url.appendingPathComponent("known_peers.json"))
+    let forgot = share(["trust", "forget", "laptop"], environment: home.environment)
+    #expect(forgot.code == .success, "\(forgot)")
+    #expect(
+      forgot.err.contains("Forgot the ID remembered for laptop (2222-") && forgot.err.contains("laptop is your contact (1111-"), "\(forgot)"
+    )
+    let again = share(["trust", "forget", "laptop"], environment: home.environment)
+    #expect(again.code == .failure && again.err.contains("no other ID is remembered for laptop"), "\(again)")
+  }
+
   /// Review 20: adding a contact again without --name renamed it to its ID's digits, and reset
   /// its --ask and when it was added.
   @Test func addingAContactAgainChangesOnlyWhatIsGiven() throws {

@@ -144,12 +144,16 @@ enum TrustForgetCommand: Command {
     let forgotten = try contacts.forget(name: name)
     // A contact's ID pins its name whatever was remembered: forgetting alone changed nothing, and
     // said it had (review 18: the refusal's advice went round in a loop).
+    // Forgetting a remembered ID beside a contact did what was asked (review 36: it said
+    // "Error:" and exited 1, and `share send` advises exactly this command).
     if let contact = try contacts.trusted().peers.first(where: { KnownIdentities.sameName($0.name.unescaped, name) }) {
-      throw ShareError.configuration(
-        "\(contact.name) is your contact (\(contact.id.grouped)): its ID stays expected\(forgotten == nil ? "" : " (the remembered one is forgotten)")"
-          + "; if it really has a new identity, compare it with 'share id' there, then run "
-          + "\(ShellWords.suggestion(["share", "trust", "remove", name])) and pair again (\(ShellWords.suggestion(["share", "pair", name])))"
-      )
+      let stays =
+        "\(contact.name) is your contact (\(contact.id.grouped)): its ID stays expected; if it really has a new identity, "
+        + "compare it with 'share id' there, then run \(ShellWords.suggestion(["share", "trust", "remove", name])) and pair again "
+        + "(\(ShellWords.suggestion(["share", "pair", name])))"
+      guard let id = forgotten else { throw ShareError.configuration("no other ID is remembered for \(escape(name)); " + stays) }
+      context.terminal.err("Forgot the ID remembered for \(escape(name)) (\(id.grouped)). " + stays + ".")
+      return .success
     }
     guard let id = forgotten else {
       throw ShareError.configuration("no ID is remembered for \(escape(name))")
