@@ -87,6 +87,14 @@ import Testing
     #expect(line.render(width: 80, at: Self.start).contains("25%"))
   }
 
+  @Test func aSendThatEndedWithNothingSentIsNoFullBar() {
+    var line = ProgressLine(label: "lab-b")
+    line.phase = .done
+    line.total = 0
+    let ended = line.render(width: 80, at: Self.start)
+    #expect(ended.contains("no bytes sent") && !ended.contains("100%") && !ended.contains("#"), "\(ended)")
+  }
+
   @Test func aLongFileNameIsCutFromTheFrontKeepingItsExtension() {
     let name = String(repeating: "very-long-name-", count: 10) + ".iso"
     let text = Self.sending(sent: 1, item: name).render(width: 80, at: Self.start)

@@ -64,6 +64,9 @@ struct ProgressLine: Sendable {
       // Answered, and no byte counted yet: the amount is not known until the first progress
       // (review 30 L10: the bar read "0 bytes/0 bytes").
       if phase == .sending, total == 0, sent == 0, held == 0 { return fit(title(columns) + " starting…", budget) }
+      // Ended with nothing sent (declined, refused, unanswered): no full bar saying "done"
+      // (review 36 L6: "100% 0 bytes/0 bytes done" in green for a declined ask).
+      if phase == .done, total == 0, sent == 0, held == 0 { return fit(title(columns) + " no bytes sent", budget) }
       return barLine(total: total, titleWidth: columns, budget: budget, now: now, paint: paint)
     }
   }
