@@ -48,7 +48,9 @@ extension ContentClassifier {
     let closing = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")
     var end = index + (closing ? 2 : 1)
     let start = end
-    while end < bytes.count, !isBlank(bytes[end]), bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "/") { end += 1 }
+    while end < bytes.count, !isBlank(bytes[end]), ![UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: "<")].contains(bytes[end]) {
+      end += 1
+    }
     let name = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     let local = name.firstIndex(of: UInt8(ascii: ":")).map { UnsafeRawBufferPointer(rebasing: name[($0 + 1)...]) } ?? name
     if local.elementsEqual(librariesName) {
