@@ -1,0 +1,28 @@
+import Testing
+
+@testable import ShareCLI
+@testable import ShareKit
+
+/// Review 36: a device this home knows as `lab-b`, renamed `lab` while another `lab` is nearby,
+/// reached by `--to lab-b`, was "Connected to lab … stored in lab's Inbox": the other peer's
+/// name. It is named as this home knows it, with what it calls itself.
+@Suite struct ReceiverLabelTests {
+  static let id = Fingerprint(bytes: Array(repeating: 0x9b, count: 32))!
+
+  func connected(rememberAs: String?, calling name: String) -> String {
+    let console = CapturedConsole()
+    let terminal = Terminal(environment: [:], verbose: false, console: console)
+    let endpoint = Endpoint(
+      candidates: [Endpoint.Candidate(host: "127.0.0.1", port: 40123, advertisedAs: PeerText(name))], label: PeerText(name),
+      expectedFingerprint: Self.id, rememberAs: rememberAs)
+    let reporter = SendReporter(terminal: terminal, json: false, quiet: false, endpoints: [endpoint])
+    reporter.event(.connected(peerName: PeerText(name), fingerprint: Self.id, address: "127.0.0.1:40123"), recipient: 0)
+    return console.err + console.out
+  }
+
+  @Test func aDeviceKnownByAnotherNameIsNamedAsThisHomeKnowsIt() {
+    #expect(connected(rememberAs: "lab-b", calling: "lab").contains("Connected to lab-b (calls itself lab) at"))
+    #expect(connected(rememberAs: "Lab-B", calling: "lab-b").contains("Connected to lab-b at"), "letter case aside")
+    #expect(connected(rememberAs: nil, calling: "lab").contains("Connected to lab at"), "by ID prefix or address")
+  }
+}
