@@ -69,6 +69,21 @@ import Testing
     #expect(Dictionary(grouping: heard, by: \.address).values.allSatisfy { $0.count <= LocalSendNearby.maxPeersPerAddress })
   }
 
+  /// Review 34: a claim of a pinned alias with another fingerprint (made to start as the
+  /// phone's) was listed unmarked, in a row like the phone's.
+  @Test func aClaimOfAPinnedAliasWithAnotherFingerprintIsMarked() throws {
+    let nearby = LocalSendNearby()
+    let start = Date()
+    let lookalike = String(Self.phone.prefix(24)) + String(repeating: "99", count: 20)
+    nearby.heard(Self.device("Pixel", Self.phone), from: "192.0.2.2", at: start)
+    nearby.heard(Self.device("pixel", lookalike), from: "192.0.2.3", at: start + 1)
+    let pinned = try #require(Fingerprint(hex: Self.phone))
+    let book = PeerRecords.book(sentTo: ["localsend:pixel": pinned])
+    let marks = nearby.current(at: start + 2).map { ($0.address, $0.notPinned(book: book)) }
+    #expect(marks.first { $0.0 == "192.0.2.2" }?.1 == nil)
+    #expect(marks.first { $0.0 == "192.0.2.3" }?.1?.contains("not the device this home knows as pixel") == true, "\(marks)")
+  }
+
   @Test func anAliasSeveralFingerprintsClaimNamesTheRememberedOneElseNone() throws {
     let nearby = LocalSendNearby()
     let start = Date()

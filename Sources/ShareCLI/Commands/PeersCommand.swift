@@ -85,7 +85,9 @@ enum PeersCommand: Command {
     // A claim is unverified when it names a share device, or when its fingerprint is claimed
     // from elsewhere too (review 31: a stranger squatting a phone's fingerprint).
     let heard = try LocalSendPeer.heard(paths: context.paths, wait: min(Double(timeout), 1))
-    let localSend = heard.map { ($0, $0.impersonation(of: peers.filter { !$0.isSelf }, book: book) ?? $0.contested(in: heard)) }
+    let localSend = heard.map { claim in
+      (claim, claim.impersonation(of: peers.filter { !$0.isSelf }, book: book) ?? claim.notPinned(book: book) ?? claim.contested(in: heard))
+    }
     if peers.isEmpty && localSend.isEmpty && !json { terminal.err("No peers nearby.") }
     if !json && terminal.stdoutIsTerminal {
       table(peers, localSend: localSend).print(to: terminal)

@@ -89,6 +89,17 @@ extension LocalSendPeer {
     return "unverified: its fingerprint is also claimed from " + addresses.joined(separator: ", ")
   }
 
+  /// Why this claim is not the device this home knows by its alias, or nil: a send to that
+  /// alias pinned another fingerprint (`localsend:ALIAS`, letter case aside). Review 34: a
+  /// stranger's claim of a pinned alias, with a fingerprint made to start as the phone's, was
+  /// listed in a row like the phone's, unmarked.
+  package func notPinned(book: KnownIdentities) -> String? {
+    guard let pinned = book.id(for: LocalSendPeer.pinName(alias: alias.unescaped)),
+      pinned.hex != fingerprint.unescaped.lowercased()
+    else { return nil }
+    return "unverified: not the device this home knows as \(alias) (\(pinned.short))"
+  }
+
   /// Where it says its server is, `host:port` (an IPv6 host in brackets), escaped.
   package var shownAddress: String {
     "\(PeerText(address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"))"
