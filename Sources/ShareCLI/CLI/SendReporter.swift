@@ -136,15 +136,7 @@ final class SendReporter: Sendable {
       // Review 18: a stranger reached by HOST:PORT that calls itself like a contact was
       // "Connected to bob-desk … stored in bob-desk's Inbox".
       let (contactName, posedAs) = identify(fingerprint, name)
-      var shown = SenderLabel.who(name, contactName: contactName, posedAs: posedAs)
-      // Review 36: a device reached by the name this home knows it by (`lab-b`), now calling
-      // itself like another peer nearby (`lab`), was "Connected to lab … stored in lab's Inbox".
-      let endpoint = endpoints[recipient]
-      if contactName == nil, posedAs == nil, endpoint.localSend == nil, let known = endpoint.rememberAs,
-        !KnownIdentities.sameName(known, name.unescaped)
-      {
-        shown = "\(PeerText(known)) (calls itself \(name))"
-      }
+      let shown = Self.label(name, contactName: contactName, posedAs: posedAs, endpoint: endpoints[recipient])
       tallies.withLock { $0[recipient].peerName = shown }
       progress?.update(recipient, now: true) { $0.peerName = shown }
       if json {
