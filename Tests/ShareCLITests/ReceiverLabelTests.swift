@@ -25,4 +25,23 @@ import Testing
     #expect(connected(rememberAs: "Lab-B", calling: "lab-b").contains("Connected to lab-b at"), "letter case aside")
     #expect(connected(rememberAs: nil, calling: "lab").contains("Connected to lab at"), "by ID prefix or address")
   }
+
+  /// Review 36: two `--to` that are one device (a name and its ID prefix) gave one send, and the
+  /// second was dropped without the warning the README promises.
+  @Test func aSecondToForTheSameDeviceIsDroppedWithAWarning() {
+    let console = CapturedConsole()
+    let terminal = Terminal(environment: [:], verbose: false, console: console)
+    func endpoint(_ target: String, _ id: Fingerprint?) -> Endpoint {
+      var endpoint = Endpoint(
+        candidates: [Endpoint.Candidate(host: "127.0.0.1", port: 40123, advertisedAs: "lab-b")], label: "lab-b",
+        expectedFingerprint: id)
+      endpoint.target = target
+      return endpoint
+    }
+    let other = Fingerprint(bytes: Array(repeating: 0x11, count: 32))!
+    let kept = SendCommand.onePerDevice(
+      [endpoint("lab-b", Self.id), endpoint("9b9b9b9b", Self.id), endpoint("lab", other), endpoint("127.0.0.1:1", nil)], terminal: terminal)
+    #expect(kept.map(\.target) == ["lab-b", "lab", "127.0.0.1:1"])
+    #expect(console.err.contains("--to 9b9b9b9b is the same device as --to lab-b (9b9b"), "\(console.err)")
+  }
 }

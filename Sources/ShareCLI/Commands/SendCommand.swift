@@ -168,9 +168,23 @@ enum SendCommand: Command {
       endpoints.append(endpoint)
     }
     endpoints += Array(IteratorSequence(next))
-    // One device named twice (`--to bob --to BOB`, a name and its ID prefix) gets one send.
-    var devices: Set<Fingerprint> = []
-    return endpoints.filter { endpoint in endpoint.expectedFingerprint.map { devices.insert($0).inserted } ?? true }
+    return onePerDevice(endpoints, terminal: context.terminal)
+  }
+
+  /// One device named twice (`--to bob --to BOB`, a name and its ID prefix) gets one send, with
+  /// a warning (review 36: the second was dropped without a word).
+  static func onePerDevice(_ endpoints: [Endpoint], terminal: Terminal) -> [Endpoint] {
+    var devices: [Fingerprint: Endpoint] = [:]
+    return endpoints.filter { endpoint in
+      guard let id = endpoint.expectedFingerprint else { return true }
+      guard let first = devices[id] else {
+        devices[id] = endpoint
+        return true
+      }
+      let named = { (endpoint: Endpoint) in escape(endpoint.target ?? endpoint.name.unescaped) }
+      terminal.warn("--to \(named(endpoint)) is the same device as --to \(named(first)) (\(id.short)): its items go there once")
+      return false
+    }
   }
 
   /// Several peers fit: a numbered choice on a terminal, else an error that lists them.
