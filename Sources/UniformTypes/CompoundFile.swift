@@ -42,9 +42,13 @@ enum CompoundFile {
       // Only the low bits of the state (`hsState`) and of the name's `fHighByte` mean anything:
       // MS-XLS says the rest MUST be ignored, and Excel does (review 24: set, they hid the sheet).
       let (state, type, count, wide) = (head[record + 8] & 0x03, head[record + 9], Int(head[record + 10]), head[record + 11] & 0x01)
-      guard type == 1, state <= 2, count > 0, length == 8 + count * (wide == 1 ? 2 : 1),
-        record + 4 + length <= head.count
-      else { continue }
+      guard type == 1, state <= 2, count > 0, record + 4 + length <= head.count else { continue }
+      // Excel 5.0/95 (BIFF5, a `Book` stream) writes the name's bytes with no fHighByte before
+      // them (review 35: its macro sheets were never found).
+      if length == 7 + count {
+        return String(String.UnicodeScalarView(head[(record + 11)..<(record + 4 + length)].map { Unicode.Scalar($0) }))
+      }
+      guard length == 8 + count * (wide == 1 ? 2 : 1) else { continue }
       let name = UnsafeRawBufferPointer(rebasing: head[(record + 12)..<(record + 4 + length)])
       if wide == 1 {
         return String(decoding: stride(from: 0, to: name.count, by: 2).map { UInt16(name[$0]) | UInt16(name[$0 + 1]) << 8 }, as: UTF16.self)

@@ -94,8 +94,19 @@ package enum ContentClassifier {
       return (.macroEnabled, "ActiveMime container (a VBA project, as Word keeps one in editdata.mso)")
     }
     if let evidence = sylkMacros(head, whole: whole) { return (sylkSheet, evidence) }
+    if let version = biffMacroSheet(head) { return (.macroEnabled, "Excel \(version) macro sheet (BIFF)") }
     guard !saidText, isTextDocumentForm(head) else { return nil }
     return textDocumentMacros(head) ?? whole.flatMap { wholeTextDocumentMacros(head, whole: $0) }
+  }
+
+  /// The Excel version of a raw BIFF2, BIFF3 or BIFF4 file that says in its BOF record it is a
+  /// macro sheet (type 0x0040), whose `Auto_Open` runs when Excel opens it under any name
+  /// (review 35: accepted as data as `.xls`); nil for anything else.
+  static func biffMacroSheet(_ head: UnsafeRawBufferPointer) -> String? {
+    guard head.count >= 8, head[0] == 0x09, let version = [0x00: "2.x", 0x02: "3.0", 0x04: "4.0"][head[1]],
+      (4...16).contains(le16(head, 2)), le16(head, 6) == 0x0040
+    else { return nil }
+    return version
   }
 
   /// Whether a head's verdict may change once all of the item is there: a ZIP, whose central

@@ -89,4 +89,23 @@ import Testing
     #expect(CompoundFile.rootChildren(looped, entries: 5)?.children == [1, 2, 3])
     #expect(CompoundFile.rootChildren(Array(links.prefix(12)), entries: 5) == nil)
   }
+
+  /// Review 35: Excel 4.0 macro sheets in the older formats: a raw BIFF2/3/4 macro sheet was
+  /// accepted as data under `.xls`, and Excel 5.0/95's BoundSheet (no fHighByte) never matched.
+  @Test func olderExcelMacroSheetsAreMacroEnabled() {
+    for version: UInt8 in [0x00, 0x02, 0x04] {
+      let bof: [UInt8] = [0x09, version, 0x06, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00]
+      let content = classify(bof + [UInt8](repeating: 0x20, count: 64), "application/octet-stream")
+      #expect(content.type == .macroEnabled && content.refinement?.contains("macro sheet") == true, "\(version): \(content)")
+      var worksheet = bof
+      worksheet[6] = 0x10
+      #expect(classify(worksheet + [UInt8](repeating: 0x20, count: 64), "application/octet-stream").type != .macroEnabled)
+    }
+    let workbook = SampleBytes.compoundFile([("Book", 2)])
+    let bof5: [UInt8] = [0x09, 0x08, 0x08, 0x00, 0x00, 0x05, 0x05, 0x00, 0, 0, 0, 0]
+    let name = Array("Macro1".utf8)
+    let sheet5: [UInt8] = [0x85, 0x00] + SampleBytes.le16(7 + name.count) + [0, 0, 0, 0, 2, 1, UInt8(name.count)] + name
+    let content = classify(workbook + bof5 + sheet5, "application/vnd.ms-excel")
+    #expect(content.type == .macroEnabled && content.refinement?.contains("Macro1") == true, "\(content)")
+  }
 }
