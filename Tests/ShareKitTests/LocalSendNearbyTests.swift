@@ -164,4 +164,47 @@ import Testing
     let (known, _) = Contacts(paths: a.device.paths).remembered()
     #expect(known.id(for: "localsend:alice-phone") == nil && known.id(for: "localsend:mallory") == nil)
   }
+  /// Review 34: the addresses claiming a fingerprint were tried one at a time, each up to 10 s to
+  /// connect and 10 s to shake hands: twelve claims at a listener that never answers made a 1 s
+  /// send take two minutes. They are tried at once now, so the file lands while the silent
+  /// address's handshake is still waiting (its connection still open when the send is done).
+  @Test func aSilentAddressClaimingTheFingerprintDoesNotHoldTheSendUp() throws {
+    let a = try TestHome(name: "lab-a")
+    let sender = try #require(LocalSendFingerprint(identity: a.device.identity))
+    let phone = try LocalSendGateTests.Receiving(trusting: sender)
+    let proven = try #require(LocalSendFingerprint(identity: phone.home.device.identity))
+    let silent = try TCPListener(host: "127.0.0.1", port: 0)
+    defer { silent.close() }
+    let accepted = Mutex<[Socket]>([])
+    Thread { while let socket = try? silent.accept() { accepted.withLock { $0.append(socket) } } }.start()
+    let start = Date()
+    let claims = [silent.port, phone.service.server.port].enumerated().map { index, port in
+      LocalSendPeer(
+        alias: "phone", fingerprint: PeerText(proven.hex.uppercased()), address: "127.0.0.1", port: port, deviceModel: nil,
+        deviceType: nil, heardAt: start - Double(index))
+    }
+    let items = try OutgoingItem.files([a.file("hello.txt", Array("hi".utf8)).path])
+    let report = try LocalSendDelivery(device: a.device).send(items, to: Endpoint(localSend: claims[0], claims: claims), peer: claims[0]) {
+      _ in
+    }
+    #expect(report.items.map(\.status) == [.stored], "\(report)")
+    #expect(phone.home.inboxNames() == ["hello.txt"])
+    // The silent address was tried, and its handshake is still waiting: not tried first and
+    // given up on before the phone was.
+    let open = accepted.withLock { sockets in
+      sockets.contains { socket in
+        // Its ClientHello read away, an open connection has nothing more; a closed one says EOF.
+        let waiting = try? socket.withDescriptor { fd throws(Errno) in
+          var bytes = [UInt8](repeating: 0, count: 4096)
+          while true {
+            let count = recv(fd, &bytes, bytes.count, Int32(MSG_DONTWAIT))
+            if count > 0 { continue }
+            return count == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)
+          }
+        }
+        return waiting == true
+      }
+    }
+    #expect(accepted.withLock { !$0.isEmpty } && open, "the silent address's connection was closed before the send was done")
+  }
 }

@@ -68,7 +68,7 @@ extension LocalSendDelivery {
       answers.append(ItemVerdict(ItemAnswer(id: item.id, accepted: false, reason: item.reason), name: item.name))
       items.append(ItemOutcome(ItemReceipt(id: item.id, status: .failed, reason: item.reason), name: item.name, abandoned: nil))
     }
-    let fingerprint = proven.value.withLock { $0 } ?? Fingerprint(bytes: [UInt8](repeating: 0, count: Fingerprint.byteCount))!
+    let fingerprint = proven.fingerprint ?? Fingerprint(bytes: [UInt8](repeating: 0, count: Fingerprint.byteCount))!
     return SendReport(
       endpoint: endpoint, peerName: peer.alias, peerFingerprint: fingerprint, address: endpoint.address, answers: answers,
       items: items)

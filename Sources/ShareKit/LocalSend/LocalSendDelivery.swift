@@ -39,10 +39,13 @@ final class LocalSendDelivery: Sendable {
   /// The name `peer`'s fingerprint is remembered under.
   static func pinName(_ peer: LocalSendPeer) -> String { LocalSendPeer.pinName(alias: peer.alias.unescaped) }
 
-  /// Sends to the device at each address claiming its fingerprint in turn (newest first), until
-  /// one's certificate proves it: anyone may claim a phone's fingerprint from elsewhere (review
-  /// 31). An address that cannot be reached, fails the handshake or presents another certificate
-  /// moves on to the next; the device's answer (declined, a PIN, busy…) ends the send.
+  /// Sends to the device at every address claiming its fingerprint at once, and goes on with the
+  /// first whose certificate proves it: anyone may claim a phone's fingerprint from elsewhere
+  /// (review 31), and a claim at an address that answers nothing must not hold the send up
+  /// (review 34: tried one at a time, 12 silent claims made a 1 s send take 121 s). A candidate's
+  /// TLS check passes only for the first address that proves the fingerprint, before any request
+  /// is sent, so one device gets one offer; the device's answer (declined, a PIN, busy…) ends the
+  /// send. Without a proof anywhere, each address's failure is reported.
   func send(
     _ items: [OutgoingItem], to endpoint: Endpoint, peer: LocalSendPeer, events: @escaping @Sendable (SendEvent) -> Void
   ) throws(ShareError) -> SendReport {
@@ -51,35 +54,48 @@ final class LocalSendDelivery: Sendable {
     // or for a fingerprint prefix, the alias that address claims (a device calling itself by an
     // alias pinned to another is refused); only an alias sent to is remembered (`proceed`).
     let book = try contacts.rememberedForChecking()
-    func remembered(at candidate: Endpoint.Candidate) -> Fingerprint? {
+    let remembered = { @Sendable (candidate: Endpoint.Candidate) -> Fingerprint? in
       book.id(for: endpoint.rememberAs ?? LocalSendPeer.pinName(alias: (candidate.advertisedAs ?? peer.alias).unescaped))
     }
+    if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
     let proven = ProvenFingerprint()
     let timeLeft = client.decisionTimeout
-    var failures: [(candidate: Endpoint.Candidate, error: LocalSendError)] = []
-    for candidate in endpoint.candidates {
-      if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
-      var reached = endpoint
-      reached.candidates = [candidate]
-      // Said once the device proved itself, not while an address is still being tried.
-      let target = LocalSendDelivery.pinnedTarget(peer, at: candidate, remembered: remembered(at: candidate), proven: proven) {
+    let files = offers.map(\.file)
+    let outcomes = Mutex<[(index: Int, result: Result<LocalSendClient.PrepareOutcome, LocalSendError>)]>([])
+    let arrived = DispatchSemaphore(value: 0)
+    var targets: [LocalSendTarget] = []
+    for (index, candidate) in endpoint.candidates.enumerated() {
+      // Said once the device proved itself, not while addresses are still being tried.
+      let target = LocalSendDelivery.pinnedTarget(peer, at: candidate, remembered: remembered(candidate), proven: proven) {
         events(.waiting("waiting for its owner to accept on the LocalSend device", timeLeft: timeLeft))
       }
-      let outcome: LocalSendClient.PrepareOutcome
-      do {
-        outcome = try client.prepareUpload(offers.map(\.file), to: target)
-      } catch .rejected {
-        return LocalSendDelivery.report(reached, peer, proven, offers, unsupported, tokens: [:], refusal: "declined by the receiver")
-      } catch {
-        guard proven.fingerprint != nil else {
-          failures.append((candidate, error))
-          continue
-        }
-        throw LocalSendDelivery.failure(error, peer: peer, endpoint: reached, remembered: remembered(at: candidate))
-      }
-      return try proceed(outcome, offers, unsupported, at: reached, target: target, peer: peer, proven: proven, events: events)
+      targets.append(target)
+      let client = self.client
+      Thread {
+        let result = Result { () throws(LocalSendError) in try client.prepareUpload(files, to: target) }
+        outcomes.withLock { $0.append((index, result)) }
+        arrived.signal()
+      }.start()
     }
-    let pinned = failures.count == 1 ? remembered(at: failures[0].candidate) : endpoint.rememberAs.flatMap { book.id(for: $0) }
+    var failures: [(candidate: Endpoint.Candidate, error: LocalSendError)] = []
+    for _ in endpoint.candidates {
+      arrived.wait()
+      guard let (index, result) = outcomes.withLock({ $0.popLast() }) else { continue }
+      let candidate = endpoint.candidates[index]
+      var reached = endpoint
+      reached.candidates = [candidate]
+      switch result {
+      case .success(let outcome):
+        return try proceed(outcome, offers, unsupported, at: reached, target: targets[index], peer: peer, proven: proven, events: events)
+      case .failure(.rejected):
+        return LocalSendDelivery.report(reached, peer, proven, offers, unsupported, tokens: [:], refusal: "declined by the receiver")
+      case .failure(let error) where proven.address == candidate.address:
+        throw LocalSendDelivery.failure(error, peer: peer, endpoint: reached, remembered: remembered(candidate))
+      case .failure(let error):
+        failures.append((candidate, error))
+      }
+    }
+    let pinned = failures.count == 1 ? remembered(failures[0].candidate) : endpoint.rememberAs.flatMap { book.id(for: $0) }
     throw LocalSendDelivery.failure(failures, peer: peer, endpoint: endpoint, remembered: pinned)
   }
 
@@ -116,12 +132,17 @@ final class LocalSendDelivery: Sendable {
     let check = PeerCheck.custom { certificate in
       guard let id = Fingerprint(bytes: certificate.bytes), certificate.matches(claimed), remembered.map({ $0 == id }) ?? true
       else { return false }
-      let first = proven.value.withLock { value in
-        defer { value = id }
-        return value == nil
+      // The first address to prove it wins; the device at a second address is not offered the
+      // files twice, and the winner's later connections (the uploads) pass.
+      let (first, mine) = proven.value.withLock { value -> (Bool, Bool) in
+        guard let value else {
+          value = (id, candidate.address)
+          return (true, true)
+        }
+        return (false, value.address == candidate.address)
       }
       if first { onProof() }
-      return true
+      return mine
     }
     return LocalSendTarget(host: candidate.host, port: candidate.port, check: check)
   }
@@ -161,8 +182,12 @@ final class LocalSendDelivery: Sendable {
 
 /// The fingerprint a LocalSend device's certificate proved, set by the TLS check.
 final class ProvenFingerprint: Sendable {
-  let value = Mutex<Fingerprint?>(nil)
+  /// The fingerprint, and the address of the candidate that proved it first.
+  let value = Mutex<(id: Fingerprint, address: String)?>(nil)
 
   /// The fingerprint proven so far, if any.
-  var fingerprint: Fingerprint? { value.withLock { $0 } }
+  var fingerprint: Fingerprint? { value.withLock { $0?.id } }
+
+  /// Where it was proven, if it was.
+  var address: String? { value.withLock { $0?.address } }
 }
