@@ -123,8 +123,12 @@ final class PayloadReceiver {
     }
     let begin = try BeginFrame(decoding: try connection.receivePayload(header.length))
     guard begin.item == payload.item, begin.entry == payload.entry, begin.offset == payload.offset else {
+      // The entry too (review 34: "expected item 0 from 0 … got item 0 from 0" for another entry).
+      func bytes(_ item: Int, _ entry: Int?, _ offset: Int64) -> String {
+        "item \(item)" + (entry.map { " entry \($0)" } ?? "") + " from \(offset)"
+      }
       throw WireError.unexpected(
-        expected: "the bytes of item \(payload.item) from \(payload.offset)", got: "item \(begin.item) from \(begin.offset)")
+        expected: "the bytes of " + bytes(payload.item, payload.entry, payload.offset), got: bytes(begin.item, begin.entry, begin.offset))
     }
     return begin
   }
