@@ -177,6 +177,8 @@ extension SendArgumentsTests {
       #expect(try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) == text, "\(path)")
     }
     #expect(sent.stderrText.contains(#"offered old\xFF/M\xFCller.txt as M\#u{FFFD}ller-1.txt"#), "\(sent)")
+    // Said without "made UTF-8 text" (review 34: said for names that were UTF-8 already).
+    #expect(sent.stderrText.contains("another entry's name is the same as stored"), "\(sent)")
   }
 }
 

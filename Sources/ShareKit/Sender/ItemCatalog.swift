@@ -224,7 +224,7 @@ package struct ItemCatalog: Sendable {
         // Offered as UTF-8 text (a name that is not UTF-8 with U+FFFD where it is not), unique
         // among its siblings as the receiver compares names; read by its own bytes.
         let (offeredPath, renamed) = Self.offeredPath(of: name, in: offeredRelative, among: &taken)
-        if let renamed { notes.append("offered \(label)/\(path) as \(renamed): another entry's name is the same once made UTF-8 text") }
+        if let renamed { notes.append("offered \(label)/\(path) as \(renamed): another entry's name is the same as stored") }
         let offered = PeerText(offeredPath)
         let status: FileStatus
         do {
