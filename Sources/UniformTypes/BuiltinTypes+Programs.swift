@@ -80,8 +80,8 @@ extension BuiltinTypes {
       "com.microsoft.excel.sylk", "Symbolic Link spreadsheet (SYLK)", ["public.plain-text", "com.microsoft.office.macro-enabled"],
       ext: ["slk", "sylk"], mime: ["text/spreadsheet", "application/x-sylk"])
     list.type(
-      "com.microsoft.excel.query", "Excel query file (iqy, dqy)", ["public.plain-text", "com.microsoft.office.macro-enabled"],
-      ext: ["iqy", "dqy"], mime: ["text/x-ms-iqy"])
+      "com.microsoft.excel.query", "Excel query file (iqy, dqy, rqy, oqy)", ["public.plain-text", "com.microsoft.office.macro-enabled"],
+      ext: ["iqy", "dqy", "rqy", "oqy"], mime: ["text/x-ms-iqy"])
     list.type(
       "com.microsoft.access.application", "Access application (mde, accde, adp)",
       ["public.data", "com.microsoft.office.macro-enabled"], ext: ["mde", "accde", "ade", "adp", "mda", "accda"])

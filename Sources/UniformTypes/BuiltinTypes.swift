@@ -106,6 +106,10 @@ enum BuiltinTypes {
     // every `.vue`).
     list.type("org.vuejs.single-file-component", "Vue single-file component", ["public.source-code"], ext: ["vue"])
     list.type("dev.svelte.component", "Svelte component", ["public.source-code"], ext: ["svelte"])
+    // Vim's own scripts and METAFONT sources run only inside their programs (reviews 33 and 35:
+    // libmagic's guess from the words refused them as JavaScript, Python or Ruby).
+    list.type("org.vim.script", "Vim script", ["public.source-code"], ext: ["vim"], mime: ["text/x-vim"])
+    list.type("org.tug.metafont-source", "METAFONT source", ["public.source-code"], ext: ["mf"])
     // Named, not extended: shared-mime-info takes `*.mod` for a tracker song.
     list.type("org.golang.go-module", "Go module file", ["public.plain-text"], names: ["go.mod", "go.sum", "go.work", "go.work.sum"])
     // An icon, cursor or sound theme's `index.theme`: a key file GLib reads and never launches.
@@ -130,10 +134,10 @@ enum BuiltinTypes {
         "application/x-python3", "text/x-python-script",
       ])
     list.type(
-      "public.perl-script", "Perl script", ["public.script"], ext: ["pl", "pm", "perl", "ph"],
+      "public.perl-script", "Perl script", ["public.script"], ext: ["pl", "pm", "perl", "ph", "pl6", "pm6", "p6", "raku", "rakumod"],
       mime: ["application/x-perl", "text/x-perl", "text/x-script.perl"])
     list.type(
-      "public.ruby-script", "Ruby script", ["public.script"], ext: ["rb"],
+      "public.ruby-script", "Ruby script", ["public.script"], ext: ["rb", "rbw"],
       mime: ["application/x-ruby", "text/x-ruby", "text/x-script.ruby"])
     list.type(
       "public.php-script", "PHP script", ["public.script"], ext: ["php", "phtml", "phar"],
@@ -151,6 +155,7 @@ enum BuiltinTypes {
       "com.microsoft.powershell-script", "PowerShell script", ["public.script"],
       ext: [
         "ps1", "psm1", "psd1", "ps1xml", "ps2", "ps2xml", "psc1", "psc2", "msh", "msh1", "msh2", "mshxml", "msh1xml", "msh2xml",
+        "cdxml", "pssc",
       ],
       mime: ["application/x-powershell", "text/x-powershell"])
     list.type(

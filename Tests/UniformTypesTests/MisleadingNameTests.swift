@@ -165,4 +165,25 @@ struct MisleadingNameTests {
     #expect(verdict.accepted && verdict.type == "org.gnome.gnumeric" && verdict.match == .nameRefinesContent, "\(verdict.reason)")
     #expect(verdict.reason == "accepted: Gnumeric spreadsheet (\"Other documents\")", "\(verdict.reason)")
   }
+
+  /// Review 35 (and 33's `.mf`): Vim scripts and METAFONT sources whose words made libmagic guess
+  /// JavaScript, Python or Ruby were refused as those; they run only inside their programs. And
+  /// names that run something by a double-click were accepted: `.rbw`, Excel's `.rqy`/`.oqy`,
+  /// PowerShell's `.cdxml`/`.pssc`, Raku's `.raku`.
+  @Test func vimScriptsAreSourceAndRunnableNamesAreRefused() throws {
+    // What libmagic calls Python, JavaScript and Ruby from their words.
+    let guessed = [
+      "from os import path\nimport sys as s\n", "\"use strict\";\nfunction f() { return 1; }\nmodule.exports = f;\n",
+      "require \"json\"\nclass Foo < Bar\n  def x\n  end\nend\n",
+    ]
+    for (name, words) in zip(["pythoncomplete.vim", "rust.vim", "gen9.mf"], guessed) {
+      let verdict = try judge(name, SampleBytes.utf8(words))
+      #expect(verdict.accepted && verdict.decidedBy == "Text", "\(name): \(verdict.reason)")
+    }
+    let text = SampleBytes.utf8("puts 'hello'\n")
+    for name in ["tool.rbw", "query.rqy", "cube.oqy", "module.cdxml", "session.pssc", "script.raku"] {
+      let verdict = try judge(name, text)
+      #expect(!verdict.accepted, "\(name): \(verdict.reason)")
+    }
+  }
 }
