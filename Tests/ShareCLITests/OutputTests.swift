@@ -149,6 +149,10 @@ import Testing
       let run = share(["send", "/etc/hostname", "--to", address], environment: home.environment)
       #expect(run.code == .usage && run.err.contains("is an address without a port"), "\(address): \(run)")
     }
+    // Review 36: an IPv6 address with a port but no brackets is told how to write one.
+    let unbracketed = share(["send", "/etc/hostname", "--to", "fe80::1%lo:45847"], environment: home.environment)
+    #expect(unbracketed.code == .usage && unbracketed.err.contains("in brackets: [ADDRESS]:PORT"), "\(unbracketed)")
+    #expect(!share(["send", "/etc/hostname", "--to", "127.0.0.1"], environment: home.environment).err.contains("brackets"))
     // A device (a pipe, `<(command)`, alike) says how to send what a command writes.
     let device = share(["send", "/dev/null", "--dry-run"], environment: home.environment)
     #expect(device.code == .failure && device.err.contains("pipe it in: COMMAND | share send - --name NAME"), "\(device)")

@@ -131,8 +131,11 @@ enum SendCommand: Command {
       throw UsageError("'\(escape(target))' is not HOST:PORT with a port from 1 to 65535", spec: spec)
     }
     for target in targets where Endpoint.parse(target) == nil && Endpoint.isAddressWithoutPort(target) {
+      // An IPv6 address takes its port after brackets (review 36: `fe80::1%eth0:45847` was told
+      // it had no port).
+      let brackets = target.filter { $0 == ":" }.count > 1 && !target.hasPrefix("[") ? ", an IPv6 address in brackets: [ADDRESS]:PORT" : ""
       throw UsageError(
-        "'\(escape(target))' is an address without a port; give the port too, as HOST:PORT (the receiver's 'share status' shows it)",
+        "'\(escape(target))' is an address without a port; give the port too, as HOST:PORT\(brackets) (the receiver's 'share status' shows it)",
         spec: spec)
     }
     // A name a LocalSend device announced to this home's daemon goes to it by LocalSend — unless
