@@ -207,7 +207,9 @@ extension Sender {
     }
     let summary =
       ordered.count == 1
-      ? at(first) : "could not reach \(endpoint): " + ordered.map(at).joined(separator: "; ")
+      // Joined with "; ", without a description's own full stop (review 36: "timed out.; lab at …").
+      ? at(first)
+      : "could not reach \(endpoint): " + ordered.map(at).map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; ")
     return .transport(summary, detail: ordered.map { "\($0.candidate.address): \($0.error.detail)" }.joined(separator: "; "))
   }
 
