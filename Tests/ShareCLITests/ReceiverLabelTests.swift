@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ShareCLI
@@ -43,5 +44,17 @@ import Testing
       [endpoint("lab-b", Self.id), endpoint("9b9b9b9b", Self.id), endpoint("lab", other), endpoint("127.0.0.1:1", nil)], terminal: terminal)
     #expect(kept.map(\.target) == ["lab-b", "lab", "127.0.0.1:1"])
     #expect(console.err.contains("--to 9b9b9b9b is the same device as --to lab-b (9b9b"), "\(console.err)")
+  }
+}
+
+/// Review 36 L8: `share receive everyone --for 90s` said "until 12:02", minutes only.
+@Suite struct ReceiveUntilTests {
+  @Test func aTimeWithinTheHourIsShownToTheSecond() {
+    let now = Date(timeIntervalSince1970: 1_764_460_800)
+    let soon = ReceiveCommand.until(now.addingTimeInterval(90), now: now)
+    #expect(soon.split(separator: ":").count == 3, "\(soon)")
+    let later = ReceiveCommand.until(now.addingTimeInterval(7200), now: now)
+    #expect(later.split(separator: ":").count == 2, "\(later)")
+    #expect(ReceiveCommand.until(nil).isEmpty)
   }
 }

@@ -93,8 +93,10 @@ enum ReceiveCommand: Command {
     return .success
   }
 
-  private static func until(_ date: Date?) -> String {
-    date.map { " until \(LocalTime.string($0))" } ?? ""
+  /// " until TIME", with seconds when it is within the hour (review 36: `--for 90s` said
+  /// "until 12:02").
+  static func until(_ date: Date?, now: Date = Date()) -> String {
+    date.map { " until \(LocalTime.string($0, seconds: $0.timeIntervalSince(now) < 3600))" } ?? ""
   }
 }
 
