@@ -6,7 +6,7 @@ import Synchronization
 enum PeersCommand: Command {
   static let timeout = Option(
     "--timeout", "DURATION", kind: .duration, "Wait at most this long for answers (5s, 1m; a bare number is seconds; default 3s)")
-  static let watch = Flag("--watch", "Keep listening and print peers as they appear and disappear")
+  static let watch = Flag("--watch", "Keep listening and print peers as they appear, change and disappear")
   static let json = Flag("--json", "One JSON object per peer (or event), per line")
 
   static let spec = CommandSpec(
@@ -16,8 +16,8 @@ enum PeersCommand: Command {
       Lists the share daemons Avahi sees on the local network: name, short ID, addresses, port,
       and whether each is a contact ('share trust') or this home's own daemon; with a daemon
       running with --localsend, also the LocalSend devices it heard, marked '(LocalSend)'. It returns once
-      Avahi has answered for now, or after --timeout. --watch streams appear and disappear
-      events until interrupted (or for --timeout), each once. A browse result is only a routing
+      Avahi has answered for now, or after --timeout. --watch streams appeared, changed (another
+      address, say) and disappeared events until interrupted (or for --timeout), each once. A browse result is only a routing
       hint: 'share send --to NAME' checks the peer's certificate against the ID before sending
       anything.
 
