@@ -48,7 +48,7 @@ import Testing
     let sent = try alice.share("send", file, "--to", daemon.address)
     #expect(sent.exited(with: 0), "\(sent)")
     #expect(sent.stderrText.contains("Connected to bob-desk (NOT your contact bob-desk) at "), "\(sent)")
-    #expect(sent.stderrLines.last?.hasPrefix("1 of 1 stored in bob-desk (NOT your contact bob-desk)'s Inbox") == true, "\(sent)")
+    #expect(sent.stderrLines.last?.hasPrefix("1 of 1 stored in the Inbox of bob-desk (NOT your contact bob-desk)") == true, "\(sent)")
     let events = try parseJSONLines(try alice.share("send", file, "--to", daemon.address, "--json").stdoutText)
     for name in ["connected", "done"] {
       let event = events.first { $0["event"] as? String == name }

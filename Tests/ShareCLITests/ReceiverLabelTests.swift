@@ -58,3 +58,11 @@ import Testing
     #expect(ReceiveCommand.until(nil).isEmpty)
   }
 }
+
+/// Review 36 L8: "stored in lab-b (calls itself lab)'s Inbox".
+@Suite struct InboxOfTests {
+  @Test func aLabelEndingInAParenthesisTakesNoPossessive() {
+    #expect(SendSummary.inbox(of: "bob") == "bob's Inbox")
+    #expect(SendSummary.inbox(of: "lab-b (calls itself lab)") == "the Inbox of lab-b (calls itself lab)")
+  }
+}

@@ -59,7 +59,7 @@ enum SendSummary {
   /// from the first byte to the receipt when bytes went, the average rate when that took a
   /// second or more (under a second it measures the receiver's syncing, not the network).
   static func stored(_ stored: Int, of count: Int, peer: String, sent: Int64, seconds: Double?) -> String {
-    let line = "\(stored) of \(count) stored in \(peer)'s Inbox"
+    let line = "\(stored) of \(count) stored in \(Self.inbox(of: peer))"
     guard sent > 0, let seconds, seconds > 0 else { return line }
     let rate = seconds >= 1 ? " (\(formatBytes(Int64(Double(sent) / seconds)))/s)" : ""
     return line + ": \(formatBytes(sent)) in \(duration(seconds))" + rate
@@ -81,7 +81,7 @@ enum SendSummary {
   /// bytes of the item that was going (`payload`, of which `sentOfIt` bytes went this time).
   static func interrupted(peer: String, payload: SendingPayload?, sentOfIt: Int64, commandLine: [String]) -> String {
     guard let payload, payload.resumable, payload.resumeFrom + sentOfIt > 0 else {
-      return "cancelled; nothing partial is kept in \(peer)'s Inbox"
+      return "cancelled; nothing partial is kept in \(Self.inbox(of: peer))"
     }
     let kept = formatBytes(payload.resumeFrom + sentOfIt)
     return "cancelled; \(peer) keeps the \(kept) of \(payload.name) it received (not in its Inbox); "
@@ -119,5 +119,11 @@ enum SendSummary {
   /// are, shown as printable text).
   static func shellCommand(_ arguments: [String]) -> String {
     ShellWords.line(["share"] + arguments)
+  }
+
+  /// "bob's Inbox"; "the Inbox of lab-b (calls itself lab)" for a label that ends in a
+  /// parenthesis (review 36: "lab-b (calls itself lab)'s Inbox").
+  static func inbox(of peer: String) -> String {
+    peer.hasSuffix(")") ? "the Inbox of \(peer)" : "\(peer)'s Inbox"
   }
 }
