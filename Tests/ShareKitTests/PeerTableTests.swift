@@ -106,4 +106,14 @@ import Testing
     let book = R.book(sentTo: ["laptop": R.labB])
     #expect(try R.endpoint(for: "laptop", among: R.peers(records, book: book), book: book).expectedFingerprint == R.labB)
   }
+
+  /// Review 36 L8: `--to cafe` with `café` nearby got two hints, the first about ID prefixes.
+  @Test func aNameCloseToOneNearbyGetsOneHint() {
+    let peers = R.peers([R.record("caf\u{E9}", R.labB, port: 1)], book: R.book())
+    #expect {
+      try R.endpoint(for: "cafe", among: peers, book: R.book())
+    } throws: { error in
+      "\(error)".contains("did you mean 'caf\u{E9}'?") && !"\(error)".contains("hex digits")
+    }
+  }
 }

@@ -160,7 +160,9 @@ extension PeerResolver {
     if let known { return .configuration("\(shown) (\(known.short)), which this home knows, is not nearby\(nearby)") }
     let guess = Suggestions.closest(to: query, among: peers.filter { !$0.isSelf && !$0.standing.isUnverifiedClaim }.map(\.name.unescaped))
     let suggestion = guess.map { " (did you mean '\(Escaping.escaped($0))'?)" } ?? ""
-    return .configuration("no nearby peer is called \(shown)\(hint)\(suggestion)\(nearby)")
+    // One hint: a name nearby that is close is likelier what was meant (review 36: `--to cafe`
+    // was told both that an ID prefix needs 8 hex digits and "did you mean 'café'?").
+    return .configuration("no nearby peer is called \(shown)\(guess == nil ? hint : suggestion)\(nearby)")
   }
 
   /// The endpoint for what was chosen, once it is clear it may be sent to: a record is sent to
