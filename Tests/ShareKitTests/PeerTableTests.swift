@@ -115,5 +115,10 @@ import Testing
     } throws: { error in
       "\(error)".contains("did you mean 'caf\u{E9}'?") && !"\(error)".contains("hex digits")
     }
+    #expect {
+      try R.endpoint(for: " caf\u{E9}", among: peers, book: R.book())
+    } throws: { error in
+      "\(error)".contains("is called \" caf\u{E9}\"")
+    }
   }
 }

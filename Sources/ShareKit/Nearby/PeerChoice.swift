@@ -134,7 +134,9 @@ extension PeerResolver {
   private static func notNearby(
     _ query: String, peers: [Peer], own: (name: String, id: Fingerprint)?, known: Fingerprint? = nil
   ) -> ShareError {
-    let shown = Escaping.escaped(query)
+    // Quoted when a blank at an end would not show (review 36: "is called  lab-b").
+    let blankAtEnd = query.first?.isWhitespace == true || query.last?.isWhitespace == true
+    let shown = blankAtEnd ? Escaping.quoted(query) : Escaping.escaped(query)
     let ownRecord = peers.first { $0.isSelf && ($0.isCalled(query, caseInsensitive: true) || matches($0, prefix: query)) }
     if let ownRecord, ownRecord.standing != .known {
       return .configuration(
