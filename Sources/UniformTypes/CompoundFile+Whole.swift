@@ -33,7 +33,10 @@ extension CompoundFile {
           project = name
           return false
         }
-        if type == 2, ["WORKBOOK", "BOOK"].contains(name.uppercased()) { workbooks.append((entry, start, size)) }
+        // Past the entries the tree is kept for, only the first 16 are read: no more are kept.
+        if type == 2, entry < maxTreeEntries || workbooks.count < 16, ["WORKBOOK", "BOOK"].contains(name.uppercased()) {
+          workbooks.append((entry, start, size))
+        }
       }
       return true
     }

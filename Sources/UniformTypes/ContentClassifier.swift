@@ -131,7 +131,7 @@ package enum ContentClassifier {
   ) {
     // Only libmagic's generic answer: a binary format it names (an OpenPGP keyring, whose
     // armored form shared-mime-info calls text) keeps its type.
-    if mime == "text/plain", head.contains(0), !hasWideTextBOM(head) {
+    if mime == "text/plain", head.contains(0), !startsAsWideText(head) {
       result.type = .data
       result.refinement = "binary data (NUL bytes) that libmagic called \(mime)"
       return
@@ -267,7 +267,7 @@ package enum ContentClassifier {
     registry.conforms(type, to: .text) || mime == "application/x-wine-extension-ini"
   }
 
-  private static func hasWideTextBOM(_ head: UnsafeRawBufferPointer) -> Bool {
+  private static func startsAsWideText(_ head: UnsafeRawBufferPointer) -> Bool {
     isWideText(head) || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
   }
 

@@ -107,7 +107,7 @@ final class LocalSendGate: LocalSendDelegate {
     // Counted before it is judged, as a share sender's Ask (review 34: 20 offers of 4,096
     // refused files on one connection, 82,000 log lines and 10 s of CPU, never counted). An
     // unverified sender's ID is new each time: its address's budget holds it.
-    if let refusal = gatekeeper.beforeJudging(sender.gateID, address: sender.address, cost: max(1, offer.files.count)) {
+    if let refusal = gatekeeper.beforeJudging(sender.gateID, address: sender.address, cost: offer.files.count) {
       return refuse(refusal.message, sender)
     }
     context.emit(.connected(sender.peer))
