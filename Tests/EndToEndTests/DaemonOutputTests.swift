@@ -107,17 +107,28 @@ import Testing
   /// Review 17: an ask of 81,000 items, withdrawn, wrote a log line per item (per connection
   /// folded into it): 648,000 lines. An ask's refusals past the first 100 are one line.
   @Test func anAsksRefusalsPastTheFirstHundredAreCountedInOneLine() throws {
+    try expectRefusalsFolded(250, named: "run-", ".sh", holding: "#!/bin/sh\n")
+  }
+
+  /// Review 34: refusals on content (after the bytes came) were a line each, folded nowhere.
+  @Test func refusalsOnContentPastTheFirstHundredAreCountedInOneLine() throws {
+    try expectRefusalsFolded(130, named: "note-", ".txt", holding: "#!/bin/sh\necho hello\n")
+  }
+
+  /// Sends `count` shell scripts under these names from a trusted sender; the daemon's log names
+  /// the first 100 refusals and counts the rest in one line.
+  private func expectRefusalsFolded(_ count: Int, named prefix: String, _ suffix: String, holding content: String) throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
-    let files = try (0..<250).map { try a.file("run-\($0).sh", "#!/bin/sh\n").path }
+    let files = try (0..<count).map { try a.file("\(prefix)\($0)\(suffix)", content).path }
     let sent = try a.run(["--home", a.home.path, "send"] + files + ["--to", daemon.address, "--quiet"])
     #expect(sent.exited(with: 4), "\(sent)")
-    #expect(daemon.waitForLog("250 refused"), "\(daemon.log.suffix(2000))")
+    #expect(daemon.waitForLog("\(count) refused"), "\(daemon.log.suffix(2000))")
     let lines = daemon.log.split(separator: "\n")
-    #expect(lines.filter { $0.hasPrefix("share: refused run-") }.count == 100, "\(lines.count) lines")
+    #expect(lines.filter { $0.hasPrefix("share: refused \(prefix)") }.count == 100, "\(lines.count) lines")
     #expect(
-      lines.contains { $0.hasPrefix("share: refused 150 more items from alice") && $0.contains("shell script") },
+      lines.contains { $0.hasPrefix("share: refused \(count - 100) more items from alice") && $0.contains("shell script") },
       "\(daemon.log.suffix(2000))")
   }
 

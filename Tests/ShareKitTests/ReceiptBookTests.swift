@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import TextEscaping
 import Wire
@@ -43,5 +44,43 @@ import Wire
     book.refused(offer(0), "no", type: nil)
     #expect(book.receipt().items.count == 1)
     #expect(book.receipt().items.isEmpty)
+  }
+
+  /// Review 34: refusals on content came one at a time and were a log line each (40,980 lines a
+  /// minute from one sender). Past the first hundred of an Ask, refusals and failures are
+  /// counted, and told in one event each when the Receipt is made.
+  @Test func refusalsAndFailuresPastTheFirstHundredAreOneEventEach() {
+    let events = Mutex<[ReceiverEvent]>([])
+    let book = ReceiptBook(peer: peer, offered: Array(0..<400), emit: { event in events.withLock { $0.append(event) } })
+    for id in 0..<90 { book.refused(offer(id), "refused \(id)", type: nil) }
+    for id in 90..<200 { book.failed(offer(id), "failed \(id)", type: nil) }
+    book.refusedAll((200..<400).map { (offer($0), "declined \($0)", nil) })
+    let receipt = book.receipt()
+    #expect(receipt.items.count == 400 && book.counts.refused == 290 && book.counts.failed == 110)
+    let logged = events.withLock { $0 }
+    #expect(logged.count == 102, "\(logged.count) events")
+    #expect(logged.filter { if case .failed = $0 { true } else { false } }.count == 10)
+    let folded = logged.compactMap { event -> String? in
+      switch event {
+      case .refusedMore(_, let count, let reason): "refused \(count): \(reason)"
+      case .failedMore(_, let count, let reason): "failed \(count): \(reason)"
+      default: nil
+      }
+    }
+    #expect(folded == ["refused 200: declined 200", "failed 100: failed 100"])
+  }
+
+  @Test func whatWasFoldedIsToldOnceEvenWithoutAReceipt() {
+    let events = Mutex<[ReceiverEvent]>([])
+    do {
+      let book = ReceiptBook(peer: peer, offered: Array(0..<150), emit: { event in events.withLock { $0.append(event) } })
+      for id in 0..<150 { book.refused(offer(id), "no", type: nil) }
+    }
+    let logged = events.withLock { $0 }
+    #expect(logged.count == 101)
+    guard case .refusedMore(_, 50, "no") = logged.last else {
+      Issue.record("\(String(describing: logged.last))")
+      return
+    }
   }
 }

@@ -271,6 +271,10 @@ struct DaemonLog: Sendable {
       emit(
         Event(event: "failed", peer: peer, item: item, reason: reason),
         "failed to receive \(item) from \(describe(peer)): \(reason)")
+    case .failedMore(let peer, let count, let reason):
+      emit(
+        Event(event: "failed_more", peer: peer, reason: reason, failed: count),
+        "failed to receive \(count) more items from \(describe(peer)), the first of them: \(reason)")
     case .connectionFailed(let address, let peer, let error):
       connectionFailed(address: address, peer: peer, error: error)
     case .paired(let peer):

@@ -21,6 +21,8 @@ package enum DaemonEvent: Sendable {
   /// More refusals of one ask than are logged one by one (`ReceiverEvent.refusedMore`).
   case refusedMore(PeerInfo, count: Int, reason: PeerText)
   case failed(PeerInfo, item: PeerText, reason: PeerText)
+  /// More failures of one ask than are logged one by one (`ReceiverEvent.failedMore`).
+  case failedMore(PeerInfo, count: Int, reason: PeerText)
   /// A connection ended with an error (before or during the exchange).
   case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
   case finished(PeerInfo, stored: Int, refused: Int, failed: Int)
@@ -41,6 +43,7 @@ package enum DaemonEvent: Sendable {
         peer, item: item.name, reason: PeerText(reason), acceptWith: types?.acceptCommand(name: item.name.unescaped, kind: item.kind))
     case .refusedMore(let peer, let count, let reason): self = .refusedMore(peer, count: count, reason: PeerText(reason))
     case .failed(let peer, let item, let reason): self = .failed(peer, item: item.name, reason: PeerText(reason))
+    case .failedMore(let peer, let count, let reason): self = .failedMore(peer, count: count, reason: PeerText(reason))
     case .connectionFailed(let address, let peer, let error): self = .connectionFailed(address: address, peer: peer, error: error)
     case .finished(let peer, let stored, let refused, let failed):
       self = .finished(peer, stored: stored, refused: refused, failed: failed)

@@ -120,10 +120,11 @@ final class LocalSendGate: LocalSendDelegate {
       return refuse("invalid offer: \(error)", sender)
     }
     let decision = AskDecision(valid, policy: policy, space: context.reserve.space)
-    for (item, refusal, _) in decision.refused { context.emit(.refused(sender.peer, item: item, reason: refusal.reason)) }
+    logRefusals(decision.refused.map { ($0.offer, $0.refusal.reason) }, sender)
     guard decision.acceptedCount > 0 else {
-      let reasons = decision.refused.map { "\($0.offer.name): \($0.refusal.reason)" }
-      return refuse(reasons.joined(separator: "; "), sender)
+      let reasons = decision.refused.prefix(Self.namedRefusals).map { "\($0.offer.name): \($0.refusal.reason)" }
+      let more = decision.refused.count - reasons.count
+      return refuse(reasons.joined(separator: "; ") + (more > 0 ? "; and \(more) more" : ""), sender)
     }
     let refusal = gatekeeper.consent(
       peerName: sender.displayName, claimedName: sender.alias, claimedId: sender.claimedFingerprint.unescaped, peer: sender.gateID,
@@ -181,6 +182,19 @@ final class LocalSendGate: LocalSendDelegate {
           address: session.sender.address, peer: session.sender.peer,
           error: .transport("the LocalSend session ended: \(end)", detail: "localsend")))
     }
+  }
+
+  /// Refused files named in the reason an offer is refused with; the rest are counted.
+  static let namedRefusals = 10
+
+  /// The offer's refused files for this machine's log, past the first hundred in one line
+  /// (review 34: an offer of 4,096 refused files was 4,096 lines).
+  private func logRefusals(_ refused: [(offer: ItemOffer, reason: String)], _ sender: LocalSendSender) {
+    var log = ItemLogFold(limit: ReceiptBook.loggedRefusals)
+    for (offer, reason) in refused where log.admit(.refused, reason: reason) {
+      context.emit(.refused(sender.peer, item: offer, reason: reason))
+    }
+    if let more = log.take().refused { context.emit(.refusedMore(sender.peer, count: more.count, reason: more.first)) }
   }
 
   private func refuse(_ reason: String, _ sender: LocalSendSender) -> OfferDecision {

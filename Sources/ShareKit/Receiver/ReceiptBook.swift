@@ -18,15 +18,17 @@ final class ReceiptBook: Sendable {
     /// files, at the Receipt, where the receiving daemon's memory peaks).
     var receipts: [ItemReceipt] = []
     var counts = (stored: 0, refused: 0, failed: 0)
+    var log = ItemLogFold(limit: ReceiptBook.loggedRefusals)
   }
   /// Each offered ID's place in the offer order, which is the Receipt's; nil when the IDs were
   /// offered in increasing order (a share sender numbers them 0, 1, 2, ...): then the IDs' own
   /// order is the offer order.
   private let places: [Int: Int]?
 
-  /// Refusals of one Ask logged one by one; past them, `refusedAll` counts the rest in one
-  /// event (review 17: a withdrawn ask of 81,000 items wrote a line per item, per connection
-  /// folded into it: 648,000 lines).
+  /// Refusals and failures of one Ask logged one by one; past them, the rest are counted and
+  /// told in one event each when the Receipt is made (review 17: a withdrawn ask of 81,000 items
+  /// wrote a line per item, per connection folded into it: 648,000 lines; review 34: refusals on
+  /// content were a line each, 40,980 lines a minute from one sender).
   static let loggedRefusals = 100
 
   var counts: (stored: Int, refused: Int, failed: Int) { book.withLock { $0.counts } }
@@ -53,22 +55,13 @@ final class ReceiptBook: Sendable {
 
   /// Refused by the receiver, at Ask time or on its content; nothing kept.
   func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?) {
-    record(ItemReceipt(id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue)) { $0.refused += 1 }
-    emit(.refused(peer, item: offer, reason: reason))
+    let receipt = ItemReceipt(id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue)
+    if record(receipt, logging: .refused, reason, counting: { $0.refused += 1 }) { emit(.refused(peer, item: offer, reason: reason)) }
   }
 
-  /// Refuses these items together (an Ask's refusals, or a declined ask's items): the first
-  /// `loggedRefusals` are events of their own, the rest one event that counts them.
+  /// Refuses these items together (an Ask's refusals, or a declined ask's items).
   func refusedAll(_ refusals: [(offer: ItemOffer, reason: String, type: TypeIdentifier?)]) {
-    for refusal in refusals.dropFirst(Self.loggedRefusals) {
-      record(ItemReceipt(id: refusal.offer.id, status: .rejected, reason: PeerText(refusal.reason), type: refusal.type?.rawValue)) {
-        $0.refused += 1
-      }
-    }
-    for refusal in refusals.prefix(Self.loggedRefusals) { refused(refusal.offer, refusal.reason, type: refusal.type) }
-    if let first = refusals.dropFirst(Self.loggedRefusals).first {
-      emit(.refusedMore(peer, count: refusals.count - Self.loggedRefusals, reason: first.reason))
-    }
+    for refusal in refusals { refused(refusal.offer, refusal.reason, type: refusal.type) }
   }
 
   /// Accepted but not stored. `reason` is for the sender (never a local path); `detail`, when
@@ -79,8 +72,9 @@ final class ReceiptBook: Sendable {
     let receipt = ItemReceipt(
       id: offer.id, status: .failed, reason: PeerText(reason), type: type?.rawValue, entriesStored: entries.map { _ in 0 },
       entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
-    record(receipt) { $0.failed += 1 }
-    emit(.failed(peer, item: offer, reason: detail ?? reason))
+    if record(receipt, logging: .failed, detail ?? reason, counting: { $0.failed += 1 }) {
+      emit(.failed(peer, item: offer, reason: detail ?? reason))
+    }
   }
 
   /// Durably in the Inbox under `name`.
@@ -100,6 +94,7 @@ final class ReceiptBook: Sendable {
   /// fate. The book keeps the counts and hands its entries over (thousands for a folder of small
   /// files: the Receipt holds them now, sorted where they were, not copied).
   func receipt() -> Receipt {
+    logFolded()
     var receipts: [ItemReceipt] = []
     book.withLock { swap(&receipts, &$0.receipts) }
     // Stable: an item's fates stay in the order recorded, the last one last.
@@ -118,10 +113,31 @@ final class ReceiptBook: Sendable {
     return Receipt(items: receipts)
   }
 
+  deinit { logFolded() }
+
+  /// The refusals and failures not logged one by one, each kind in one event, once.
+  private func logFolded() {
+    let folded = book.withLock { $0.log.take() }
+    if let refused = folded.refused { emit(.refusedMore(peer, count: refused.count, reason: refused.first)) }
+    if let failed = folded.failed { emit(.failedMore(peer, count: failed.count, reason: failed.first)) }
+  }
+
   private func record(_ receipt: ItemReceipt, counting: (inout (stored: Int, refused: Int, failed: Int)) -> Void) {
     book.withLock { entries in
       entries.receipts.append(receipt)
       counting(&entries.counts)
+    }
+  }
+
+  /// Records a refusal or failure; returns whether it is logged on its own.
+  private func record(
+    _ receipt: ItemReceipt, logging kind: ItemLogFold.Kind, _ reason: String,
+    counting: (inout (stored: Int, refused: Int, failed: Int)) -> Void
+  ) -> Bool {
+    book.withLock { entries in
+      entries.receipts.append(receipt)
+      counting(&entries.counts)
+      return entries.log.admit(kind, reason: reason)
     }
   }
 }

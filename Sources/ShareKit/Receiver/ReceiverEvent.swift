@@ -39,10 +39,12 @@ package enum ReceiverEvent: Sendable {
   case asked(PeerInfo, items: [ItemOffer], answers: [ItemAnswer])
   case stored(PeerInfo, item: ItemOffer, storedAs: String, size: Int64, type: TypeIdentifier?, sha256: String?)
   case refused(PeerInfo, item: ItemOffer, reason: String)
-  /// The refusals of one Ask past the first `ReceiptBook.loggedRefusals`, counted in one event,
-  /// with the reason of the first of them.
+  /// The refusals of one Ask past the first `ReceiptBook.loggedRefusals` logged, counted in one
+  /// event, with the reason of the first of them.
   case refusedMore(PeerInfo, count: Int, reason: String)
   case failed(PeerInfo, item: ItemOffer, reason: String)
+  /// The failures of one Ask past those logged, as `refusedMore`.
+  case failedMore(PeerInfo, count: Int, reason: String)
   /// A connection ended with an error (before or during the exchange).
   case connectionFailed(address: String, peer: PeerInfo?, error: ShareError)
   case finished(PeerInfo, stored: Int, refused: Int, failed: Int)
