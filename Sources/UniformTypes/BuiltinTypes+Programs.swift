@@ -100,6 +100,9 @@ extension BuiltinTypes {
       "com.microsoft.setup-information", "Windows setup information (INF)", ["public.script"], ext: ["inf"],
       mime: ["application/x-setupscript"])
     list.type("com.microsoft.internet-settings", "Internet settings file (ins, isp)", ["public.script"], ext: ["ins", "isp"])
+    // Opening one sets up an Outlook profile, whose settings can name a program to start
+    // (review 35).
+    list.type("com.microsoft.outlook-profile", "Outlook profile settings (prf)", ["public.script"], ext: ["prf"])
     // Terminal runs a settings file's CommandString when it is opened (review 20).
     list.type("com.apple.terminal.settings", "Terminal settings file (terminal)", ["public.xml", "public.script"], ext: ["terminal"])
   }
@@ -183,6 +186,14 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.troubleshooting-pack", "Windows troubleshooting pack (diagcab)",
       ["com.microsoft.cab-archive", "public.executable"], ext: ["diagcab"])
+    // Review 35: the troubleshooting pack's parts open in the same troubleshooter (msdt), and
+    // an InfoPath form template is a cabinet whose form runs its script when filled in.
+    list.type(
+      "com.microsoft.troubleshooting-pack-part", "Windows troubleshooting pack part (diagcfg, diagpkg)",
+      ["public.xml", "public.executable"], ext: ["diagcfg", "diagpkg"])
+    list.type(
+      "com.microsoft.infopath-form-template", "InfoPath form template (xsn)", ["com.microsoft.cab-archive", "public.executable"],
+      ext: ["xsn"], mime: ["application/vnd.ms-infopath"])
     list.type(
       "com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"],
       mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)

@@ -157,6 +157,8 @@ struct TypePolicyTests {
       ("fix.diagcab", "public.executable"), ("driver.inf", "public.script"), ("proxy.ins", "public.script"),
       ("dialup.isp", "public.script"), ("note.shb", "public.executable"), ("clip.shs", "public.executable"),
       ("office.rdp", "public.executable"), ("wifi.mobileconfig", "public.installer-package"), ("old.hlp", "public.executable"),
+      ("fix.diagcfg", "public.executable"), ("fix.diagpkg", "public.executable"), ("form.xsn", "public.executable"),
+      ("outlook.prf", "public.script"),
     ] as [(String, String)])
   func refusedByName(name: String, family: String) throws {
     let verdict = try Self.policy.get().judge(name: name, kind: .file)
