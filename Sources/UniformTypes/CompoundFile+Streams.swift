@@ -10,29 +10,57 @@ extension CompoundFile.Sectors {
     var type: UInt8
     var start: Int
     var size: Int
+    /// Its place in the directory.
+    var index: Int
   }
 
   /// The root entry and the entries called one of `names`, in directory order, at most `limit`
-  /// of them (a directory chain is as long as the file allows).
-  func entries(named names: Set<String>, limit: Int = 4096) -> [Entry] {
+  /// of them (a directory chain is as long as the file allows); only those whose place in the
+  /// directory `keep` takes, when given.
+  func entries(named names: Set<String>, limit: Int = 4096, keep: ((Int) -> Bool)? = nil) -> [Entry] {
     var found: [Entry] = []
+    var index = 0
     forEachSector(inChainFrom: directoryStart) { sector in
       guard let bytes = self.sector(sector) else { return false }
       bytes.withUnsafeBytes { raw in
         for at in stride(from: 0, to: raw.count, by: 128) where found.count < limit {
+          defer { index += 1 }
           let type = raw[at + 66]
           guard type == 5 || type == 1 || type == 2 else { continue }
           let name = CompoundFile.entryName(raw, at: at) ?? ""
           // Only the root and the entries asked for count: 4,095 empty storages before the
           // streams asked for hid them when every entry counted (review 35).
-          guard type == 5 || names.contains(name) else { continue }
+          guard type == 5 || names.contains(name), keep?(index) ?? true else { continue }
           found.append(
-            Entry(name: name, type: type, start: ContentClassifier.le32(raw, at + 116), size: ContentClassifier.le32(raw, at + 120)))
+            Entry(
+              name: name, type: type, start: ContentClassifier.le32(raw, at + 116), size: ContentClassifier.le32(raw, at + 120),
+              index: index))
         }
       }
       return found.count < limit
     }
     return found
+  }
+
+  /// The root entry and the root storage's entries called one of `names`: those Office reads,
+  /// as the directory's tree says (review 35: streams of those names in a storage, or listed
+  /// before them, were read instead). A directory too large to walk as a tree gives the first
+  /// entries of those names, as `entries(named:)`.
+  func rootEntries(named names: Set<String>) -> [Entry] {
+    var links: [UInt32] = []
+    var count = 0
+    forEachSector(inChainFrom: directoryStart) { sector in
+      guard let bytes = self.sector(sector) else { return false }
+      bytes.withUnsafeBytes { raw in
+        for at in stride(from: 0, to: raw.count, by: 128) {
+          if count < CompoundFile.maxTreeEntries { CompoundFile.appendLinks(raw, at: at, to: &links) }
+          count += 1
+        }
+      }
+      return true
+    }
+    guard let tree = CompoundFile.rootChildren(links, entries: count) else { return entries(named: names) }
+    return entries(named: names) { $0 == 0 || tree.children.contains($0) }
   }
 
   /// The stream `entry`'s bytes, whole; nil when it is larger than `limit`, or the file ends

@@ -25,9 +25,7 @@ extension CompoundFile {
         let type = bytes[at + 66]
         let (start, size) = bytes.withUnsafeBytes { (ContentClassifier.le32($0, at + 116), ContentClassifier.le32($0, at + 120)) }
         if entry == 0, type == 5 { container = (start, size) }
-        if entry < maxTreeEntries {
-          bytes.withUnsafeBytes { raw in links += [68, 72, 76].map { UInt32(truncatingIfNeeded: ContentClassifier.le32(raw, at + $0)) } }
-        }
+        if entry < maxTreeEntries { bytes.withUnsafeBytes { appendLinks($0, at: at, to: &links) } }
         guard let name = bytes.withUnsafeBytes({ entryName($0, at: at) }) else { continue }
         if vbaProjectNames.contains(name.uppercased()) {
           project = name
@@ -61,6 +59,11 @@ extension CompoundFile {
   /// Directories larger than this many entries are not walked as a tree (its links would take
   /// 12 bytes an entry): the first 16 workbook streams are read instead.
   static let maxTreeEntries = 1 << 21
+
+  /// The left sibling, right sibling and child links of the directory entry at `at`.
+  static func appendLinks(_ raw: UnsafeRawBufferPointer, at: Int, to links: inout [UInt32]) {
+    links += [68, 72, 76].map { UInt32(truncatingIfNeeded: ContentClassifier.le32(raw, at + $0)) }
+  }
 
   /// The entries that are the root storage's children, and every entry the tree reaches from
   /// the root, from each entry's left sibling, right sibling and child links (`links`, three per

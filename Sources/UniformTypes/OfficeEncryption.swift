@@ -32,7 +32,7 @@ enum OfficeEncryption {
   /// Whether the default password opens the encrypted package of the OLE2 file in `bytes`.
   static func open(_ bytes: ItemBytes) -> Outcome {
     guard let file = CompoundFile.Sectors(bytes) else { return .closed }
-    let entries = file.entries(named: ["EncryptionInfo", "EncryptedPackage"])
+    let entries = file.rootEntries(named: ["EncryptionInfo", "EncryptedPackage"])
     let streams = entries.filter { $0.type == 2 }
     guard let infoEntry = streams.first(where: { $0.name == "EncryptionInfo" }),
       let packageEntry = streams.first(where: { $0.name == "EncryptedPackage" }),

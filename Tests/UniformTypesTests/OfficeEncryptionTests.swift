@@ -64,4 +64,29 @@ struct OfficeEncryptionTests {
     #expect(OfficeEncryption.Crypto.aes([1, 2, 3], key: [UInt8](repeating: 0, count: 16), iv: nil) == nil)
     #expect(OfficeEncryption.Crypto.aes([UInt8](repeating: 0, count: 16), key: [1], iv: nil) == nil)
   }
+
+  /// Review 35: streams called `EncryptionInfo` and `EncryptedPackage` in a storage listed
+  /// before the root's own were read instead of those Office reads (the root storage's): empty
+  /// decoys there made an encrypted workbook Excel opens unasked "closed", so never judged.
+  @Test func theRootStoragesStreamsAreReadPastDecoysInAStorage() throws {
+    let names = [("Decoys", UInt8(1)), ("EncryptionInfo", 2), ("EncryptedPackage", 2), ("EncryptionInfo", 2), ("EncryptedPackage", 2)]
+    var bytes = SampleBytes.compoundFile(names, directory: [1, 2])
+    func put(_ value: UInt32, at offset: Int) { bytes.replaceSubrange(offset..<(offset + 4), with: SampleBytes.le32(value)) }
+    func entry(_ index: Int) -> Int { 512 + [1, 2][index / 4] * 512 + (index % 4) * 128 }
+    // The storage holds the first two streams: its right sibling is the fourth entry, its child
+    // the second; the third ends the storage's own list.
+    put(4, at: entry(1) + 72)
+    put(2, at: entry(1) + 76)
+    put(0xFFFF_FFFF, at: entry(3) + 72)
+    // No mini stream: the root's streams lie in sectors 3 and 4 of their own.
+    put(0, at: 0x38)
+    for (index, sector, data) in [(4, 3, Self.standardInfo), (5, 4, Self.standardPackage)] {
+      put(0xFFFF_FFFE, at: 512 + 4 * sector)
+      put(UInt32(sector), at: entry(index) + 116)
+      put(UInt32(data.count), at: entry(index) + 120)
+      bytes += data + [UInt8](repeating: 0, count: 512 - data.count)
+    }
+    let outcome = bytes.withUnsafeBytes { OfficeEncryption.open(ItemBytes($0)) }
+    #expect(outcome == .opened([0x50, 0x4B, 0x03, 0x04] + (0..<60).map { UInt8($0) }))
+  }
 }
