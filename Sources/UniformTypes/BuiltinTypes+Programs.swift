@@ -183,20 +183,25 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.windows-theme", "Windows theme (theme, themepack)", ["public.data", "public.executable"],
       ext: ["theme", "themepack", "deskthemepack"])
+    troubleshootingPacks(&list)
+    list.type(
+      "com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"],
+      mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
+  }
+
+  /// Windows troubleshooting packs, which run their scripts when opened, and their parts, which
+  /// open in the same troubleshooter (msdt; review 35); and InfoPath form templates, cabinets
+  /// whose form runs its script when filled in.
+  static func troubleshootingPacks(_ list: inout BuiltinTypeList) {
     list.type(
       "com.microsoft.troubleshooting-pack", "Windows troubleshooting pack (diagcab)",
       ["com.microsoft.cab-archive", "public.executable"], ext: ["diagcab"])
-    // Review 35: the troubleshooting pack's parts open in the same troubleshooter (msdt), and
-    // an InfoPath form template is a cabinet whose form runs its script when filled in.
     list.type(
       "com.microsoft.troubleshooting-pack-part", "Windows troubleshooting pack part (diagcfg, diagpkg)",
       ["public.xml", "public.executable"], ext: ["diagcfg", "diagpkg"])
     list.type(
       "com.microsoft.infopath-form-template", "InfoPath form template (xsn)", ["com.microsoft.cab-archive", "public.executable"],
       ext: ["xsn"], mime: ["application/vnd.ms-infopath"])
-    list.type(
-      "com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"],
-      mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
   }
 
   /// Windows executables (PE, NE, DOS), and NE modules with no code: Windows bitmap fonts are

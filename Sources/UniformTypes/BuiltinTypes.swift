@@ -118,6 +118,12 @@ enum BuiltinTypes {
     list.type(
       "org.freedesktop.theme-description", "theme description (index.theme)", ["public.plain-text"],
       mime: ["application/x-theme"], sig: true)
+    // A folder's icon and name for KDE's file manager (`.directory`), or a menu directory's
+    // (`*.directory`): a desktop entry that launches nothing (review 35: every KDE folder's was
+    // refused as a desktop entry). Only content that shows it is one (`isFolderSettings`).
+    list.type(
+      "org.freedesktop.folder-settings", "folder settings file (.directory)", ["public.plain-text"], ext: ["directory"],
+      names: [".directory"])
   }
 
   /// Scripts: source code that runs when opened or made executable.

@@ -107,6 +107,37 @@ extension ContentClassifier {
     return (.themeDescription, "\(group) group")
   }
 
+  /// Whether a key file whose first group is a desktop entry's is a folder's settings that
+  /// launch nothing: all of it in the head, text without NUL bytes or a `#!` line, its desktop
+  /// entry groups holding only a name, a comment, an icon and `Type=Directory` (in any language)
+  /// and at least the icon or the type, and no key anywhere that KConfig expands (`[$e]`: KDE
+  /// ran the shell commands of an icon so written, CVE-2019-14744) nor an action group.
+  static func isFolderSettings(_ head: UnsafeRawBufferPointer, truncated: Bool) -> Bool {
+    guard !truncated, !head.contains(0), !startsWith(head, Array("#!".utf8)) else { return false }
+    var group = ""
+    var folderKey = false
+    for line in String(decoding: head, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+      let trimmed = line.trimmingBlanks()
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      if trimmed.hasPrefix("[") {
+        group = String(trimmed)
+        if group.lowercased().hasPrefix("[desktop action") { return false }
+        continue
+      }
+      guard let equals = trimmed.firstIndex(of: "="), !trimmed[..<equals].contains("$") else { return false }
+      guard group == "[Desktop Entry]" || group == "[KDE Desktop Entry]" else { continue }
+      let key = trimmed[..<equals].trimmingBlanks()
+      let bare = key.firstIndex(of: "[").map { String(key[..<$0]) } ?? key
+      switch bare {
+      case "Name", "GenericName", "Comment", "Version", "Encoding": continue
+      case "Icon": folderKey = true
+      case "Type" where trimmed[trimmed.index(after: equals)...].trimmingBlanks() == "Directory": folderKey = true
+      default: return false
+      }
+    }
+    return folderKey
+  }
+
   /// Groups of a Windows theme (`[Control Panel\…]` and `[CLSID\…]` ones too), lowercased.
   static let windowsThemeGroups: Set<String> = [
     "theme", "visualstyles", "masterthemeselector", "sounds", "boot", "slideshow", "metrics",

@@ -52,6 +52,10 @@ package enum ContentClassifier {
         result.refinement = evidence
         return result
       }
+    case .found(.desktopEntry, let group) where isFolderSettings(head, truncated: truncated):
+      result.type = .folderSettings
+      result.refinement = "\(group) group of a folder's icon and name only"
+      return result
     case .found(let type, let group):
       result.type = type
       result.refinement = "\(group) group"

@@ -104,6 +104,7 @@ extension TypeIdentifier {
   package static let font: TypeIdentifier = "public.font"
   package static let desktopEntry: TypeIdentifier = "org.freedesktop.desktop-entry"
   package static let themeDescription: TypeIdentifier = "org.freedesktop.theme-description"
+  package static let folderSettings: TypeIdentifier = "org.freedesktop.folder-settings"
   package static let installerPackage: TypeIdentifier = "public.installer-package"
   package static let appImage: TypeIdentifier = "org.appimage.appimage"
   package static let openXML: TypeIdentifier = "org.openxmlformats.openxml"
