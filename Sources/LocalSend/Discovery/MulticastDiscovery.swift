@@ -26,21 +26,26 @@ package final class MulticastDiscovery: @unchecked Sendable {
   private let limits: LocalSendLimits
   private let heard: @Sendable (Heard) -> Void
   private let answering = Mutex(0)
+  private let throttle: Mutex<AnswerThrottle>
   private let finished = DispatchSemaphore(value: 0)
 
   /// Register answers run at once at most; more announcements are answered by multicast.
   static let maxConcurrentAnswers = 4
 
   /// `client` registers with announcers; without one, announcements are answered by multicast.
+  /// At most one multicast answer goes out per `answerEvery`, and one register per announcer
+  /// address per `registerEvery` (`AnswerThrottle`).
   package init(
     channel: MulticastChannel, device: LocalSendDevice, client: LocalSendClient?,
-    limits: LocalSendLimits = .default, heard: @escaping @Sendable (Heard) -> Void
+    limits: LocalSendLimits = .default, answerEvery: Duration = .seconds(1), registerEvery: Duration = .seconds(5),
+    heard: @escaping @Sendable (Heard) -> Void
   ) {
     self.channel = channel
     self.device = device
     self.client = client
     self.limits = limits
     self.heard = heard
+    throttle = Mutex(AnswerThrottle(multicastEvery: answerEvery, registerEvery: registerEvery))
   }
 
   /// Starts listening on a thread of its own.
@@ -93,12 +98,16 @@ package final class MulticastDiscovery: @unchecked Sendable {
     }
   }
 
-  /// Registers with an announcer on a short-lived thread, or answers by multicast.
+  /// Registers with an announcer on a short-lived thread, or answers by multicast; an announcer
+  /// registered with lately is not again, and multicast answers are spaced (`AnswerThrottle`).
   private func answer(_ announcer: LocalSendDevice, at address: String) {
     let multicastAnswer: @Sendable () -> Void = { [self] in
+      guard throttle.withLock({ $0.mayMulticast() }) else { return }
       try? channel.send(Self.encode(MulticastMessage(device: device, announce: false)))
     }
-    guard let client, announcer.scheme == .https, let port = UInt16(exactly: announcer.port),
+    let registers = client != nil && announcer.scheme == .https
+    if registers, !throttle.withLock({ $0.mayRegister(address) }) { return }
+    guard let client, registers, let port = UInt16(exactly: announcer.port),
       answering.withLock({ count in
         guard count < Self.maxConcurrentAnswers else { return false }
         count += 1
