@@ -104,4 +104,22 @@ import Testing
     #expect(after.contains("\"name\":\"charlie\"") && after.contains("\"ask\":false"), "\(after)")
     #expect(share(["trust", "add", Self.id("1"), "--ask", "--no-ask"], environment: home.environment).code == .usage)
   }
+
+  /// Review 36 L5: `trust add ID --name N`, with another ID remembered for N from an earlier
+  /// send, said nothing, though sends to N go to the contact from then on.
+  @Test func aNameRememberedForAnotherDeviceIsNotedWhenAContactTakesIt() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let other = String(repeating: "2", count: 64)
+    let known = """
+      {"peers":[{"name":"Laptop","id":"\(other)","first_seen":"2025-01-01T00:00:00Z","last_seen":"2025-01-01T00:00:00Z"}]}
+      """
+    try Data(known.utf8).write(to: home.url.appendingPathComponent("known_peers.json"))
+    let added = share(["trust", "add", Self.id("1"), "--name", "laptop"], environment: home.environment)
+    #expect(added.code == .success && added.err.contains("Trusted laptop (1111-"), "\(added)")
+    #expect(added.err.contains("laptop was remembered as another device (222222222222)"), "\(added)")
+    #expect(added.err.contains("now go to this contact (111111111111) only"), "\(added)")
+    let same = share(["trust", "add", other, "--name", "laptop2"], environment: home.environment)
+    #expect(same.code == .success && !same.err.contains("remembered as another"), "\(same)")
+  }
 }

@@ -85,6 +85,13 @@ enum TrustAddCommand: Command {
           + "give this contact another name, or remove that one first ('share trust remove \(other.id.short)')")
     }
     notifyDaemon(context)
+    // A name remembered from an earlier send for another device: sends to that name now go to
+    // this contact; said, since it overrides what the person saw there (review 36 L5).
+    if let remembered = contacts.remembered().0.id(for: name), remembered != id {
+      context.terminal.err(
+        "Note: \(escape(name)) was remembered as another device (\(remembered.short)) from an earlier send; "
+          + "sends to \(escape(name)) now go to this contact (\(id.short)) only")
+    }
     if let before, before.name.unescaped != name {
       context.terminal.err("Renamed your contact \(before.name) to \(escape(name)) (\(id.grouped))")
     } else if let before, before.ask != ask {
