@@ -20,6 +20,16 @@ import Testing
     return (daemon, cli, receiver, output, multicast)
   }
 
+  /// The first LocalSend device `share peers --json` lists for `a`, polled for up to 20 s.
+  static func firstHeard(by a: ShareHome) throws -> [String: Any]? {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
+      let listed = try parseJSONLines(try a.share("peers", "--json", "--timeout", "1").stdoutText)
+      if let peer = listed.first(where: { $0["protocol"] as? String == "localsend" }) { return peer }
+    }
+    return nil
+  }
+
   @Test func sharePeersListsALocalsendReceiverAndShareSendsItAFilePinningItsFingerprint() throws {
     let a = try ShareHome(name: "lab-a")
     let (daemon, cli, receiver, output, multicast) = try Self.receiving(a, localSendPort: 0)
@@ -27,13 +37,7 @@ import Testing
     defer { receiver.signal(SIGKILL) }
 
     // It announces every 5 s; the daemon hears it and share peers shows it, marked.
-    var listed: [[String: Any]] = []
-    let deadline = ContinuousClock.now + .seconds(20)
-    while listed.isEmpty && ContinuousClock.now < deadline {
-      listed = try parseJSONLines(try a.share("peers", "--json", "--timeout", "1").stdoutText)
-        .filter { $0["protocol"] as? String == "localsend" }
-    }
-    let peer = try #require(listed.first, "daemon log:\n\(daemon.log)")
+    let peer = try #require(try Self.firstHeard(by: a), "daemon log:\n\(daemon.log)")
     let alias = try #require(peer["name"] as? String)
     #expect(alias.hasPrefix("localsend-cli@"))
     #expect(peer["address"] as? String == "127.0.0.1")
@@ -119,6 +123,21 @@ import Testing
 
     let notes = try a.file("notes.txt", "to the real receiver\n")
     let sent = try a.share("send", notes.path, "--to", alias)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(filesAreIdentical(output.appendingPathComponent("notes.txt"), notes))
+  }
+
+  /// Review 34: a LocalSend device made a contact with `share trust add ITS-FINGERPRINT --name
+  /// phone` was looked for among share devices only: `--to phone` found no nearby peer.
+  @Test func aContactWhoseIDIsALocalsendDevicesFingerprintIsReachedByItsContactName() throws {
+    let a = try ShareHome(name: "lab-a")
+    let (daemon, _, receiver, output, _) = try Self.receiving(a, localSendPort: 0)
+    defer { _ = daemon.stop() }
+    defer { receiver.signal(SIGKILL) }
+    let fingerprint = try #require(try Self.firstHeard(by: a)?["fingerprint"] as? String, "daemon log:\n\(daemon.log)")
+    #expect(try a.share("trust", "add", fingerprint, "--name", "phone").exited(with: 0))
+    let notes = try a.file("notes.txt", "to a contact's phone\n")
+    let sent = try a.share("send", notes.path, "--to", "phone")
     #expect(sent.exited(with: 0), "\(sent)")
     #expect(filesAreIdentical(output.appendingPathComponent("notes.txt"), notes))
   }

@@ -149,6 +149,8 @@ enum SendCommand: Command {
       let timeout = resolver.timeout
       let nearby = try runBlocking { try await PeerDirectory(book: book).snapshot(timeout: timeout) }.filter { !$0.isSelf }
       for (index, target) in targets.enumerated() where LocalSendPeer.namesShareDevice(target, nearby: nearby, book: book) {
+        // A contact whose ID is the LocalSend device's own fingerprint is that device.
+        if let id = book.id(for: target), localSend[index].peer?.fingerprint.unescaped == id.hex.uppercased() { continue }
         localSend[index] = .none
       }
     }

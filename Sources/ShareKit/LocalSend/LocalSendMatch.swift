@@ -19,8 +19,16 @@ package enum LocalSendMatch: Equatable, Sendable {
   /// The device `target` names in `heard` (newest first): by its exact alias, or a prefix of
   /// at least 8 hex digits of its fingerprint. An alias several fingerprints claim names the one
   /// `remembered` for it (pinned by an earlier send), else none of them.
-  package static func of(_ target: String, in heard: [LocalSendPeer], remembered: Fingerprint?) -> LocalSendMatch {
+  /// `contact`: the ID of the contact called `target`; a device heard with that fingerprint is
+  /// the one meant (review 34: a phone added with `share trust add` was never reached by its
+  /// contact name).
+  package static func of(
+    _ target: String, in heard: [LocalSendPeer], remembered: Fingerprint?, contact: Fingerprint? = nil
+  ) -> LocalSendMatch {
     let peers = heard.sorted { $0.heardAt > $1.heardAt }
+    if let contact = contact?.hex.uppercased(), peers.contains(where: { $0.fingerprint.unescaped == contact }) {
+      return device(contact, matched: [], in: peers, pin: nil)
+    }
     let byAlias = peers.filter { $0.alias.unescaped == target }
     let named = distinctFingerprints(byAlias)
     let pin = LocalSendPeer.pinName(alias: target)
@@ -40,10 +48,13 @@ package enum LocalSendMatch: Equatable, Sendable {
   package static func of(_ targets: [String], paths: SharePaths) -> [LocalSendMatch] {
     let heard = targets.isEmpty ? [] : LocalSendPeer.heard(paths: paths, wait: 0)
     guard !heard.isEmpty else { return targets.map { _ in .none } }
-    let (known, _) = Contacts(paths: paths).remembered()
+    let contacts = Contacts(paths: paths)
+    let (known, _) = contacts.remembered()
+    let trust = try? contacts.trusted()
     return targets.map { target in
       guard Endpoint.parse(target) == nil else { return .none }
-      return of(target, in: heard, remembered: known.id(for: LocalSendPeer.pinName(alias: target)))
+      let contact = trust?.peers.first { KnownIdentities.sameName($0.name.unescaped, target) }
+      return of(target, in: heard, remembered: known.id(for: LocalSendPeer.pinName(alias: target)), contact: contact?.id)
     }
   }
 
