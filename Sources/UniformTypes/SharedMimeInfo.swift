@@ -34,7 +34,37 @@ final class SharedMimeInfo: Sendable {
   /// Case-sensitive `*.ext` patterns keyed by `ext` as written.
   let caseSensitiveExtensions: [String: Glob]
   /// Other patterns, matched with fnmatch(3).
-  let patterns: [Glob]
+  let patterns: [Pattern]
+
+  /// A pattern other than a literal name or `*.ext`, with what every name it matches must start
+  /// and end with (its literal bytes before the first wildcard and after the last): most names
+  /// are told apart by those before fnmatch(3) is called (5,000 names of one send called it 17
+  /// times each, twice, converting both strings to C each time).
+  struct Pattern: Sendable {
+    var glob: Glob
+    var prefix: [UInt8]
+    var suffix: [UInt8]
+    var cString: [CChar]
+
+    init(_ glob: Glob) {
+      self.glob = glob
+      let bytes = Array(glob.pattern.utf8)
+      // A backslash escapes what follows in fnmatch(3): such a pattern is not cut short.
+      let escaped = bytes.contains(UInt8(ascii: "\\"))
+      let wildcards: [UInt8] = [UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]")]
+      prefix = escaped ? [] : Array(bytes.prefix { !wildcards.contains($0) })
+      suffix = escaped ? [] : Array(bytes.reversed().prefix { !wildcards.contains($0) }.reversed())
+      if prefix.count == bytes.count { suffix = [] }
+      cString = Array(glob.pattern.utf8CString)
+    }
+
+    /// Whether `name` (its bytes, and as a C string) matches the pattern.
+    func matches(_ bytes: [UInt8], _ cName: [CChar]) -> Bool {
+      guard bytes.starts(with: prefix), bytes.count >= prefix.count + suffix.count, bytes.reversed().starts(with: suffix.reversed())
+      else { return false }
+      return fnmatch(cString, cName, 0) == 0
+    }
+  }
   /// MIME type → the MIME types it is a sub-class of.
   let subclasses: [String: [String]]
   /// Alias → canonical MIME type.
@@ -97,7 +127,7 @@ final class SharedMimeInfo: Sendable {
     var extensions: [String: Glob] = [:]
     var ties: [String: [String]] = [:]
     var caseSensitiveExtensions: [String: Glob] = [:]
-    var patterns: [Glob] = []
+    var patterns: [Pattern] = []
     var known = Set<String>()
     var maxLabels = 1
 
@@ -128,7 +158,7 @@ final class SharedMimeInfo: Sendable {
         add(glob, extension: patternBytes.dropFirst(2))
       } else {
         patterns.append(
-          caseSensitive ? glob : Glob(weight: weight, mimeType: mime, pattern: pattern.lowercased(), caseSensitive: false))
+          Pattern(caseSensitive ? glob : Glob(weight: weight, mimeType: mime, pattern: pattern.lowercased(), caseSensitive: false)))
       }
     }
 
@@ -193,8 +223,10 @@ final class SharedMimeInfo: Sendable {
     if let best {
       return bestKey.flatMap { ties[$0] } ?? [best.mimeType]
     }
-    for glob in patterns where fnmatch(glob.pattern, glob.caseSensitive ? name : lower, 0) == 0 {
-      return [glob.mimeType]
+    let forms = (sensitive: (Array(name.utf8), Array(name.utf8CString)), folded: (Array(lower.utf8), Array(lower.utf8CString)))
+    for pattern in patterns {
+      let form = pattern.glob.caseSensitive ? forms.sensitive : forms.folded
+      if pattern.matches(form.0, form.1) { return [pattern.glob.mimeType] }
     }
     return []
   }

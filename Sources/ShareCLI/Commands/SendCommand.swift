@@ -234,7 +234,8 @@ enum SendCommand: Command {
         "--name names standard input ('-'), the --text items, or a single file or folder, not \(paths.count) paths", spec: spec)
     }
     // After '--' every word is a path: an option there is most likely misplaced (review 32).
-    for argument in arguments.positionals where spec.allOptions.contains(where: { $0.names.contains(argument) }) {
+    let optionNames = Set(spec.allOptions.flatMap(\.names))
+    for argument in arguments.positionals where optionNames.contains(argument) {
       guard !FileManager.default.fileExists(atPath: argument) else { continue }
       throw UsageError("'\(argument)' comes after '--', where every word is a file to send; put options before '--'", spec: spec)
     }
