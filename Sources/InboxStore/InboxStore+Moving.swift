@@ -26,7 +26,9 @@ extension InboxStore {
         return target.appendingPathComponent(finalName)
       }
       do throws(InboxError) {
-        try renameNoReplace(source, to: target, acrossFileSystems: true, isInterrupted: isInterrupted)
+        try renameNoReplace(
+          (source, source.path), to: target.path, in: target.deletingLastPathComponent(), acrossFileSystems: true,
+          isInterrupted: isInterrupted)
       } catch .system(_, _, .fileExists) {
         throw .destinationExists(target.path)
       }
@@ -96,11 +98,14 @@ extension InboxStore {
     _ source: URL, intoFreeNameIn folder: URL, from name: String, acrossFileSystems: Bool = false,
     isInterrupted: () -> Bool = { false }
   ) throws(InboxError) -> String {
+    // Paths as strings, made once: Foundation's URL appending and `path` were a tenth of placing
+    // a small item.
+    let (sourcePath, folderPath) = (source.path, folder.path)
     for number in 0..<100_000 {
       let candidate = InboxName.variant(of: name, number: number)
       do {
         try renameNoReplace(
-          source, to: folder.appendingPathComponent(candidate, isDirectory: false), acrossFileSystems: acrossFileSystems,
+          (source, sourcePath), to: folderPath + "/" + candidate, in: folder, acrossFileSystems: acrossFileSystems,
           isInterrupted: isInterrupted)
         return candidate
       } catch .system(_, _, .fileExists) {
@@ -112,14 +117,16 @@ extension InboxStore {
 
   /// renameat2(RENAME_NOREPLACE); across file systems, a synced copy then removal.
   private func renameNoReplace(
-    _ source: URL, to target: URL, acrossFileSystems: Bool, isInterrupted: () -> Bool = { false }
+    _ source: (url: URL, path: String), to target: String, in folder: URL, acrossFileSystems: Bool,
+    isInterrupted: () -> Bool = { false }
   ) throws(InboxError) {
     do {
-      try FileSystem.renameNoReplace(source.path, to: target.path)
+      try FileSystem.renameNoReplace(source.path, to: target)
     } catch .improperLink where acrossFileSystems {
-      try copyAcross(source, to: target, isInterrupted: isInterrupted)
+      let name = String(target[target.utf8.index(after: target.utf8.lastIndex(of: UInt8(ascii: "/"))!)...])
+      try copyAcross(source.url, to: folder.appendingPathComponent(name, isDirectory: false), isInterrupted: isInterrupted)
     } catch {
-      throw InboxError.from("rename", target.path, error)
+      throw InboxError.from("rename", target, error)
     }
   }
 
