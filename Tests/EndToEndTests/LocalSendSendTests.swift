@@ -116,7 +116,12 @@ import Testing
       ], environment: ProcessInfo.processInfo.environment
     ).wait(timeout: .seconds(30))
     #expect(registered.stdoutText.hasSuffix("\n200"), "\(registered)")
-    let claims = try heard().filter { $0["fingerprint"] as? String == fingerprint }
+    // Polled: under load a `share peers` may come back before the daemon lists both claims.
+    var claims: [[String: Any]] = []
+    let listedBoth = ContinuousClock.now + .seconds(20)
+    repeat {
+      claims = try heard().filter { $0["fingerprint"] as? String == fingerprint }
+    } while Set(claims.compactMap { $0["address"] as? String }).count < 2 && ContinuousClock.now < listedBoth
     #expect(Set(claims.compactMap { $0["address"] as? String }) == ["127.0.0.1", "127.0.0.5"], "\(claims)")
     let squatter = try #require(claims.first { $0["address"] as? String == "127.0.0.5" })
     #expect(squatter["unverified"] as? String == "unverified: its fingerprint is also claimed from 127.0.0.1:\(multicast)", "\(claims)")
