@@ -172,6 +172,21 @@ import Testing
     #expect(contacts.count == 1, "\(contacts)")
   }
 
+  /// Review 36 L7: pairing with a device that calls itself like a contact was refused only once
+  /// its owner had been asked (the request showed in its 'share requests' first).
+  @Test func pairingWithADeviceCalledLikeAContactIsRefusedBeforeItsOwnerIsAsked() throws {
+    let (a, bob, impostor) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"), try ShareHome(name: "bob"))
+    #expect(try a.share("trust", "add", try bob.deviceID(), "--name", "bob").exited(with: 0))
+    let daemon = try impostor.startDaemon(arguments: ["--mode", "everyone"])
+    defer { _ = daemon.stop() }
+    let pairing = try a.share("pair", daemon.address, "--yes")
+    #expect(pairing.exited(with: 1), "\(pairing)")
+    #expect(pairing.stderrText.contains("Not pairing: your contact bob ("), "\(pairing)")
+    #expect(!pairing.stderrText.contains("Verification code"), "\(pairing)")
+    #expect(try parseJSONLines(try impostor.share("requests", "--json").stdoutText).isEmpty)
+    #expect(!daemon.log.contains("asks to pair"), "\(daemon.log)")
+  }
+
   @Test func receiveWithNoDaemonKeepsTheModeForTheNextStart() throws {
     let b = try ShareHome(name: "bob")
     let set = try b.share("receive", "contacts")

@@ -44,24 +44,24 @@ enum PairCommand: Command {
     let yes = arguments[Self.yes]
     let contacts = try Contacts(paths: context.paths).trusted()
     // A device that calls itself like a contact cannot become a second contact by that name
-    // (review 27: it did, and `--to bob` then picked either): said with the code, and the
-    // pairing is not confirmed here, so neither device trusts the other.
-    var clash: TrustedPeer? = nil
+    // (review 27: it did, and `--to bob` then picked either): refused as soon as the peer is
+    // known, before its owner is asked (review 36 L7), so neither device trusts the other.
     let outcome = try sender.pair(
       with: endpoint,
+      refuse: { name, id in
+        guard let clash = contacts.contact(sharingNameWith: name, other: id) else { return nil }
+        terminal.err("Pairing with \(name) (\(id.grouped))")
+        terminal.err(Self.clashWarning(clash))
+        terminal.err(Self.clashRefusal(clash))
+        return "a contact is called that"
+      },
       showCode: { code, name, id in
         terminal.err("Pairing with \(name) (\(id.grouped))")
-        clash = contacts.contact(sharingNameWith: name, other: id)
-        if let clash { terminal.err(Self.clashWarning(clash)) }
         terminal.err("Verification code: \(terminal.paint(code, .bold))")
         terminal.err("Check that \(name)'s owner sees the same code in 'share requests', and accepts it there.")
       },
       confirm: {
         // Asked once the peer's owner accepted; the peer trusts this device only after a yes.
-        if let clash {
-          terminal.err(Self.clashRefusal(clash))
-          return false
-        }
         if yes { return true }
         return Self.confirmed(terminal, "\(endpoint)'s owner accepted. Does it show the same code? [y/N] ")
       },

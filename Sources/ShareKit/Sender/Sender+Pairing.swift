@@ -20,7 +20,8 @@ extension Sender {
   /// `confirm`, once the owner accepted, asks this side's person whether the codes match. Only
   /// a confirmed pairing is trusted by the receiver (`accepted`); then the caller trusts it here.
   package func pair(
-    with endpoint: Endpoint, showCode: (String, PeerText, Fingerprint) -> Void, confirm: () -> Bool,
+    with endpoint: Endpoint, refuse: (PeerText, Fingerprint) -> String? = { _, _ in nil },
+    showCode: (String, PeerText, Fingerprint) -> Void, confirm: () -> Bool,
     observer: @escaping (SendEvent) -> Void = { _ in }
   ) throws(ShareError) -> PairOutcome {
     do {
@@ -29,10 +30,16 @@ extension Sender {
       let fingerprint = connection.tls.peerFingerprint
       defer { connection.close() }
       let code = verificationCode(device.fingerprint, fingerprint)
+      var outcome = PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: false)
+      // Refused here once the peer is known, before its owner is asked (review 36 L7: a name
+      // clash was refused only after the request had been shown on the other device).
+      if let reason = refuse(hello.name, fingerprint) {
+        (outcome.reason, outcome.declinedHere) = (PeerText(reason), true)
+        return outcome
+      }
       showCode(code, hello.name, fingerprint)
       try connection.sendNow(.pair(Pair()))
       let receiver = ReceiverClaims(peerName: hello.name, address: session.candidate.address, offers: [])
-      var outcome = PairOutcome(peerName: hello.name, peerFingerprint: fingerprint, code: code, accepted: false)
       let answer = try pairResult(on: connection, from: receiver, observer: observer)
       guard answer.accepted else {
         outcome.reason = answer.reason
