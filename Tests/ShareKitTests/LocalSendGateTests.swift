@@ -382,7 +382,8 @@ import Testing
     let peers = nearby.current()
     #expect(peers.count == 4, "an HTTP-only device is not kept")
     #expect(LocalSendMatch.of("pixel", in: peers, remembered: nil).peer?.address == "192.168.1.5")
-    #expect(LocalSendMatch.of("twin", in: peers, remembered: nil) == .ambiguous(devices: 2), "two devices share that alias")
+    #expect(
+      LocalSendMatch.of("twin", in: peers, remembered: nil) == .ambiguous(devices: 2, byPrefix: false), "two devices share that alias")
     #expect(LocalSendMatch.of("cececece", in: peers, remembered: nil).peer?.address == "192.168.1.7")
     #expect(LocalSendMatch.of("abab", in: peers, remembered: nil) == .none, "a prefix needs 8 digits")
     #expect(peers.first { $0.alias == "lab-c" }?.isShare == true)

@@ -91,13 +91,17 @@ import Testing
     nearby.heard(Self.device("phone", Self.phone), from: "192.0.2.2", at: start)
     nearby.heard(Self.device("phone", other), from: "192.0.2.3", at: start + 1)
     let heard = nearby.current(at: start + 2)
-    #expect(LocalSendMatch.of("phone", in: heard, remembered: nil) == .ambiguous(devices: 2))
+    #expect(LocalSendMatch.of("phone", in: heard, remembered: nil) == .ambiguous(devices: 2, byPrefix: false))
     let pinned = try #require(Fingerprint(hex: Self.phone))
     #expect(LocalSendMatch.of("phone", in: heard, remembered: pinned).peer?.address == "192.0.2.2")
     let unknown = try #require(Fingerprint(hex: String(repeating: "ef", count: 32)))
-    #expect(LocalSendMatch.of("phone", in: heard, remembered: unknown) == .ambiguous(devices: 2))
+    #expect(LocalSendMatch.of("phone", in: heard, remembered: unknown) == .ambiguous(devices: 2, byPrefix: false))
     #expect(LocalSendMatch.of("cdcdcdcd", in: heard, remembered: nil).peer?.address == "192.0.2.3")
     #expect(LocalSendMatch.of("tablet", in: heard, remembered: nil) == .none)
+    // A prefix both fingerprints start with names neither, and says so (review 34).
+    let twin = String(Self.phone.prefix(8))
+    nearby.heard(Self.device("tablet", twin + String(repeating: "0", count: 56)), from: "192.0.2.4", at: start + 1)
+    #expect(LocalSendMatch.of(twin, in: nearby.current(at: start + 2), remembered: nil) == .ambiguous(devices: 2, byPrefix: true))
   }
 
   /// The delivery: a squatter's address that refuses connections and another device's (its own

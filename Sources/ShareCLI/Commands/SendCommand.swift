@@ -155,7 +155,11 @@ enum SendCommand: Command {
       }
     }
     for (target, match) in zip(targets, localSend) {
-      guard case .ambiguous(let devices) = match else { continue }
+      guard case .ambiguous(let devices, let byPrefix) = match else { continue }
+      if byPrefix {
+        let advice = "give more of the fingerprint of the one meant ('share peers' lists them)"
+        throw ShareError.configuration("the fingerprints of \(devices) LocalSend devices start with '\(escape(target))'; \(advice)")
+      }
       let advice = "give a prefix of the fingerprint of the one meant ('share peers' lists them)"
       throw ShareError.configuration("\(devices) LocalSend devices use the name '\(escape(target))'; \(advice)")
     }

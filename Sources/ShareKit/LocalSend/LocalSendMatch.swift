@@ -13,8 +13,9 @@ package enum LocalSendMatch: Equatable, Sendable {
   /// pinned the alias of whichever claim of the fingerprint was newest, a stranger's
   /// "alice-phone" too, and later sends to alice-phone went to the stranger).
   case device(LocalSendPeer, claims: [LocalSendPeer], pin: String?)
-  /// Several fingerprints claim that alias, none of them the one remembered for it.
-  case ambiguous(devices: Int)
+  /// Several fingerprints claim that alias, none of them the one remembered for it; or, with
+  /// `byPrefix`, several start with that prefix.
+  case ambiguous(devices: Int, byPrefix: Bool)
 
   /// The device `target` names in `heard` (newest first): by its exact alias, or a prefix of
   /// at least 8 hex digits of its fingerprint. An alias several fingerprints claim names the one
@@ -34,12 +35,16 @@ package enum LocalSendMatch: Equatable, Sendable {
     let pin = LocalSendPeer.pinName(alias: target)
     if named.count == 1 { return device(named[0], matched: byAlias, in: peers, pin: pin) }
     if named.count > 1 {
-      guard let pinned = remembered?.hex.uppercased(), named.contains(pinned) else { return .ambiguous(devices: named.count) }
+      guard let pinned = remembered?.hex.uppercased(), named.contains(pinned) else {
+        return .ambiguous(devices: named.count, byPrefix: false)
+      }
       return device(pinned, matched: byAlias, in: peers, pin: pin)
     }
     guard target.count >= 8, target.allSatisfy(\.isHexDigit) else { return .none }
     let byPrefix = peers.filter { $0.fingerprint.unescaped.hasPrefix(target.uppercased()) }
     let prefixed = distinctFingerprints(byPrefix)
+    // Several: said so (review 34: "no nearby peer" was all a prefix of two devices got).
+    if prefixed.count > 1 { return .ambiguous(devices: prefixed.count, byPrefix: true) }
     return prefixed.count == 1 ? device(prefixed[0], matched: byPrefix, in: peers, pin: nil) : .none
   }
 
