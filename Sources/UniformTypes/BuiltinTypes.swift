@@ -83,7 +83,7 @@ enum BuiltinTypes {
       mime: ["text/calendar", "text/x-vcalendar", "application/ics"])
     list.type(
       "org.freedesktop.desktop-entry", "desktop entry", ["public.plain-text"], ext: ["desktop", "kdelnk"],
-      mime: ["application/x-desktop"])
+      mime: ["application/x-desktop", "application/x-kdelnk", "application/x-gnome-app-info"])
   }
 
   /// Source code that is not a script.

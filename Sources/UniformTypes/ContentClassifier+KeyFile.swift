@@ -138,6 +138,21 @@ extension ContentClassifier {
     return folderKey
   }
 
+  /// How shared-mime-info (KDE's file managers, by content) knows a desktop entry whose first
+  /// group GLib would not take for one: a file starting `[Desktop Action`, `# Config File` or
+  /// `# KDE Config File`, or with `[Desktop Entry]` within its first 33 bytes; KDE then reads
+  /// its `[Desktop Entry]` group wherever it stands, and runs or opens what it names (review 37:
+  /// such files were accepted as text). The evidence, or nil.
+  static func desktopEntryStart(_ head: UnsafeRawBufferPointer) -> String? {
+    for start in ["[Desktop Action", "# Config File", "# KDE Config File"] where startsWith(head, Array(start.utf8)) {
+      return "starts with \(start), as KDE's desktop entries may"
+    }
+    let entry = Array("[Desktop Entry]".utf8)
+    let reach = UnsafeRawBufferPointer(rebasing: head[..<min(head.count, 33 + entry.count)])
+    guard ByteSearch.firstIndex(of: entry, in: reach) != nil else { return nil }
+    return "[Desktop Entry] group within its first 33 bytes, where KDE finds a desktop entry"
+  }
+
   /// Groups of a Windows theme (`[Control Panel\…]` and `[CLSID\…]` ones too), lowercased.
   static let windowsThemeGroups: Set<String> = [
     "theme", "visualstyles", "masterthemeselector", "sounds", "boot", "slideshow", "metrics",

@@ -68,6 +68,11 @@ package enum ContentClassifier {
       return result
     case .other(let group):
       firstGroup = group
+      if let start = desktopEntryStart(head) {
+        result.type = .desktopEntry
+        result.refinement = start
+        return result
+      }
     }
     // Before the text rules, whatever libmagic said: Office opens these under any name.
     let saidText = isText(result.type, mime: mime, registry: registry)

@@ -46,7 +46,11 @@ struct FolderSettingsTests {
       "[Desktop Entry]\nName=nothing of a folder\n",
     ])
   func refused(text: String) throws {
-    for name in [".directory", "Games.directory"] {
+    try expectDesktopEntry(text, named: [".directory", "Games.directory"])
+  }
+
+  func expectDesktopEntry(_ text: String, named names: [String]) throws {
+    for name in names {
       let verdict = try judge(name, text)
       #expect(!verdict.accepted && verdict.type == .desktopEntry, "\(name): \(verdict.reason)")
     }
@@ -58,5 +62,22 @@ struct FolderSettingsTests {
     #expect(!long.accepted && long.type == .desktopEntry, "\(long.reason)")
     let named = try judge("x.desktop", "[Desktop Entry]\nIcon=x\n")
     #expect(!named.accepted, "\(named.reason)")
+  }
+
+  /// Review 37: KDE takes a file for a desktop entry by how it starts (shared-mime-info's magic)
+  /// and reads its `[Desktop Entry]` group wherever it stands; GLib only by its first group.
+  @Test func aFileKDETakesForADesktopEntryByItsStartIsOneUnderAnyName() throws {
+    let starts = [
+      "[Desktop Action open]\nExec=sh -c id\n\n[Desktop Entry]\nType=Application\nExec=sh\n",
+      "# KDE Config File\n[Desktop Entry]\nType=Link\nURL=smb://198.18.0.1/share/\n",
+      "# Config File\n[Desktop Entry]\nExec=sh\n", "Name=x\n[Desktop Entry]\nExec=sh\n",
+    ]
+    for text in starts { try expectDesktopEntry(text, named: ["Invoice", "notes.txt"]) }
+  }
+
+  @Test func textNamingDesktopEntriesFurtherOnIsText() throws {
+    let text = "How to write a launcher for your own program:\n\n    [Desktop Entry]\n    Exec=app\n\nand save it as app.desktop.\n"
+    let verdict = try judge("notes.txt", text)
+    #expect(verdict.accepted, "\(verdict.reason)")
   }
 }
