@@ -153,6 +153,19 @@ extension ContentClassifier {
     return "[Desktop Entry] group within its first 33 bytes, where KDE finds a desktop entry"
   }
 
+  /// A Flatpak bundle or a Java Web Start launcher by the bytes GLib (shared-mime-info's magic)
+  /// knows them by, whatever the name: a double click opens the installer or `javaws` (review
+  /// 37: both were accepted as data or XML under any other name). With the evidence, or nil.
+  static func launcherByContent(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
+    for prefix in ["flatpak", "xdg-app"] where startsWith(head, Array(prefix.utf8) + [0, 1, 0, 0x89, 0xE5]) {
+      return ("org.flatpak.flatpak", "Flatpak bundle header (\(prefix))")
+    }
+    let jnlp = Array("<jnlp".utf8)
+    let reach = UnsafeRawBufferPointer(rebasing: head[..<min(head.count, 256 + jnlp.count)])
+    guard ByteSearch.firstIndex(of: jnlp, in: reach) != nil else { return nil }
+    return ("com.sun.java-web-start", "<jnlp within its first 256 bytes")
+  }
+
   /// Groups of a Windows theme (`[Control Panel\…]` and `[CLSID\…]` ones too), lowercased.
   static let windowsThemeGroups: Set<String> = [
     "theme", "visualstyles", "masterthemeselector", "sounds", "boot", "slideshow", "metrics",

@@ -178,6 +178,11 @@ package enum ContentClassifier {
       refineELF(&result, head: head, mime: mime, registry: registry)
       return true
     }
+    if let (type, evidence) = launcherByContent(head) {
+      result.type = type
+      result.refinement = evidence
+      return true
+    }
     let windows: TypeIdentifier = "com.microsoft.windows-executable"
     guard isPEProgram(head), !registry.conforms(result.type, to: windows), !registry.conforms(result.type, to: .installerPackage)
     else { return false }

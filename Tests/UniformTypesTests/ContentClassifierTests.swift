@@ -285,4 +285,18 @@ struct ContentClassifierTests {
       #expect(registry.isKnown(result.type))
     }
   }
+
+  /// Review 37: GLib knows a Flatpak bundle and a JNLP launcher by their bytes and opens them in
+  /// the installer or Java Web Start whatever they are called; they were data and XML here.
+  @Test func flatpakBundlesAndJNLPLaunchersAreKnownByTheirBytes() {
+    for prefix in ["flatpak", "xdg-app"] {
+      let bundle = Array(prefix.utf8) + [0, 1, 0, 0x89, 0xE5] + [UInt8](repeating: 0x41, count: 64)
+      #expect(classify(bundle, "application/octet-stream").type == "org.flatpak.flatpak", "\(prefix)")
+    }
+    let launcher = Array("<?xml version=\"1.0\"?>\n<jnlp spec=\"1.0+\" codebase=\"http://198.18.0.1/\">\n".utf8)
+    #expect(classify(launcher, "text/xml").type == "com.sun.java-web-start")
+    let later = Array(("<?xml version=\"1.0\"?>\n<!-- " + String(repeating: "x", count: 260) + " -->\n<jnlp>\n").utf8)
+    #expect(classify(later, "text/xml").type != "com.sun.java-web-start", "past GLib's 256 bytes")
+    #expect(classify(Array("flatpak\0\u{1}\0".utf8), "application/octet-stream").type != "org.flatpak.flatpak")
+  }
 }

@@ -209,7 +209,7 @@ let samples: [Sample] = [
     .accept("com.microsoft.excel.query")),
   Sample(
     "launch.jnlp", SampleBytes.utf8("<?xml version=\"1.0\"?>\n<jnlp spec=\"1.0+\"><application-desc main-class=\"Main\"/></jnlp>\n"),
-    .reject("com.sun.java-web-start", .excludedName), .reject("com.sun.java-web-start", .excludedName)),
+    .reject("com.sun.java-web-start", .excludedContent), .reject("com.sun.java-web-start", .excludedContent)),
   Sample(
     "Docs.library-ms", SampleBytes.utf8("<?xml version=\"1.0\"?>\n<libraryDescription><name>Docs</name></libraryDescription>\n"),
     .reject("com.microsoft.windows-xml-shortcut", .excludedName), .reject("com.microsoft.windows-xml-shortcut", .excludedName)),
