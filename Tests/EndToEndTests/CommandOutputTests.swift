@@ -187,6 +187,19 @@ import Testing
     #expect(!daemon.log.contains("asks to pair"), "\(daemon.log)")
   }
 
+  /// Review 38: `share status` (and requests, receive) waited for ever on a daemon that does
+  /// not answer, one stopped with Ctrl-Z; they give up and say so.
+  @Test func aCommandGivesUpOnADaemonThatDoesNotAnswer() throws {
+    let b = try ShareHome(name: "bob")
+    let daemon = try b.startDaemon()
+    defer { _ = daemon.stop() }
+    daemon.process.signal(SIGSTOP)
+    defer { daemon.process.signal(SIGCONT) }
+    let status = try b.share("status")
+    #expect(status.exited(with: 1), "\(status)")
+    #expect(status.stderrText.contains("did not answer within 10 s"), "\(status)")
+  }
+
   @Test func receiveWithNoDaemonKeepsTheModeForTheNextStart() throws {
     let b = try ShareHome(name: "bob")
     let set = try b.share("receive", "contacts")

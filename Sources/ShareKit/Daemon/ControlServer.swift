@@ -82,6 +82,9 @@ package final class ControlServer: @unchecked Sendable {
 
 /// Talks to a running daemon over its control socket.
 package enum ControlClient {
+  /// How long a request waits for the daemon's answer (beyond what the request itself waits).
+  package static let answerTimeout: Duration = .seconds(10)
+
   /// Sends one request and returns the daemon's response; a failed request is an error. The
   /// socket must be served by this user (`SO_PEERCRED`): a socket another user put where this
   /// home's daemon should be is refused before a word is sent to it.
@@ -108,9 +111,16 @@ package enum ControlClient {
     }
     data.append(0x0A)
     UnixSocket.writeAll(fd, data)
-    guard let line = UnixSocket.readLine(fd, limit: ControlResponse.maxBytes),
-      let response = try? ControlCoding.decoder.decode(ControlResponse.self, from: line)
-    else {
+    // A daemon that does not answer (stopped with Ctrl-Z, hung) is given up on (review 38:
+    // status, requests and receive waited for ever); a request that waits itself gets its wait.
+    let waits: Double = if case .localSendPeers(let seconds?) = request { seconds } else { 0 }
+    let patience = ControlClient.answerTimeout + .milliseconds(Int(waits * 1000))
+    guard let line = UnixSocket.readLine(fd, limit: ControlResponse.maxBytes, deadline: .now + patience) else {
+      throw .configuration(
+        "the daemon of this home did not answer within \(Int(patience / .seconds(1))) s (is it stopped? 'kill -CONT' its PID, or restart it)"
+      )
+    }
+    guard let response = try? ControlCoding.decoder.decode(ControlResponse.self, from: line) else {
       throw .configuration("the daemon gave no answer")
     }
     guard response.ok else { throw .configuration(response.error ?? "the daemon refused the request") }

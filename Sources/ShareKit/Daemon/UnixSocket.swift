@@ -72,11 +72,13 @@ enum UnixSocket {
 
   /// Reads one line (up to `limit` bytes); nil on EOF before a newline or over the limit. Each
   /// chunk is searched for the newline once, so a long line costs its length, not its square.
-  static func readLine(_ fd: Int32, limit: Int) -> Data? {
+  /// With a `deadline`, a read that would wait past it ends the line as EOF does.
+  static func readLine(_ fd: Int32, limit: Int, deadline: ContinuousClock.Instant? = nil) -> Data? {
     let socket = FileDescriptor(rawValue: fd)
     var data = Data()
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while data.count < limit {
+      if let deadline, ((try? pollUntil(fd, events: Int16(POLLIN), deadline: deadline)) ?? 0) == 0 { return nil }
       let count = chunk.withUnsafeMutableBytes { try? socket.read(into: $0) } ?? 0
       if count == 0 { return data.isEmpty ? nil : data }
       if let newline = chunk[0..<count].firstIndex(of: 0x0A) {
