@@ -152,6 +152,11 @@ package final class InboxStore: Sendable {
     let folders = batch.filter { $0.metadata.kind == .folder }.map(\.name)
     let passage: FolderPassage?
     do {
+      // The Inbox folder may have been removed while the daemon ran (review 38: every item after
+      // failed, "rename failed"): made again, owner-only, as at the start.
+      try InboxError.attempt("mkdir", inbox.path) { () throws(Errno) in
+        try FileSystem.makeDirectories(inbox.path, permissions: .ownerReadWriteExecute, parentPermissions: FilePermissions(rawValue: 0o755))
+      }
       try journal.append(batch.map { MetadataRecord(file: $0.identity, meta: $0.metadata) })
       passage = folders.isEmpty ? nil : try FolderPassage.record(folders, in: staging)
     } catch {

@@ -16,6 +16,22 @@ import Testing
     return b
   }
 
+  /// Review 38: with the Inbox folder removed while the daemon ran, every item after failed
+  /// ("rename failed") and `share inbox` called the missing folder empty.
+  @Test func anInboxFolderRemovedWhileTheDaemonRunsIsMadeAgain() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    try FileManager.default.removeItem(at: b.inbox)
+    let listed = try b.share("inbox")
+    #expect(listed.exited(with: 0) && listed.stderrText.contains("There is no Inbox folder"), "\(listed)")
+    let sent = try a.share("send", try a.file("after.txt", "after\n").path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)")
+    #expect(b.inboxNames() == ["after.txt"])
+    let mode = try FileManager.default.attributesOfItem(atPath: b.inbox.path)[.posixPermissions] as? Int
+    #expect(mode == 0o700)
+  }
+
   @Test func showJSONPrintsOneObjectWithTheDocumentedKeys() throws {
     let b = try receiverHolding(["a.txt"])
     let show = try b.share("inbox", "show", "a.txt", "--json")

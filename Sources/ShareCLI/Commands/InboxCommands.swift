@@ -72,7 +72,12 @@ enum InboxListCommand: Command {
       return .success
     }
     if items.isEmpty {
-      terminal.err("The Inbox is empty (\(paths.inbox.path)).")
+      // A removed Inbox folder is not an empty one (review 38); the daemon makes it again.
+      let exists = FileManager.default.fileExists(atPath: paths.inbox.path) || !FileManager.default.fileExists(atPath: paths.documents.path)
+      terminal.err(
+        exists
+          ? "The Inbox is empty (\(paths.inbox.path))."
+          : "There is no Inbox folder (\(paths.inbox.path)): it was removed; the daemon makes it again when something arrives.")
       return .success
     }
     // For scripts (a pipe), tab-separated lines as they have always been.
