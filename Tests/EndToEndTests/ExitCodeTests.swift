@@ -18,6 +18,24 @@ import Testing
     throw HarnessError("no ask arrived at \(home.name)")
   }
 
+  /// Review 38: a folder whose every entry the type rules refused (on content) was "failed".
+  @Test func aFolderWhoseEveryEntryIsRefusedIsRefused() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    try FileManager.default.createDirectory(at: a.files.appendingPathComponent("f/sub"), withIntermediateDirectories: true)
+    for name in ["f/a.txt", "f/sub/b.txt"] { try a.file(name, "#!/bin/sh\necho hi\n") }
+    let sent = try a.share("send", a.files.appendingPathComponent("f").path, "--to", daemon.address, "--json")
+    #expect(sent.exited(with: 4), "\(sent)")
+    let events = try parseJSONLines(sent.stdoutText)
+    let item = try #require(
+      events.first { $0["item"] as? String == "f" && ["refused", "failed"].contains($0["event"] as? String) }, "\(events)")
+    #expect(item["event"] as? String == "refused" && item["status"] as? String == "rejected", "\(item)")
+    #expect((item["reason"] as? String)?.contains("none of its files is accepted") == true, "\(item)")
+    let done = try #require(events.last)
+    #expect(done["refused"] as? Int == 1 && done["failed"] as? Int == 0, "\(done)")
+  }
+
   @Test func everythingStoredIs0AndARefusedItemBesideAStoredOneIs3() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])

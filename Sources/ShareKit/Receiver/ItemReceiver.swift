@@ -103,6 +103,8 @@ final class ItemReceiver {
     var refused: [Int: ItemReceipt.RefusedEntry] = [:]
     /// Why the folder could not be staged at all.
     var problem: String? = nil
+    /// Entries that failed (a write, the disk), not refused by the type rules.
+    var failed = 0
 
     /// Starts with the entries refused when they were offered.
     init(_ plan: ItemPlan) {
@@ -176,9 +178,13 @@ final class ItemReceiver {
       } catch {
         file.discard()
         tally.refuse(index, entry, error.peerDescription)
+        tally.failed += 1
       }
-    case .refused(let reason, _), .failed(let reason, _, _):
+    case .refused(let reason, _):
       tally.refuse(index, entry, reason)
+    case .failed(let reason, _, _):
+      tally.refuse(index, entry, reason)
+      tally.failed += 1
     }
   }
 
@@ -189,7 +195,14 @@ final class ItemReceiver {
     let entries = tally.entries
     guard let folder, tally.stored > 0 || plan.offeredFiles == 0 else {
       let first = tally.problem ?? entries.refused.first.map { "\($0.path.unescaped): \($0.reason.unescaped)" }
-      book.failed(offer, first ?? "none of its files could be stored", type: plan.type, entries: entries)
+      // Every entry refused by the type rules: the folder was refused, not a failure worth
+      // trying again (review 38: reported "failed").
+      if tally.problem == nil, tally.failed == 0, let first {
+        let more = entries.refused.count > 1 ? " (and \(entries.refused.count - 1) more of its files)" : ""
+        book.refused(offer, "none of its files is accepted: \(first)\(more)", type: plan.type, entries: entries)
+      } else {
+        book.failed(offer, first ?? "none of its files could be stored", type: plan.type, entries: entries)
+      }
       return false
     }
     var metadata = peer.identified(

@@ -54,8 +54,10 @@ final class ReceiptBook: Sendable {
   }
 
   /// Refused by the receiver, at Ask time or on its content; nothing kept.
-  func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?) {
-    let receipt = ItemReceipt(id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue)
+  func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: FolderEntries? = nil) {
+    let receipt = ItemReceipt(
+      id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue, entriesStored: entries.map { _ in 0 },
+      entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
     if record(receipt, logging: .refused, reason, counting: { $0.refused += 1 }) { emit(.refused(peer, item: offer, reason: reason)) }
   }
 
