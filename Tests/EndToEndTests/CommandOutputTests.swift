@@ -200,6 +200,33 @@ import Testing
     #expect(status.stderrText.contains("did not answer within 10 s"), "\(status)")
   }
 
+  /// Review 38: a stream still coming in (standard input) showed as "1.0 MiB of 0 bytes (100%)".
+  @Test func statusShowsAStreamOfUnknownSizeWithoutAShare() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let binary = try ShareBinary.require()
+    let fifo = a.root.appendingPathComponent("stream").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let sender = try ChildProcess(
+      executable: URL(fileURLWithPath: "/bin/sh"),
+      arguments: [
+        "-c", "exec \"$0\" --home \"$1\" send - --name s.txt --to \"$2\" < \"$3\"", binary.path, a.home.path, daemon.address, fifo,
+      ],
+      environment: a.environment())
+    defer { sender.signal(SIGKILL) }
+    let writer = open(fifo, O_WRONLY)
+    defer { close(writer) }
+    _ = write(writer, "hello\n", 6)
+    var shown = ""
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !shown.contains("so far") && ContinuousClock.now < deadline { shown = try b.share("status").stdoutText }
+    #expect(shown.contains("1 item(s), ") && shown.contains(" so far (size not known until it ends)"), "\(shown)")
+    #expect(!shown.contains("%)"), "\(shown)")
+    let json = try b.share("status", "--json").stdoutText
+    #expect(json.contains("\"size_unknown\":true"), "\(json)")
+  }
+
   @Test func receiveWithNoDaemonKeepsTheModeForTheNextStart() throws {
     let b = try ShareHome(name: "bob")
     let set = try b.share("receive", "contacts")

@@ -37,8 +37,13 @@ enum StatusCommand: Command {
       terminal.out("Transfers:")
       for t in status.transfers {
         let percent = t.bytesExpected > 0 ? Int(Double(t.bytesReceived) * 100 / Double(t.bytesExpected)) : 100
+        // A stream's size is known when it ends: no share of an unknown whole.
+        let done =
+          t.sizeUnknown == true
+          ? "\(formatBytes(t.bytesReceived)) so far (size not known until it ends)"
+          : "\(formatBytes(t.bytesReceived)) of \(formatBytes(t.bytesExpected)) (\(percent)%)"
         terminal.out(
-          "  from \(SenderLabel.who(t.peerName, contactName: t.contactName, posedAs: nil)) (\(t.peerId.prefix(12))): \(t.items) item(s), \(formatBytes(t.bytesReceived)) of \(formatBytes(t.bytesExpected)) (\(percent)%)"
+          "  from \(SenderLabel.who(t.peerName, contactName: t.contactName, posedAs: nil)) (\(t.peerId.prefix(12))): \(t.items) item(s), \(done)"
         )
       }
     }

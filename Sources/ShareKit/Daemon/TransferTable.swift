@@ -12,8 +12,11 @@ package struct TransferStatus: Codable, Sendable, Equatable {
   package var peerId: String
   package var items: Int
   package var bytesReceived: Int64
+  /// The bytes the items' offers gave; an item of unknown size (standard input) adds none.
   package var bytesExpected: Int64
   package var startedAt: Date
+  /// Some item's size is not known until it ends (review 38: "1.0 MiB of 0 bytes (100%)").
+  package var sizeUnknown: Bool? = nil
 }
 
 /// The receiver's transfers in flight. Sessions update their own row from their threads.
@@ -24,12 +27,14 @@ package final class TransferTable: Sendable {
   package init() {}
 
   /// Adds a row and returns its ID.
-  func begin(peerName: PeerText, contactName: PeerText? = nil, peerId: String, items: Int, bytes: Int64) -> Int {
+  func begin(
+    peerName: PeerText, contactName: PeerText? = nil, peerId: String, items: Int, bytes: Int64, sizeUnknown: Bool = false
+  ) -> Int {
     let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
     rows.withLock {
       $0[id] = TransferStatus(
         id: id, peerName: peerName, contactName: contactName, peerId: peerId, items: items, bytesReceived: 0, bytesExpected: bytes,
-        startedAt: Date())
+        startedAt: Date(), sizeUnknown: sizeUnknown ? true : nil)
     }
     return id
   }

@@ -94,6 +94,14 @@ struct AskDecision: Sendable {
     }
   }
 
+  /// Whether an accepted item's size is known only once it ends (standard input).
+  var hasUnknownSize: Bool {
+    items.contains { item in
+      guard case .accepted(let plan) = item.fate else { return false }
+      return plan.offer.kind != .folder && plan.offer.size == nil
+    }
+  }
+
   // MARK: Later stages
 
   /// Refuses every accepted item with `message` (the owner declined the ask). Returns them.

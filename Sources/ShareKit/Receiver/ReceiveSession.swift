@@ -176,7 +176,7 @@ final class ReceiveSession {
     if decision.acceptedCount > 0 {
       transfer = context.transfers.begin(
         peerName: peer.name, contactName: peer.contactName, peerId: peer.fingerprint.hex, items: decision.acceptedCount,
-        bytes: decision.expectedBytes)
+        bytes: decision.expectedBytes, sizeUnknown: decision.hasUnknownSize)
     }
     return decision
   }
