@@ -125,6 +125,11 @@ import Testing
     #expect(deleted.exited(with: 0), "\(deleted)")
     #expect(deleted.stderrText.contains("a.txt was named more than once; it is deleted once"), "\(deleted)")
     #expect(b.inboxNames() == ["b.txt"])
+    // One that is not there is said to be missing, once, and not to be deleted once (review 38).
+    let missing = try b.share("inbox", "delete", "ghost.txt", "ghost.txt")
+    #expect(missing.exited(with: 1), "\(missing)")
+    #expect(missing.stderrText.components(separatedBy: "no item named").count == 2, "\(missing)")
+    #expect(!missing.stderrText.contains("deleted once"), "\(missing)")
   }
 
   @Test func aNameThatIsAPathCannotReachOutsideTheInbox() throws {

@@ -289,18 +289,21 @@ enum InboxDeleteCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let inbox = try Inbox.existing(paths: context.paths)
     var failures = 0
-    var seen: Set<String> = []
+    var seen: [String: Bool] = [:]
     for name in arguments.positionals {
-      // Named twice: deleted once (review 32: the second said "no item named" and exit 1).
-      guard seen.insert(name).inserted else {
-        context.terminal.warn("\(escape(name)) was named more than once; it is deleted once")
+      // Named twice: deleted once (review 32: the second said "no item named" and exit 1); one
+      // that was not there is not said to be deleted once (review 38).
+      if let deleted = seen[name] {
+        if deleted { context.terminal.warn("\(escape(name)) was named more than once; it is deleted once") }
         continue
       }
       do throws(ShareError) {
         guard let inbox else { throw .inbox(.noSuchItem(name)) }
         try inbox.delete(name)
+        seen[name] = true
         context.terminal.err("deleted \(escape(name))")
       } catch {
+        seen[name] = false
         context.terminal.error(error.description, detail: error.detail)
         failures += 1
       }
