@@ -10,7 +10,11 @@ extension ContentClassifier {
   /// Matched under any prefix: LibreOffice reads the namespaces, not the prefixes `office:`,
   /// `ooo:` and `script:` its own files use. `event` is OpenOffice.org 1.x's binding
   /// (`script:event` in `office:events`, review 33), as `event-listener` is OpenDocument's.
-  static let flatOpenDocumentMacroElements = ["script", "library-embedded", "source-code", "event-listener", "event"]
+  /// `execute-macro` is Writer's "Run macro" field, and `a` a link, counted when its URL runs a
+  /// script or macro (review 37: `vnd.sun.star.script:` and `macro:` links were accepted).
+  static let flatOpenDocumentMacroElements = [
+    "script", "library-embedded", "source-code", "event-listener", "event", "execute-macro", "a",
+  ]
 
   /// The OpenDocument office namespace, which the root element of a flat file binds.
   static let officeNamespace = Array("urn:oasis:names:tc:opendocument:xmlns:office:1.0".utf8)
@@ -88,6 +92,10 @@ extension ContentClassifier {
       {
         if !clickActionRuns(UnsafeRawBufferPointer(rebasing: bytes[start..<tagEnd(bytes, from: end)])) { continue }
       }
+      // A link counts only when a click on it runs a script or macro, as a click action does.
+      if element == linkName, !clickActionRuns(UnsafeRawBufferPointer(rebasing: bytes[start..<tagEnd(bytes, from: end)])) {
+        continue
+      }
       return Escaping.escaped(String(decoding: name, as: UTF8.self), maximumLength: 60)
     }
     return nil
@@ -113,6 +121,7 @@ extension ContentClassifier {
   private static let macroElementNames = flatOpenDocumentMacroElements.map { Array($0.utf8) }
   private static let eventListenerName = Array("event-listener".utf8)
   private static let eventName = Array("event".utf8)
+  private static let linkName = Array("a".utf8)
 
   /// Whether a name ends at `index` as `Character`s read it: `>`, `/`, an ASCII blank, or a
   /// character past ASCII that is a blank (U+0085, U+00A0, U+2028…).

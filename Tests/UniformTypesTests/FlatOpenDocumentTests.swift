@@ -85,6 +85,31 @@ struct FlatOpenDocumentTests {
     #expect(!(try judge("a.fods", prefixed)).accepted)
   }
 
+  /// Review 37: a click on a link whose URL runs a script or macro, or on Writer's "Run macro"
+  /// field, runs it as a click action does; a link to a web page stays a link.
+  @Test func linksThatRunMacrosAndRunMacroFieldsAreMacros() throws {
+    let text =
+      #"xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0""#
+    func document(_ inner: String) -> [UInt8] {
+      Array(
+        (Self.root + "<office:body><office:text \(text)><text:p>\(inner)</text:p></office:text></office:body></office:document>\n").utf8)
+    }
+    let macros = [
+      #"<text:a xlink:type="simple" xlink:href="vnd.sun.star.script:Tools.Misc.Run?language=Basic&amp;location=application">x</text:a>"#,
+      #"<text:a xlink:href="macro:///Tools.Misc.Run">x</text:a>"#,
+      #"<draw:a xlink:href="VND.SUN.STAR.SCRIPT:a.b.c?location=document"><draw:frame/></draw:a>"#,
+      #"<text:execute-macro text:name="Tools.Misc.Run">run</text:execute-macro>"#,
+      #"<text:a xlink:href="&#118;nd.sun.star.script:a.b.c">x</text:a>"#,
+    ]
+    for inner in macros {
+      #expect(ContentClassifier.flatOpenDocumentMacros(document(inner)) != nil, "\(inner)")
+      #expect(!(try judge("letter.fodt", document(inner))).accepted, "\(inner)")
+    }
+    let web = document(#"<text:a xlink:type="simple" xlink:href="https://example.org/macro/execute">a page</text:a>"#)
+    #expect(ContentClassifier.flatOpenDocumentMacros(web) == nil)
+    #expect(try judge("letter.fodt", web).accepted)
+  }
+
   @Test("a flat ODF without scripts, and other XML with script elements, stay accepted as text")
   func plainFlatDocumentsAndOtherXMLAreText() throws {
     let plain = Array((Self.root + "<office:scripts/>\n" + Self.body).utf8)
