@@ -58,6 +58,28 @@ extension ContentClassifier {
         return "a \(kind) relationship in \(Escaping.escaped(entry.name, maximumLength: 60))"
       }
     }
+    return slideActionSign(entries, parts, in: bytes, budget: &budget)
+  }
+
+  /// PowerPoint runs a program (`ppaction://program`, the program in the link's relationship)
+  /// or activates an embedded object (`ppaction://ole`) when a shape whose click or mouse-over
+  /// action says so is clicked or passed over in a slide show (review 37: a ppsx running
+  /// PowerShell on a mouse-over was accepted; the ODP equivalent was refused). Read in the
+  /// slides, layouts and masters, within what is left of `budget`.
+  private static func slideActionSign(_ entries: [ZipEntry], _ parts: [String], in bytes: ItemBytes, budget: inout Int) -> String? {
+    let folders = ["ppt/slides/", "ppt/slidelayouts/", "ppt/slidemasters/"]
+    for (entry, name) in zip(entries, parts) where name.hasSuffix(".xml") && folders.contains(where: name.hasPrefix) {
+      guard budget > 0 else { return "its slides are larger in all than share reads (\(packagePartsBudget >> 20) MiB)" }
+      let limit = min(packagePartLimit, budget)
+      guard let (text, isCut, cost) = partText(entry, in: bytes, limit: limit) else { continue }
+      budget -= cost
+      if isCut { return "\(Escaping.escaped(entry.name, maximumLength: 60)) is larger than share reads (\(limit >> 20) MiB)" }
+      guard ByteSearch.contains("action", in: text) else { continue }
+      let runs = attributeValues("action", in: text[...]).first { $0.hasPrefix("ppaction://program") || $0.hasPrefix("ppaction://ole") }
+      if let runs {
+        return "a slide action \(Escaping.escaped(runs, maximumLength: 40)) in \(Escaping.escaped(entry.name, maximumLength: 60))"
+      }
+    }
     return nil
   }
 

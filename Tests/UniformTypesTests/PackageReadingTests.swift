@@ -127,4 +127,27 @@ import Testing
     ])
     #expect(classify(jar).type == "com.sun.java-archive")
   }
+
+  /// Review 37: a slide show runs a program (`ppaction://program`) or activates an embedded
+  /// object (`ppaction://ole`) on a click or a mouse-over of a shape; a jump to a slide or a web
+  /// link is an everyday action.
+  @Test func slideActionsThatRunProgramsAreMacros() {
+    func deck(_ action: String, in part: String = "ppt/slides/slide1.xml") -> [UInt8] {
+      let slide =
+        #"<p:sld xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree><p:sp><p:nvSpPr>"#
+        + #"<p:cNvPr id="2" name="x"><a:hlinkMouseOver r:id="rId2" action="\#(action)"/></p:cNvPr></p:nvSpPr></p:sp></p:spTree></p:cSld></p:sld>"#
+      return SampleBytes.zip([
+        ("[Content_Types].xml", Array("<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"/>".utf8)),
+        ("ppt/presentation.xml", Array("<p:presentation/>".utf8)), (part, Array(slide.utf8)),
+      ])
+    }
+    let macroEnabled: TypeIdentifier = "org.openxmlformats.presentationml.presentation.macroenabled"
+    for action in ["ppaction://program", "ppaction://ole?verb=0", "PPAction://Program", "ppaction&#58;//program"] {
+      #expect(classify(deck(action)).type == macroEnabled, "\(action)")
+    }
+    #expect(classify(deck("ppaction://program", in: "ppt/slideLayouts/slideLayout1.xml")).type == macroEnabled)
+    for action in ["ppaction://hlinksldjump", "ppaction://hlinkshowjump?jump=nextslide", ""] {
+      #expect(classify(deck(action)).type == "org.openxmlformats.presentationml.presentation", "\(action)")
+    }
+  }
 }
