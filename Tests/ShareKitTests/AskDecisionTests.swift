@@ -227,6 +227,29 @@ import Wire
     #expect(refusal(bare, 0) == .noFileAccepted(offered: 1))
   }
 
+  /// Review 37: git also takes a folder with `HEAD` and a `commondir` file (naming where the
+  /// objects, refs and configuration are) for a git directory; and items `HEAD`, `objects/`
+  /// and `refs/` (or `commondir`) sent one by one would make the Inbox itself one.
+  @Test func aGitDirectoryLaidOutThroughCommondirAndAHEADItemAreRefused() throws {
+    func entry(_ path: String, folder: Bool = false) -> EntryOffer {
+      EntryOffer(path: PeerText(path), kind: folder ? .folder : .file, size: folder ? 0 : 1)
+    }
+    let entries = [
+      entry("readme.txt"), entry("p", folder: true), entry("p/HEAD"), entry("p/commondir"), entry("p/docs", folder: true),
+      entry("p/docs/a.txt"), entry("other", folder: true), entry("other/commondir"),
+    ]
+    let whole = [entry("HEAD"), entry("commondir"), entry("docs", folder: true), entry("docs/a.txt")]
+    let decision = try decide([
+      folder(0, "Project", entries), file(1, "HEAD", 1), file(2, "commondir", 1), folder(3, "HEAD", []), folder(4, "Wt", whole),
+    ])
+    let plan = try #require(self.plan(decision, 0))
+    let refused = zip(entries, plan.entries).filter { $0.1 == .refused(.versionControl) }.map(\.0.path.unescaped)
+    #expect(refused == ["p/HEAD", "p/commondir", "p/docs", "p/docs/a.txt"], "\(refused)")
+    #expect(refusal(decision, 4) == .noFileAccepted(offered: 3))
+    #expect(refusal(decision, 1) == .versionControl)
+    #expect(refusal(decision, 2) != .versionControl && refusal(decision, 3) != .versionControl)
+  }
+
   @Test func folderEntriesAreRefusedOneByOneAndTheFolderSaysHowManyItTakes() throws {
     let entries = [
       EntryOffer(path: "ok.png", kind: .file, size: 5),

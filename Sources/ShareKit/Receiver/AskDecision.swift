@@ -155,7 +155,9 @@ struct AskDecision: Sendable {
     case .file, .folder: break
     }
     if offer.kind == .folder, offer.entries == nil { return .refused(.folderWithoutEntries, type: nil) }
-    if VersionControl.isControlName(name) { return .refused(.versionControl, type: nil) }
+    if VersionControl.isControlName(name) || VersionControl.marksGitDirectory(name, isFolder: offer.kind == .folder) {
+      return .refused(.versionControl, type: nil)
+    }
     if offer.kind == .url || offer.kind == .text, (offer.size ?? Int64.max) > ReceivePolicy.maxInlineBytes {
       return .refused(.inlineTooLarge(offer.kind, limit: ReceivePolicy.maxInlineBytes), type: nil)
     }

@@ -89,11 +89,13 @@ enum VersionControl {
   static func isControlName(_ name: String) -> Bool { names.contains(name.lowercased()) }
 
   /// The folders among `entries` (by path, `[]` for the item itself) that are laid out as a git
-  /// directory: `HEAD` a file, `objects` and `refs` folders.
+  /// directory: `HEAD` a file, and `objects` and `refs` folders or a `commondir` file (which
+  /// names where they, and the configuration, are: review 37).
   static func repositories(among entries: [(components: [String], isFolder: Bool)]) -> Set<[String]> {
     var heads = Set<[String]>()
     var objects = Set<[String]>()
     var refs = Set<[String]>()
+    var commondirs = Set<[String]>()
     for entry in entries {
       guard let last = entry.components.last else { continue }
       let parent = Array(entry.components.dropLast())
@@ -101,11 +103,17 @@ enum VersionControl {
       case ("HEAD", false): heads.insert(parent)
       case ("objects", true): objects.insert(parent)
       case ("refs", true): refs.insert(parent)
+      case ("commondir", false): commondirs.insert(parent)
       default: break
       }
     }
-    return heads.intersection(objects).intersection(refs)
+    return heads.intersection(objects.intersection(refs).union(commondirs))
   }
+
+  /// Whether an item of this name and kind, beside the Inbox's other items, could make the Inbox
+  /// itself a git directory: a file `HEAD`, which git needs there with `objects` and `refs` or
+  /// a `commondir`, each of which could come as an item of its own (review 37).
+  static func marksGitDirectory(_ name: String, isFolder: Bool) -> Bool { name == "HEAD" && !isFolder }
 
   /// Whether the entry at `components` is part of a version-control folder, `repositories`
   /// looked up a component at a time: a copy of each prefix per entry cost the square of its
