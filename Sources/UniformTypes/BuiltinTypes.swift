@@ -110,6 +110,12 @@ enum BuiltinTypes {
     // libmagic's guess from the words refused them as JavaScript, Python or Ruby).
     list.type("org.vim.script", "Vim script", ["public.source-code"], ext: ["vim"], mime: ["text/x-vim"])
     list.type("org.tug.metafont-source", "METAFONT source", ["public.source-code"], ext: ["mf"])
+    // Never run, only read (review 37: refused as scripts): Python's type stubs, Perl's
+    // documentation, and `.es`, ECMAScript no system runs by that name, and the suffix of
+    // Spanish translations (`README.es`, vim's `tutor.es`). A `#!` line still makes one a script.
+    list.type("org.python.type-stub", "Python type stub (pyi)", ["public.source-code"], ext: ["pyi"])
+    list.type("org.perl.pod", "Perl documentation (POD)", ["public.plain-text"], ext: ["pod"])
+    list.type("org.ecma.ecmascript-source", "ECMAScript source or Spanish text (es)", ["public.source-code"], ext: ["es"])
     // Named, not extended: shared-mime-info takes `*.mod` for a tracker song.
     list.type("org.golang.go-module", "Go module file", ["public.plain-text"], names: ["go.mod", "go.sum", "go.work", "go.work.sum"])
     // An icon, cursor or sound theme's `index.theme`: a key file GLib reads and never launches.
@@ -134,7 +140,7 @@ enum BuiltinTypes {
       ext: ["sh", "bash", "zsh", "ksh", "csh", "tcsh", "dash", "fish", "command", "tool"],
       mime: ["application/x-shellscript", "text/x-shellscript", "application/x-sh", "text/x-sh"])
     list.type(
-      "public.python-script", "Python script", ["public.script"], ext: ["py", "pyw", "py3", "pyi", "pyz", "pyzw"],
+      "public.python-script", "Python script", ["public.script"], ext: ["py", "pyw", "py3", "pyz", "pyzw"],
       mime: [
         "text/x-python", "text/x-python3", "text/x-script.python", "application/x-python",
         "application/x-python3", "text/x-python-script",

@@ -173,6 +173,8 @@ struct TypePolicyTests {
       ("pkg.tar.zst", "Archives"), ("Roboto.ttf", "Fonts"), ("debian.iso", "Disk images"), ("notes.txt", "Text"),
       ("backup.tar.gz", "Archives"), ("report.docx", "Office documents"), ("paper.pdf", "PDF documents"),
       ("clip.mp4", "Video"), ("photos.7z", "Archives"), ("notebook.one", "Other documents"), ("app.ts", "Text"),
+      // Review 37: read, never run (a Spanish translation, Perl's documentation, Python's stubs).
+      ("README.es", "Text"), ("tutor.es", "Text"), ("Foo.pod", "Text"), ("geometry.pyi", "Text"),
     ] as [(String, String)])
   func everydayNeighboursAccepted(name: String, documentType: String) throws {
     let verdict = try Self.policy.get().judge(name: name, kind: .file)
