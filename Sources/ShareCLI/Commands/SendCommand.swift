@@ -100,7 +100,14 @@ enum SendCommand: Command {
   static func dryRun(_ catalog: ItemCatalog, arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     let gate = try TypeGate.load(paths: context.paths)
     let terminal = context.terminal
-    for note in catalog.notes { terminal.warn(escape(note)) }
+    for note in catalog.notes {
+      // With --json, as the send's own warning events (review 38: text on stderr).
+      if arguments[Self.json] {
+        terminal.out(JSONOutput.line(SendReporter.Event(event: "warning", message: PeerText(escape(note)))))
+      } else {
+        terminal.warn(escape(note))
+      }
+    }
     for item in catalog.preview(judgedBy: gate) {
       if arguments[Self.json] {
         terminal.out(
