@@ -132,6 +132,19 @@ import Testing
       "\(daemon.log.suffix(2000))")
   }
 
+  /// Review 38: a receiver in mode off (or contacts only, for a stranger) refuses the
+  /// connection; the --json stream ended with neither `done` nor `error`.
+  @Test func aSendRefusedByTheReceiversModeEndsItsJSONWithAnError() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(arguments: ["--mode", "off"])
+    defer { _ = daemon.stop() }
+    let sent = try a.share("send", try a.file("a.txt", "a\n").path, "--to", daemon.address, "--json")
+    #expect(sent.exited(with: 4), "\(sent)")
+    let last = try #require(try parseJSONLines(sent.stdoutText).last, "\(sent)")
+    #expect(last["event"] as? String == "error" && last["exit_code"] as? Int == 4, "\(last)")
+    #expect((last["message"] as? String)?.contains("not receiving") == true, "\(last)")
+  }
+
   @Test func noSendEventHasAnEmptyTo() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])

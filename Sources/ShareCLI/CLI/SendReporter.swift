@@ -338,8 +338,11 @@ final class SendReporter: Sendable {
       let entries = skippedEntries == 1 ? "1 entry" : "\(skippedEntries) entries"
       terminal.err("\(entries) of the folders named left out here, not sent\(quiet ? "" : " (see the warnings)")")
     }
-    // The --json stream ends with the error that ended the command, as every event stream does.
-    if json && (code == .failure || code == .interrupted) {
+    // The --json stream ends with the error that ended the command, as every event stream does;
+    // so does one where no receiver got as far as a Receipt (review 38: a receiver refusing in
+    // its mode ended the stream with neither `done` nor `error`).
+    let noReceipt = !results.isEmpty && results.allSatisfy { if case .failure = $0 { true } else { false } }
+    if json && (code == .failure || code == .interrupted || (noReceipt && !failures.isEmpty)) {
       let message = failures.isEmpty ? code.meaning : failures.joined(separator: "; ")
       terminal.out(JSONOutput.line(ErrorEvent(message: message, exitCode: code.rawValue)))
     }
