@@ -169,6 +169,35 @@ import Testing
     try expectResumes(a, b, huge, daemon)
   }
 
+  /// Review 38: `share send -` stopped with Ctrl-C (or SIGTERM) while the command before `|`
+  /// wrote nothing went on until it wrote more or ended.
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSendOfStandardInputWaitingForItsNextBytesStopsAtOnce(signal number: Int32) throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let fifo = a.root.appendingPathComponent("stream").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let sender = try ChildProcess(
+      executable: URL(fileURLWithPath: "/bin/sh"),
+      arguments: [
+        "-c", "exec \"$0\" --home \"$1\" send - --name s.txt --to \"$2\" < \"$3\"", try ShareBinary.require().path,
+        a.home.path, daemon.address, fifo,
+      ],
+      environment: a.environment())
+    let writer = open(fifo, O_WRONLY)
+    defer { close(writer) }
+    _ = write(writer, "first bytes\n", 12)
+    // Under way: the daemon shows the transfer; then the writer goes quiet and the signal comes.
+    var shown = ""
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !shown.contains("so far") && ContinuousClock.now < deadline { shown = try b.share("status").stdoutText }
+    sender.signal(number)
+    let result = sender.wait(timeout: .seconds(30))
+    #expect(result.exited(with: 130), "\(result)")
+    #expect(b.inboxNames().isEmpty)
+  }
+
   @Test func stoppingTheDaemonMidTransferKeepsAResumableFileAndARestartedDaemonResumes() throws {
     let (a, b) = (try ShareHome(name: "alice"), try transportReceiver())
     let daemon = try b.startDaemon(trusting: [a], arguments: ["--grace", "0"])

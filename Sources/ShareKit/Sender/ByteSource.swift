@@ -1,3 +1,4 @@
+import Glibc
 import System
 
 /// Where a payload's bytes are read from.
@@ -12,8 +13,13 @@ enum ByteSource {
   /// read (callers check for it first).
   case failed(String)
 
-  /// Reads up to `buffer.count` bytes; 0 at the end.
-  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int) throws(Errno) -> Int {
+  /// Reads up to `buffer.count` bytes; 0 at the end. A stream (`prefixed`) is waited for a
+  /// quarter second at a time, `cancelled` asked in between: a send of standard input stopped
+  /// with Ctrl-C while the command before `|` wrote nothing went on until it did (review 38).
+  /// A cancelled wait throws `EINTR`.
+  func read(
+    into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int, cancelled: () -> Bool = { false }
+  ) throws(Errno) -> Int {
     switch self {
     case .memory(let bytes):
       let count = min(buffer.count, bytes.count - offset)
@@ -24,7 +30,13 @@ enum ByteSource {
     case .descriptor(let fd):
       return try FileDescriptor(rawValue: fd).read(into: buffer)
     case .prefixed(let head, let fd):
-      guard offset < head.count else { return try FileDescriptor(rawValue: fd).read(into: buffer) }
+      guard offset < head.count else {
+        while try pollUntil(fd, events: Int16(POLLIN), deadline: .now + .milliseconds(250)) == 0 {
+          if cancelled() { throw .interrupted }
+        }
+        if cancelled() { throw .interrupted }
+        return try FileDescriptor(rawValue: fd).read(into: buffer)
+      }
       let count = min(buffer.count, head.count - offset)
       head.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
       offset += count

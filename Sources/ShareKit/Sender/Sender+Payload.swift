@@ -15,7 +15,8 @@ extension Sender {
     case .inline(let bytes):
       return try body(.memory(bytes))
     case .stream(let fd, let head):
-      return try body(head.isEmpty ? .descriptor(fd) : .prefixed(head, fd))
+      // A stream, however little was read of it so far: its reads wait for cancellation too.
+      return try body(.prefixed(head, fd))
     case .spooled(let fd):
       return try body(.positioned(fd))
     case .file(let url):
@@ -100,7 +101,7 @@ extension Sender {
     var done: Int64 = 0
     while done < count {
       let piece = UnsafeMutableRawBufferPointer(rebasing: area[0..<Int(min(Int64(area.count), count - done))])
-      guard let n = try? source.read(into: piece, at: &offset), n > 0 else { break }
+      guard let n = try? source.read(into: piece, at: &offset, cancelled: { isCancelled }), n > 0 else { break }
       hasher.update(UnsafeRawBufferPointer(rebasing: area[0..<n]))
       done += Int64(n)
     }
@@ -122,7 +123,8 @@ extension Sender {
       while got < want {
         let n: Int
         do {
-          n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[got..<want]), at: &offset)
+          n = try source.read(
+            into: UnsafeMutableRawBufferPointer(rebasing: payloadArea[got..<want]), at: &offset, cancelled: { isCancelled })
         } catch {
           try connection.sendEnd(nil)
           return "cannot read it: \(error)"
