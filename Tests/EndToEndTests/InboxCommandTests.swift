@@ -16,6 +16,22 @@ import Testing
     return b
   }
 
+  /// Review 38: DEST's `..` was taken as written: `link/../` moved the item beside the link,
+  /// where `mv` moves it into the folder `..` leads to from the link's target.
+  @Test func aDestinationThroughALinkIsWhereTheKernelTakesIt() throws {
+    let b = try receiverHolding(["note.txt", "other.txt"])
+    let root = b.root.appendingPathComponent("dest")
+    let deep = root.appendingPathComponent("real/deep")
+    try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: deep)
+    let moved = try b.share("inbox", "move", "note.txt", root.path + "/link/../")
+    #expect(moved.exited(with: 0), "\(moved)")
+    #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("real/note.txt").path), "\(moved)")
+    let renamed = try b.share("inbox", "move", "other.txt", root.path + "/link/../renamed.txt")
+    #expect(renamed.exited(with: 0), "\(renamed)")
+    #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("real/renamed.txt").path), "\(renamed)")
+  }
+
   /// Review 38: with the Inbox folder removed while the daemon ran, every item after failed
   /// ("rename failed") and `share inbox` called the missing folder empty.
   @Test func anInboxFolderRemovedWhileTheDaemonRunsIsMadeAgain() throws {

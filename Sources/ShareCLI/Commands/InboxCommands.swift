@@ -264,7 +264,22 @@ private func checkedDestination(_ text: String) throws(ShareError) -> URL {
   if !exists, !(FileManager.default.fileExists(atPath: parent.path, isDirectory: &parentIsFolder) && parentIsFolder.boolValue) {
     throw .configuration("there is no folder \(escape(parent.path)) to move it into; create it first")
   }
+  // `..` and links as the kernel follows them, as `mv` takes DEST (review 38: `link/../` was
+  // taken as written, the item moved beside the link, not into where `..` leads from its target).
+  if exists, let real = resolved(text) { return URL(fileURLWithPath: real, isDirectory: isFolder.boolValue) }
+  let last = String(text.split(separator: "/").last ?? "")
+  let folder = text.contains("/") ? String(text[..<text.lastIndex(of: "/")!]) : "."
+  if !exists, !last.isEmpty, last != ".", last != "..", let real = resolved(folder.isEmpty ? "/" : folder) {
+    return URL(fileURLWithPath: real == "/" ? "/" + last : real + "/" + last, isDirectory: false)
+  }
   return url
+}
+
+/// `path` with every link and `..` followed by the kernel (realpath(3)); nil when it fails.
+private func resolved(_ path: String) -> String? {
+  guard let real = realpath(path, nil) else { return nil }
+  defer { free(real) }
+  return String(cString: real)
 }
 
 /// A DEST in the Inbox (or in an item of it) would leave the item there, writable and renamed
