@@ -178,6 +178,12 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.remote-desktop-connection", "Remote Desktop connection (rdp)", ["public.plain-text", "public.executable"],
       ext: ["rdp"], mime: ["application/x-rdp"])
+    // Review 37: a Citrix launch file connects as an .rdp does (and can map the local drives); a
+    // Windows Sandbox file starts the sandbox with host folders mapped and runs its LogonCommand.
+    list.type(
+      "com.citrix.ica", "Citrix connection file (ica)", ["public.plain-text", "public.executable"], ext: ["ica"],
+      mime: ["application/x-ica"])
+    list.type("com.microsoft.windows-sandbox", "Windows Sandbox configuration (wsb)", ["public.xml", "public.executable"], ext: ["wsb"])
     // Applying a theme loads the visual style (.msstyles) it names, from any host: ThemeBleed,
     // CVE-2023-38146; a theme pack is a cabinet holding one (review 20).
     list.type(

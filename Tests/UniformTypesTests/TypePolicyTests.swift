@@ -158,7 +158,7 @@ struct TypePolicyTests {
       ("dialup.isp", "public.script"), ("note.shb", "public.executable"), ("clip.shs", "public.executable"),
       ("office.rdp", "public.executable"), ("wifi.mobileconfig", "public.installer-package"), ("old.hlp", "public.executable"),
       ("fix.diagcfg", "public.executable"), ("fix.diagpkg", "public.executable"), ("form.xsn", "public.executable"),
-      ("outlook.prf", "public.script"),
+      ("outlook.prf", "public.script"), ("desktop.ica", "public.executable"), ("sandbox.wsb", "public.executable"),
     ] as [(String, String)])
   func refusedByName(name: String, family: String) throws {
     let verdict = try Self.policy.get().judge(name: name, kind: .file)
