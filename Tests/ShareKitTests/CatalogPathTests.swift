@@ -28,3 +28,20 @@ import Testing
     #expect(ItemCatalog.lastComponent(of: "/d/a/\u{301}b") == "\u{301}b")
   }
 }
+
+/// Review 38: a note about a skipped entry with a long path was cut at the display limit, its
+/// reason with it.
+@Suite struct CatalogNoteTests {
+  @Test func aLongPathInANoteKeepsTheReasonAfterIt() throws {
+    let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-notes-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let target = "/" + (0..<60).map { "folder\($0)" }.joined(separator: "/")
+    try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path, withDestinationPath: target)
+    var catalog = ItemCatalog()
+    try catalog.add(path: root.path)
+    let note = try #require(catalog.notes.first)
+    #expect(note.hasSuffix("(links are not followed)") && note.count < 400, "\(note)")
+    #expect(ItemCatalog.shown("short/path") == "short/path")
+  }
+}

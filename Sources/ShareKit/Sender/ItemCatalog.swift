@@ -102,6 +102,11 @@ package struct ItemCatalog: Sendable {
     "it is not a regular file or a folder (a pipe, a device or a socket); to send what a command writes, "
     + "pipe it in: COMMAND | share send - --name NAME"
 
+  /// A path in a note, past a screen's width shown by its ends, so that the note's reason after
+  /// it is read (review 38: a path of 150 folders cut the note, reason and all, at the display
+  /// limit).
+  static func shown(_ path: String) -> String { path.count > 240 ? "\(path.prefix(100))…\(path.suffix(120))" : path }
+
   /// Adds a file or a folder by path, offered under `name` when given (else its own name). A
   /// path already added (the same file or folder named twice) is left out, with a note.
   package mutating func add(path: String, name: String? = nil) throws(ShareError) {
@@ -266,7 +271,7 @@ package struct ItemCatalog: Sendable {
       do {
         names = try FileSystem.entryNames(of: folder.path).sorted()
       } catch {
-        skip("skipped \(label)/\(relative): cannot read the folder")
+        skip("skipped \(Self.shown("\(label)/\(relative)")): cannot read the folder")
         return
       }
       var taken = Set<String>()
@@ -282,13 +287,13 @@ package struct ItemCatalog: Sendable {
         do {
           status = try FileSystem.status(url.path, followSymlinks: false)
         } catch {
-          skip("skipped \(path): \(error.description)")
+          skip("skipped \(Self.shown(path)): \(error.description)")
           continue
         }
         switch status.kind {
         case .regular:
           guard (try? FileSystem.isReadable(url.path)) != nil else {
-            skip("skipped \(path): not readable")
+            skip("skipped \(Self.shown(path)): not readable")
             continue
           }
           entries.append(EntryOffer(path: offered, kind: .file, size: status.size))
@@ -300,9 +305,9 @@ package struct ItemCatalog: Sendable {
           walk(url, relative: path, offeredRelative: offeredPath)
         case .symbolicLink:
           let target = (try? FileSystem.linkTarget(url.path)) ?? "?"
-          skip("skipped symbolic link \(path) -> \(target) (links are not followed)")
+          skip("skipped symbolic link \(Self.shown(path)) -> \(Self.shown(target)) (links are not followed)")
         case .other:
-          skip("skipped \(path): not a regular file (device, socket or pipe)")
+          skip("skipped \(Self.shown(path)): not a regular file (device, socket or pipe)")
         }
       }
     }
