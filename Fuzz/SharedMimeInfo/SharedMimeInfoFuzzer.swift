@@ -28,7 +28,7 @@ package func fuzzSharedMimeInfo(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     require(files.isEmpty, "no database although \(files.count) files exist")
     return 0
   }
-  for glob in Array(database.literals.values) + Array(database.extensions.values) + database.patterns {
+  for glob in Array(database.literals.values) + Array(database.extensions.values) + database.patterns.map(\.glob) {
     require(database.knownTypes.contains(glob.mimeType), "\(glob.mimeType) is mapped to but not known")
     require(wellFormed(glob.mimeType), "malformed type \(glob.mimeType.debugDescription)")
   }
@@ -48,7 +48,7 @@ package func fuzzSharedMimeInfo(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
   }
   var probes = ["photo.JPG", "archive.tar.gz", ".bashrc", "README", "x.", "a.b.c.d.e.f", "Makefile"]
   probes += database.literals.keys.prefix(4)
-  probes += database.patterns.prefix(4).map { $0.pattern.replacingOccurrences(of: "*", with: "x") }
+  probes += database.patterns.prefix(4).map { $0.glob.pattern.replacingOccurrences(of: "*", with: "x") }
   for probe in probes {
     if let type = database.mimeType(forBaseName: probe) {
       require(database.knownTypes.contains(type), "\(probe.debugDescription) gives unknown \(type)")
