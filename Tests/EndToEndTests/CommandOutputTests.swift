@@ -205,22 +205,10 @@ import Testing
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
-    let binary = try ShareBinary.require()
-    let fifo = a.root.appendingPathComponent("stream").path
-    #expect(mkfifo(fifo, 0o600) == 0)
-    let sender = try ChildProcess(
-      executable: URL(fileURLWithPath: "/bin/sh"),
-      arguments: [
-        "-c", "exec \"$0\" --home \"$1\" send - --name s.txt --to \"$2\" < \"$3\"", binary.path, a.home.path, daemon.address, fifo,
-      ],
-      environment: a.environment())
-    defer { sender.signal(SIGKILL) }
-    let writer = open(fifo, O_WRONLY)
-    defer { close(writer) }
-    _ = write(writer, "hello\n", 6)
-    var shown = ""
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !shown.contains("so far") && ContinuousClock.now < deadline { shown = try b.share("status").stdoutText }
+    let stream = try StreamingSend(from: a, to: daemon, first: "hello\n")
+    defer { stream.sender.signal(SIGKILL) }
+    defer { stream.close() }
+    let shown = try StreamingSend.statusUnderWay(of: b)
     #expect(shown.contains("1 item(s), ") && shown.contains(" so far (size not known until it ends)"), "\(shown)")
     #expect(!shown.contains("%)"), "\(shown)")
     let json = try b.share("status", "--json").stdoutText

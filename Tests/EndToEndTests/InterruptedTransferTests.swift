@@ -176,22 +176,11 @@ import Testing
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(trusting: [a])
     defer { _ = daemon.stop() }
-    let fifo = a.root.appendingPathComponent("stream").path
-    #expect(mkfifo(fifo, 0o600) == 0)
-    let sender = try ChildProcess(
-      executable: URL(fileURLWithPath: "/bin/sh"),
-      arguments: [
-        "-c", "exec \"$0\" --home \"$1\" send - --name s.txt --to \"$2\" < \"$3\"", try ShareBinary.require().path,
-        a.home.path, daemon.address, fifo,
-      ],
-      environment: a.environment())
-    let writer = open(fifo, O_WRONLY)
-    defer { close(writer) }
-    _ = write(writer, "first bytes\n", 12)
+    let stream = try StreamingSend(from: a, to: daemon, first: "first bytes\n")
+    defer { stream.close() }
     // Under way: the daemon shows the transfer; then the writer goes quiet and the signal comes.
-    var shown = ""
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !shown.contains("so far") && ContinuousClock.now < deadline { shown = try b.share("status").stdoutText }
+    _ = try StreamingSend.statusUnderWay(of: b)
+    let sender = stream.sender
     sender.signal(number)
     let result = sender.wait(timeout: .seconds(30))
     #expect(result.exited(with: 130), "\(result)")
