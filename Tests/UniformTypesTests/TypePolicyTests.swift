@@ -501,4 +501,10 @@ struct TypePolicyTests {
     let verdict = try Self.policy.get().judge(name: name, kind: .file)
     #expect(!verdict.accepted && verdict.rule == .excludedName && verdict.decidedBy == decidedBy, "\(verdict)")
   }
+
+  /// Review 37: a reason called `Q3 budget\draft.sh` "draft.sh", the part its type is read from.
+  @Test func aReasonNamesTheItemAsItIsCalledBackslashesAndAll() throws {
+    let verdict = try Self.policy.get().judge(name: #"Q3 budget\draft.sh"#, kind: .file)
+    #expect(!verdict.accepted && verdict.reason.contains(#"Q3 budget\\draft.sh is named as"#), "\(verdict.reason)")
+  }
 }
