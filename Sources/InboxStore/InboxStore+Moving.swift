@@ -26,8 +26,9 @@ extension InboxStore {
         return target.appendingPathComponent(finalName)
       }
       do throws(InboxError) {
+        let folder = target.deletingLastPathComponent()
         try renameNoReplace(
-          (source, source.path), to: target.path, in: target.deletingLastPathComponent(), acrossFileSystems: true,
+          (source, source.path), into: (folder, folder.path), as: target.lastPathComponent, acrossFileSystems: true,
           isInterrupted: isInterrupted)
       } catch .system(_, _, .fileExists) {
         throw .destinationExists(target.path)
@@ -105,7 +106,7 @@ extension InboxStore {
       let candidate = InboxName.variant(of: name, number: number)
       do {
         try renameNoReplace(
-          (source, sourcePath), to: folderPath + "/" + candidate, in: folder, acrossFileSystems: acrossFileSystems,
+          (source, sourcePath), into: (folder, folderPath), as: candidate, acrossFileSystems: acrossFileSystems,
           isInterrupted: isInterrupted)
         return candidate
       } catch .system(_, _, .fileExists) {
@@ -115,16 +116,17 @@ extension InboxStore {
     throw InboxError.unexpected("no free name for \(name) in \(folder.path)")
   }
 
-  /// renameat2(RENAME_NOREPLACE); across file systems, a synced copy then removal.
+  /// renameat2(RENAME_NOREPLACE) of `source` to `name` in `folder`; across file systems, a synced
+  /// copy then removal. Each given as a URL and its path, the path made once by the caller.
   private func renameNoReplace(
-    _ source: (url: URL, path: String), to target: String, in folder: URL, acrossFileSystems: Bool,
+    _ source: (url: URL, path: String), into folder: (url: URL, path: String), as name: String, acrossFileSystems: Bool,
     isInterrupted: () -> Bool = { false }
   ) throws(InboxError) {
+    let target = folder.path == "/" ? "/" + name : folder.path + "/" + name
     do {
       try FileSystem.renameNoReplace(source.path, to: target)
     } catch .improperLink where acrossFileSystems {
-      let name = String(target[target.utf8.index(after: target.utf8.lastIndex(of: UInt8(ascii: "/"))!)...])
-      try copyAcross(source.url, to: folder.appendingPathComponent(name, isDirectory: false), isInterrupted: isInterrupted)
+      try copyAcross(source.url, to: folder.url.appendingPathComponent(name, isDirectory: false), isInterrupted: isInterrupted)
     } catch {
       throw InboxError.from("rename", target, error)
     }

@@ -10,14 +10,18 @@
 /// Collects declarations in order; `BuiltinTypes` fills one per family.
 struct BuiltinTypeList {
   private(set) var declarations: [TypeDeclaration] = []
+  /// Extensions whose type declared here is their only meaning (`soleMeaning`).
+  private(set) var soleMeaningExtensions: Set<String> = []
 
   /// Adds a built-in type; `sig` marks a type content sniffing recognises whenever the bytes are
   /// of it, `text` one whose files may be plain text as well as binary; `names` are whole file
-  /// names that mean it.
+  /// names that mean it; `soleMeaning`, that its extensions mean it alone, not also what
+  /// shared-mime-info's globs make of them (`TypeRegistry.types(forFilename:)`).
   mutating func type(
     _ id: String, _ description: String, _ parents: [String], ext: [String] = [], mime: [String] = [],
-    sig: Bool = false, text: Bool = false, names: [String] = []
+    sig: Bool = false, text: Bool = false, names: [String] = [], soleMeaning: Bool = false
   ) {
+    if soleMeaning { soleMeaningExtensions.formUnion(ext.map { $0.lowercased() }) }
     declarations.append(
       TypeDeclaration(
         identifier: TypeIdentifier(id), description: description, conformsTo: parents.map { TypeIdentifier($0) },
@@ -27,8 +31,8 @@ struct BuiltinTypeList {
 }
 
 enum BuiltinTypes {
-  /// All built-in declarations, parents before children where it reads naturally.
-  static let all: [TypeDeclaration] = {
+  /// Every family's declarations.
+  private static let list: BuiltinTypeList = {
     var list = BuiltinTypeList()
     for family in [
       roots, text, sourceCode, scripts, settingScripts, links, images, documents, openOfficeDocuments, compressedDocuments, macroDocuments,
@@ -37,8 +41,14 @@ enum BuiltinTypes {
     ] {
       family(&list)
     }
-    return list.declarations
+    return list
   }()
+
+  /// All built-in declarations, parents before children where it reads naturally.
+  static let all: [TypeDeclaration] = list.declarations
+
+  /// Extensions whose built-in type is their only meaning (`BuiltinTypeList.type(soleMeaning:)`).
+  static let soleMeaningExtensions: Set<String> = list.soleMeaningExtensions
 
   /// Roots.
   static func roots(_ list: inout BuiltinTypeList) {
@@ -110,12 +120,13 @@ enum BuiltinTypes {
     // libmagic's guess from the words refused them as JavaScript, Python or Ruby).
     list.type("org.vim.script", "Vim script", ["public.source-code"], ext: ["vim"], mime: ["text/x-vim"])
     list.type("org.tug.metafont-source", "METAFONT source", ["public.source-code"], ext: ["mf"])
-    // Never run, only read (review 37: refused as scripts): Python's type stubs, Perl's
-    // documentation, and `.es`, ECMAScript no system runs by that name, and the suffix of
-    // Spanish translations (`README.es`, vim's `tutor.es`). A `#!` line still makes one a script.
-    list.type("org.python.type-stub", "Python type stub (pyi)", ["public.source-code"], ext: ["pyi"])
-    list.type("org.perl.pod", "Perl documentation (POD)", ["public.plain-text"], ext: ["pod"])
-    list.type("org.ecma.ecmascript-source", "ECMAScript source or Spanish text (es)", ["public.source-code"], ext: ["es"])
+    // Never run, only read, their only meaning by name (review 37: refused as the scripts
+    // shared-mime-info makes of them): Python's type stubs, Perl's documentation, and `.es`,
+    // ECMAScript no system runs by that name and Spanish translations (`README.es`, `tutor.es`).
+    list.type("org.python.type-stub", "Python type stub (pyi)", ["public.source-code"], ext: ["pyi"], soleMeaning: true)
+    list.type("org.perl.pod", "Perl documentation (POD)", ["public.plain-text"], ext: ["pod"], soleMeaning: true)
+    list.type(
+      "org.ecma.ecmascript-source", "ECMAScript source or Spanish text (es)", ["public.source-code"], ext: ["es"], soleMeaning: true)
     // Named, not extended: shared-mime-info takes `*.mod` for a tracker song.
     list.type("org.golang.go-module", "Go module file", ["public.plain-text"], names: ["go.mod", "go.sum", "go.work", "go.work.sum"])
     // An icon, cursor or sound theme's `index.theme`: a key file GLib reads and never launches.

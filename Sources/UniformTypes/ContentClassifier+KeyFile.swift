@@ -148,8 +148,7 @@ extension ContentClassifier {
       return "starts with \(start), as KDE's desktop entries may"
     }
     let entry = Array("[Desktop Entry]".utf8)
-    let reach = UnsafeRawBufferPointer(rebasing: head[..<min(head.count, 33 + entry.count)])
-    guard ByteSearch.firstIndex(of: entry, in: reach) != nil else { return nil }
+    guard ByteSearch.firstIndex(of: entry, in: head, end: 33 + entry.count) != nil else { return nil }
     return "[Desktop Entry] group within its first 33 bytes, where KDE finds a desktop entry"
   }
 
@@ -161,8 +160,7 @@ extension ContentClassifier {
       return ("org.flatpak.flatpak", "Flatpak bundle header (\(prefix))")
     }
     let jnlp = Array("<jnlp".utf8)
-    let reach = UnsafeRawBufferPointer(rebasing: head[..<min(head.count, 256 + jnlp.count)])
-    guard ByteSearch.firstIndex(of: jnlp, in: reach) != nil else { return nil }
+    guard ByteSearch.firstIndex(of: jnlp, in: head, end: 256 + jnlp.count) != nil else { return nil }
     return ("com.sun.java-web-start", "<jnlp within its first 256 bytes")
   }
 

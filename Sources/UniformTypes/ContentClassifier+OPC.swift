@@ -37,13 +37,11 @@ extension ContentClassifier {
         guard contentTypesLeft > 0 else { continue }
         contentTypesLeft -= 1
       }
-      guard budget > 0 else { return spent }
-      let limit = min(packagePartLimit, budget)
-      guard let (text, isCut, cost) = partText(entry, in: bytes, limit: limit) else { continue }
-      budget -= cost
-      if isCut {
-        return limit < packagePartLimit
-          ? spent : "\(Escaping.escaped(entry.name, maximumLength: 60)) is larger than share reads (\(packagePartLimit >> 20) MiB)"
+      let text: String
+      switch readPart(entry, in: bytes, budget: &budget, spent: spent) {
+      case .unread: continue
+      case .sign(let sign): return sign
+      case .text(let read): text = read
       }
       if name == "[content_types].xml",
         let sign = contentTypesSign(text, parts: parts, allParts: allParts)
@@ -68,12 +66,14 @@ extension ContentClassifier {
   /// slides, layouts and masters, within what is left of `budget`.
   private static func slideActionSign(_ entries: [ZipEntry], _ parts: [String], in bytes: ItemBytes, budget: inout Int) -> String? {
     let folders = ["ppt/slides/", "ppt/slidelayouts/", "ppt/slidemasters/"]
+    let spent = "its parts and slides are larger in all than share reads (\(packagePartsBudget >> 20) MiB)"
     for (entry, name) in zip(entries, parts) where name.hasSuffix(".xml") && folders.contains(where: name.hasPrefix) {
-      guard budget > 0 else { return "its slides are larger in all than share reads (\(packagePartsBudget >> 20) MiB)" }
-      let limit = min(packagePartLimit, budget)
-      guard let (text, isCut, cost) = partText(entry, in: bytes, limit: limit) else { continue }
-      budget -= cost
-      if isCut { return "\(Escaping.escaped(entry.name, maximumLength: 60)) is larger than share reads (\(limit >> 20) MiB)" }
+      let text: String
+      switch readPart(entry, in: bytes, budget: &budget, spent: spent) {
+      case .unread: continue
+      case .sign(let sign): return sign
+      case .text(let read): text = read
+      }
       guard ByteSearch.contains("action", in: text) else { continue }
       let runs = attributeValues("action", in: text[...]).first { $0.hasPrefix("ppaction://program") || $0.hasPrefix("ppaction://ole") }
       if let runs {
@@ -132,6 +132,28 @@ extension ContentClassifier {
 
   /// The relationship types (their last part, lowercased) that reach macros.
   static let macroRelationships = ["vbaproject", "xlmacrosheet", "xlintlmacrosheet"]
+
+  /// What reading one part within the parts' budget gave.
+  private enum PartRead {
+    case text(String)
+    /// Neither stored nor deflated, or its bytes are not in the item.
+    case unread
+    /// A sign by itself: the budget is spent (`spent`), or the part goes on past
+    /// `packagePartLimit` (Office reads all of it, and blanks compress to nothing).
+    case sign(String)
+  }
+
+  /// `entry`'s text (`partText`), what reading it cost taken from `budget`.
+  private static func readPart(_ entry: ZipEntry, in bytes: ItemBytes, budget: inout Int, spent: String) -> PartRead {
+    guard budget > 0 else { return .sign(spent) }
+    let limit = min(packagePartLimit, budget)
+    guard let (text, isCut, cost) = partText(entry, in: bytes, limit: limit) else { return .unread }
+    budget -= cost
+    guard isCut else { return .text(text) }
+    return .sign(
+      limit < packagePartLimit
+        ? spent : "\(Escaping.escaped(entry.name, maximumLength: 60)) is larger than share reads (\(packagePartLimit >> 20) MiB)")
+  }
 
   /// The text of a stored or deflated part, as far as the item holds it, as an XML parser reads
   /// it (`xmlText`), lowercased; `isCut` when it goes on past `limit`; `cost`, the bytes read

@@ -60,7 +60,7 @@ final class SharedMimeInfo: Sendable {
 
     /// Whether `name` (its bytes, and as a C string) matches the pattern.
     func matches(_ bytes: [UInt8], _ cName: [CChar]) -> Bool {
-      guard bytes.starts(with: prefix), bytes.count >= prefix.count + suffix.count, bytes.reversed().starts(with: suffix.reversed())
+      guard bytes.count >= prefix.count + suffix.count, bytes.starts(with: prefix), bytes.suffix(suffix.count).elementsEqual(suffix)
       else { return false }
       return fnmatch(cString, cName, 0) == 0
     }

@@ -317,20 +317,15 @@ package final class TypeRegistry: Sendable {
   /// Keynote presentation; `*.ts`: TypeScript, and an MPEG transport stream or a Qt Linguist
   /// translation), or, for an extension nobody declared, shared-mime-info's globs of the best
   /// weight (`*.otf` before share declared it). The content settles which
-  /// (`TypePolicy.settledNameType`). Never empty.
-  /// Extensions whose built-in type is their only meaning: shared-mime-info's is a script that
-  /// no system runs by that name (`.es` ECMAScript, also Spanish texts; `.pod` Perl's
-  /// documentation; `.pyi` Python's type stubs), and as a meaning of the name it refused them
-  /// all (review 37). A `#!` line still makes the content a script.
-  static let onlyBuiltinMeaning: Set<String> = ["es", "pod", "pyi"]
-
+  /// (`TypePolicy.settledNameType`), but for an extension a built-in type is the only meaning of
+  /// (`BuiltinTypes.soleMeaningExtensions`). Never empty.
   package func types(forFilename name: String) -> [TypeIdentifier] {
     let base = Self.classifiableBaseName(name)
     guard !base.isEmpty else { return [.data] }
     if let id = filenameIndex[base] { return [id] + sharedMimeInfoTypes(of: base, besides: [id]) }
     for (_, lower) in SharedMimeInfo.suffixes(base, maxLabels: maxExtensionLabels) {
       if let ids = extensionIndex[lower] {
-        return Self.onlyBuiltinMeaning.contains(lower) ? ids : ids + sharedMimeInfoTypes(of: base, besides: ids)
+        return BuiltinTypes.soleMeaningExtensions.contains(lower) ? ids : ids + sharedMimeInfoTypes(of: base, besides: ids)
       }
     }
     let found = sharedMimeInfoTypes(of: base, besides: [])

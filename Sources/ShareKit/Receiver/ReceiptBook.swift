@@ -55,10 +55,17 @@ final class ReceiptBook: Sendable {
 
   /// Refused by the receiver, at Ask time or on its content; nothing kept.
   func refused(_ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: FolderEntries? = nil) {
-    let receipt = ItemReceipt(
-      id: offer.id, status: .rejected, reason: PeerText(reason), type: type?.rawValue, entriesStored: entries.map { _ in 0 },
-      entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
+    let receipt = Self.notStored(offer, .rejected, reason, type: type, entries: entries)
     if record(receipt, logging: .refused, reason, counting: { $0.refused += 1 }) { emit(.refused(peer, item: offer, reason: reason)) }
+  }
+
+  /// The receipt of an item not stored: a folder's entries all counted as not stored.
+  private static func notStored(
+    _ offer: ItemOffer, _ status: ItemReceipt.Status, _ reason: String, type: TypeIdentifier?, entries: FolderEntries?
+  ) -> ItemReceipt {
+    ItemReceipt(
+      id: offer.id, status: status, reason: PeerText(reason), type: type?.rawValue, entriesStored: entries.map { _ in 0 },
+      entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
   }
 
   /// Refuses these items together (an Ask's refusals, or a declined ask's items).
@@ -71,9 +78,7 @@ final class ReceiptBook: Sendable {
   func failed(
     _ offer: ItemOffer, _ reason: String, type: TypeIdentifier?, entries: FolderEntries? = nil, detail: String? = nil
   ) {
-    let receipt = ItemReceipt(
-      id: offer.id, status: .failed, reason: PeerText(reason), type: type?.rawValue, entriesStored: entries.map { _ in 0 },
-      entriesRefused: entries.map { $0.stored + $0.refused.count }, refusedEntries: entries?.namedRefusals)
+    let receipt = Self.notStored(offer, .failed, reason, type: type, entries: entries)
     if record(receipt, logging: .failed, detail ?? reason, counting: { $0.failed += 1 }) {
       emit(.failed(peer, item: offer, reason: detail ?? reason))
     }
@@ -88,7 +93,7 @@ final class ReceiptBook: Sendable {
       type: metadata.type?.rawValue, size: metadata.size, sha256: metadata.sha256.flatMap(Digest.init(hex:)),
       entriesStored: entries?.stored, entriesRefused: entries.map { $0.refused.count },
       refusedEntries: entries?.namedRefusals)
-    record(receipt) { $0.stored += 1 }
+    record(receipt, counting: { $0.stored += 1 })
     emit(.stored(peer, item: offer, storedAs: name, size: metadata.size, type: metadata.type, sha256: metadata.sha256))
   }
 
@@ -124,22 +129,17 @@ final class ReceiptBook: Sendable {
     if let failed = folded.failed { emit(.failedMore(peer, count: failed.count, reason: failed.first)) }
   }
 
-  private func record(_ receipt: ItemReceipt, counting: (inout (stored: Int, refused: Int, failed: Int)) -> Void) {
-    book.withLock { entries in
-      entries.receipts.append(receipt)
-      counting(&entries.counts)
-    }
-  }
-
-  /// Records a refusal or failure; returns whether it is logged on its own.
+  /// Records an item's fate; returns whether it is logged on its own (a refusal or failure
+  /// `logging` names may be folded, `ItemLogFold`).
+  @discardableResult
   private func record(
-    _ receipt: ItemReceipt, logging kind: ItemLogFold.Kind, _ reason: String,
+    _ receipt: ItemReceipt, logging kind: ItemLogFold.Kind? = nil, _ reason: String = "",
     counting: (inout (stored: Int, refused: Int, failed: Int)) -> Void
   ) -> Bool {
     book.withLock { entries in
       entries.receipts.append(receipt)
       counting(&entries.counts)
-      return entries.log.admit(kind, reason: reason)
+      return kind.map { entries.log.admit($0, reason: reason) } ?? true
     }
   }
 }

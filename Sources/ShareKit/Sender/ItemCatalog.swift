@@ -50,21 +50,17 @@ package struct ItemCatalog: Sendable {
   /// Whether an absolute path is standardized already: no empty, `.` or `..` component, no
   /// slash at its end (most paths a shell expands: one pass over the bytes).
   private static func isStandard(_ absolute: String) -> Bool {
+    let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+    // A slash, or the path's end, after "/", "/." or "/.." ends an empty, `.` or `..` component.
+    func endsOddComponent(_ last: (UInt8, UInt8, UInt8)) -> Bool {
+      last.2 == slash || (last.2 == dot && (last.1 == slash || (last.1 == dot && last.0 == slash)))
+    }
     var previous: (UInt8, UInt8, UInt8) = (0, 0, 0)
     for byte in absolute.utf8 {
-      let slash = UInt8(ascii: "/")
-      let dot = UInt8(ascii: ".")
-      // A slash after "/", "/." or "/.." ends an empty, `.` or `..` component.
-      if byte == slash, previous.2 == slash || (previous.2 == dot && (previous.1 == slash || (previous.1 == dot && previous.0 == slash))) {
-        return false
-      }
+      if byte == slash, endsOddComponent(previous) { return false }
       previous = (previous.1, previous.2, byte)
     }
-    let end = previous
-    let dot = UInt8(ascii: ".")
-    let endsBadly =
-      end.2 == UInt8(ascii: "/") || (end.2 == dot && (end.1 == UInt8(ascii: "/") || (end.1 == dot && end.0 == UInt8(ascii: "/"))))
-    return !endsBadly || absolute == "/"
+    return absolute == "/" || !endsOddComponent(previous)
   }
 
   /// The last component of a standardized path; `/` for the root.
