@@ -13,6 +13,13 @@ package enum Escaping {
     escaped(value, maximumLength: maximumLength, quote: false)
   }
 
+  /// A message share made from escaped parts (a verdict's reason names its item through
+  /// `escaped`), made safe to print again without escaping its parts twice: hidden characters
+  /// are written as `\u{XX}` as `escaped` writes them, backslashes are left as they are.
+  package static func made(_ message: String, maximumLength: Int = Escaping.maximumLength) -> String {
+    escaped(message, maximumLength: maximumLength, quote: false, doublingBackslashes: false)
+  }
+
   /// `escaped(value)` between double quotes (inner quotes escaped too).
   package static func quoted(_ value: String) -> String {
     "\"" + escaped(value, maximumLength: maximumLength, quote: true) + "\""
@@ -66,11 +73,16 @@ package enum Escaping {
     return String(value[..<end]) + "…"
   }
 
-  private static func escaped(_ value: String, maximumLength: Int, quote: Bool) -> String {
+  private static func escaped(
+    _ value: String, maximumLength: Int, quote: Bool, doublingBackslashes: Bool = true
+  ) -> String {
     // Printable ASCII without a backslash or quote is its own escape (and what most names are).
     let utf8 = value.utf8
     if utf8.count <= maximumLength,
-      utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") && !(quote && $0 == UInt8(ascii: "\"")) })
+      utf8.allSatisfy({
+        (0x20...0x7E).contains($0) && !(doublingBackslashes && $0 == UInt8(ascii: "\\"))
+          && !(quote && $0 == UInt8(ascii: "\""))
+      })
     {
       return value
     }
@@ -86,7 +98,7 @@ package enum Escaping {
       } else if case let tags = flagTagCount(scalars, at: index), tags > 0 {
         flagTagsThrough = index + tags
         piece = String(scalar)
-      } else if scalar == "\\" || (quote && scalar == "\"") {
+      } else if (doublingBackslashes && scalar == "\\") || (quote && scalar == "\"") {
         piece = "\\" + String(scalar)
       } else if index > 0, index + 1 < scalars.count, isJoiner(scalar, between: scalars[index - 1], scalars[index + 1]) {
         // A joiner where writing needs it (👨‍👩‍👧, Persian): shown as the Inbox keeps it.

@@ -78,7 +78,8 @@ extension TypePolicy {
   /// - Throws: `FileReadError` when the path cannot be opened or read, or is neither a regular file nor a folder.
   package func check(path: String, sniffer: ContentSniffer) throws(FileReadError) -> CheckReport {
     let head = try HeadReader.read(path: path, limit: ContentSniffer.headLength)
-    let name = TypeRegistry.classifiableBaseName(path)
+    // Judged under the name it is called by, backslashes and all, as a receiver is offered it.
+    let name = path.split(separator: "/").last.map(String.init) ?? path
     if head.isDirectory {
       let verdict = judge(name: name, kind: .folder)
       return CheckReport(

@@ -82,6 +82,20 @@ import Testing
     #expect(verbose.err.contains(#"open("/nonexistent/x.txt"): No such file or directory (errno 2)"#), "\(verbose)")
   }
 
+  /// Review 37: the text output escaped a reason twice (a name's `\\` shown as `\\\\`, an escape
+  /// character as `\\u{1B}`); it is escaped once, as in `--json`, and nothing raw reaches the terminal.
+  @Test func typesCheckShowsAReasonEscapedOnce() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let file = home.url.appendingPathComponent("Q3\\bad\u{1B}name.txt")
+    try Data("#!/bin/sh\necho\n".utf8).write(to: file)
+    let run = share(["types", "check", file.path], environment: home.environment)
+    #expect(run.code == .partial, "\(run)")
+    let verdict = run.outLines.first { $0.hasPrefix("  verdict: ") } ?? ""
+    #expect(verdict.contains(#"Q3\\bad\u{1B}name.txt is a shell script"#), "\(run)")
+    #expect(!run.out.contains("\u{1B}"), "\(run)")
+  }
+
   /// Review 20: `types check` called a folder's `.git/config` accepted; the receiver refuses it.
   @Test func typesCheckRefusesAVersionControlFoldersFilesAsTheReceiverDoes() throws {
     let home = ScratchHome()

@@ -61,6 +61,15 @@ struct EscapingTests {
     #expect(Escaping.quoted("say \"hi\"") == "\"say \\\"hi\\\"\"")
   }
 
+  @Test("a message made from escaped parts keeps their escapes and escapes what it adds raw")
+  func madeMessages() {
+    let name = Escaping.escaped("\\\\host\\s\u{1B}.txt")
+    let message = "refused: \(name) is a script"
+    #expect(Escaping.made(message) == message)
+    #expect(Escaping.made("raw \u{1B}[2J and \u{202E}") == "raw \\u{1B}[2J and \\u{202E}")
+    #expect(Escaping.made(String(repeating: "\\", count: 400), maximumLength: 20).hasSuffix("…"))
+  }
+
   @Test("output is cut at the maximum length, escapes included")
   func bounded() {
     let long = Escaping.escaped(String(repeating: "\u{1B}", count: 1000), maximumLength: 20)

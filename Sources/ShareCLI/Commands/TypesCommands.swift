@@ -139,7 +139,9 @@ enum TypesCheckCommand: Command {
       if let content = report.content {
         terminal.out("  content: \(type(content.type, content.mimeType))")
       }
-      terminal.out("  verdict: \(escape(report.verdict.reason)) [rule: \(report.verdict.rule.rawValue)]")
+      // The reason escaped its item's name when it was made: shown without escaping that twice.
+      let reason = Escaping.made(report.verdict.reason, maximumLength: PeerText.displayLength)
+      terminal.out("  verdict: \(reason) [rule: \(report.verdict.rule.rawValue)]")
       if let remedy = report.verdict.remedy { terminal.out("  to accept it: \(remedy.command)") }
     }
     if failed > 0 { return .failure }
