@@ -105,7 +105,8 @@ extension TypePolicy {
   /// The name's type, settled by the content when the name could mean several (`*.key`: a PEM
   /// key or a Keynote presentation; `*.ts`: TypeScript or an MPEG transport stream): the
   /// candidate the content agrees with most closely (`agreementCloseness`), the first of equals,
-  /// else the first. A name that may mean an excluded type means that type, whatever the content
+  /// else the first that is text when the content is and binary when it is not (an OLE2 `.pub`
+  /// is a Publisher document, a text `.pub` an OpenSSH key that is not one), else the first. A name that may mean an excluded type means that type, whatever the content
   /// (`nameType(of:kind:)`), unless the content is a meaning only content shows (an icon theme's
   /// `index.theme`).
   func settledNameType(of name: String, content: ContentType) -> TypeIdentifier {
@@ -117,7 +118,8 @@ extension TypePolicy {
     let agreeing = candidates.compactMap { candidate in
       agreement(name: candidate, content: content).map { (candidate, Self.agreementCloseness.firstIndex(of: $0.1) ?? .max) }
     }
-    return agreeing.min { $0.1 < $1.1 }?.0 ?? candidates[0]
+    let text = registry.conforms(content.type, to: .text)
+    return agreeing.min { $0.1 < $1.1 }?.0 ?? candidates.first { registry.conforms($0, to: .text) == text } ?? candidates[0]
   }
 
   /// `content`, or plain text when it is libmagic's guess of a script from the words in text

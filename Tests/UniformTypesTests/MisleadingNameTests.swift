@@ -86,6 +86,10 @@ struct MisleadingNameTests {
     #expect(notes.reason == "accepted: plain text (\"Text\"), though its name says OpenSSH public key", "\(notes.reason)")
     let publisher = try judge("flyer.pub", SampleBytes.compoundFile([("Contents", 2), ("Quill", 1)]))
     #expect(publisher.accepted && publisher.type == "dyn.mime.application/vnd.ms-publisher", "\(publisher.reason)")
+    // Review 37: with macros it is refused as what its name means for an OLE2 file, not as a key.
+    let macros = try judge("flyer.pub", SampleBytes.compoundFile([("Contents", 2), ("Quill", 1), ("VBA", 1)]))
+    #expect(!macros.accepted && macros.type == "com.microsoft.office.macro-enabled", "\(macros.reason)")
+    #expect(macros.reason.contains("not a Microsoft Publisher document"), "\(macros.reason)")
   }
 
   @Test("a name of a text kind that shows in its bytes (RTF) is not taken for text that does not show it")
