@@ -83,7 +83,8 @@ extension TypePolicy {
     if head.isDirectory {
       let verdict = judge(name: name, kind: .folder)
       return CheckReport(
-        path: path, kind: .folder, size: nil, nameType: .folder, content: nil, nameVerdict: verdict, verdict: verdict)
+        path: path, kind: .folder, size: nil, nameType: verdict.nameType, content: nil, nameVerdict: verdict,
+        verdict: verdict)
     }
     // A package longer than its head is judged, as a receiver judges it once it is complete,
     // with all of it there to read.

@@ -225,8 +225,8 @@ package struct TypePolicy: Sendable {
   /// The excluded identifiers, canonical.
   package var excluded: [TypeIdentifier] { excludedTypes }
 
-  /// The type a name says for an item of `kind`: folders, URLs and text by their kind, files by
-  /// name. A file name that may mean several types means the first excluded one if any (`*.ws`:
+  /// The type a name says for an item of `kind`: folders (but a `folderForms` name), URLs and
+  /// text by their kind, files by name. A file name that may mean several types means the first excluded one if any (`*.ws`:
   /// a Windows script, and a WonderSwan game; Windows runs it), else the first; but a meaning
   /// only content shows (`meaningsShownByContent`) is left for the content to confirm.
   package func nameType(of name: String, kind: ItemKind) -> TypeIdentifier {
@@ -235,11 +235,17 @@ package struct TypePolicy: Sendable {
       let candidates = registry.types(forFilename: name)
       guard let excluded = excludedCandidate(among: candidates) else { return candidates[0] }
       return candidates.first(where: Self.meaningsShownByContent.contains) ?? excluded
-    case .folder: return .folder
+    case .folder: return registry.types(forFilename: name).first(where: Self.folderForms.contains) ?? .folder
     case .url: return .url
     case .text: return .utf8PlainText
     }
   }
+
+  /// Types a folder is by its name, as a file of the name would be: macOS takes a folder named
+  /// `*.pkg` or `*.mpkg` for a bundle installer package (`Contents/Archive.pax.gz` and its
+  /// Info.plist), which Installer opens on a double click and which needs no script or program
+  /// inside to install its payload (review 37). Any other folder is `public.folder`.
+  static let folderForms: [TypeIdentifier] = ["com.apple.installer-package-archive"]
 
   /// Meanings of a name that outweigh an excluded meaning of the same name when, and only when,
   /// the content is of that type by share's own check: `*.theme` is a Windows theme (excluded:

@@ -96,6 +96,26 @@ import Testing
     #expect(!run.out.contains("\u{1B}"), "\(run)")
   }
 
+  /// Review 37: a folder named `Setup.pkg` (a macOS bundle installer) was accepted with all its
+  /// files; it is refused by its name, its files with it, as the receiver refuses them.
+  @Test func typesCheckRefusesABundleInstallerFolderWhole() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let folder = home.url.appendingPathComponent("dl")
+    for path in ["Setup.pkg/Contents/PkgInfo", "Inner/Tools.mpkg/Contents/Info.plist", "Inner/a.txt"] {
+      let file = folder.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("hello\n".utf8).write(to: file)
+    }
+    let bundle = share(["types", "check", folder.appendingPathComponent("Setup.pkg").path], environment: home.environment)
+    #expect(bundle.code == .partial, "\(bundle)")
+    #expect(bundle.outLines.filter { $0.contains("folder Setup.pkg is named as a macOS installer package") }.count == 2, "\(bundle)")
+    let inner = share(["types", "check", "--json", folder.appendingPathComponent("Inner").path], environment: home.environment)
+    #expect(inner.outLines.count == 3, "\(inner)")
+    #expect(inner.outLines.contains { $0.contains("Info.plist") && $0.contains("folder Tools.mpkg is named as") }, "\(inner)")
+    #expect(inner.outLines.contains { $0.contains("a.txt") && $0.contains("\"accepted\":true") }, "\(inner)")
+  }
+
   /// Review 20: `types check` called a folder's `.git/config` accepted; the receiver refuses it.
   @Test func typesCheckRefusesAVersionControlFoldersFilesAsTheReceiverDoes() throws {
     let home = ScratchHome()

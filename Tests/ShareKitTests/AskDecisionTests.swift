@@ -250,6 +250,35 @@ import Wire
     #expect(refusal(decision, 2) != .versionControl && refusal(decision, 3) != .versionControl)
   }
 
+  /// Review 37: macOS takes a folder named `*.pkg` or `*.mpkg` for a bundle installer package,
+  /// which needs nothing refused on its own inside to install; such a folder is refused whole,
+  /// as an item and as an entry of a folder, as a file of the name is.
+  @Test func aBundleInstallerPackageFolderIsRefusedWhole() throws {
+    func entry(_ path: String, folder: Bool = false) -> EntryOffer {
+      EntryOffer(path: PeerText(path), kind: folder ? .folder : .file, size: folder ? 0 : 1)
+    }
+    let bundle = [entry("Contents", folder: true), entry("Contents/PkgInfo"), entry("Contents/Archive.pax.gz")]
+    let entries = [
+      entry("readme.txt"), entry("Tools.MPKG", folder: true), entry("Tools.MPKG/Contents", folder: true),
+      entry("Tools.MPKG/Contents/Info.plist"), entry("Tools.MPKG/Contents/Packages", folder: true),
+      entry("Tools.MPKG/Contents/Packages/a.pkg", folder: true), entry("Tools.MPKG/Contents/Packages/a.pkg/x.txt"),
+      entry("pkg", folder: true), entry("pkg/b.txt"),
+    ]
+    let decision = try decide(
+      [folder(0, "Setup.pkg", bundle), folder(1, "Downloads", entries), folder(2, "Setup.pkg.d", bundle)], policy: try typed())
+    let item = try #require(refusal(decision, 0)).reason
+    #expect(item.contains("installer packages") && item.contains("(folder Setup.pkg)"), "\(item)")
+    let plan = try #require(self.plan(decision, 1))
+    let refused = zip(entries, plan.entries).compactMap { entry, fate -> String? in
+      guard case .refused(.type(let verdict)) = fate else { return nil }
+      #expect(verdict.reason.contains("installer packages (folder Tools.MPKG)"), "\(verdict.reason)")
+      return entry.path.unescaped
+    }
+    #expect(refused == entries[1...6].map(\.path.unescaped), "\(refused)")
+    #expect(plan.entries[0] == .file(["readme.txt"]) && plan.entries[8] == .file(["pkg", "b.txt"]))
+    #expect(self.plan(decision, 2) != nil)
+  }
+
   @Test func folderEntriesAreRefusedOneByOneAndTheFolderSaysHowManyItTakes() throws {
     let entries = [
       EntryOffer(path: "ok.png", kind: .file, size: 5),

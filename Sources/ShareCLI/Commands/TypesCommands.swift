@@ -113,10 +113,11 @@ enum TypesCheckCommand: Command {
     let terminal = context.terminal
     var refused = 0
     var failed = 0
-    for (path, inRepository) in arguments.positionals.flatMap(Self.withEntries) {
+    for entry in arguments.positionals.flatMap(gate.checks) {
+      let path = entry.path
       let report: CheckReport
       do {
-        report = TypeGate.entryReport(try gate.check(path: path), inRepository: inRepository)
+        report = try gate.check(entry)
       } catch {
         // It names the file itself (review 16: "cannot read X: cannot read "X": open: …").
         terminal.error(error.description, detail: error.detail)
@@ -146,20 +147,5 @@ enum TypesCheckCommand: Command {
     }
     if failed > 0 { return .failure }
     return refused == 0 ? .success : .partial
-  }
-
-  /// `path`, and when it is a folder, the files `share send` would offer from it (the catalog's
-  /// own walk: depth first in name order, links and special files left out): a folder said
-  /// "accepted" while 120 of its files would be refused (review 16).
-  /// Each with whether the receiver refuses it as part of a version-control folder (review 20);
-  /// the folder itself is, when all its files are.
-  static func withEntries(_ path: String) -> [(path: String, inRepository: Bool)] {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
-      let (files, inRepository) = TypeGate.folderFiles(path)
-    else { return [(path, false)] }
-    let base = path.hasSuffix("/") ? path : path + "/"
-    let whole = !files.isEmpty && inRepository.count == files.count
-    return [(path, whole)] + files.map { (base + $0, inRepository.contains($0)) }
   }
 }

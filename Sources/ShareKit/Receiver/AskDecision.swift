@@ -174,18 +174,19 @@ struct AskDecision: Sendable {
     return .accepted(plan)
   }
 
-  /// Judges each entry of an offered folder: a safe relative path, not seen twice, and (for a
-  /// file) within the size limit and accepted by the type rules from its name.
+  /// Judges each entry of an offered folder: a safe relative path, not seen twice, not in a
+  /// version-control folder or a folder the type rules refuse by name, and (for a file) within
+  /// the size limit and accepted by the type rules from its name.
   static func judgeEntries(of offer: ItemOffer, policy: ReceivePolicy) -> [EntryPlan] {
     var seen = Set<[String]>()
     let paths = (offer.entries ?? []).map { entry in
       Result { () throws(InboxName.Problem) in try InboxName.sanitize(relativePath: entry.path.unescaped) }
     }
-    let repositories = VersionControl.Prefixes(
-      VersionControl.repositories(
-        among: zip(offer.entries ?? [], paths).compactMap { entry, path in
-          (try? path.get()).map { ($0, entry.kind == .folder) }
-        }))
+    let safe = zip(offer.entries ?? [], paths).compactMap { entry, path in
+      (try? path.get()).map { (components: $0, isFolder: entry.kind == .folder) }
+    }
+    let repositories = VersionControl.Prefixes(VersionControl.repositories(among: safe))
+    let refusedFolders = RefusedFolders(among: safe, judge: { policy.judge(name: $0, kind: .folder) })
     return zip(offer.entries ?? [], paths).map { entry, path in
       let components: [String]
       do throws(InboxName.Problem) {
@@ -195,6 +196,7 @@ struct AskDecision: Sendable {
       }
       guard seen.insert(components).inserted else { return .refused(.duplicatePath) }
       if VersionControl.holds(components, repositories: repositories) { return .refused(.versionControl) }
+      if let verdict = refusedFolders.verdict(for: components) { return .refused(.type(verdict)) }
       switch entry.kind {
       case .folder:
         return .folder(components)

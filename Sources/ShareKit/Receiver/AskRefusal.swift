@@ -151,15 +151,19 @@ enum VersionControl {
     }
 
     /// Whether `components[..<i]` is one of the paths, for some `i` below its count.
-    func containsPrefix(of components: [String]) -> Bool {
-      guard !marked.isEmpty, !components.isEmpty else { return false }
+    func containsPrefix(of components: [String]) -> Bool { prefixLength(of: components) != nil }
+
+    /// The least `i` below `components.count` for which `components[..<i]` is one of the
+    /// paths, or nil.
+    func prefixLength(of components: [String]) -> Int? {
+      guard !marked.isEmpty, !components.isEmpty else { return nil }
       var node = 0
-      for name in components.dropLast() {
-        if marked.contains(node) { return true }
-        guard let next = children[Step(parent: node, name: name)] else { return false }
+      for (length, name) in components.dropLast().enumerated() {
+        if marked.contains(node) { return length }
+        guard let next = children[Step(parent: node, name: name)] else { return nil }
         node = next
       }
-      return marked.contains(node)
+      return marked.contains(node) ? components.count - 1 : nil
     }
   }
 }

@@ -28,38 +28,77 @@ extension TypeGate {
     try policy.check(path: path, sniffer: sniffer)
   }
 
-  /// `report` as a receiver decides it for an entry of a folder: refused when the entry is part
-  /// of a version-control folder (`inRepository`), as it is otherwise.
-  package static func entryReport(_ report: CheckReport, inRepository: Bool) -> CheckReport {
-    guard inRepository else { return report }
-    var refused = report
-    refused.verdict = Verdict(
-      accepted: false, stage: .name, type: report.nameType, nameType: report.nameType, rule: .versionControl,
-      reason: "rejected: \(VersionControl.reason)")
-    return refused
+  /// `path`, and when it is a folder, the files `share send` would offer from it (the catalog's
+  /// own walk: depth first in name order, links and special files left out), each to be judged
+  /// by `check(_:)` as a receiver judges a folder's entries (review 16: a folder said "accepted"
+  /// while 120 of its files would be refused).
+  package func checks(_ path: String) -> [PathCheck] {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+      let (files, inRepository, inRefusedFolder) = folderFiles(path)
+    else { return [PathCheck(path: path)] }
+    let base = path.hasSuffix("/") ? path : path + "/"
+    // The folder is a version-control folder when all its files are.
+    let whole = !files.isEmpty && inRepository.count == files.count
+    return [PathCheck(path: path, inRepository: whole)]
+      + files.map { PathCheck(path: base + $0, inRepository: inRepository.contains($0), refusedFolder: inRefusedFolder[$0]) }
   }
 
-  /// The files of the folder at `path`, as `share send` offers them (`ItemCatalog`'s walk), and
+  /// How this receiver would judge `entry`: `check(path:)`, but refused as part of a
+  /// version-control folder, or with the verdict of the folder refused by its name it is in.
+  package func check(_ entry: PathCheck) throws(FileReadError) -> CheckReport {
+    var report = try check(path: entry.path)
+    if entry.inRepository {
+      report.verdict = Verdict(
+        accepted: false, stage: .name, type: report.nameType, nameType: report.nameType, rule: .versionControl,
+        reason: "rejected: \(VersionControl.reason)")
+    } else if let refusedFolder = entry.refusedFolder {
+      report.verdict = refusedFolder
+    }
+    return report
+  }
+
+  /// The files of the folder at `path`, as `share send` offers them (`ItemCatalog`'s walk);
   /// which of them a receiver refuses as part of a version-control folder whatever their types
-  /// (all of them when the folder is one: `.git`, or laid out as a bare repository). Review 20:
-  /// `share types check` called a folder's `.git/config` accepted, which the receiver refuses.
-  package static func folderFiles(_ path: String) -> (files: [String], inRepository: Set<String>)? {
+  /// (all of them when the folder is one: `.git`, or laid out as a bare repository; review 20:
+  /// `share types check` called a folder's `.git/config` accepted, which the receiver refuses);
+  /// and the verdicts of the folders refused by their names (`RefusedFolders`) on the files in them.
+  private func folderFiles(
+    _ path: String
+  ) -> (files: [String], inRepository: Set<String>, inRefusedFolder: [String: Verdict])? {
     var catalog = ItemCatalog()
     guard (try? catalog.add(path: path)) != nil, let entries = catalog.items.first?.offer.entries else { return nil }
-    let components = entries.map { $0.path.unescaped.split(separator: "/").map(String.init) }
-    let repositories = VersionControl.Prefixes(
-      VersionControl.repositories(among: zip(components, entries).map { ($0, $1.kind == .folder) }))
-    let whole = VersionControl.isControlName(URL(fileURLWithPath: path).lastPathComponent)
+    let safe = entries.map {
+      (components: $0.path.unescaped.split(separator: "/").map(String.init), isFolder: $0.kind == .folder)
+    }
+    let repositories = VersionControl.Prefixes(VersionControl.repositories(among: safe))
+    let refusedFolders = RefusedFolders(among: safe, judge: { policy.judge(name: $0, kind: .folder) })
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    let whole = VersionControl.isControlName(name)
+    // A folder refused by its name is refused whole, its files with it.
+    let itself = policy.judge(name: name, kind: .folder)
     var files: [String] = []
     var inRepository = Set<String>()
-    for (entry, parts) in zip(entries, components) where entry.kind == .file {
-      files.append(entry.path.unescaped)
-      if whole || VersionControl.holds(parts, repositories: repositories) { inRepository.insert(entry.path.unescaped) }
+    var inRefusedFolder: [String: Verdict] = [:]
+    for (entry, parts) in zip(entries, safe.map(\.components)) where entry.kind == .file {
+      let entryPath = entry.path.unescaped
+      files.append(entryPath)
+      if whole || VersionControl.holds(parts, repositories: repositories) { inRepository.insert(entryPath) }
+      inRefusedFolder[entryPath] = itself.accepted ? refusedFolders.verdict(for: parts) : itself
     }
-    return (files, inRepository)
+    return (files, inRepository, inRefusedFolder)
   }
 
   /// A type's description ("PNG image"), and its plural as lists name kinds ("PNG images").
   package func describe(_ type: TypeIdentifier) -> String { policy.registry.describe(type) }
   package func describePlural(_ type: TypeIdentifier) -> String { policy.registry.describePlural(type) }
+}
+
+/// A path `share types check` judges (`TypeGate.checks(_:)`), with what its folder decides for it.
+package struct PathCheck: Sendable {
+  package let path: String
+  /// Part of a version-control folder: refused whatever its type.
+  var inRepository = false
+  /// The verdict of the folder refused by its name it is in (`RefusedFolders`).
+  var refusedFolder: Verdict?
 }
