@@ -30,6 +30,7 @@ extension ContentClassifier {
     // Read once, and only the first few: a directory may list thousands of them (review 25).
     let parts = entries.map { $0.name.lowercased() }
     var contentTypesLeft = 4
+    var connections: Set<String> = ["xl/connections.xml"]
     let spent = "its [Content_Types].xml and .rels parts are larger in all than share reads (\(packagePartsBudget >> 20) MiB)"
     for (entry, name) in zip(entries, parts) {
       guard name == "[content_types].xml" || name.hasSuffix(".rels") else { continue }
@@ -43,10 +44,9 @@ extension ContentClassifier {
       case .sign(let sign): return sign
       case .text(let read): text = read
       }
-      if name == "[content_types].xml",
-        let sign = contentTypesSign(text, parts: parts, allParts: allParts)
-      {
-        return sign
+      if name == "[content_types].xml" {
+        if let sign = contentTypesSign(text, parts: parts, allParts: allParts) { return sign }
+        connections.formUnion(declaredConnectionParts(text, parts: parts))
       } else if name.hasSuffix(".rels"),
         let type = attributeValues("Type", in: text[...]).first(where: { type in
           macroRelationships.contains { type.hasSuffix("/relationships/" + $0) }
@@ -57,6 +57,7 @@ extension ContentClassifier {
       }
     }
     return slideActionSign(entries, parts, in: bytes, budget: &budget)
+      ?? webQuerySign(entries, parts, connections: connections, in: bytes, budget: &budget)
   }
 
   /// PowerPoint runs a program (`ppaction://program`, the program in the link's relationship)
@@ -134,7 +135,7 @@ extension ContentClassifier {
   static let macroRelationships = ["vbaproject", "xlmacrosheet", "xlintlmacrosheet"]
 
   /// What reading one part within the parts' budget gave.
-  private enum PartRead {
+  enum PartRead {
     case text(String)
     /// Neither stored nor deflated, or its bytes are not in the item.
     case unread
@@ -144,7 +145,7 @@ extension ContentClassifier {
   }
 
   /// `entry`'s text (`partText`), what reading it cost taken from `budget`.
-  private static func readPart(_ entry: ZipEntry, in bytes: ItemBytes, budget: inout Int, spent: String) -> PartRead {
+  static func readPart(_ entry: ZipEntry, in bytes: ItemBytes, budget: inout Int, spent: String) -> PartRead {
     guard budget > 0 else { return .sign(spent) }
     let limit = min(packagePartLimit, budget)
     guard let (text, isCut, cost) = partText(entry, in: bytes, limit: limit) else { return .unread }

@@ -42,6 +42,34 @@ import Testing
     #expect(classify(sheets, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet")
   }
 
+  /// Review 37: a web query refreshed when the workbook opens fetches what a server sends, as the
+  /// `.iqy` of the same query (refused) does; one the owner refreshes by hand is no sign.
+  @Test func aWorkbookWithAWebQueryRefreshedOnOpenIsMacroEnabled() {
+    func connections(_ refresh: String) -> [UInt8] {
+      Array(
+        (#"<connections><connection id="1" name="q" type="4" \#(refresh)><webPr url="http://198.18.0.1/q"/>"#
+          + "</connection></connections>").utf8)
+    }
+    let plain = Self.types(#"<Override PartName="/xl/workbook.xml" ContentType="application/xml"/>"#)
+    let declared = Self.types(#"<Override PartName="/xl/q.xml" ContentType="\#(ContentClassifier.connectionsContentType)"/>"#)
+    let byDefault = Self.types(#"<Default Extension="dat" ContentType="\#(ContentClassifier.connectionsContentType)"/>"#)
+    for (types, part) in [(plain, "xl/connections.xml"), (declared, "xl/q.xml"), (byDefault, "xl/x.dat")] {
+      for (refresh, sign) in [(#"refreshOnLoad="1""#, true), (#"refreshOnLoad="true""#, true), (#"refreshOnLoad="0""#, false), ("", false)]
+      {
+        let package = SampleBytes.zip([("[Content_Types].xml", types), ("xl/workbook.xml", [0x3C]), (part, connections(refresh))])
+        let content = classify(package, "application/zip")
+        let expected = sign ? "org.openxmlformats.spreadsheetml.sheet.macroenabled" : "org.openxmlformats.spreadsheetml.sheet"
+        #expect(content.type.rawValue == expected, "\(part) \(refresh): \(content)")
+        #expect(!sign || content.refinement?.contains("web query of http://198.18.0.1/q") == true, "\(content)")
+      }
+    }
+    // Another part of that name is no connections part.
+    let elsewhere = SampleBytes.zip([
+      ("[Content_Types].xml", plain), ("xl/workbook.xml", [0x3C]), ("xl/other.xml", connections(#"refreshOnLoad="1""#)),
+    ])
+    #expect(classify(elsewhere, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet")
+  }
+
   /// A BoundSheet8 record: position, state (0 visible, 1 hidden, 2 very hidden), type (0 a
   /// worksheet, 1 a macro sheet), the name's length, whether it is UTF-16, the name.
   static func boundSheet(_ name: String, state: UInt8 = 0, type: UInt8, wide: Bool = false) -> [UInt8] {
