@@ -26,4 +26,21 @@ import Testing
     let verdict = try policy.check(writing: Self.executable(), as: name).verdict
     #expect(!verdict.accepted && verdict.type == "com.apple.mach-o-binary" && verdict.rule == .excludedContent, "\(verdict)")
   }
+
+  /// Review 37: a universal binary with 64-bit offsets (`0xCAFEBABF`), which libmagic 5.44 does
+  /// not know, was data under any name. One with an implausible count of architectures stays data.
+  @Test func aUniversalBinaryWith64BitOffsetsIsAnExecutable() throws {
+    let policy = try TypePolicy(registry: TypeRegistry.system(), declarations: .builtinDefault)
+    // Two architectures (x86_64, arm64), each: cpu type, subtype, offset, size (64-bit), align, reserved.
+    var fat: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBF, 0, 0, 0, 2]
+    for cpu: UInt32 in [0x0100_0007, 0x0100_000C] {
+      fat += withUnsafeBytes(of: cpu.bigEndian, Array.init) + [UInt8](repeating: 0, count: 4)
+      fat += withUnsafeBytes(of: UInt64(0x4000).bigEndian, Array.init) + withUnsafeBytes(of: UInt64(4096).bigEndian, Array.init)
+      fat += [0, 0, 0, 14, 0, 0, 0, 0]
+    }
+    let verdict = try policy.check(writing: fat + [UInt8](repeating: 0x5A, count: 4000), as: "holiday.jpg").verdict
+    #expect(!verdict.accepted && verdict.type == "com.apple.mach-o-binary" && verdict.rule == .excludedContent, "\(verdict)")
+    let many = try policy.check(writing: [0xCA, 0xFE, 0xBA, 0xBF, 0, 0, 1, 0] + [UInt8](repeating: 0x5A, count: 4000), as: "x.bin")
+    #expect(many.verdict.type != "com.apple.mach-o-binary", "\(many.verdict)")
+  }
 }
