@@ -26,7 +26,26 @@ package enum URLItemRule {
     guard schemes.contains(scheme) else {
       return "uses the \(scheme): scheme, which a URL item may not (it may use \(schemes.sorted().joined(separator: ", ")))"
     }
+    if startsAnOption(authority(of: line[line.index(after: colon)...])) {
+      return "has a host or user name starting with -, which the program it is handed to (ssh, git) reads as an option"
+    }
     return nil
+  }
+
+  /// What follows `//` up to the path, query or fragment; empty without `//`.
+  private static func authority(of rest: Substring) -> Substring {
+    guard rest.hasPrefix("//") else { return "" }
+    let after = rest.dropFirst(2)
+    return after.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+  }
+
+  /// Whether a part of `authority` (user, password, host, port) starts with `-`, written or
+  /// percent-encoded: `ssh://-oProxyCommand=…` runs a command where a handler passes the host
+  /// to ssh as its argument (CVE-2017-1000117 in git; review 37).
+  private static func startsAnOption(_ authority: Substring) -> Bool {
+    authority.split(omittingEmptySubsequences: false) { $0 == "@" || $0 == ":" || $0 == "[" }.contains { part in
+      part.hasPrefix("-") || part.lowercased().hasPrefix("%2d")
+    }
   }
 
   private static func isBlankOrInvisible(_ scalar: Unicode.Scalar) -> Bool {

@@ -404,6 +404,7 @@ struct TypePolicyTests {
     let good = [
       "https://example.org/a?b=c\n", "mailto:a@example.org", "HTTPS://EXAMPLE.ORG", "geo:48.85,2.35",
       "  https://example.org  ", "https://example.org\r\n", "wss://example.org/socket", "bitcoin:bc1qxyz",
+      "https://my-host.example/-x?-y#-z", "ssh://git@host-1:22/repo", "mailto:-a@example.org",
     ]
     for good in good {
       #expect(policy.judge(name: "u", kind: .url, head: SampleBytes.utf8(good), sniffer: sniffer).accepted, "\(good.debugDescription)")
@@ -414,6 +415,9 @@ struct TypePolicyTests {
       "example.org", "https://a b", "://x", "java script:x", "https://a\u{1B}b", "", "  ", "https://a\nhttps://b",
       "https://a\u{200B}b", "javascript:alert(1)", "file:///etc/passwd", "data:text/html,x",
       "ms-msdt:/id", "search-ms:query=x", "vbscript:x", "1http://x",
+      // Review 37: a host or user an ssh or git handler reads as an option (CVE-2017-1000117).
+      "ssh://-oProxyCommand=touch%20x/", "git://-x/", "ssh://-lroot@host", "ssh://user@-oProxyCommand=x",
+      "ssh://%2DoProxyCommand=x/", "sftp://h:-1/", "ssh://[-x]/",
     ]
     for bad in bad {
       #expect(!policy.judge(name: "u", kind: .url, head: SampleBytes.utf8(bad), sniffer: sniffer).accepted, "\(bad.debugDescription)")
