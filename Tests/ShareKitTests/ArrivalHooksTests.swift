@@ -25,7 +25,7 @@ import Testing
 
   /// Review 19: a contact's 30,000 small files queued 30,000 runs of `--on-receive 'sleep 5'`
   /// (42 hours), and SIGTERM then waited for all of them with the home locked.
-  @Test func atMostMaxWaitingRunsWaitAndShutdownDoesNotWaitForThemForever() throws {
+  @Test func atMostMaxWaitingRunsWaitAndTheLastTellsOfTheItemsThatHadNone() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hooks-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,9 +38,6 @@ import Testing
     let items = ArrivalHooks.maxWaiting + 20
     for index in 0..<items { hooks.stored(["SHARE_ITEM_NAME": "f\(index)"]) }
     #expect(reports.withLock { $0 }.filter { $0.contains("hook runs are waiting") }.count == 1)
-    // Shutdown gives up on the waiting runs after its time, and says so.
-    #expect(!hooks.drain(timeout: .milliseconds(300)))
-    #expect(reports.withLock { $0 }.contains { $0.hasPrefix("stopping without the") })
     // Let them run: the last tells how many items had none.
     FileManager.default.createFile(atPath: go, contents: nil)
     #expect(hooks.drain(timeout: .seconds(120)))
@@ -48,5 +45,40 @@ import Testing
     #expect(lines <= ArrivalHooks.maxWaiting + 1 && lines >= ArrivalHooks.maxWaiting - 1, "\(lines) runs")
     let caughtUp = reports.withLock { $0 }.first { $0.hasPrefix("hook runs caught up") }
     #expect(caughtUp?.contains("\(items - lines) items") == true, "\(reports.withLock { $0 }.suffix(3))")
+  }
+
+  /// Review 38: shutdown gave up waiting after its time but left the run under way running
+  /// (and what it started), re-parented to init, and called it "waiting". Now it ends the run's
+  /// process group and drops the runs still waiting, and says so.
+  @Test func shutdownEndsTheRunUnderWayAndWhatItStartedAndDropsTheRest() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hooks-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let child = folder.appendingPathComponent("child").path
+    let ran = folder.appendingPathComponent("ran").path
+    let command = "echo x >> '\(ran)'; sleep 60 & echo $! > '\(child).tmp'; mv '\(child).tmp' '\(child)'; wait"
+    let reports = Mutex<[String]>([])
+    let hooks = ArrivalHooks(command: command, notify: false) { line in reports.withLock { $0.append(line) } }
+    for index in 0..<3 { hooks.stored(["SHARE_ITEM_NAME": "f\(index)"]) }
+    var pid: Int32?
+    for _ in 0..<600 where pid == nil {
+      pid = (try? String(contentsOfFile: child, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      if pid == nil { usleep(50_000) }
+    }
+    let started = try #require(pid, "the first run never started its child")
+    #expect(!hooks.drain(timeout: .milliseconds(300)))
+    let said = reports.withLock { $0 }.last ?? ""
+    #expect(said.contains("the hook run under way") && said.contains("ended with SIGTERM"), "\(said)")
+    #expect(said.contains("2 run(s) still waiting not run"), "\(said)")
+    // The command's own child went with it (init reaps it).
+    var gone = false
+    for _ in 0..<200 where !gone {
+      gone = kill(started, 0) != 0
+      if !gone { usleep(50_000) }
+    }
+    #expect(gone, "the hook's child \(started) outlived the shutdown")
+    if !gone { kill(started, SIGKILL) }
+    let runs = (try? String(contentsOfFile: ran, encoding: .utf8))?.split(separator: "\n").count ?? 0
+    #expect(runs == 1, "\(runs) runs")
   }
 }

@@ -23,7 +23,8 @@ enum DaemonCommand: Command {
     "How long an ask waits for 'share accept' (90s, 10m; a bare number is seconds; default 2m)")
   static let onReceive = Option(
     "--on-receive", "CMD", kind: .shellCommand,
-    "Run CMD (with /bin/sh -c) for each stored item; its metadata is in SHARE_ITEM_* variables")
+    "Run CMD (with /bin/sh -c) for each stored item; its metadata is in SHARE_ITEM_* variables; stopping ends a run still going after 10 s"
+  )
   static let hooksUnconfined = Flag(
     "--hooks-unconfined", "Run --on-receive and --notify outside the daemon's Landlock confinement")
   static let notify = Flag("--notify", "Show a desktop notification (notify-send) for arrivals and asks")

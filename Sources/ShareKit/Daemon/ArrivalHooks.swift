@@ -11,7 +11,9 @@ import Synchronization
 /// At most `maxWaiting` runs wait: the items that arrive while that many wait get none (a
 /// contact's 30,000 small files queued 42 hours of `sleep 5` — review 19), which is logged, and
 /// once the runs catch up the owner is told how many items had none (one notification for them
-/// all). Shutdown waits for the waiting runs `drainTimeout` at most.
+/// all). Shutdown waits for the waiting runs `drainTimeout` at most; then the run under way is
+/// ended (each run is a process group of its own: the command and what it started) and the
+/// runs still waiting are dropped (review 38: a hook was left running, re-parented to init).
 package final class ArrivalHooks: Sendable {
   /// A shell command line written by the owner, run with `/bin/sh -c`.
   package let command: String?
@@ -25,6 +27,10 @@ package final class ArrivalHooks: Sendable {
   private let waitingRuns = Atomic<Int>(0)
   /// Items stored while `maxWaiting` runs waited, since the runs last caught up.
   private let skippedItems = Atomic<Int>(0)
+  /// The process (group) of the run under way, if any.
+  private let running = Mutex<pid_t?>(nil)
+  /// Set when shutdown stops waiting: the runs still queued are dropped.
+  private let stopping = Atomic<Bool>(false)
 
   /// The most runs (commands and notifications) that wait at once.
   package static let maxWaiting = 1_000
@@ -86,15 +92,15 @@ package final class ArrivalHooks: Sendable {
       return
     }
     if let command {
-      enqueue { [report] in
-        let status = ArrivalHooks.run("/bin/sh", ["-c", command], extra: variables)
+      enqueue { [self, report] in
+        let status = self.run("/bin/sh", ["-c", command], extra: variables)
         if status != 0 { report("--on-receive command exited with status \(status) for \(variables["SHARE_ITEM_NAME"] ?? "")") }
       }
     }
     if let notifySend {
       let title = "Received \(Self.shown(variables["SHARE_ITEM_NAME"] ?? "an item"))"
       let body = "from \(Self.sender(variables)) — in your Inbox"
-      enqueue { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
+      enqueue { _ = self.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
     }
   }
 
@@ -102,14 +108,14 @@ package final class ArrivalHooks: Sendable {
   private func enqueue(_ run: @escaping @Sendable () -> Void) {
     waitingRuns.add(1, ordering: .relaxed)
     queue.async { [self] in
-      run()
+      if !stopping.load(ordering: .relaxed) { run() }
       guard waitingRuns.subtract(1, ordering: .relaxed).newValue == 0 else { return }
       let skipped = skippedItems.exchange(0, ordering: .relaxed)
       guard skipped > 0 else { return }
       let items = skipped == 1 ? "1 item" : "\(skipped) items"
       report("hook runs caught up: \(items) stored meanwhile got no --on-receive run or notification")
       if let notifySend {
-        _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification("Received \(items) more", "in your Inbox"), extra: [:])
+        _ = self.run(notifySend, ArrivalHooks.notification("Received \(items) more", "in your Inbox"), extra: [:])
       }
     }
   }
@@ -149,24 +155,44 @@ package final class ArrivalHooks: Sendable {
     let body = ask.warning.map { Self.markupEscaped($0) + ". " + run } ?? run
     let title = "\(who) \(what)"
     guard waitingRuns.load(ordering: .relaxed) < Self.maxWaiting else { return }
-    enqueue { _ = ArrivalHooks.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
+    enqueue { _ = self.run(notifySend, ArrivalHooks.notification(title, body), extra: [:]) }
   }
 
   /// Waits until every queued hook has run, `timeout` at most (for shutdown: a daemon that
-  /// waited for hours of queued runs could not be stopped, and held its home). Returns whether
-  /// they all ran.
+  /// waited for hours of queued runs could not be stopped, and held its home); then drops the
+  /// waiting runs and ends the one under way, with SIGTERM, and SIGKILL `graceAfterTerm` later
+  /// if it is still running. Returns whether they all ran.
   @discardableResult
   package func drain(timeout: Duration = ArrivalHooks.drainTimeout) -> Bool {
-    if let runner { return runner.drain(timeout: timeout + .seconds(5)) }
+    if let runner { return runner.drain(timeout: timeout + Self.graceAfterTerm + .seconds(5)) }
     let done = DispatchSemaphore(value: 0)
     queue.async { done.signal() }
     guard done.wait(timeout: .now() + .nanoseconds(Int(timeout / .nanoseconds(1)))) == .timedOut else { return true }
-    report("stopping without the \(waitingRuns.load(ordering: .relaxed)) hook run(s) still waiting")
+    stopping.store(true, ordering: .relaxed)
+    let waiting = waitingRuns.load(ordering: .relaxed)
+    guard let group = running.withLock({ $0 }) else {
+      report("stopping without the \(waiting) hook run(s) still waiting")
+      return false
+    }
+    kill(-group, SIGTERM)
+    var ended = "ended with SIGTERM"
+    if done.wait(timeout: .now() + .nanoseconds(Int(Self.graceAfterTerm / .nanoseconds(1)))) == .timedOut {
+      kill(-group, SIGKILL)
+      ended = "killed (it outlived SIGTERM by \(Self.graceAfterTerm))"
+    }
+    let dropped = waiting > 1 ? "; \(waiting - 1) run(s) still waiting not run" : ""
+    report("stopping: the hook run under way after \(timeout) was \(ended)\(dropped)")
     return false
   }
 
-  private static func run(_ executable: String, _ arguments: [String], extra: [String: String]) -> Int32 {
-    spawnAndWait(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(extra) { _, new in new })
+  /// How long a hook run ended at shutdown has between SIGTERM and SIGKILL.
+  package static let graceAfterTerm: Duration = .seconds(2)
+
+  private func run(_ executable: String, _ arguments: [String], extra: [String: String]) -> Int32 {
+    defer { running.withLock { $0 = nil } }
+    return spawnAndWait(
+      executable, arguments, environment: ProcessInfo.processInfo.environment.merging(extra) { _, new in new },
+      started: { pid in running.withLock { $0 = pid } })
   }
 
   private static func find(_ program: String) -> String? {

@@ -4,9 +4,13 @@ import System
 
 /// Runs a program and waits for it, with every signal unblocked and at its default action in the
 /// child (the daemon blocks its termination signals and ignores SIGPIPE; a hook must not inherit
-/// that), stdin from /dev/null. Returns the exit status, or -1 when it could not be started.
-func spawnAndWait(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int32 {
-  guard let pid = spawn(executable, arguments, environment: environment) else { return -1 }
+/// that), stdin from /dev/null, in a process group of its own (`started` is given its ID, which
+/// is the group's, before the wait). Returns the exit status, or -1 when it could not be started.
+func spawnAndWait(
+  _ executable: String, _ arguments: [String], environment: [String: String], started: (pid_t) -> Void = { _ in }
+) -> Int32 {
+  guard let pid = spawn(executable, arguments, environment: environment, newGroup: true) else { return -1 }
+  started(pid)
   var status: Int32 = 0
   guard (try? valueOrErrno({ waitpid(pid, &status, 0) })) != nil else { return -1 }
   // WIFEXITED / WEXITSTATUS, spelled out: the macros do not import.
@@ -16,11 +20,12 @@ func spawnAndWait(_ executable: String, _ arguments: [String], environment: [Str
 
 /// Starts a program (`arguments` exclude its name, which is `executable`) with every signal at
 /// its default action and unblocked except `blocking`, stdin from /dev/null, and the descriptor
-/// `passing.from` as `passing.as` if given. Returns its process ID, or nil when it could not be
-/// started. The corresponding C function is `posix_spawn`.
+/// `passing.from` as `passing.as` if given; `newGroup`: as the leader of a process group of its
+/// own, so that it and what it starts can be signalled together. Returns its process ID, or nil
+/// when it could not be started. The corresponding C function is `posix_spawn`.
 func spawn(
   _ executable: String, _ arguments: [String], environment: [String: String], passing: (from: Int32, as: Int32)? = nil,
-  blocking: [Int32] = []
+  blocking: [Int32] = [], newGroup: Bool = false
 ) -> pid_t? {
   var attributes = posix_spawnattr_t()
   posix_spawnattr_init(&attributes)
@@ -32,7 +37,9 @@ func spawn(
   sigfillset(&all)
   posix_spawnattr_setsigmask(&attributes, &mask)
   posix_spawnattr_setsigdefault(&attributes, &all)
-  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  posix_spawnattr_setpgroup(&attributes, 0)
+  posix_spawnattr_setflags(
+    &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newGroup ? POSIX_SPAWN_SETPGROUP : 0)))
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
