@@ -10,7 +10,7 @@ extension InboxStore {
   /// item); then every item is made once, in order, its record moved in rather than copied.
   package func list() -> [InboxItem] {
     let journalRead = JournalRead(journal)
-    var names = (try? FileManager.default.contentsOfDirectory(atPath: inbox.path)) ?? []
+    var names = (try? FileSystem.entryNames(of: inbox.path)) ?? []
     if names.contains(where: FolderPassage.isTransient) {
       // A folder crossing the threshold (or left there by a crash) is not an item yet.
       let crossing = FolderPassage.transientNames(in: staging)

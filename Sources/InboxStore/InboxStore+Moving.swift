@@ -202,7 +202,7 @@ extension InboxStore {
   private func keepModificationTimes(of source: URL, on copy: URL) throws(InboxError) {
     let status = try lstatus(source)
     if status.kind == .directory {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? []
+      let names = (try? FileSystem.entryNames(of: source.path)) ?? []
       for name in names {
         try keepModificationTimes(
           of: source.appendingPathComponent(name, isDirectory: false), on: copy.appendingPathComponent(name, isDirectory: false))

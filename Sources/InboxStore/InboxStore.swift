@@ -233,7 +233,7 @@ func setModes(under url: URL, file: FilePermissions, folder: FilePermissions) th
   switch status.kind {
   case .directory:
     try chmod(url, .ownerReadWriteExecute)
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    let names = (try? FileSystem.entryNames(of: url.path)) ?? []
     // `isDirectory` given: without it Foundation asks the file system (an lstat per entry).
     for name in names { try setModes(under: url.appendingPathComponent(name, isDirectory: false), file: file, folder: folder) }
     try chmod(url, folder)
@@ -257,7 +257,7 @@ func removeTree(_ url: URL) throws(InboxError) {
   }
   if status.kind == .directory {
     try chmod(url, .ownerReadWriteExecute)
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    let names = (try? FileSystem.entryNames(of: url.path)) ?? []
     for name in names { try removeTree(url.appendingPathComponent(name, isDirectory: false)) }
     try InboxError.attempt("rmdir", url.path) { () throws(Errno) in try FileSystem.removeDirectory(url.path) }
   } else {

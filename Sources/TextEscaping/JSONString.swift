@@ -8,7 +8,9 @@ package enum JSONString {
     case journal
     /// `--json` output, byte for byte what `JSONOutput.line` writes: JSONEncoder's escapes (`\b`
     /// and `\f` too), then DEL, C1 controls, U+2028, U+2029 and format characters as `\uxxxx`
-    /// (`outputEscapes`), so a name from the network reaches no terminal raw even through JSON.
+    /// (`outputEscapes`), so a name from the network reaches no terminal raw even through JSON;
+    /// and a byte of a file name that is not UTF-8 as `\udcXX` (see `append`), where JSONEncoder
+    /// would write the private-use scalar `FileNameText` holds it as.
     case output
   }
 
@@ -27,7 +29,11 @@ package enum JSONString {
       case 0x20..<0x7F: out.append(UInt8(truncatingIfNeeded: scalar.value))
       case 0x00..<0x20, 0x7F...0x9F: appendHexEscape(scalar.value, to: &out)
       default:
-        if style == .output && outputEscapes(scalar) {
+        if style == .output, let byte = FileNameText.rawByte(scalar) {
+          // A byte of a name that is not UTF-8 (`FileNameText`): a lone surrogate, as PEP 383's
+          // surrogateescape writes it, which Python's json and os.fsencode turn back into the byte.
+          appendHexEscape(0xDC00 + UInt32(byte), to: &out)
+        } else if style == .output && outputEscapes(scalar) {
           appendHexEscape(scalar.value, to: &out)
         } else {
           out.append(contentsOf: String(scalar).utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 import Testing
 import TextEscaping
 import UniformTypes
@@ -128,6 +129,24 @@ final class TempDocuments: Sendable {
     let item = try #require(t.store.list().first)
     #expect(item.name == "b.txt")
     #expect(item.metadata?.originalName == "a.txt")
+  }
+
+  /// Review 38: a name that is not UTF-8 (made by hand or by a hook; never by a peer) was left
+  /// out of the list, and a folder holding one could not be deleted whole.
+  @Test func namesThatAreNotUTF8AreListedAndDeleted() throws {
+    let t = try TempDocuments()
+    let name = FileNameText.decoding(Array("old-".utf8) + [0xE9] + Array(".txt".utf8))
+    let inbox = t.store.inbox.path
+    let file = try FileDescriptor.open(inbox + "/" + name, .writeOnly, options: [.create, .exclusiveCreate], permissions: .ownerReadWrite)
+    try file.close()
+    try FileSystem.makeDirectory(inbox + "/dir", permissions: .ownerReadWriteExecute)
+    let inner = try FileDescriptor.open(
+      inbox + "/dir/" + name, .writeOnly, options: [.create, .exclusiveCreate], permissions: .ownerReadWrite)
+    try inner.close()
+    #expect(Set(t.store.list().map(\.name)) == [name, "dir"])
+    try t.store.delete("dir")
+    try t.store.delete(name)
+    #expect(t.store.list().isEmpty)
   }
 
   @Test func aFileDroppedInByHandHasNoMetadata() throws {

@@ -31,4 +31,14 @@ import Testing
     JSONString.append("x", style: .output, to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == "[\"x\"")
   }
+
+  /// Review 38: a name that is not UTF-8 (`caf\xE9.txt`, made by hand in the Inbox) was left out
+  /// of `share inbox list`; listed now, its JSON writes the raw byte as PEP 383's lone
+  /// surrogate, which Python's json and os.fsencode give back as the byte. The journal keeps
+  /// the scalar `FileNameText` holds it as, which its own scanner reads back.
+  @Test func aRawByteOfAFileNameIsALoneSurrogateInOutput() {
+    let name = FileNameText.decoding([0x63, 0x61, 0x66, 0xE9, 0x2E, 0x74])
+    #expect(JSONString.literal(name, style: .output) == #""caf\udce9.t""#)
+    #expect(JSONString.literal(name, style: .journal) == "\"" + name + "\"")
+  }
 }
