@@ -165,7 +165,20 @@ package enum ContentClassifier {
       result.refinement = "\(group) group"
       return
     }
+    if mime == "application/x-setupscript", !hasSetupSignature(head) {
+      result.type = .plainText
+      result.refinement = "text (a [Version] group without a Windows setup signature, which libmagic took for INF)"
+      return
+    }
     result.isKeywordGuess = isKeywordGuess(result.type, head: head, registry: registry)
+  }
+
+  /// Whether a head libmagic calls Windows setup information (a `[Version]` group first) has
+  /// a signature Windows' setup functions require of one (`Signature=` with `$Windows NT$`,
+  /// `$Chicago$` or `$Windows 95$`): without it they refuse the file, and an `.ini` of an
+  /// application's own with a `[Version]` group is only text (review 35: refused as INF).
+  static func hasSetupSignature(_ head: UnsafeRawBufferPointer) -> Bool {
+    ["$windows nt$", "$chicago$", "$windows 95$"].contains { ByteSearch.containsIgnoringCase($0, in: head) }
   }
 
   /// Whether `head` is a program `result` now says so of. A PE is a Windows program whatever

@@ -12,6 +12,18 @@ struct ContentClassifierTests {
       head: head, truncated: truncated, magic: MagicResult(mimeType: mime, description: description), registry: registry)
   }
 
+  /// Review 35: libmagic calls any text that starts with a `[Version]` group Windows setup
+  /// information; Windows' setup functions take only one with a signature.
+  @Test func aVersionGroupIsSetupInformationOnlyWithASetupSignature() {
+    let mime = "application/x-setupscript"
+    let settings = classify(Array("[Version]\nnumber=3\nname=editor\n".utf8), mime)
+    #expect(settings.type == .plainText, "\(settings)")
+    for signature in ["$Windows NT$", "$CHICAGO$", "$windows 95$"] {
+      let inf = classify(Array("[Version]\r\nSignature=\"\(signature)\"\r\n[DefaultInstall]\r\n".utf8), mime)
+      #expect(inf.type == "com.microsoft.setup-information", "\(signature): \(inf)")
+    }
+  }
+
   @Test("a ZIP libmagic calls application/zip is recognised as Word, Excel or PowerPoint by its parts")
   func officeOpenXML() {
     #expect(classify(SampleBytes.docx, "application/zip").type == "org.openxmlformats.wordprocessingml.document")
