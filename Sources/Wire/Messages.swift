@@ -252,9 +252,30 @@ package struct Wait: Codable, Sendable, Equatable {
 }
 
 /// `Pair`: instead of an Ask, the sender asks to become a contact. Both people compare a code
-/// derived from both certificates; the receiver's owner accepts with `share accept`.
+/// derived from both certificates and from a nonce of each side, exchanged by `PairKey` with
+/// the receiver committed to its own before it sees the sender's (`exchange` 2); the
+/// receiver's owner accepts with `share accept`. A `Pair` without `exchange` is an older
+/// sender's, whose code came from the certificates alone: refused (review 39).
 package struct Pair: Codable, Sendable, Equatable {
-  package init() {}
+  package var exchange: Int?
+  package init(exchange: Int? = Pair.currentExchange) { self.exchange = exchange }
+  /// The commit-and-reveal exchange of nonces.
+  package static let currentExchange = 2
+}
+
+/// `PairKey`: one step of a pairing's nonce exchange, after `Pair` — the receiver's commitment
+/// to its nonce (the SHA-256 of it, hex), then the sender's nonce, then the receiver's (32
+/// random bytes each, hex). As in Bluetooth's numeric comparison: a device in the middle must
+/// commit to its nonce on one side before it learns the other side's, so it cannot choose the
+/// two codes to match (review 39: a code of the two certificates alone was matched in 0.1 s
+/// with keys made for it).
+package struct PairKey: Codable, Sendable, Equatable {
+  package var commitment: Digest?
+  package var nonce: Digest?
+  package init(commitment: Digest? = nil, nonce: Digest? = nil) {
+    self.commitment = commitment
+    self.nonce = nonce
+  }
 }
 
 /// `PairResult`: the receiver's answer to a `Pair`. The first says whether its owner accepted
@@ -300,6 +321,7 @@ package enum Message: Sendable, Equatable {
   case failure(Failure)
   case wait(Wait)
   case pair(Pair)
+  case pairKey(PairKey)
   case pairResult(PairResult)
   case pairConfirm(PairConfirm)
   case skip(Skip)
@@ -314,6 +336,7 @@ package enum Message: Sendable, Equatable {
     case .failure: return "failure"
     case .wait: return "wait"
     case .pair: return "pair"
+    case .pairKey: return "pair_key"
     case .pairResult: return "pair_result"
     case .pairConfirm: return "pair_confirm"
     case .skip: return "skip"

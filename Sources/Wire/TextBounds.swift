@@ -69,7 +69,7 @@ extension Message {
     case .skip(var skip):
       skip.reason = cut(skip.reason)
       return .skip(skip)
-    case .pair, .pairConfirm:
+    case .pair, .pairKey, .pairConfirm:
       return self
     }
   }

@@ -393,11 +393,22 @@ import Wire
     #expect(parseDuration("") == nil && parseDuration("5x") == nil && parseDuration("m") == nil)
   }
 
-  @Test func verificationCodesAgreeOnBothSidesAndDifferForAnotherPeer() {
-    #expect(verificationCode(Self.alice, Self.mallory) == verificationCode(Self.mallory, Self.alice))
+  @Test func verificationCodesAgreeOnBothSidesAndDifferForAnotherPeerOrNonce() {
+    let nonces = PairingNonces(
+      sender: Digest(bytes: Array(repeating: 1, count: 32))!, receiver: Digest(bytes: Array(repeating: 2, count: 32))!)
+    let code = verificationCode(Self.alice, Self.mallory, nonces: nonces)
+    #expect(code == verificationCode(Self.mallory, Self.alice, nonces: nonces))
     let other = Fingerprint(bytes: Array(repeating: 0x67, count: 32))!
-    #expect(verificationCode(Self.alice, Self.mallory) != verificationCode(Self.alice, other))
-    #expect(verificationCode(Self.alice, Self.mallory).count == 7)
+    #expect(code != verificationCode(Self.alice, other, nonces: nonces))
+    // Review 39: the same two devices get another code with other nonces, and the two nonces
+    // are not interchangeable.
+    var another = nonces
+    another.receiver = Digest(bytes: Array(repeating: 3, count: 32))!
+    #expect(code != verificationCode(Self.alice, Self.mallory, nonces: another))
+    #expect(code != verificationCode(Self.alice, Self.mallory, nonces: PairingNonces(sender: nonces.receiver, receiver: nonces.sender)))
+    #expect(code.count == 7)
+    // A commitment binds its nonce.
+    #expect(PairingNonces.commitment(to: nonces.sender) != PairingNonces.commitment(to: nonces.receiver))
   }
 }
 

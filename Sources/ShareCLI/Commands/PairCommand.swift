@@ -10,12 +10,13 @@ enum PairCommand: Command {
     path: ["pair"], summary: "Become contacts with a nearby peer, comparing a six-digit code",
     usage: ["pair PEER [--yes]"],
     discussion: """
-      Numeric comparison, as Bluetooth and KDE Connect pair: both devices derive a six-digit code
-      from both certificates. This command shows it; the peer's owner sees it in 'share requests'
-      and accepts with 'share accept N'. Here, confirm that the codes match (or pass --yes after
-      comparing): only then do both devices trust each other; a "no" on either side leaves
-      neither trusting the other. A man in the middle would present other certificates, and the
-      codes would differ.
+      Numeric comparison, as Bluetooth pairs: both devices derive a six-digit code from both
+      certificates and a random nonce of each side, the peer committed to its own before it sees
+      this one's. This command shows it; the peer's owner sees it in 'share requests' and accepts
+      with 'share accept N'. Here, confirm that the codes match (or pass --yes after comparing):
+      only then do both devices trust each other; a "no" on either side leaves neither trusting
+      the other. A man in the middle would present other certificates and could not choose its
+      nonces to make the two codes match: they would differ (but for one chance in a million).
       The peer must be receiving from everyone ('share receive everyone --for 5m' there).
       PEER is a device name, an ID prefix, or HOST:PORT.
       """,

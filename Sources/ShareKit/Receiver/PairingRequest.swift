@@ -3,13 +3,15 @@ import TextEscaping
 import Wire
 
 /// A peer's request to become a contact, in place of an Ask: the owner compares the code both
-/// sides derive from both certificates and accepts or declines it; accepted, and confirmed by the
-/// sender's person (`PairConfirm`), the peer joins the trust store. A "no" on either side, or a
-/// sender that goes away, trusts nobody.
+/// sides derive from both certificates and both nonces (`exchangeNonces`) and accepts or
+/// declines it; accepted, and confirmed by the sender's person (`PairConfirm`), the peer joins
+/// the trust store. A "no" on either side, or a sender that goes away, trusts nobody.
 struct PairingRequest {
   let connection: FramedConnection
   let context: SessionContext
   let peer: PeerInfo
+  /// The `Pair`'s exchange: `Pair.currentExchange`, or nil from an older sender.
+  let exchange: Int?
 
   /// Asks the owner (the sender is told it waits), then answers with a `PairResult`.
   func answer() throws {
@@ -17,7 +19,13 @@ struct PairingRequest {
       try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "this receiver does not pair")))
       return
     }
-    let code = verificationCode(context.device.fingerprint, peer.fingerprint)
+    guard exchange == Pair.currentExchange else {
+      let reason: PeerText =
+        "this receiver pairs only with a newer share, whose codes a device in the middle cannot match; update share on the sending device"
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: reason)))
+      return
+    }
+    let code = verificationCode(context.device.fingerprint, peer.fingerprint, nonces: try exchangeNonces())
     let connection = self.connection
     var watch: PeerWatch? = nil
     let refusal = gatekeeper.consent(
@@ -50,5 +58,17 @@ struct PairingRequest {
     }
     try connection.sendNow(.pairResult(PairResult(accepted: true)))
     context.emit(.paired(peer))
+  }
+
+  /// Commits to a nonce of this side, takes the sender's, then shows this side's: the sender's
+  /// nonce comes only after this side can no longer choose its own (review 39).
+  private func exchangeNonces() throws -> PairingNonces {
+    let mine = PairingNonces.random()
+    try connection.sendNow(.pairKey(PairKey(commitment: PairingNonces.commitment(to: mine))))
+    guard case .pairKey(let key) = try connection.receiveMessage(expecting: "PairKey"), let theirs = key.nonce else {
+      throw WireError.unexpected(expected: "PairKey", got: "a PairKey without a nonce")
+    }
+    try connection.sendNow(.pairKey(PairKey(nonce: mine)))
+    return PairingNonces(sender: theirs, receiver: mine)
   }
 }

@@ -117,8 +117,8 @@ final class ReceiveSession {
     engaged()
     switch message {
     case .ask(let offered): return offered
-    case .pair:
-      try PairingRequest(connection: connection, context: context, peer: peer).answer()
+    case .pair(let pair):
+      try PairingRequest(connection: connection, context: context, peer: peer, exchange: pair.exchange).answer()
       return nil
     case let other: throw WireError.unexpected(expected: "Ask", got: "a \(other.typeName) message")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TLS
 import TextEscaping
+import Wire
 
 /// A peer this home trusts (a contact): identified by its certificate fingerprint.
 package struct TrustedPeer: Codable, Sendable, Equatable {
@@ -77,13 +78,39 @@ package struct TrustStore: Sendable, Equatable {
 }
 
 /// The short code two people compare to pair their devices: six digits derived from both
-/// fingerprints (in a fixed order), so each side computes the same code only when each saw the
-/// other's real certificate. Like Bluetooth's numeric comparison.
-package func verificationCode(_ a: Fingerprint, _ b: Fingerprint) -> String {
+/// fingerprints (in a fixed order) and both sides' nonces (`PairingNonces`), so each side
+/// computes the same code only when each saw the other's real certificate and nonce. Like
+/// Bluetooth's numeric comparison, whose commitment makes a device in the middle unable to
+/// choose its two codes (review 39: a code of the fingerprints alone was).
+package func verificationCode(_ a: Fingerprint, _ b: Fingerprint, nonces: PairingNonces) -> String {
   let (low, high) = a < b ? (a, b) : (b, a)
-  let digest = SHA256Hasher.hash(Array("share-pair-v1".utf8) + low.bytes + high.bytes)
+  let digest = SHA256Hasher.hash(
+    Array("share-pair-v2".utf8) + low.bytes + high.bytes + nonces.sender.bytes + nonces.receiver.bytes)
   let number = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 1_000_000
   let digits = String(number)
   let padded = String(repeating: "0", count: 6 - digits.count) + digits
   return "\(padded.prefix(3)) \(padded.suffix(3))"
+}
+
+/// The two nonces of a pairing: the sender's, and the receiver's, which it committed to
+/// (`commitment(to:)`) before it saw the sender's.
+package struct PairingNonces: Sendable, Equatable {
+  package var sender: Digest
+  package var receiver: Digest
+
+  package init(sender: Digest, receiver: Digest) {
+    self.sender = sender
+    self.receiver = receiver
+  }
+
+  /// 32 random bytes.
+  package static func random() -> Digest {
+    var generator = SystemRandomNumberGenerator()
+    return Digest(bytes: (0..<Digest.size).map { _ in UInt8.random(in: 0...255, using: &generator) })!
+  }
+
+  /// What the receiver sends first: a SHA-256 of its nonce, which it cannot change afterwards.
+  package static func commitment(to nonce: Digest) -> Digest {
+    Digest(bytes: SHA256Hasher.hash(Array("share-pair-commit-v2".utf8) + nonce.bytes))!
+  }
 }
