@@ -82,6 +82,41 @@ import Testing
     #expect(!gate.trust.trusts(a.device.fingerprint))
   }
 
+  /// Review 39: two devices asking to pair under one name were each accepted before either was
+  /// confirmed (neither was a contact yet when its owner accepted), and each confirmation then
+  /// wrote a contact of that name. The name is checked again when the contact is written.
+  @Test func twoPairingsOfOneNameConfirmedLateMakeOneContact() throws {
+    let (a1, a2, b) = (try TestHome(name: "twin"), try TestHome(name: "twin"), try TestHome(name: "bob"))
+    let (receiver, gate) = try daemonLike(b)
+    let decided = Atomic<Int>(0)
+    let outcomes = Mutex<[Sender.PairOutcome]>([])
+    for home in [a1, a2] {
+      let sender = try Sender(device: home.device)
+      Thread {
+        let result = try? sender.pair(
+          with: receiver.endpoint, showCode: { _, _, _ in },
+          confirm: {
+            // Confirmed only once the owner has accepted both.
+            while decided.load(ordering: .sequentiallyConsistent) < 2 { usleep(10_000) }
+            return true
+          })
+        if let result { outcomes.withLock { $0.append(result) } }
+      }.start()
+    }
+    try waitUntil { gate.pending.count == 2 }
+    for ask in gate.pending {
+      _ = gate.decide(ask.id, accept: true)
+      decided.add(1, ordering: .sequentiallyConsistent)
+    }
+    try waitUntil { outcomes.withLock { $0.count } == 2 }
+    let accepted = outcomes.withLock { $0 }.filter(\.accepted)
+    #expect(accepted.count == 1, "\(outcomes.withLock { $0 })")
+    let refused = outcomes.withLock { $0 }.first { !$0.accepted }
+    #expect(refused?.reason?.unescaped.contains("became a contact called twin") == true, "\(String(describing: refused))")
+    let contacts = try Contacts(paths: b.device.paths).trusted()
+    #expect(contacts.trusts(a1.device.fingerprint) != contacts.trusts(a2.device.fingerprint))
+  }
+
   @Test func contactsModeRefusesAStrangerWithoutAsking() throws {
     let (a, b) = (try TestHome(name: "alice"), try TestHome(name: "bob"))
     let (receiver, gate) = try daemonLike(b, mode: .contacts)

@@ -49,11 +49,18 @@ struct PairingRequest {
       context.emit(.connectionFailed(address: peer.address, peer: peer, error: why))
       return
     }
+    let clash: TrustedPeer?
     do {
-      try context.trust(TrustedPeer(id: peer.fingerprint, name: peer.name))
+      clash = try context.trustUnlessNameTaken(TrustedPeer(id: peer.fingerprint, name: peer.name))
     } catch {
       try connection.sendNow(.pairResult(PairResult(accepted: false, reason: "the receiver could not save its contacts")))
       context.emit(.connectionFailed(address: peer.address, peer: peer, error: error))
+      return
+    }
+    if let other = clash {
+      let reason = "meanwhile another device (\(other.id.short)) became a contact called \(other.name) here; nobody was trusted"
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: PeerText(reason))))
+      context.emit(.connectionFailed(address: peer.address, peer: peer, error: .refusedHere(message: reason)))
       return
     }
     try connection.sendNow(.pairResult(PairResult(accepted: true)))

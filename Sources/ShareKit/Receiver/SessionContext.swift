@@ -40,10 +40,16 @@ final class SessionContext: Sendable {
     self.emit = emit
   }
 
-  /// Adds a contact to the home's contacts and to the gatekeeper.
-  func trust(_ peer: TrustedPeer) throws(ShareError) {
-    guard let gatekeeper else { return }
-    gatekeeper.set(trust: try Contacts(paths: device.paths).trust(peer))
+  /// Adds a contact to the home's contacts and to the gatekeeper, unless another contact has
+  /// its name or one like it by now (checked again under the contacts' lock: review 39, two
+  /// pairings of one name, each accepted before either was confirmed, made two contacts of
+  /// it); returns that contact, or nil when `peer` was added.
+  func trustUnlessNameTaken(_ peer: TrustedPeer) throws(ShareError) -> TrustedPeer? {
+    guard let gatekeeper else { return nil }
+    let contacts = Contacts(paths: device.paths)
+    if let other = try contacts.trustUnlessNameTaken(peer) { return other }
+    gatekeeper.set(trust: try contacts.trusted())
+    return nil
   }
 
   /// Takes `bytes` of the strangers' or the contacts' Ask budget; false when it would be over it.
