@@ -37,6 +37,40 @@ import Wire
     #expect(gate.admit(Self.mallory) != nil)
   }
 
+  /// Review 39: an ask waiting when the owner turned receiving off (or when `everyone --for`
+  /// ran out) stayed acceptable for its two minutes. The mode that refuses it declines it, and
+  /// its sender is told why; a contact that must be asked still waits in mode contacts.
+  @Test func aModeThatRefusesAWaitingAskDeclinesIt() throws {
+    var contacts = TrustStore()
+    contacts.add(TrustedPeer(id: Self.alice, name: PeerText("alice"), ask: true))
+    for (mode, until) in [(ReceiveMode.off, nil), (.contacts, nil), (.everyone, Date(timeIntervalSinceNow: 1.5))] {
+      let gate = Gatekeeper(mode: ModeSetting(mode: .everyone, until: until), trust: contacts, askTimeout: .seconds(60))
+      let answers = Mutex<[String: Refusal?]>([:])
+      for (name, peer) in [("mallory", Self.mallory), ("alice", Self.alice)] {
+        Thread {
+          let answer = gate.consent(peerName: PeerText(name), peer: peer, address: "::\(name.count)", items: Self.items)
+          answers.withLock { $0[name] = .some(answer) }
+        }.start()
+      }
+      try waitUntil { gate.pending.count == 2 }
+      if until == nil { gate.set(mode: ModeSetting(mode: mode)) }
+      try waitUntil { answers.withLock { $0["mallory"] } != nil }
+      let refusal = answers.withLock { $0["mallory"] ?? nil }
+      let expected = mode == .off ? "mode off" : "mode contacts"
+      #expect(refusal?.code == "refused" && refusal?.message.contains(expected) == true, "\(mode): \(String(describing: refusal))")
+      if mode == .off {
+        try waitUntil { answers.withLock { $0["alice"] } != nil }
+        #expect(gate.pending.isEmpty)
+      } else {
+        // The contact that must be asked still waits, and may be accepted.
+        #expect(gate.pending.map(\.peerName) == [PeerText("alice")])
+        _ = gate.decide(gate.pending[0].id, accept: true)
+        try waitUntil { answers.withLock { $0["alice"] } != nil }
+        #expect(answers.withLock { $0["alice"] ?? nil } == nil)
+      }
+    }
+  }
+
   @Test func aContactIsAcceptedWithoutAsking() {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(Self.alice))
     #expect(gate.consent(peerName: PeerText("alice"), peer: Self.alice, address: "::1", items: Self.items) == nil)

@@ -28,6 +28,8 @@ package final class Gatekeeper: Sendable {
     var decision: Bool? = nil
     /// Declined because nobody answered in time (not by the person).
     var expired = false
+    /// Declined because the mode changed to one that refuses it: why (`declineWhatTheModeRefuses`).
+    var refusedByMode: String? = nil
     var waiters: [Waiter] = []
   }
 
@@ -84,7 +86,33 @@ package final class Gatekeeper: Sendable {
 
   package var mode: ModeSetting { state.withLock { $0.mode } }
 
-  package func set(mode: ModeSetting) { state.withLock { $0.mode = mode } }
+  package func set(mode: ModeSetting) {
+    state.withLock { $0.mode = mode }
+    declineWhatTheModeRefuses()
+  }
+
+  /// Declines the waiting asks the mode in force refuses (review 39: asks waiting when the
+  /// owner turned receiving off, or when `everyone --for` ran out, could still be accepted):
+  /// every ask in mode off, a stranger's (or a pairing) in mode contacts. Their senders are told.
+  private func declineWhatTheModeRefuses() {
+    let waiters = state.withLock { state -> [Waiter] in
+      let mode = state.mode.effective()
+      guard mode != .everyone else { return [] }
+      var woken: [Waiter] = []
+      for (id, entry) in state.entries where entry.decision == nil {
+        let contact = Fingerprint(hex: entry.ask.peerId).map { state.trust.trusts($0) } ?? false
+        guard mode == .off || entry.ask.pairingCode != nil || !contact else { continue }
+        state.entries[id]?.decision = false
+        state.entries[id]?.refusedByMode =
+          mode == .off
+          ? "the receiver stopped receiving (mode off) while the ask waited"
+          : "the receiver takes sends from its contacts only now (mode contacts), and the ask waited from a stranger"
+        woken += entry.waiters
+      }
+      return woken
+    }
+    waiters.forEach { $0.semaphore.signal() }
+  }
 
   package var trust: TrustStore { state.withLock { $0.trust } }
 
@@ -192,7 +220,16 @@ package final class Gatekeeper: Sendable {
       if let new { onPending(new) }
       if let ask = state.withLock({ $0.entries[entry]?.ask }) { willWait(ask) { [weak self] in self?.leave(waiter, from: entry) } }
     }
-    let timedOut = waiter.semaphore.wait(timeout: .now() + .nanoseconds(Int(askTimeout / .nanoseconds(1)))) == .timedOut
+    // Woken each second to see whether the mode still lets the ask wait (`everyone --for` runs out).
+    let deadline = DispatchTime.now() + .nanoseconds(Int(askTimeout / .nanoseconds(1)))
+    var timedOut = false
+    while waiter.semaphore.wait(timeout: min(deadline, .now() + .seconds(1))) == .timedOut {
+      if DispatchTime.now() >= deadline {
+        timedOut = true
+        break
+      }
+      declineWhatTheModeRefuses()
+    }
     return outcome(of: id, for: waiter, timedOut: timedOut)
   }
 
@@ -284,7 +321,10 @@ package final class Gatekeeper: Sendable {
   }
 
   /// What became of an ask for one connection waiting on it.
-  private enum Outcome { case accepted, declined, withdrawn, unanswered }
+  private enum Outcome {
+    case accepted, declined, withdrawn, unanswered
+    case refusedByMode(String)
+  }
 
   /// What became of ask `id` for `waiter` once it woke (or timed out); `waiter` stops waiting
   /// on it, and an ask nobody waits on any more goes.
@@ -297,7 +337,9 @@ package final class Gatekeeper: Sendable {
       if waiter.left.load(ordering: .relaxed) { return .withdrawn }
       switch state.entries[id]?.decision {
       case true?: return .accepted
-      case false?: return state.entries[id]?.expired == true ? .unanswered : .declined
+      case false?:
+        if let why = state.entries[id]?.refusedByMode { return .refusedByMode(why) }
+        return state.entries[id]?.expired == true ? .unanswered : .declined
       case nil:
         if timedOut {
           // The ask's time is up for every connection folded into it, with the same reason
@@ -318,6 +360,8 @@ package final class Gatekeeper: Sendable {
       return Refusal(code: "declined", message: "withdrawn: the sender went away")
     case .unanswered:
       return Refusal(code: "declined", message: "declined: nobody answered within \(Int(askTimeout / .seconds(1))) seconds")
+    case .refusedByMode(let why):
+      return Refusal(code: "refused", message: why)
     }
   }
 
