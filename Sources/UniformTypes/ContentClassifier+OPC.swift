@@ -68,17 +68,25 @@ extension ContentClassifier {
   private static func slideActionSign(_ entries: [ZipEntry], _ parts: [String], in bytes: ItemBytes, budget: inout Int) -> String? {
     let folders = ["ppt/slides/", "ppt/slidelayouts/", "ppt/slidemasters/"]
     let spent = "its parts and slides are larger in all than share reads (\(packagePartsBudget >> 20) MiB)"
-    for (entry, name) in zip(entries, parts) where name.hasSuffix(".xml") && folders.contains(where: name.hasPrefix) {
-      let text: String
+    func isSlide(_ name: String) -> Bool { name.hasSuffix(".xml") && folders.contains(where: name.hasPrefix) }
+    return firstSign(in: entries, parts, where: isSlide, bytes, &budget, spent) { entry, text in
+      guard ByteSearch.contains("action", in: text) else { return nil }
+      let runs = attributeValues("action", in: text[...]).first { $0.hasPrefix("ppaction://program") || $0.hasPrefix("ppaction://ole") }
+      return runs.map { "a slide action \(Escaping.escaped($0, maximumLength: 40)) in \(Escaping.escaped(entry.name, maximumLength: 60))" }
+    }
+  }
+
+  /// The first sign `sign` finds in the text of the parts whose lowercased names `reading`
+  /// picks, each read within what is left of `budget` (`readPart`: past it, `spent` is the sign).
+  static func firstSign(
+    in entries: [ZipEntry], _ parts: [String], where reading: (String) -> Bool, _ bytes: ItemBytes, _ budget: inout Int,
+    _ spent: String, _ sign: (ZipEntry, String) -> String?
+  ) -> String? {
+    for (entry, name) in zip(entries, parts) where reading(name) {
       switch readPart(entry, in: bytes, budget: &budget, spent: spent) {
       case .unread: continue
-      case .sign(let sign): return sign
-      case .text(let read): text = read
-      }
-      guard ByteSearch.contains("action", in: text) else { continue }
-      let runs = attributeValues("action", in: text[...]).first { $0.hasPrefix("ppaction://program") || $0.hasPrefix("ppaction://ole") }
-      if let runs {
-        return "a slide action \(Escaping.escaped(runs, maximumLength: 40)) in \(Escaping.escaped(entry.name, maximumLength: 60))"
+      case .sign(let found): return found
+      case .text(let text): if let found = sign(entry, text) { return found }
       }
     }
     return nil

@@ -37,25 +37,17 @@ extension ContentClassifier {
     _ entries: [ZipEntry], _ parts: [String], connections: Set<String>, in bytes: ItemBytes, budget: inout Int
   ) -> String? {
     let spent = "its parts and connections are larger in all than share reads (\(packagePartsBudget >> 20) MiB)"
-    for (entry, name) in zip(entries, parts) where connections.contains(name) {
-      let text: String
-      switch readPart(entry, in: bytes, budget: &budget, spent: spent) {
-      case .unread: continue
-      case .sign(let sign): return sign
-      case .text(let read): text = read
-      }
-      guard ByteSearch.contains("url", in: text) else { continue }
+    return firstSign(in: entries, parts, where: connections.contains, bytes, &budget, spent) { entry, text in
+      guard ByteSearch.contains("url", in: text) else { return nil }
       var url: String?
       var refreshed = false
       forEachAttribute(in: text[...]) { attribute, value in
         if attribute == "url", !value.isEmpty, url == nil { url = value }
         if attribute == "refreshonload", value == "1" || value == "true" { refreshed = true }
       }
-      if let url, refreshed {
-        return
-          "a web query of \(Escaping.escaped(url, maximumLength: 60)) refreshed when it opens, in \(Escaping.escaped(entry.name, maximumLength: 60))"
-      }
+      guard let url, refreshed else { return nil }
+      let part = Escaping.escaped(entry.name, maximumLength: 60)
+      return "a web query of \(Escaping.escaped(url, maximumLength: 60)) refreshed when it opens, in \(part)"
     }
-    return nil
   }
 }
