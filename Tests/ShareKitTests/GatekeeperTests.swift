@@ -72,6 +72,21 @@ import Wire
     }
   }
 
+  /// Review 40: between two of a waiting connection's looks at the mode (once a second), an
+  /// ask `everyone --for` no longer lets wait could still be accepted.
+  @Test func anAskTheModeRefusesByNowCannotBeAccepted() throws {
+    let until = Date(timeIntervalSinceNow: 2)
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone, until: until), trust: TrustStore(), askTimeout: .seconds(60))
+    let answer = Mutex<Refusal??>(nil)
+    Thread { answer.withLock { $0 = .some(gate.consent(peerName: "m", peer: Self.mallory, address: "::1", items: Self.items)) } }.start()
+    try waitUntil { gate.pending.count == 1 }
+    let id = try #require(gate.pending.first?.id)
+    while Date() < until { usleep(5_000) }
+    #expect(gate.decide(id, accept: true) == nil)
+    try waitUntil { answer.withLock { $0 } != nil }
+    #expect(answer.withLock { $0 ?? nil }?.message.contains("mode contacts") == true)
+  }
+
   @Test func aContactIsAcceptedWithoutAsking() {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(Self.alice))
     #expect(gate.consent(peerName: PeerText("alice"), peer: Self.alice, address: "::1", items: Self.items) == nil)

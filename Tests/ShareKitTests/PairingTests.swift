@@ -117,6 +117,70 @@ import Testing
     #expect(contacts.trusts(a1.device.fingerprint) != contacts.trusts(a2.device.fingerprint))
   }
 
+  /// Review 40: a name clash that arose here while the owner there decided was found only
+  /// after this side confirmed, when the other device trusted this one already. The sender
+  /// looks again before it confirms, and a clash then trusts nobody.
+  @Test func aNameClashFoundBeforeConfirmingTrustsNobody() throws {
+    let (a, b) = (try TestHome(name: "alice"), try TestHome(name: "bob"))
+    let (receiver, gate) = try daemonLike(b)
+    let looks = Atomic<Int>(0)
+    let outcome = Mutex<Sender.PairOutcome?>(nil)
+    let sender = try Sender(device: a.device)
+    Thread {
+      let result = try? sender.pair(
+        with: receiver.endpoint,
+        refuse: { _, _ in looks.add(1, ordering: .sequentiallyConsistent).newValue == 1 ? nil : "a contact is called that" },
+        showCode: { _, _, _ in }, confirm: { true })
+      outcome.withLock { $0 = result }
+    }.start()
+    try waitUntil { gate.pending.count == 1 }
+    _ = gate.decide(gate.pending[0].id, accept: true)
+    try waitUntil { outcome.withLock { $0 } != nil }
+    #expect(outcome.withLock { $0?.accepted } == false && outcome.withLock { $0?.declinedHere } == true)
+    usleep(300_000)
+    #expect(!(try Contacts(paths: b.device.paths).trusted().trusts(a.device.fingerprint)))
+  }
+
+  /// Review 40: a pairing accepted before the owner turned receiving off was still written
+  /// when its sender confirmed afterwards; and a contact that paired again lost the name its
+  /// owner gave it and its asking first.
+  @Test func aPairingConfirmedAfterReceivingStoppedAndARepairedContactKeepsItsSettings() throws {
+    let (a, b) = (try TestHome(name: "p4tx"), try TestHome(name: "bob"))
+    let (receiver, gate) = try daemonLike(b)
+    let modeChanged = Atomic<Bool>(false)
+    func pair(waitingForModeChange: Bool) throws -> Sender.PairOutcome? {
+      let outcome = Mutex<Sender.PairOutcome?>(nil)
+      let sender = try Sender(device: a.device)
+      Thread {
+        let result = try? sender.pair(
+          with: receiver.endpoint, showCode: { _, _, _ in },
+          confirm: {
+            while waitingForModeChange && !modeChanged.load(ordering: .sequentiallyConsistent) { usleep(10_000) }
+            return true
+          })
+        outcome.withLock { $0 = result }
+      }.start()
+      try waitUntil { gate.pending.count == 1 }
+      _ = gate.decide(gate.pending[0].id, accept: true)
+      if waitingForModeChange {
+        gate.set(mode: ModeSetting(mode: .off))
+        modeChanged.store(true, ordering: .sequentiallyConsistent)
+      }
+      try waitUntil { outcome.withLock { $0 } != nil }
+      return outcome.withLock { $0 }
+    }
+    let late = try pair(waitingForModeChange: true)
+    #expect(late?.accepted == false && late?.reason?.unescaped.contains("stopped taking pairings") == true, "\(String(describing: late))")
+    #expect(!(try Contacts(paths: b.device.paths).trusted().trusts(a.device.fingerprint)))
+    // A contact the owner named, and who asks first, pairs again: it stays as it was.
+    gate.set(mode: ModeSetting(mode: .everyone))
+    let contacts = Contacts(paths: b.device.paths)
+    gate.set(trust: try contacts.trust(TrustedPeer(id: a.device.fingerprint, name: "laptop", ask: true)))
+    #expect(try pair(waitingForModeChange: false)?.accepted == true)
+    let kept = try contacts.trusted().peer(a.device.fingerprint)
+    #expect(kept?.name == "laptop" && kept?.ask == true, "\(String(describing: kept))")
+  }
+
   @Test func contactsModeRefusesAStrangerWithoutAsking() throws {
     let (a, b) = (try TestHome(name: "alice"), try TestHome(name: "bob"))
     let (receiver, gate) = try daemonLike(b, mode: .contacts)

@@ -43,19 +43,13 @@ enum PairCommand: Command {
     let terminal = context.terminal
     let sender = try Sender(device: device)
     let yes = arguments[Self.yes]
-    let contacts = try Contacts(paths: context.paths).trusted()
     // A device that calls itself like a contact cannot become a second contact by that name
     // (review 27: it did, and `--to bob` then picked either): refused as soon as the peer is
-    // known, before its owner is asked (review 36 L7), so neither device trusts the other.
+    // known, before its owner is asked (review 36 L7), and again, with the contacts as they are
+    // then, before this side confirms (review 40), so neither device trusts the other.
     let outcome = try sender.pair(
       with: endpoint,
-      refuse: { name, id in
-        guard let clash = contacts.contact(sharingNameWith: name, other: id) else { return nil }
-        terminal.err("Pairing with \(name) (\(id.grouped))")
-        terminal.err(Self.clashWarning(clash))
-        terminal.err(Self.clashRefusal(clash))
-        return "a contact is called that"
-      },
+      refuse: { name, id in Self.nameClash(name, id, contacts: context.paths, terminal) },
       showCode: { code, name, id in
         terminal.err("Pairing with \(name) (\(id.grouped))")
         terminal.err("Verification code: \(terminal.paint(code, .bold))")
@@ -82,10 +76,30 @@ enum PairCommand: Command {
       }
       throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
     }
-    try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
+    do {
+      try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
+    } catch {
+      // The other device trusts this one already: say so, and how to undo it.
+      throw ShareError.configuration(
+        "\(error); \(outcome.peerName) trusts this device now: remove it there ('share trust remove') or pair again once that is settled"
+      )
+    }
     _ = try? ControlClient.send(.reload, paths: context.paths)
     terminal.err("Paired: \(outcome.peerName) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
     return .success
+  }
+
+  /// Why the peer cannot be paired by its name here (a contact has it, or one like it), told
+  /// on `terminal`; nil when it can.
+  static func nameClash(
+    _ name: PeerText, _ id: Fingerprint, contacts paths: SharePaths, _ terminal: Terminal
+  ) -> String? {
+    // Contacts that cannot be read are no clash here: the pairing's own write checks again.
+    guard let clash = (try? Contacts(paths: paths).trusted())?.contact(sharingNameWith: name, other: id) else { return nil }
+    terminal.err("Pairing with \(name) (\(id.grouped))")
+    terminal.err(Self.clashWarning(clash))
+    terminal.err(Self.clashRefusal(clash))
+    return "a contact is called that"
   }
 
   static func clashWarning(_ contact: TrustedPeer) -> String {

@@ -367,7 +367,8 @@ package final class Gatekeeper: Sendable {
 
   /// The asks waiting for the person, oldest first.
   package var pending: [PendingAsk] {
-    state.withLock { $0.entries.values.filter { $0.decision == nil }.map(\.ask).sorted { $0.id < $1.id } }
+    declineWhatTheModeRefuses()
+    return state.withLock { $0.entries.values.filter { $0.decision == nil }.map(\.ask).sorted { $0.id < $1.id } }
   }
 
   /// The ask with ID `id` if it was withdrawn because its sender went away (one of the latest
@@ -379,6 +380,8 @@ package final class Gatekeeper: Sendable {
   /// Accepts or declines a waiting ask; nil when there is none with that ID (never was,
   /// decided already, or withdrawn because its sender went away: see `withdrawn(_:)`).
   package func decide(_ id: Int, accept: Bool) -> PendingAsk? {
+    // Not one the mode refuses by now, between two of its waiters' looks (review 40).
+    declineWhatTheModeRefuses()
     let (ask, waiters) = state.withLock { state -> (PendingAsk?, [Waiter]) in
       guard let entry = state.entries[id], entry.decision == nil else { return (nil, []) }
       state.entries[id]?.decision = accept

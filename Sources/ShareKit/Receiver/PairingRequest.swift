@@ -49,6 +49,14 @@ struct PairingRequest {
       context.emit(.connectionFailed(address: peer.address, peer: peer, error: why))
       return
     }
+    // The mode may have changed while the sender's person compared (review 40).
+    guard gatekeeper.mode.effective() == .everyone else {
+      let reason =
+        "the receiver stopped taking pairings (mode \(gatekeeper.mode.effective().rawValue)) before it was confirmed; nobody was trusted"
+      try connection.sendNow(.pairResult(PairResult(accepted: false, reason: PeerText(reason))))
+      context.emit(.connectionFailed(address: peer.address, peer: peer, error: .refusedHere(message: reason)))
+      return
+    }
     let clash: TrustedPeer?
     do {
       clash = try context.trustUnlessNameTaken(TrustedPeer(id: peer.fingerprint, name: peer.name))

@@ -44,9 +44,15 @@ final class SessionContext: Sendable {
   /// its name or one like it by now (checked again under the contacts' lock: review 39, two
   /// pairings of one name, each accepted before either was confirmed, made two contacts of
   /// it); returns that contact, or nil when `peer` was added.
+  /// A contact that pairs again is kept as it is: the name its owner gave it, whether it asks
+  /// first (review 40: a pairing rewrote both).
   func trustUnlessNameTaken(_ peer: TrustedPeer) throws(ShareError) -> TrustedPeer? {
     guard let gatekeeper else { return nil }
     let contacts = Contacts(paths: device.paths)
+    if try contacts.trusted().peer(peer.id) != nil {
+      gatekeeper.set(trust: try contacts.trusted())
+      return nil
+    }
     if let other = try contacts.trustUnlessNameTaken(peer) { return other }
     gatekeeper.set(trust: try contacts.trusted())
     return nil

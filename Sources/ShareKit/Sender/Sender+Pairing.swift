@@ -49,6 +49,13 @@ extension Sender {
         outcome.reason = answer.reason
         return outcome
       }
+      // Checked again now the owner there has accepted: a contact here may have taken the name
+      // meanwhile, and after a confirmation the other device trusts this one (review 40).
+      if let reason = refuse(hello.name, fingerprint) {
+        try connection.sendNow(.pairConfirm(PairConfirm(confirmed: false)))
+        (outcome.reason, outcome.declinedHere) = (PeerText(reason), true)
+        return outcome
+      }
       let confirmed = confirm()
       try connection.sendNow(.pairConfirm(PairConfirm(confirmed: confirmed)))
       guard confirmed else {
