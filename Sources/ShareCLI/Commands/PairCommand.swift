@@ -40,7 +40,7 @@ enum PairCommand: Command {
     guard let endpoint = try SendCommand.resolveTargets([arguments.positionals[0]], resolver: resolver, context: context).first else {
       throw ShareError.configuration("no such peer")
     }
-    let terminal = context.terminal
+    let (terminal, paths) = (context.terminal, try context.paths)
     let sender = try Sender(device: device)
     let yes = arguments[Self.yes]
     // A device that calls itself like a contact cannot become a second contact by that name
@@ -49,7 +49,7 @@ enum PairCommand: Command {
     // then, before this side confirms (review 40), so neither device trusts the other.
     let outcome = try sender.pair(
       with: endpoint,
-      refuse: { name, id in Self.nameClash(name, id, contacts: context.paths, terminal) },
+      refuse: { name, id in Self.nameClash(name, id, contacts: paths, terminal) },
       showCode: { code, name, id in
         terminal.err("Pairing with \(name) (\(id.grouped))")
         terminal.err("Verification code: \(terminal.paint(code, .bold))")
