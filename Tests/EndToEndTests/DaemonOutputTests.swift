@@ -115,6 +115,22 @@ import Testing
     try expectRefusalsFolded(130, named: "note-", ".txt", holding: "#!/bin/sh\necho hello\n")
   }
 
+  /// The daemon's log escaped its own reasons again: a name's backslash, escaped once in the
+  /// reason, was shown as four (the name before it, as two). Shown as made, raw characters
+  /// still escaped.
+  @Test func theLogShowsARefusalsReasonEscapedOnce() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    let file = try a.file("Q3\\draft.txt", "#!/bin/sh\necho hello\n").path
+    let sent = try a.run(["--home", a.home.path, "send", file, "--to", daemon.address, "--quiet"])
+    #expect(sent.exited(with: 4), "\(sent)")
+    #expect(daemon.waitForLog("1 refused"), "\(daemon.log.suffix(2000))")
+    let line = daemon.log.split(separator: "\n").first { $0.hasPrefix("share: refused ") } ?? ""
+    #expect(line.hasPrefix(#"share: refused Q3\\draft.txt from alice"#), "\(line)")
+    #expect(line.contains(#": Q3\\draft.txt is a shell script"#), "\(line)")
+  }
+
   /// Sends `count` shell scripts under these names from a trusted sender; the daemon's log names
   /// the first 100 refusals and counts the rest in one line.
   private func expectRefusalsFolded(_ count: Int, named prefix: String, _ suffix: String, holding content: String) throws {

@@ -263,19 +263,19 @@ struct DaemonLog: Sendable {
     case .refused(let peer, let item, let reason, let acceptWith):
       emit(
         Event(event: "refused", peer: peer, item: item, reason: reason, acceptWith: acceptWith),
-        "refused \(item) from \(describe(peer)): \(reason)" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
+        "refused \(item) from \(describe(peer)): \(made(reason))" + (acceptWith.map { "; to accept it: \($0)" } ?? ""))
     case .refusedMore(let peer, let count, let reason):
       emit(
         Event(event: "refused_more", peer: peer, reason: reason, refused: count),
-        "refused \(count) more items from \(describe(peer)), the first of them: \(reason)")
+        "refused \(count) more items from \(describe(peer)), the first of them: \(made(reason))")
     case .failed(let peer, let item, let reason):
       emit(
         Event(event: "failed", peer: peer, item: item, reason: reason),
-        "failed to receive \(item) from \(describe(peer)): \(reason)")
+        "failed to receive \(item) from \(describe(peer)): \(made(reason))")
     case .failedMore(let peer, let count, let reason):
       emit(
         Event(event: "failed_more", peer: peer, reason: reason, failed: count),
-        "failed to receive \(count) more items from \(describe(peer)), the first of them: \(reason)")
+        "failed to receive \(count) more items from \(describe(peer)), the first of them: \(made(reason))")
     case .connectionFailed(let address, let peer, let error):
       connectionFailed(address: address, peer: peer, error: error)
     case .paired(let peer):
@@ -287,6 +287,13 @@ struct DaemonLog: Sendable {
         Event(event: "finished", peer: peer, stored: stored, refused: refused, failed: failed),
         "\(describe(peer)): \(stored) stored, \(refused) refused, \(failed) failed")
     }
+  }
+
+  /// A reason this daemon made, shown as it was made: the names in it were escaped then, and
+  /// escaping them again doubled their backslashes (`Q3\\\\b.sh` for `Q3\\b.sh`); anything raw in
+  /// it is still escaped (`Escaping.made`).
+  private func made(_ reason: PeerText) -> String {
+    Escaping.made(reason.unescaped, maximumLength: PeerText.displayLength)
   }
 
   private func emit(_ event: Event, _ text: String) {
