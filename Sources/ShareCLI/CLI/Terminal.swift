@@ -74,3 +74,11 @@ struct Terminal: Sendable {
 func escape(_ text: String) -> String {
   Escaping.escaped(text, maximumLength: PeerText.displayLength)
 }
+
+/// A reason this home's own daemon or type rules made (a refusal, a failure), shown as it was
+/// made: the names in it were escaped then, and escaping them again doubled their backslashes
+/// (`Q3\\\\b.sh` for `Q3\\b.sh`); anything raw in it is still escaped (`Escaping.made`). Never for a
+/// peer's text, whose backslashes must stay doubled so that it cannot forge an escape.
+func made(_ reason: PeerText) -> String {
+  Escaping.made(reason.unescaped, maximumLength: PeerText.displayLength)
+}

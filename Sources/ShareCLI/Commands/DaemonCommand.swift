@@ -289,13 +289,6 @@ struct DaemonLog: Sendable {
     }
   }
 
-  /// A reason this daemon made, shown as it was made: the names in it were escaped then, and
-  /// escaping them again doubled their backslashes (`Q3\\\\b.sh` for `Q3\\b.sh`); anything raw in
-  /// it is still escaped (`Escaping.made`).
-  private func made(_ reason: PeerText) -> String {
-    Escaping.made(reason.unescaped, maximumLength: PeerText.displayLength)
-  }
-
   private func emit(_ event: Event, _ text: String) {
     if json {
       terminal.out(JSONOutput.line(event))

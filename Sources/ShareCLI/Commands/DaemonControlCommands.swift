@@ -134,7 +134,7 @@ enum RequestsCommand: Command {
       for item in ask.items {
         var size = item.size.map(formatBytes) ?? "unknown size"
         if let files = item.files { size += files == 1 ? " in 1 file" : " in \(files) files" }
-        let verdict = item.accepted ? "" : " — will be refused: \(item.reason.map { "\($0)" } ?? "")"
+        let verdict = item.accepted ? "" : " — will be refused: \(item.reason.map(made) ?? "")"
         // A name starting with a dot is hidden from 'ls' and file managers (review 29).
         let hidden = item.name.unescaped.hasPrefix(".") ? " (hidden: its name starts with a dot)" : ""
         terminal.out("    \(item.kind) \(item.name)\(hidden), \(size), \(typeName(item, verbose: terminal.verbose))\(verdict)")

@@ -179,7 +179,7 @@ enum InboxShowCommand: Command {
     if let files = meta.files { terminal.out("Files:      \(files)") }
     let named = meta.refusedEntries ?? []
     for (index, entry) in named.enumerated() {
-      terminal.out("\(index == 0 ? "Not stored: " : "            ")\(entry.path): \(entry.reason)")
+      terminal.out("\(index == 0 ? "Not stored: " : "            ")\(entry.path): \(made(entry.reason))")
     }
     if let count = meta.entriesRefused, count > named.count { terminal.out("            … and \(count - named.count) more") }
     return .success
