@@ -117,18 +117,24 @@ struct Sightings: Sendable {
 
   private enum Found: Sendable {
     case direct(String, Peer?)
+    /// The record Avahi would have renamed a second device of the name to (`NAME #2`), if any
+    /// answered within `browseHeadStart`.
+    case sibling(String, Peer?)
     case nearby([Peer])
   }
 
   /// Resolves each name directly and browses at once; returns as soon as every name has a
   /// direct answer this home can act on without seeing the others (see `settlesAlone`), else
-  /// when the browse has its answer.
+  /// when the browse has its answer. A name new to this home settles so only when no second
+  /// device of the name answered as `NAME #2` (review 41: `--to dave` went to whichever `dave`
+  /// had won the name, `dave #2` unseen); with one, the browse's choice decides.
   static func look(for names: [String], in directory: PeerDirectory, timeout: Duration) async throws -> Sightings {
     let direct = Set(names.filter(resolvesDirectly))
     let everyName = !names.isEmpty && direct.count == Set(names).count
     return try await withThrowingTaskGroup(of: Found.self) { group in
       for name in direct {
         group.addTask { .direct(name, try await directory.resolve(name: name, timeout: timeout)) }
+        group.addTask { .sibling(name, try await directory.resolve(name: name + " #2", timeout: browseHeadStart)) }
       }
       group.addTask {
         // When every name is being resolved directly, the browse (a second client of Avahi,
@@ -138,13 +144,20 @@ struct Sightings: Sendable {
       }
       defer { group.cancelAll() }
       var sightings = Sightings()
+      var answered: [String: Peer] = [:]
+      var siblings: [String: Bool] = [:]
       while let found = try await group.next() {
         switch found {
         case .direct(let name, let peer):
-          if let peer, settlesAlone(peer) { sightings.direct[name] = peer }
+          if let peer, settlesAlone(peer) { answered[name] = peer }
+        case .sibling(let name, let peer):
+          siblings[name] = peer != nil
         case .nearby(let peers):
           sightings.nearby = peers
           return sightings
+        }
+        for (name, peer) in answered where peer.standing == .known || siblings[name] == false {
+          sightings.direct[name] = peer
         }
         if everyName && direct.allSatisfy({ sightings.direct[$0] != nil }) { return sightings }
       }
