@@ -26,6 +26,9 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
   case busy(peer: String, address: String, reason: String)
   /// The peer's certificate is not the one expected.
   case identityMismatch(expected: String, actual: String, peer: PeerText)
+  /// The peer's certificate is not the ID its record nearby claims, for a name this home knows
+  /// nothing of yet (no ID remembered for it, no contact of it).
+  case advertisedIdentityMismatch(advertised: String, actual: String, peer: PeerText)
   /// The Inbox or staging area failed.
   case inbox(InboxError)
   /// A source to send cannot be read.
@@ -40,6 +43,15 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
   /// This receiver proved the device ID of another receiver of the same send (`other`, as its
   /// `--to` named it): the items go to that device once.
   case sameReceiver(as: PeerText)
+
+  /// Whether the peer's certificate was not the one expected (`identityMismatch`,
+  /// `advertisedIdentityMismatch`).
+  package var isIdentityMismatch: Bool {
+    switch self {
+    case .identityMismatch, .advertisedIdentityMismatch: return true
+    default: return false
+    }
+  }
 
   /// Whether the connection failed (reset, closed, timed out) rather than a peer or a check
   /// refusing something.
@@ -58,6 +70,11 @@ package enum ShareError: Error, CustomStringConvertible, Sendable {
       return "\(peer) at \(address) broke the share protocol: \(problem)"
     case .busy(let peer, let address, let reason):
       return "\(peer) at \(address) is busy (\(reason)); try again in a moment"
+    case .advertisedIdentityMismatch(let expected, let actual, let peer):
+      // Review 41: this said "if it really has a new identity, run 'share trust forget'", which
+      // answered that nothing was remembered: nothing was; the record and the device disagree.
+      return
+        "\(peer)'s record nearby advertises the device ID \(expected), but the device at its address presented certificate \(actual): refusing to send (a forged or broken advertisement; this home knows nothing of \(peer) yet — compare IDs with its owner ('share id' there), or send by HOST:PORT)"
     case .identityMismatch(let expected, let actual, let peer):
       return
         "\(peer) presented certificate \(actual), not the expected \(expected): refusing to send (possible impersonation; if \(peer) really has a new identity, check its ID and run \(ShellWords.suggestion(["share", "trust", "forget", peer.unescaped])), or \(ShellWords.suggestion(["share", "trust", "remove", peer.unescaped])) and pair again if it is your contact)"

@@ -93,6 +93,26 @@ import Testing
     #expect(message.range(of: "aaa-spoof at")!.lowerBound < message.range(of: "lab-b at")!.lowerBound)
   }
 
+  /// Review 41: when the ID expected is only what a record nearby claims (a name this home
+  /// knows nothing of), the error said "if it really has a new identity, run 'share trust
+  /// forget'", which then answered that nothing was remembered. It says the record and the
+  /// device disagree.
+  @Test func aMismatchWithAnIDOnlyAdvertisedSaysTheRecordAndTheDeviceDisagree() throws {
+    let (claimed, impostor) = (try TestHome(), try TestHome())
+    let fake = try RunningReceiver(home: impostor)
+    var endpoint = Endpoint(
+      candidates: [Self.candidate(fake.port, "carol")], label: "carol", expectedFingerprint: claimed.device.fingerprint)
+    endpoint.expectedOnlyAsAdvertised = true
+    guard case .failure(let error) = try Self.sendOne(to: endpoint) else {
+      Issue.record("a send to a device that is not the one advertised succeeded")
+      return
+    }
+    let message = error.description
+    #expect(message.contains("carol's record nearby advertises the device ID \(claimed.device.fingerprint.hex)"), "\(message)")
+    #expect(message.contains("presented certificate \(impostor.device.fingerprint.hex)"), "\(message)")
+    #expect(!message.contains("trust forget"), "\(message)")
+  }
+
   /// Review 29: a stranger advertising a contact's name with the contact's ID copied, at its own
   /// address (the contact itself advertised as `carol #2`), made a send by name try only the
   /// copy's address. When none of an endpoint's addresses proves the device, those it has

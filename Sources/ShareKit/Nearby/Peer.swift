@@ -123,7 +123,9 @@ package struct Peer: Sendable, Equatable {
       return seen.insert(candidate.address).inserted ? candidate : nil
     }
     guard !candidates.isEmpty else { return nil }
-    return Endpoint(candidates: candidates, label: label ?? name, expectedFingerprint: id, rememberAs: rememberAs)
+    var endpoint = Endpoint(candidates: candidates, label: label ?? name, expectedFingerprint: id, rememberAs: rememberAs)
+    endpoint.expectedOnlyAsAdvertised = standing == .new
+    return endpoint
   }
 }
 

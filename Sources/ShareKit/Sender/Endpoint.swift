@@ -29,6 +29,9 @@ package struct Endpoint: Sendable, CustomStringConvertible {
   package var label: PeerText?
   /// The fingerprint the receiver must present (from discovery or the trust store).
   package var expectedFingerprint: Fingerprint?
+  /// Whether `expectedFingerprint` is only what a record nearby claims, for a name this home
+  /// knows nothing of (what a mismatch is then said to be).
+  package var expectedOnlyAsAdvertised = false
   /// The name under which the ID this receiver proves is remembered (trust on first use); nil
   /// when nothing is to be remembered (an address, an ID prefix).
   package var rememberAs: String?

@@ -112,7 +112,8 @@ extension Sender {
     init(_ error: any Error) {
       switch error {
       case ShareError.peerFailure(code: "busy", _), TLSError.connectionClosed: self = .turnedAway
-      case ShareError.peerFailure, ShareError.identityMismatch, WireError.identityMismatch, WireError.versionMismatch:
+      case ShareError.peerFailure, ShareError.identityMismatch, ShareError.advertisedIdentityMismatch, WireError.identityMismatch,
+        WireError.versionMismatch:
         self = .final
       default: self = .neither
       }
@@ -153,7 +154,9 @@ extension Sender {
         tcp.close()
         return race.fail(candidate, ShareError.cancelled("another address answered first"))
       }
-      let tls = try handshake(tcp, expecting: endpoint.expectedFingerprint, name: candidate.advertisedAs ?? endpoint.name)
+      let tls = try handshake(
+        tcp, expecting: endpoint.expectedFingerprint, name: candidate.advertisedAs ?? endpoint.name,
+        advertisedOnly: endpoint.expectedOnlyAsAdvertised)
       let connection = FramedConnection(tls)
       opened = connection
       try tls.setIdleTimeout(connectTimeout)
@@ -177,11 +180,14 @@ extension Sender {
 
   /// The TLS handshake on a connected socket; a receiver presenting another certificate than
   /// `expected` is an identity mismatch under `name`, found before anything is said to it.
-  private func handshake(_ tcp: Socket, expecting expected: Fingerprint?, name: PeerText) throws -> TLSConnection {
+  private func handshake(
+    _ tcp: Socket, expecting expected: Fingerprint?, name: PeerText, advertisedOnly: Bool = false
+  ) throws -> TLSConnection {
     do {
       return try TLSConnection.connect(tcp, context: context, timeout: connectTimeout, expectedPeer: expected)
     } catch {
       guard case .peerMismatch(let expected, let actual) = error else { throw error }
+      if advertisedOnly { throw ShareError.advertisedIdentityMismatch(advertised: expected.hex, actual: actual.hex, peer: name) }
       throw ShareError.identityMismatch(expected: expected.hex, actual: actual.hex, peer: name)
     }
   }
@@ -199,9 +205,7 @@ extension Sender {
       let name = refusal.candidate.advertisedAs ?? endpoint.label ?? "the receiver"
       return .busy(peer: name.description, address: refusal.candidate.address, reason: busyReason(message))
     }
-    let ordered =
-      errors.filter { if case .identityMismatch = $0.error { true } else { false } }
-      + errors.filter { if case .identityMismatch = $0.error { false } else { true } }
+    let ordered = errors.filter { $0.error.isIdentityMismatch } + errors.filter { !$0.error.isIdentityMismatch }
     guard let first = ordered.first else {
       return .transport("no address to connect to", detail: "empty endpoint")
     }
