@@ -251,6 +251,23 @@ import Testing
     #expect(contacts.contact(sharingNameWith: PeerText("lab-c"), other: R.mallory) == nil)
   }
 
+  /// Review 41: a record claiming an ID that only starts with a contact's 12 digits (as share
+  /// shows IDs) was listed with the contact's short ID, unmarked.
+  @Test func anIDThatOnlyStartsAsAKnownDevicesIsUnverified() throws {
+    let book = R.book(contacts: ["lab-b": R.labB])
+    let copy = try #require(Fingerprint(bytes: Array(R.labB.bytes.prefix(6)) + Array(repeating: 0xEE, count: 26)))
+    #expect(copy.short == R.labB.short && copy != R.labB)
+    #expect(book.standing(name: "lab-phone", id: copy) == .idLooksLike("lab-b"))
+    #expect(book.standing(name: "lab-phone", id: R.mallory) == .new)
+    let peers = R.peers([R.record("lab-phone", copy, port: 9)], book: book)
+    #expect(peers.first?.standing.isUnverifiedClaim == true)
+    #expect {
+      try R.endpoint(for: "lab-phone", among: peers, book: book)
+    } throws: { error in
+      "\(error)".contains("starts as lab-b's does")
+    }
+  }
+
   /// Review 18: a stranger calling itself `bob-desk` beside the contact `bob-desk` is advertised
   /// by its Avahi as `bob-desk #2` (the name is taken on the link), which no look-alike check
   /// caught: it was listed and offered as an ordinary new peer.

@@ -65,7 +65,7 @@ enum PeersCommand: Command {
       switch peer.standing {
       case .known: standing = "known"
       case .new: standing = "new"
-      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName: standing = "unverified"
+      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName, .idLooksLike: standing = "unverified"
       }
       unverified = PeersCommand.claim(of: peer)
     }
@@ -179,6 +179,8 @@ enum PeersCommand: Command {
       return "unverified: advertises this device's own name"
     case .looksLike(let name):
       return "unverified: only looks like \(escape(name)), a device this home knows"
+    case .idLooksLike(let name):
+      return "unverified: its ID starts as \(escape(name))'s does, and is not it"
     }
   }
 

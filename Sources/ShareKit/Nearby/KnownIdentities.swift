@@ -92,6 +92,7 @@ package struct KnownIdentities: Sendable {
     let names = names(for: id)
     if !names.isEmpty { return .claimsIDOf(names) }
     if let similar = others.first(where: { Self.looksAlike($0.name, name) }) { return .looksLike(similar.name) }
+    if let similar = pairs.first(where: { $0.id != id && $0.id.short == id.short }) { return .idLooksLike(similar.name) }
     return .new
   }
 

@@ -40,12 +40,15 @@ package struct Peer: Sendable, Equatable {
     /// Its name is this home's own (or looks like it), and its ID is not this home's: another
     /// device, which a send to this device's name must never reach.
     case takesOwnName
+    /// Its ID is not one this home knows, but starts with the same 12 digits share shows of the
+    /// ID of a device it knows (named): made to be taken for that device in a listing (review 41).
+    case idLooksLike(String)
 
     /// Whether the record says something this home knows to be otherwise.
     package var isUnverifiedClaim: Bool {
       switch self {
       case .known, .new: false
-      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName: true
+      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName, .idLooksLike: true
       }
     }
   }

@@ -206,6 +206,10 @@ extension PeerResolver {
         throw .configuration(
           "\(shown) is this device's own name (or looks like it), and the device advertising it there (\(id.short)) is another: not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
         )
+      case .idLooksLike(let similar):
+        throw .configuration(
+          "\(shown) advertises a device ID that starts as \(PeerText(similar))'s does (\(id.short)) and is not it: not sending to it (a record made to be taken for \(PeerText(similar))). If it is really another device, send to it by its whole ID: --to \(id.hex)"
+        )
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
         throw .configuration(
