@@ -110,22 +110,21 @@ package struct KnownIdentities: Sendable {
   /// stranger called itself `alice (60a2fb7ce8a2)`, which share shows as the contact `alice` and
   /// its ID are shown, with its own ID after).
   ///
-  /// Names whose letters and digits are the same (`skeleton`) look alike too, and a name with a
-  /// number word after a blank (`alice-pc 2`) looks like the name without it, as with Avahi's
-  /// ` #2` (review 41: `alice-pc.`, `alice-pc_`, `alice pc`, `alice-pc…` and `alice-pc 2` beside
-  /// the contact `alice-pc` were listed as new devices, unmarked, and sent to).
+  /// Names whose letters and digits are the same (`skeleton`) look alike too (review 41:
+  /// `alice-pc.`, `alice-pc_`, `alice pc`, `alice-pc…` beside the contact `alice-pc` were listed
+  /// as new devices, unmarked, and sent to). A number word after a blank is part of the name
+  /// (`laptop 2` is a second laptop, which review 42 found could then never be reached or
+  /// trusted by its own name); Avahi's own ` #2` is not.
   package static func looksAlike(_ first: String, _ second: String) -> Bool {
     look(first, second) || look(withoutCollisionNumber(first), second) || look(first, withoutCollisionNumber(second))
       || withoutDecoration(first).map { look($0, second) } == true || withoutDecoration(second).map { look(first, $0) } == true
       || sameSkeleton(first, second)
   }
 
-  /// Whether the two names have the same letters and digits as they look (`skeleton`), one of
-  /// them perhaps with a number word after a blank (`alice-pc 2`); two numbered names are not
-  /// alike for their numbers (`Room 2`, `Room 3`).
+  /// Whether the two names have the same letters and digits as they look (`skeleton`).
   private static func sameSkeleton(_ first: String, _ second: String) -> Bool {
-    guard let one = skeleton(first), let other = skeleton(second) else { return false }
-    return one == other || skeleton(withoutNumberWord(first)) == other || one == skeleton(withoutNumberWord(second))
+    guard let one = skeleton(first) else { return false }
+    return one == skeleton(second)
   }
 
   /// `name` as `appearance` draws it, with only its letters and digits: the blanks, dashes,
@@ -134,15 +133,6 @@ package struct KnownIdentities: Sendable {
   static func skeleton(_ name: String) -> String? {
     let kept = appearance(name).unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }
     return kept.isEmpty ? nil : String(String.UnicodeScalarView(kept))
-  }
-
-  /// `name` without a last word of digits after a blank (`alice-pc 2`); `name` itself when it
-  /// has none.
-  static func withoutNumberWord(_ name: String) -> String {
-    guard let blank = name.lastIndex(where: \.isWhitespace) else { return name }
-    let word = name[name.index(after: blank)...]
-    guard !word.isEmpty, word.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return name }
-    return String(name[..<blank])
   }
 
   /// `name` without what follows its first bracket (`alice (60a2fb7ce8a2)`, `bob-desk [x]`,

@@ -200,7 +200,7 @@ extension PeerResolver {
         )
       case .looksLike(let similar):
         throw .configuration(
-          "\(shown) only looks like \(PeerText(similar)), a device this home knows: its name differs by look-alike characters and its ID (\(id.short)) is not that device's; not sending to it. If it is really another device, send to it by its ID: --to \(id.short)"
+          "\(shown) only looks like \(PeerText(similar)), a device this home knows (the names differ only in letter case, punctuation, blanks or characters drawn alike), and its ID (\(id.short)) is not that device's; not sending to it. If it is really another device, send to it by its ID: --to \(id.short), or give it a name of its own here: 'share trust add \(id.hex) --name OTHER'"
         )
       case .takesOwnName:
         throw .configuration(
