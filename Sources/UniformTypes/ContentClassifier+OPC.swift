@@ -120,13 +120,18 @@ extension ContentClassifier {
         "[Content_Types].xml makes every *.\(Escaping.escaped(suffix, maximumLength: 20)) part a VBA project, in a package of more parts than share lists"
     }
     guard !projectExtensions.isEmpty else { return nil }
-    // A part's extension is what follows the last dot of its last segment, as OPC has it.
     let project = parts.first { part in
-      let last = lastSegment(part)
-      guard let dot = last.lastIndex(of: UInt8(ascii: ".")) else { return false }
-      return projectExtensions.contains(String(Substring(last[last.index(after: dot)...]))) && !overridden.contains(part)
+      partExtension(part).map { projectExtensions.contains($0) } == true && !overridden.contains(part)
     }
     return project.map { "[Content_Types].xml makes \(Escaping.escaped($0, maximumLength: 40)) a VBA project" }
+  }
+
+  /// A part's extension, as OPC has it: what follows the last dot of its last segment; nil
+  /// when that has none.
+  static func partExtension(_ part: String) -> String? {
+    let last = lastSegment(part)
+    guard let dot = last.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+    return String(Substring(last[last.index(after: dot)...]))
   }
 
   static let vbaProjectContentType = "application/vnd.ms-office.vbaproject"

@@ -12,23 +12,18 @@ extension ContentClassifier {
   static func declaredConnectionParts(_ text: String, parts: [String]) -> Set<String> {
     guard ByteSearch.contains(connectionsContentType, in: text) else { return [] }
     var named: Set<String> = []
-    var extensions: Set<Substring> = []
+    var extensions: Set<String> = []
     for bytes in text.utf8.split(separator: UInt8(ascii: "<")) {
       let element = text[bytes.startIndex..<bytes.endIndex]
       guard attributeValues("ContentType", in: element).first == connectionsContentType else { continue }
       if element.utf8.starts(with: "override".utf8), let part = attributeValues("PartName", in: element).first {
         named.insert(String(part.drop { $0 == "/" }))
       } else if element.utf8.starts(with: "default".utf8), let suffix = attributeValues("Extension", in: element).first {
-        extensions.insert(Substring(suffix))
+        extensions.insert(suffix)
       }
     }
     guard !extensions.isEmpty else { return named }
-    return named.union(
-      parts.filter { part in
-        let last = lastSegment(part)
-        guard let dot = last.lastIndex(of: UInt8(ascii: ".")) else { return false }
-        return extensions.contains(Substring(last[last.index(after: dot)...]))
-      })
+    return named.union(parts.filter { partExtension($0).map(extensions.contains) == true })
   }
 
   /// A web query (a `url` attribute: `webPr`'s) in a connections part whose connections are

@@ -79,7 +79,7 @@ extension TypePolicy {
   package func check(path: String, sniffer: ContentSniffer) throws(FileReadError) -> CheckReport {
     let head = try HeadReader.read(path: path, limit: ContentSniffer.headLength)
     // Judged under the name it is called by, backslashes and all, as a receiver is offered it.
-    let name = path.split(separator: "/").last.map(String.init) ?? path
+    let name = TypeRegistry.calledName(path) ?? path
     if head.isDirectory {
       let verdict = judge(name: name, kind: .folder)
       return CheckReport(

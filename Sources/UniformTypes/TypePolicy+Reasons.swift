@@ -20,8 +20,7 @@ extension TypePolicy {
   func subject(_ name: String, _ kind: ItemKind) -> String {
     // The item as it is called: its last `/` component, backslashes and all (review 37:
     // `Q3 budget\draft.sh` was called "draft.sh", the part its type is read from).
-    let last = name.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
-    let shown = Escaping.escaped(last, maximumLength: 80)
+    let shown = Escaping.escaped(TypeRegistry.calledName(name) ?? "", maximumLength: 80)
     switch kind {
     case .file: return shown.isEmpty ? "the file" : shown
     case .folder: return "folder \(shown)"

@@ -1,4 +1,10 @@
 extension TypeRegistry {
+  /// The name an item is called by: the last `/` component of `path`, backslashes and all (on
+  /// Linux a `\` is a name's own character); nil when `path` has none (`/`, empty).
+  static func calledName(_ path: String) -> String? {
+    path.split(separator: "/").last.map(String.init)
+  }
+
   /// The last path component, without trailing dots and blanks, at most its last 1,024 bytes
   /// (cut at a scalar boundary). Works on Unicode scalars, not Characters: no grapheme
   /// breaking on the hot path, and hostile names stay linear.

@@ -77,14 +77,14 @@ enum PairCommand: Command {
       throw ShareError.peerFailure(code: "declined", message: outcome.reason ?? "the pairing was declined")
     }
     do {
-      try Contacts(paths: context.paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
+      try Contacts(paths: paths).pair(with: TrustedPeer(id: outcome.peerFingerprint, name: outcome.peerName))
     } catch {
       // The other device trusts this one already: say so, and how to undo it.
       throw ShareError.configuration(
         "\(error); \(outcome.peerName) trusts this device now: remove it there ('share trust remove') or pair again once that is settled"
       )
     }
-    _ = try? ControlClient.send(.reload, paths: context.paths)
+    _ = try? ControlClient.send(.reload, paths: paths)
     terminal.err("Paired: \(outcome.peerName) (\(outcome.peerFingerprint.grouped)) is a contact of this home.")
     return .success
   }

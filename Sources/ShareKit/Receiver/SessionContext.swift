@@ -49,11 +49,7 @@ final class SessionContext: Sendable {
   func trustUnlessNameTaken(_ peer: TrustedPeer) throws(ShareError) -> TrustedPeer? {
     guard let gatekeeper else { return nil }
     let contacts = Contacts(paths: device.paths)
-    if try contacts.trusted().peer(peer.id) != nil {
-      gatekeeper.set(trust: try contacts.trusted())
-      return nil
-    }
-    if let other = try contacts.trustUnlessNameTaken(peer) { return other }
+    if let other = try contacts.trustUnlessNameTaken(peer, keepingExisting: true) { return other }
     gatekeeper.set(trust: try contacts.trusted())
     return nil
   }

@@ -181,7 +181,7 @@ extension Sender {
   /// The TLS handshake on a connected socket; a receiver presenting another certificate than
   /// `expected` is an identity mismatch under `name`, found before anything is said to it.
   private func handshake(
-    _ tcp: Socket, expecting expected: Fingerprint?, name: PeerText, advertisedOnly: Bool = false
+    _ tcp: Socket, expecting expected: Fingerprint?, name: PeerText, advertisedOnly: Bool
   ) throws -> TLSConnection {
     do {
       return try TLSConnection.connect(tcp, context: context, timeout: connectTimeout, expectedPeer: expected)

@@ -87,9 +87,11 @@ package struct Contacts: Sendable {
   /// Adds or updates a contact a person named (`share trust add`), unless another contact has
   /// that name or one that looks like it: two contacts of one name would defeat the name's pin
   /// (a send by it, the warning about a stranger using it). Returns that contact, or nil.
-  package func trustUnlessNameTaken(_ peer: TrustedPeer) throws(ShareError) -> TrustedPeer? {
+  /// `keepingExisting`: a contact `peer` is already stays as it is (its name, its asking first).
+  package func trustUnlessNameTaken(_ peer: TrustedPeer, keepingExisting: Bool = false) throws(ShareError) -> TrustedPeer? {
     try withExclusiveLock(on: lockFile) { () throws(ShareError) in
       try changeTrust { store -> TrustedPeer? in
+        if keepingExisting, store.peer(peer.id) != nil { return nil }
         if let other = store.contact(sharingNameWith: peer.name, other: peer.id) { return other }
         store.add(peer)
         return nil
