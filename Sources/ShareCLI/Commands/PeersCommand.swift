@@ -9,6 +9,9 @@ enum PeersCommand: Command {
   static let watch = Flag("--watch", "Keep listening and print peers as they appear, change and disappear")
   static let json = Flag("--json", "One JSON object per peer (or event), per line")
 
+  /// How long each known device's address has to complete a TLS handshake.
+  static let proofTimeout: Duration = .milliseconds(1500)
+
   static let spec = CommandSpec(
     path: ["peers"], summary: "List nearby peers (mDNS/DNS-SD through Avahi)",
     usage: ["peers [--timeout DURATION] [--json]", "peers --watch [--timeout DURATION] [--json]"],
@@ -24,7 +27,12 @@ enum PeersCommand: Command {
       A record's device ID is a claim anyone can make. Records are shown as one device, and as
       a contact, only when their name and ID are a pair this home knows (a contact, or a name it
       sent to before); a record that advertises a known device's ID under another name, or a
-      known name with another ID, is listed on its own and marked unverified.
+      known name with another ID, is listed on its own and marked unverified. And since a record
+      may copy a contact's name and ID word for word, share asks each address of a known
+      device for a TLS handshake (nothing is sent): an address whose certificate is another's
+      is listed on its own, marked unverified, and a known device none of whose addresses
+      answered within 1.5 s is marked 'not reached'. --watch lists the records as they come,
+      unchecked.
       """,
     options: [timeout, watch, json],
     examples: ["share peers", "share peers --watch --json"])
@@ -48,6 +56,9 @@ enum PeersCommand: Command {
     var standing: String
     /// For an unverified record: what it claims, in a sentence.
     var unverified: String?
+    /// For a known record: whether the certificate at one of its addresses proved its ID
+    /// (false: none answered in time). Absent for other records and for --watch.
+    var proved: Bool?
 
     init(_ peer: Peer, event: String? = nil) {
       self.event = event
@@ -65,9 +76,10 @@ enum PeersCommand: Command {
       switch peer.standing {
       case .known: standing = "known"
       case .new: standing = "new"
-      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName, .idLooksLike: standing = "unverified"
+      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName, .idLooksLike, .certificateIsNot: standing = "unverified"
       }
       unverified = PeersCommand.claim(of: peer)
+      proved = peer.proved
     }
   }
 
@@ -75,12 +87,15 @@ enum PeersCommand: Command {
     let given = try arguments.duration(Self.timeout, bare: .seconds, in: 0...3600)
     let timeout = given ?? 3
     let terminal = context.terminal
-    let resolver = try PeerResolver(device: context.device(), contacts: Contacts(paths: context.paths))
+    let device = try context.device()
+    let resolver = try PeerResolver(device: device, contacts: Contacts(paths: context.paths))
     let book = try resolver.knownIdentities(warn: { terminal.warn($0) })
     let directory = PeerDirectory(book: book)
     let json = arguments[Self.json]
     if arguments[Self.watch] { return try watch(directory, json: json, for: given, terminal: terminal) }
-    let peers = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
+    let listed = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
+    // A record that copies a contact's name and ID is told from it only by its certificate.
+    let peers = try PeerProof(device: device, timeout: proofTimeout).prove(listed)
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
     // A claim is unverified when it names a share device, or when its fingerprint is claimed
     // from elsewhere too (review 31: a stranger squatting a phone's fingerprint).
@@ -181,6 +196,9 @@ enum PeersCommand: Command {
       return "unverified: only looks like \(escape(name)), a device this home knows"
     case .idLooksLike(let name):
       return "unverified: its ID starts as \(escape(name))'s does, and is not it"
+    case .certificateIsNot(let name):
+      let whose = name.isEmpty ? "this device's" : escape(name) + "'s"
+      return "unverified: advertises \(whose) name and ID, and its certificate is another's"
     }
   }
 
@@ -188,7 +206,8 @@ enum PeersCommand: Command {
   static func marks(_ peer: Peer) -> [String] {
     if let claim = claim(of: peer) { return [claim] }
     let contact = peer.contactName.map { "your contact \($0)" } ?? "contact"
-    return [peer.isSelf ? "this home" : nil, peer.trusted ? contact : nil].compactMap { $0 }
+    let unproved = peer.proved == false ? "not reached: its certificate is unchecked" : nil
+    return [peer.isSelf ? "this home" : nil, peer.trusted ? contact : nil, unproved].compactMap { $0 }
   }
 
   static func show(_ peer: Peer, event: String?, json: Bool, terminal: Terminal) {

@@ -43,12 +43,15 @@ package struct Peer: Sendable, Equatable {
     /// Its ID is not one this home knows, but starts with the same 12 digits share shows of the
     /// ID of a device it knows (named): made to be taken for that device in a listing (review 41).
     case idLooksLike(String)
+    /// Its name and ID are a pair this home knows, but the certificate at its address is not
+    /// that ID (`PeerProof`): a copy of the record of the device named (empty: this device).
+    case certificateIsNot(String)
 
     /// Whether the record says something this home knows to be otherwise.
     package var isUnverifiedClaim: Bool {
       switch self {
       case .known, .new: false
-      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName, .idLooksLike: true
+      case .claimsIDOf, .nameKnownWith, .looksLike, .takesOwnName, .idLooksLike, .certificateIsNot: true
       }
     }
   }
@@ -71,6 +74,9 @@ package struct Peer: Sendable, Equatable {
   /// `share peers` showed the contact `srv` only as `server-01 (contact)`).
   package var contactName: PeerText?
   package var standing: Standing
+  /// Whether a TLS handshake at one of its addresses proved the ID it advertises (`PeerProof`):
+  /// nil when nothing was asked.
+  package var proved: Bool? = nil
 
   package init(
     name: PeerText, aliases: [PeerText] = [], id: Fingerprint?, version: String?, addresses: [Address], isSelf: Bool,

@@ -210,6 +210,10 @@ extension PeerResolver {
         throw .configuration(
           "\(shown) advertises a device ID that starts as \(PeerText(similar))'s does (\(id.short)) and is not it: not sending to it (a record made to be taken for \(PeerText(similar))). If it is really another device, send to it by its whole ID: --to \(id.hex)"
         )
+      case .certificateIsNot:
+        throw .configuration(
+          "the record called \(shown) nearby advertises the device ID \(id.short), but the certificate at its address is another device's: not sending to it (a copy of the record, made to impersonate)"
+        )
       case .claimsIDOf(let names):
         let known = names.map { Escaping.escaped($0) }.joined(separator: " or ")
         throw .configuration(

@@ -81,7 +81,7 @@ final class ReceiveSession {
   static let planTurn = 256
 
   private func exchange() throws {
-    let peer = try greet()
+    guard let peer = try greet() else { return }
     guard let ask = try receiveAsk(from: peer) else { return }
     let book = ReceiptBook(peer: peer, offered: ask.items.map(\.id), emit: emit)
     // The plans only: the Ask (the Receipt needs none of it) and the decision's copies of the
@@ -125,10 +125,12 @@ final class ReceiveSession {
   }
 
   /// Hello both ways: the peer's must speak this version and name the certificate it presented,
-  /// and the gatekeeper must admit it.
-  private func greet() throws -> PeerInfo {
+  /// and the gatekeeper must admit it. Nil when the peer closed the connection cleanly before saying anything (it only checked
+  /// this device's certificate, as `share peers` does): nothing to log.
+  private func greet() throws -> PeerInfo? {
     // A Hello is a name, an ID and a summary: a few hundred bytes, read before anything is proven.
-    guard case .hello(let hello) = try connection.receiveMessage(expecting: "Hello", maxBytes: Hello.maxBytes) else {
+    guard let first = try connection.receiveFirstMessage(expecting: "Hello", maxBytes: Hello.maxBytes) else { return nil }
+    guard case .hello(let hello) = first else {
       throw WireError.unexpected(expected: "Hello", got: "another message")
     }
     let fingerprint = connection.tls.peerFingerprint

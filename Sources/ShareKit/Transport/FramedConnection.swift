@@ -109,7 +109,22 @@ final class FramedConnection {
   /// bytes are then read and dropped, 64 KiB at a time, so that the sender, still writing them,
   /// reads the refusal rather than a connection reset.
   func receiveMessage(expecting expected: String, maxBytes: Int? = nil, admit: (Int) throws -> Void = { _ in }) throws -> Message {
-    let header = try receiveHeader()
+    try message(after: receiveHeader(), expecting: expected, maxBytes: maxBytes, admit: admit)
+  }
+
+  /// The peer's first message, as `receiveMessage`; nil when the peer closed the connection
+  /// cleanly (close_notify) before sending a byte: a peer that only checked the certificate
+  /// (`share peers`, `PeerProof`).
+  func receiveFirstMessage(expecting expected: String, maxBytes: Int) throws -> Message? {
+    let first = try headerBuffer.withUnsafeMutableBytes { try tls.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<1])) }
+    guard first > 0 else { return nil }
+    try headerBuffer.withUnsafeMutableBytes { try tls.readExactly(into: UnsafeMutableRawBufferPointer(rebasing: $0[1...])) }
+    return try message(after: FrameHeader(decoding: headerBuffer, limits: limits), expecting: expected, maxBytes: maxBytes)
+  }
+
+  private func message(
+    after header: FrameHeader, expecting expected: String, maxBytes: Int?, admit: (Int) throws -> Void = { _ in }
+  ) throws -> Message {
     guard header.kind == .control else {
       throw WireError.unexpected(expected: expected, got: "a \(header.kind) frame")
     }
