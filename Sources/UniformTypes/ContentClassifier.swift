@@ -315,7 +315,11 @@ package enum ContentClassifier {
     isWideText(head) || startsWith(head, [0x00, 0x00, 0xFE, 0xFF])
   }
 
-  /// The script type named by a `#!` first line, and the interpreter's name.
+  /// The script type named by a `#!` first line, and the interpreter's name: a line whose first
+  /// word is a path (`#!/bin/sh`, `#! /usr/bin/env python3`), as the kernel runs it, or an
+  /// interpreter named without one (`#!python3`, which launchers rewrite). Anything else after
+  /// `#!` names no interpreter: Rust's inner attributes (`#![no_std]`, review 43: 9 of 348 `.rs`
+  /// files of five Debian crates were refused as scripts), HTK label files (`#!MLF!#`).
   static func shebangType(_ head: UnsafeRawBufferPointer) -> (TypeIdentifier, String)? {
     let offset = startsWith(head, [0xEF, 0xBB, 0xBF]) ? 3 : 0
     guard head.count >= offset + 2, head[offset] == UInt8(ascii: "#"), head[offset + 1] == UInt8(ascii: "!")
@@ -324,37 +328,39 @@ package enum ContentClassifier {
     while end < head.count, end < offset + 512, head[end] != UInt8(ascii: "\n") { end += 1 }
     let line = String(decoding: UnsafeRawBufferPointer(rebasing: head[(offset + 2)..<end]), as: UTF8.self)
     var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
-    guard !words.isEmpty else { return (.script, "an unnamed interpreter") }
+    guard let first = words.first else { return (.script, "an unnamed interpreter") }
+    guard first.hasPrefix("/") || interpreterType(basename(first)) != nil else { return nil }
     var interpreter = basename(words.removeFirst())
     if interpreter == "env" {
       // env [-S] [-i] [NAME=value...] program
       while let word = words.first, word.hasPrefix("-") || word.contains("=") { words.removeFirst() }
       interpreter = words.first.map(basename) ?? "env"
     }
+    return (interpreterType(interpreter) ?? .script, Escaping.escaped(interpreter, maximumLength: 40))
+  }
+
+  /// The script type of an interpreter known by its name (`env` itself: a script), nil for
+  /// other names.
+  static func interpreterType(_ interpreter: String) -> TypeIdentifier? {
     let name = interpreter.lowercased()
-    let type: TypeIdentifier
-    if ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox", "yash"]
-      .contains(name)
-    {
-      type = .shellScript
-    } else if name.hasPrefix("python") || name.hasPrefix("pypy") {
-      type = .pythonScript
-    } else if name.hasPrefix("perl") {
-      type = "public.perl-script"
-    } else if name.hasPrefix("ruby") || name == "jruby" {
-      type = "public.ruby-script"
-    } else if name.hasPrefix("php") {
-      type = "public.php-script"
-    } else if ["node", "nodejs", "deno", "bun", "qjs", "gjs"].contains(name) {
-      type = "com.netscape.javascript-source"
-    } else if name == "pwsh" || name == "powershell" {
-      type = "com.microsoft.powershell-script"
-    } else if name.hasPrefix("tclsh") || name.hasPrefix("wish") || name == "expect" {
-      type = "public.tcl-script"
-    } else {
-      type = .script
+    if ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox", "yash"].contains(name) {
+      return .shellScript
     }
-    return (type, Escaping.escaped(interpreter, maximumLength: 40))
+    if name.hasPrefix("python") || name.hasPrefix("pypy") { return .pythonScript }
+    if name.hasPrefix("perl") { return "public.perl-script" }
+    if name.hasPrefix("ruby") || name == "jruby" { return "public.ruby-script" }
+    if name.hasPrefix("php") { return "public.php-script" }
+    if ["node", "nodejs", "deno", "bun", "qjs", "gjs"].contains(name) { return "com.netscape.javascript-source" }
+    if name == "pwsh" || name == "powershell" { return "com.microsoft.powershell-script" }
+    if name.hasPrefix("tclsh") || name.hasPrefix("wish") || name == "expect" { return "public.tcl-script" }
+    if [
+      "env", "awk", "gawk", "mawk", "nawk", "sed", "lua", "luajit", "rscript", "osascript", "make", "runhaskell", "escript", "guile",
+      "sbcl", "julia",
+    ]
+    .contains(name) {
+      return .script
+    }
+    return nil
   }
 
   private static func basename(_ path: String) -> String {

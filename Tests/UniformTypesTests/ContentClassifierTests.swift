@@ -143,6 +143,17 @@ struct ContentClassifierTests {
     #expect(classify(Array(text.utf8), "text/plain").type == TypeIdentifier(expected))
   }
 
+  @Test(
+    "#! names an interpreter by a path or by a known name; other text after it is not a #! line (review 43)",
+    arguments: [
+      ("#!python3\nprint(1)\n", "public.python-script"), ("#!bash\necho\n", "public.shell-script"),
+      ("#!  mawk -f\n", "public.script"), ("#![no_std]\n#![no_main]\n", "public.plain-text"),
+      ("#![cfg(feature = \"serde\")]\n\nextern crate serde;\n", "public.plain-text"), ("#!MLF!#\n\"*/a01.lab\"\n", "public.plain-text"),
+    ] as [(String, String)])
+  func shebangWords(text: String, expected: String) {
+    #expect(classify(Array(text.utf8), "text/plain").type == TypeIdentifier(expected))
+  }
+
   @Test("libmagic's own script type is kept")
   func libmagicScriptKept() {
     #expect(classify(Array("#!/bin/sh\n".utf8), "text/x-shellscript").type == .shellScript)

@@ -15,6 +15,18 @@ struct MisleadingNameTests {
     try Self.policy.get().judge(name: name, head: head, totalSize: Int64(head.count), sniffer: try Self.sniffer.get())
   }
 
+  @Test("Rust source that starts with an inner attribute is Rust, not a script (review 43)")
+  func rustInnerAttributes() throws {
+    for text in [
+      "#![cfg(feature = \"serde\")]\n\nextern crate serde;\nuse self::serde::de::Deserialize;\n",
+      "#![no_std]\n\nuse core::panic::PanicInfo;\n",
+    ] {
+      let verdict = try judge("serde.rs", SampleBytes.utf8(text))
+      #expect(verdict.accepted, "\(verdict.reason)")
+    }
+    #expect(try !judge("serde.rs", SampleBytes.utf8("#!/bin/sh\nrm -rf ~\n")).accepted)
+  }
+
   @Test(".ts is TypeScript when it is text, a Qt Linguist file when it is one, and video when it is a transport stream")
   func typeScript() throws {
     let source = SampleBytes.utf8("export interface Point {\n  x: number;\n  y: number;\n}\ndeclare function draw(p: Point): void;\n")
