@@ -58,6 +58,7 @@ extension ContentClassifier {
     }
     return slideActionSign(entries, parts, in: bytes, budget: &budget)
       ?? webQuerySign(entries, parts, connections: connections, in: bytes, budget: &budget)
+      ?? ddeSign(entries, parts, in: bytes, budget: &budget)
   }
 
   /// PowerPoint runs a program (`ppaction://program`, the program in the link's relationship)
@@ -172,7 +173,7 @@ extension ContentClassifier {
   /// The text of a stored or deflated part, as far as the item holds it, as an XML parser reads
   /// it (`xmlText`), lowercased; `isCut` when it goes on past `limit`; `cost`, the bytes read
   /// and inflated.
-  private static func partText(_ entry: ZipEntry, in bytes: ItemBytes, limit: Int) -> (text: String, isCut: Bool, cost: Int)? {
+  static func partText(_ entry: ZipEntry, in bytes: ItemBytes, limit: Int) -> (text: String, isCut: Bool, cost: Int)? {
     let read: [UInt8]?
     var cost = 0
     switch entry.method {

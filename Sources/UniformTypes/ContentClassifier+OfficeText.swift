@@ -32,7 +32,7 @@ extension ContentClassifier {
     if let element = asRead(flatOpenDocumentMacros) {
       return (.openDocumentMacros, "flat OpenDocument file with macros (\(element))")
     }
-    return asRead(officeTextMacros).map { (.macroEnabled, $0) }
+    return asRead(officeTextMacros).map { (.macroEnabled, $0) } ?? asRead(textDDESign).map { (.macroEnabled, $0) }
   }
 
   /// Whether `head` may be a document written as text that carries macros further on: a MIME
@@ -50,7 +50,7 @@ extension ContentClassifier {
   }
 
   static let textDocumentMarkers = [
-    "mime-version", "multipart/", "mso-application", "worddocument", "xmlpackage", "opendocument", "visiodocument",
+    "mime-version", "multipart/", "mso-application", "worddocument", "xmlpackage", "opendocument", "visiodocument", "{\\rtf",
   ]
 
   /// `textDocumentMacros` over all of a complete item whose head is such a form: read a window
