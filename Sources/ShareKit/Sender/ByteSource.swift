@@ -4,7 +4,8 @@ import System
 /// Where a payload's bytes are read from.
 enum ByteSource {
   case memory([UInt8])
-  case descriptor(Int32)
+  /// A file, and what it was when it was opened (`changedWhileRead`).
+  case file(Int32, FileStamp)
   /// Bytes already read from a stream, then the rest of it.
   case prefixed([UInt8], Int32)
   /// A file read with pread from offset 0, so several senders can share one descriptor.
@@ -27,7 +28,7 @@ enum ByteSource {
       bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
       offset += count
       return count
-    case .descriptor(let fd):
+    case .file(let fd, _):
       return try FileDescriptor(rawValue: fd).read(into: buffer)
     case .prefixed(let head, let fd):
       guard offset < head.count else {
@@ -48,5 +49,14 @@ enum ByteSource {
     case .failed:
       throw .badFileDescriptor
     }
+  }
+
+  /// How a file changed since it was opened (its size or modification time), in words; nil
+  /// when it did not, and for other sources. Asked once all its bytes were read and hashed,
+  /// before their digest vouches for them: bytes of two versions are no version.
+  func changedWhileRead() -> String? {
+    guard case .file(let fd, let opened) = self else { return nil }
+    guard let now = try? FileDescriptor(rawValue: fd).status() else { return "it could not be looked at after it was read" }
+    return opened.change(to: FileStamp(now)).map { "it changed while being sent: \($0)" }
   }
 }

@@ -153,7 +153,9 @@ package struct ItemCatalog: Sendable {
       } else {
         let offer = ItemOffer(
           id: items.count, kind: .file, name: offered, size: status.size, resumeKey: OutgoingItem.resumeKey(for: key, status: status))
-        items.append(OutgoingItem(offer: offer, source: .file(source), label: path))
+        var item = OutgoingItem(offer: offer, source: .file(source), label: path)
+        item.stamps[nil] = FileStamp(status)
+        items.append(item)
       }
     case .directory:
       try addFolder(source, name: name ?? lastComponent, label: path)
@@ -255,9 +257,12 @@ package struct ItemCatalog: Sendable {
   /// Walks a folder depth-first in name order, without following symlinks; sub-folders are
   /// entries too, so empty ones arrive.
   private mutating func addFolder(_ root: URL, name: String?, label: String) throws(ShareError) {
+    // A folder named on the command line that cannot be read is an error, as such a file is
+    // (review 45: it was sent as an empty folder, "1 of 1 stored").
+    do { _ = try FileSystem.entryNames(of: root.path) } catch { throw .source(path: label, reason: "cannot read the folder: \(error)") }
     var entries: [EntryOffer] = []
     var sources: [URL?] = []
-    var total: Int64 = 0
+    var stamps: [Int?: FileStamp] = [:]
     func skip(_ note: String) {
       notes.append(note)
       skippedEntries += 1
@@ -292,9 +297,9 @@ package struct ItemCatalog: Sendable {
             skip("skipped \(Self.shown(path)): not readable")
             continue
           }
+          stamps[entries.count] = FileStamp(status)
           entries.append(EntryOffer(path: offered, kind: .file, size: status.size))
           sources.append(url)
-          total += status.size
         case .directory:
           entries.append(EntryOffer(path: offered, kind: .folder, size: 0))
           sources.append(nil)
@@ -308,10 +313,19 @@ package struct ItemCatalog: Sendable {
       }
     }
     walk(root, relative: "", offeredRelative: "")
+    appendFolder(root, name: name, label: label, entries: entries, sources: sources, stamps: stamps)
+  }
+
+  /// The folder item of `addFolder`'s walk.
+  private mutating func appendFolder(
+    _ root: URL, name: String?, label: String, entries: [EntryOffer], sources: [URL?], stamps: [Int?: FileStamp]
+  ) {
     let offer = ItemOffer(
-      id: items.count, kind: .folder, name: PeerText(FileNameText.repaired(name ?? root.lastPathComponent)), size: total,
-      type: "public.folder", entries: entries)
-    items.append(OutgoingItem(offer: offer, source: .folder(root, entries: sources), label: label))
+      id: items.count, kind: .folder, name: PeerText(FileNameText.repaired(name ?? root.lastPathComponent)),
+      size: entries.reduce(0) { $0 + ($1.kind == .file ? $1.size : 0) }, type: "public.folder", entries: entries)
+    var item = OutgoingItem(offer: offer, source: .folder(root, entries: sources), label: label)
+    item.stamps = stamps
+    items.append(item)
   }
 }
 

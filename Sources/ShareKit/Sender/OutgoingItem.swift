@@ -25,6 +25,11 @@ package struct OutgoingItem: Sendable {
   package var source: Source
   /// The path or argument the user gave, for messages.
   package var label: String
+  /// What each file was when it was offered: the item's own (key nil) or a folder entry's (its
+  /// index). A file that is not so when it is read, or changes while it is read, is not sent
+  /// (review 45: a file rewritten while its ask waited was stored as the old length of the new
+  /// bytes, and the send succeeded).
+  package var stamps: [Int?: FileStamp] = [:]
 
   package init(offer: ItemOffer, source: Source, label: String) {
     self.offer = offer
@@ -70,6 +75,27 @@ package struct OutgoingItem: Sendable {
       hash = hash &* 0x100_0000_01b3
     }
     return String(hash, radix: 16)
+  }
+}
+
+/// A file as it was when offered: its size, modification time and inode.
+package struct FileStamp: Sendable, Equatable {
+  var size: Int64
+  var modified: Int64
+  var inode: UInt64
+
+  init(_ status: FileStatus) {
+    size = status.size
+    modified = status.modificationNanoseconds
+    inode = status.inode
+  }
+
+  /// How `now` differs from this stamp, in words; nil when it does not.
+  func change(to now: FileStamp) -> String? {
+    if now.inode != inode { return "it was replaced by another file" }
+    if now.size != size { return "its size went from \(size) to \(now.size) bytes" }
+    if now.modified != modified { return "it was modified" }
+    return nil
   }
 }
 

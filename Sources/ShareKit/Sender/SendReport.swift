@@ -90,6 +90,15 @@ package struct ItemOutcome: Sendable, Equatable {
     let gaveUp = receipt.reason?.unescaped == ItemReceipt.senderGaveUp
     reason = gaveUp ? own ?? receipt.reason : receipt.reason ?? own
     failedHere = status == .failed && gaveUp && own != nil
+    // An item this side gave up on for its own reasons (it changed, a read failed) that the
+    // receiver could then not judge ("no bytes came"): this side's failure, not a refusal
+    // (review 45: exit 4, "the receiver refused every item", for a file deleted after it was
+    // offered). A folder stored in part keeps its receipt.
+    if let abandoned, !abandoned.contains(Sender.refusedWhileSending), status == .rejected, receipt.storedAs == nil {
+      status = .failed
+      reason = PeerText(abandoned)
+      failedHere = true
+    }
     type = receipt.type
     size = receipt.size
     sha256 = receipt.sha256?.hex

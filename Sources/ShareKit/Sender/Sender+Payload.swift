@@ -20,24 +20,33 @@ extension Sender {
     case .spooled(let fd):
       return try body(.positioned(fd))
     case .file(let url):
-      return try withFile(url, body)
+      return try withFile(url, offered: item.stamps[nil], body)
     case .folder(_, let entries):
       guard let entry, let url = entries[safe: entry] ?? nil else { return try body(.failed("no such entry")) }
-      return try withFile(url, body)
+      return try withFile(url, offered: item.stamps[entry], body)
     }
   }
 
-  private func withFile(_ url: URL, _ body: (ByteSource) throws -> String?) throws -> String? {
+  /// Opens a file for its payload: one that is no longer what was offered (`offered`) is not
+  /// read.
+  private func withFile(_ url: URL, offered: FileStamp?, _ body: (ByteSource) throws -> String?) throws -> String? {
     let file: FileDescriptor
+    let opened: FileStamp
     do {
       file = try FileDescriptor.open(url.path, .readOnly, options: .noFollow)
+      opened = FileStamp(try file.status())
     } catch {
       return try body(.failed("cannot read it: \(error)"))
     }
     defer { try? file.close() }
+    if let offered, let change = offered.change(to: opened) { return try body(.failed("it changed since it was offered: \(change)")) }
     file.adviseSequentialRead()
-    return try body(.descriptor(file.rawValue))
+    return try body(.file(file.rawValue, opened))
   }
+
+  /// How an abandoned payload's reason starts when the receiver refused it (a `Skip`), not
+  /// this side.
+  static let refusedWhileSending = "refused by the receiver while sending: "
 
   /// A `Skip` the receiver sent while this side was streaming (it refused the item on its first
   /// bytes): its reason, or nil when nothing has arrived. Anything else from the receiver now
@@ -49,7 +58,7 @@ extension Sender {
     case .skip(let skip):
       // A late Skip for a payload already sent whole: nothing to stop.
       guard skip.item == item, skip.entry == entry else { return nil }
-      return "refused by the receiver while sending: \(skip.reason)"
+      return Self.refusedWhileSending + skip.reason.description
     case .failure(let f): throw ShareError.peerFailure(code: f.code, message: f.message)
     case let other: throw WireError.unexpected(expected: "Skip", got: "a \(other.typeName) message")
     }
@@ -67,7 +76,7 @@ extension Sender {
     var offset = 0
     // Resuming: the receiver holds the first `resumeAt` bytes; prove ours are the same by their
     // digest, then carry on from there (the digest at the end still covers the whole item).
-    if resumeAt > 0, case .descriptor = source {
+    if resumeAt > 0, case .file = source {
       let payloadArea = UnsafeMutableRawBufferPointer(rebasing: buffer[FrameHeader.size...])
       done = hashPrefix(of: source, upTo: resumeAt, into: hasher, using: payloadArea, offset: &offset)
     }
@@ -147,6 +156,10 @@ extension Sender {
       done += Int64(got)
       progress(Int64(got))
       if got < want { break }  // end of a stream of unknown length
+    }
+    if let changed = source.changedWhileRead() {
+      try connection.sendEnd(nil)
+      return changed
     }
     guard let digest = Digest(bytes: hasher.finalize()) else { fatalError("SHA-256 is 32 bytes") }
     try connection.sendEnd(digest)

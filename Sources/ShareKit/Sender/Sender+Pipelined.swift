@@ -50,7 +50,7 @@ extension Sender {
       throw error
     }
     finished.wait()
-    if let problem = reader.problem.withLock({ $0 }) {
+    if let problem = reader.problem.withLock({ $0 }) ?? source.changedWhileRead() {
       try connection.sendEnd(nil)
       return problem
     }
