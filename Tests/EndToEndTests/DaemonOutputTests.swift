@@ -21,6 +21,26 @@ import Testing
     #expect(samePort.exited(with: 1) && samePort.stderrText.contains("already running for this home"), "\(samePort)")
   }
 
+  /// Review 45: without --home, a daemon started with $XDG_RUNTIME_DIR (the systemd user unit)
+  /// and one started without it (cron, su) both ran on one identity and one Inbox.
+  @Test func aSecondDaemonOfTheDefaultHomeIsRefusedWhateverItsRuntimeFolder() throws {
+    let b = try ShareHome(name: "bob")
+    let runtime = b.root.appendingPathComponent("xdg-runtime")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let arguments = ["daemon", "--port", "0", "--host", "127.0.0.1", "--name", "bob"]
+    let first = try b.start(arguments, environment: ["XDG_RUNTIME_DIR": runtime.path])
+    defer {
+      first.signal(SIGTERM)
+      _ = first.wait(timeout: .seconds(20))
+    }
+    let listening = first.waitFor(timeout: .seconds(30)) { stdout, _, exited in
+      exited || String(decoding: stdout, as: UTF8.self).contains("listening on port")
+    }
+    #expect(listening && first.isRunning, "the first daemon did not start")
+    let second = try b.run(arguments, timeout: .seconds(20))
+    #expect(second.exited(with: 1) && second.stderrText.contains("already running for this home (pid \(first.pid))"), "\(second)")
+  }
+
   @Test func daemonJSONReportsAnAskWithItsNumberSenderAndItems() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let daemon = try b.startDaemon(json: true, arguments: ["--mode", "everyone"])

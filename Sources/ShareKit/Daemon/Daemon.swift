@@ -53,7 +53,7 @@ package final class Daemon: @unchecked Sendable {
   private let types: CurrentTypeGate
   private let note: @Sendable (String) -> Void
   private var control: ControlServer?
-  private var homeLock: FileLock?
+  private var homeLock: HomeLock?
   private let startedAt = Date()
   private let advertisement = Mutex<(name: String?, state: String)>((nil, "not advertised"))
   /// The service published while the mode is not `off`.
@@ -74,7 +74,7 @@ package final class Daemon: @unchecked Sendable {
     self.note = note
     // First: another daemon of this home is what a person needs to hear of, not that the port
     // it holds is busy (review 18).
-    homeLock = try Self.lock(paths)
+    homeLock = try HomeLock(paths)
     device = try Device.load(paths: paths, name: options.name)
     do {
       store = try InboxStore(documents: paths.documents)
@@ -371,30 +371,5 @@ package final class Daemon: @unchecked Sendable {
     checked.posedAsId = contact.id.hex
     checked.posedAs = contact.name
     return checked
-  }
-
-  /// One daemon per home: an exclusive lock on `daemon.lock` in the runtime folder.
-  private static func lock(_ paths: SharePaths) throws(ShareError) -> FileLock {
-    do {
-      try FileManager.default.createDirectory(at: paths.runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .configuration("cannot create \(paths.runtime.path): \(error.localizedDescription)")
-    }
-    let path = paths.runtime.appendingPathComponent("daemon.lock").path
-    let held: FileLock?
-    do {
-      held = try FileLock.attempt(path: path)
-    } catch {
-      throw .configuration("cannot open \(path): \(error)")
-    }
-    guard let held else {
-      // The lock file holds the running daemon's PID.
-      let pid = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-      throw .configuration(
-        "a share daemon is already running for this home\(pid.map { " (pid \($0))" } ?? "") (\(paths.config.path)); "
-          + "stop it first, or give this one another --home")
-    }
-    try? held.replaceContents(Array("\(getpid())\n".utf8))
-    return held
   }
 }
