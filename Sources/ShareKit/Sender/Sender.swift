@@ -113,6 +113,7 @@ package final class Sender: @unchecked Sendable {
 
     // The receipt says what is durably stored.
     try tls.setIdleTimeout(receiptTimeout)
+    connection.limits.maxControlBytes = max(connection.limits.maxControlBytes, Self.receiptLimit(items: items.count))
     // A Skip may still come for an item already sent whole: nothing to stop any more.
     let receipt = try receive("Receipt", on: connection, lateSkips: true) { message -> Receipt? in
       if case .receipt(let receipt) = message { return receipt }
@@ -159,6 +160,12 @@ package final class Sender: @unchecked Sendable {
     }
     return abandoned
   }
+
+  /// The most a Receipt for `items` items may be: each item's stored name, type, size, digest
+  /// and reason, 2 KiB each, and a megabyte for the rest. It grows with the items, as the Ask
+  /// does; a Receipt for 100,000 small files was 19.8 MB (review 44), over the 16 MiB any other
+  /// control message may be, and a send that stored everything failed.
+  static func receiptLimit(items: Int) -> Int { (1 << 20) + items * 2048 }
 
   /// The next control message `pick` takes. A `Failure` becomes the peer's error; anything else
   /// breaks the protocol, except a late `Skip` where the caller allows it (`lateSkips`: ignored).

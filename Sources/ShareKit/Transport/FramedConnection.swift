@@ -9,7 +9,9 @@ import Wire
 /// thread that runs a session owns it; `abort()` may be called from any thread.
 final class FramedConnection {
   let tls: TLSConnection
-  let limits: WireLimits
+  /// The caps on what comes in; a sender widens the control cap for the Receipt
+  /// (`Sender.receiptLimit`).
+  var limits: WireLimits
   /// Frames queued to go out in one write, up to `outputLimit`: it grows only as far as a
   /// side queues (a sender's small files, a receiver's few messages), not reserved up front
   /// (256 KiB on each of 50 connections at once is 12 MiB).
