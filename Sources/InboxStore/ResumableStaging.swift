@@ -128,6 +128,29 @@ extension InboxStore {
     }
   }
 
+  /// Removes the kept parts of interrupted items (and their records) that have gone unused
+  /// longer than `expiry`, but for the stems in `receiving` (being resumed now): a running
+  /// daemon's sweep (review 44: only a restart removed them, and `share status` promised
+  /// "gone after 7 days unused"). Returns how many were removed.
+  @discardableResult
+  package func expireResumable(expiry: TimeInterval, receiving: Set<String>) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+    let cutoff = Date().timeIntervalSince1970 - expiry
+    func unused(_ name: String) -> Bool {
+      guard let modified = try? FileSystem.status(staging.appendingPathComponent(name).path, followSymlinks: false) else { return true }
+      return Double(modified.modificationNanoseconds) / 1e9 < cutoff
+    }
+    var removed = 0
+    for name in names where name.hasPrefix("r-") && name.hasSuffix(".part") {
+      let stem = String(name.dropLast(5))
+      guard !receiving.contains(stem), unused(name), unused(stem + ".resume") else { continue }
+      try? FileSystem.remove(staging.appendingPathComponent(stem + ".resume").path)
+      try? FileSystem.remove(staging.appendingPathComponent(name).path)
+      removed += 1
+    }
+    return removed
+  }
+
   /// Cleans staging when a daemon starts: first repairs any folder a crash left crossing into
   /// or out of the Inbox (`repairPassages`), then keeps resumable parts younger than `expiry` with a readable
   /// record and removes everything else (parts of transfers that cannot resume, folders, items

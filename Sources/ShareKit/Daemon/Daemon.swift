@@ -28,6 +28,8 @@ package struct DaemonOptions: Sendable {
   package var notify = false
   /// Staging of interrupted transfers is kept this long for resuming.
   package var stagingExpiry: TimeInterval = 7 * 86400
+  /// How often a running daemon removes what has been kept longer (`InboxStore.expireResumable`).
+  package var stagingSweep: DispatchTimeInterval = .seconds(3600)
   package var configuration = ReceiverConfiguration()
   /// Also receive over LocalSend (`--localsend`); nil: as the settings say.
   package var localSend: LocalSendOptions?
@@ -61,6 +63,9 @@ package final class Daemon: @unchecked Sendable {
   private let launched = ContinuousClock.now
   /// Gives back the pages transfers brought in, once they have ended.
   private let trimmer: IdleTrimmer
+  /// Removes interrupted items' parts kept past their expiry, while the daemon runs; set by
+  /// `start`.
+  private var sweep: (any DispatchSourceTimer)?
 
   /// Loads everything the daemon needs and binds its port; a malformed declarations or trust
   /// file, a busy port, or another daemon on this home is an error.
@@ -135,12 +140,25 @@ package final class Daemon: @unchecked Sendable {
     }
     control = server
     server.start()
+    sweep = Self.sweeping(store, receiver: receiver, every: options.stagingSweep, expiry: options.stagingExpiry)
     receiver.start()
     localSend?.start()
     updateAdvertisement()
     SystemdNotify.send("READY=1\nSTATUS=receiving (\(gatekeeper.mode.effective().rawValue)) on port \(receiver.port)")
     // Start-up ran once: its pages can go (and what transfers bring in, once they end: `trimmer`).
     Daemon.trim(types: types)
+  }
+
+  /// A timer that removes, every `interval`, the parts kept longer than `expiry` that no
+  /// session is resuming.
+  private static func sweeping(
+    _ store: InboxStore, receiver: Receiver, every interval: DispatchTimeInterval, expiry: TimeInterval
+  ) -> any DispatchSourceTimer {
+    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "share.staging-sweep"))
+    timer.schedule(deadline: .now() + interval, repeating: interval)
+    timer.setEventHandler { store.expireResumable(expiry: expiry, receiving: receiver.receivingStems) }
+    timer.resume()
+    return timer
   }
 
   /// Sets malloc's bounds for a long-lived receiver, before any thread starts.
@@ -244,6 +262,7 @@ package final class Daemon: @unchecked Sendable {
     advertiser.withLock { $0 }?.stop()
     advertiser.withLock { $0 = nil }
     control?.stop()
+    sweep?.cancel()
     trimmer.stop()
     localSend?.stop()
     let cancelled = receiver.stop(grace: options.grace)
