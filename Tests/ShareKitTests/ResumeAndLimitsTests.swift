@@ -63,6 +63,30 @@ import Wire
     #expect(FileManager.default.contents(atPath: b.inbox.appendingPathComponent("data.bin").path) == Data(bytes))
   }
 
+  /// Review 44: the receiver knows at the first frame that its prefix is not the sender's; it
+  /// says so then, and the sender stops, instead of sending the whole rest to be dropped.
+  @Test func aResumedPrefixThatDiffersStopsTheSenderAtOnce() throws {
+    let (a, b) = (try TestHome(), try TestHome())
+    let store = try InboxStore(documents: b.device.paths.documents)
+    let size = 64 << 20
+    let source = a.file("big.bin", [UInt8](repeating: 7, count: size))
+    let items = try OutgoingItem.files([source.path])
+    let record = ResumeRecord(
+      senderId: a.device.fingerprint.hex, resumeKey: items[0].offer.resumeKey!, name: "big.bin", size: Int64(size))
+    let part = try store.openResumable(record, offset: 0)
+    try randomBytes(1000).withUnsafeBytes { try part.write($0) }
+    store.keepForResume(part, record: record)
+    let receiver = try RunningReceiver(home: b)
+    let sent = Mutex<Int64>(0)
+    let report = try Sender(device: a.device).send(items, to: receiver.endpoint) { event in
+      if case .progress(let bytes, _) = event { sent.withLock { $0 = bytes } }
+    }
+    #expect(report.items[0].status == .failed && report.items[0].reason?.unescaped.contains("did not match") == true)
+    // Not a time: what was sent before the receiver's word came back, a few socket buffers.
+    #expect(sent.withLock { $0 } < Int64(size / 2), "sent \(sent.withLock { $0 }) of \(size) bytes")
+    #expect(b.stagingNames().isEmpty)
+  }
+
   @Test func aDamagedResumeRecordIsDiscardedNotFatal() throws {
     let b = try TestHome()
     let store = try InboxStore(documents: b.device.paths.documents)
