@@ -53,6 +53,25 @@ import Wire
     #expect(rate.admit(peer: "p", address: "a", cost: 1, now: start)?.code == "busy")
     #expect(rate.admit(peer: "p", address: "a", cost: 1, now: start + AskRate.window) == nil)
   }
+  /// Review 44: a stranger's Ask over its 4 MiB was cut off ("the connection was closed"); it is
+  /// read through and answered with why, and what to do.
+  @Test func aStrangersAskOverItsLimitIsAnsweredWithWhy() throws {
+    let (stranger, b) = (try TestHome(), try TestHome())
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: TrustStore())
+    let receiver = try RunningReceiver(home: b, gatekeeper: gate)
+    let name = String(repeating: "n", count: 200)
+    let offers = (0..<25_000).map { ItemOffer(id: $0, kind: .text, name: PeerText("\(name)-\($0).txt"), size: 1) }
+    let client = try RawClient(to: receiver.port, home: stranger)
+    try client.hello()
+    try client.connection.sendNow(.ask(Ask(items: offers)))
+    let answer = try client.connection.receiveMessage(expecting: "Answer")
+    guard case .failure(let failure) = answer else {
+      Issue.record("an Ask over the limit is answered with a failure: \(answer)")
+      return
+    }
+    #expect(failure.code == "too-large" && failure.message.unescaped.contains("pair first"), "\(failure)")
+  }
+
   /// Review 34: an Ask that failed validation (an item ID twice) was never counted, so a
   /// stranger's invalid 4 MB Asks were decoded and validated without end. The budget is spent
   /// before validation now: past it, the next connection is refused right after its Hello.

@@ -83,4 +83,13 @@ import Wire
       return
     }
   }
+
+  /// Review 44: a folder's reason named its first failed entry by a path of 4,093 bytes, and the
+  /// daemon's log line ended inside it, before the cause.
+  @Test func aLongEntryPathIsShortenedSoTheReasonAfterItShows() {
+    let deep = Array(repeating: "d", count: 2_000).joined(separator: "/") + "/f"
+    let shown = ItemReceiver.shortened(deep)
+    #expect(shown.count == 81 && shown.hasPrefix("…") && shown.hasSuffix("d/d/f"), "\(shown)")
+    #expect(ItemReceiver.shortened("photos/2024/a.jpg") == "photos/2024/a.jpg")
+  }
 }

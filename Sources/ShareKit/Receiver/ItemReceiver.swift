@@ -188,13 +188,20 @@ final class ItemReceiver {
     }
   }
 
+  /// An entry's path as a folder's reason names it: a long one (a path thousands of bytes deep)
+  /// by its last 80 characters, so the reason after it is not cut off where it is shown (review
+  /// 44: the daemon's log line ended inside the path).
+  static func shortened(_ path: String) -> String {
+    path.count <= 100 ? path : "…" + String(path.suffix(80))
+  }
+
   /// Seals the staged tree and adds it to the batch, unless none of its files arrived. Returns
   /// whether the batch now owns it.
   private func place(_ folder: StagedFolder?, _ plan: ItemPlan, _ tally: FolderTally) -> Bool {
     let offer = plan.offer
     let entries = tally.entries
     guard let folder, tally.stored > 0 || plan.offeredFiles == 0 else {
-      let first = tally.problem ?? entries.refused.first.map { "\($0.path.unescaped): \($0.reason.unescaped)" }
+      let first = tally.problem ?? entries.refused.first.map { "\(Self.shortened($0.path.unescaped)): \($0.reason.unescaped)" }
       // Every entry refused by the type rules: the folder was refused, not a failure worth
       // trying again (review 38: reported "failed").
       if tally.problem == nil, tally.failed == 0, let first {

@@ -106,7 +106,16 @@ final class ReceiveSession {
   /// to pair instead, which is then answered.
   private func receiveAsk(from peer: PeerInfo) throws -> Ask? {
     let stranger = context.gatekeeper.map { !$0.trust.trusts(peer.fingerprint) && peer.fingerprint != context.device.fingerprint } ?? false
-    let message = try connection.receiveMessage(expecting: "Ask", maxBytes: stranger ? SessionContext.strangerAskLimit : nil) { length in
+    let message = try connection.receiveMessage(expecting: "Ask") { length in
+      // Read through and dropped, so that the sender, still writing it, hears why (review 44:
+      // a stranger's 40,000 files ended in "the connection was closed").
+      if stranger, length > SessionContext.strangerAskLimit {
+        throw Refusal(
+          code: "too-large",
+          message:
+            "an offer from a device this one does not know may be at most \(SessionContext.strangerAskLimit >> 20) MiB, and this one is \(Double(length * 10 >> 20) / 10) MiB: send fewer items at once, or pair first ('share pair')"
+        )
+      }
       guard length > SessionContext.smallAsk else { return }
       guard context.reserveAsk(length, stranger: stranger) else {
         let others = stranger ? "other large asks are waiting for an answer" : "other large asks are being received"
