@@ -166,4 +166,17 @@ import Testing
     // Quiet for longer than `quiet`: the next failure starts a new burst.
     #expect(log.record("a", now: start + .seconds(140)) == .log(first: true, unlogged: 0))
   }
+
+  /// Review 44: a flood from thousands of addresses was a line per address.
+  @Test func newAddressesAreLoggedAtMostSoManyAWindowAndTheRestCounted() {
+    var log = FloodLog()
+    log.newAddressesPerWindow = 3
+    log.window = .seconds(60)
+    let start = ContinuousClock.now
+    let decisions = (0..<1_000).map { log.record("198.18.\($0 / 250).\($0 % 250)", now: start + .milliseconds($0)) }
+    #expect(decisions.filter { $0 != .skip }.count == 3)
+    // The next window's first line says how many addresses went unlogged.
+    #expect(log.record("198.19.0.1", now: start + .seconds(61)) == .log(first: true, unlogged: 0, unloggedAddresses: 997))
+    #expect(log.record("198.19.0.2", now: start + .seconds(62)) == .log(first: true, unlogged: 0, unloggedAddresses: 0))
+  }
 }

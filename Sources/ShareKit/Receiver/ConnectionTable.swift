@@ -160,11 +160,14 @@ final class ConnectionTable: Sendable {
     switch decision {
     case .skip:
       return nil
-    case .log(let first, let unlogged):
-      let note =
+    case .log(let first, let unlogged, let unloggedAddresses):
+      var note =
         first
         ? " (further failures from this address are not logged while they go on)"
         : " (and \(unlogged) more from this address since the last report)"
+      if unloggedAddresses > 0 {
+        note += " (and failures from \(unloggedAddresses) other addresses, too many at once to log one by one)"
+      }
       return .connectionFailed(address: address, peer: peer, error: .transport(error.description + note, detail: error.detail))
     }
   }
