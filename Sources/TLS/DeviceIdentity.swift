@@ -82,6 +82,21 @@ package struct DeviceIdentity: Sendable {
       privateKeyPEM: try key.pem())
   }
 
+  /// A throwaway identity held in memory only, nothing written: for looking at the network
+  /// from a home that has no identity yet (`share peers`), never for being known by.
+  package static func ephemeral(commonName: String) throws(TLSError) -> DeviceIdentity {
+    let key = try PrivateKey.generateEd25519()
+    let name = Certificate.commonName(fitting: commonName)
+    let certificate = try Certificate.selfSigned(key: key, commonName: name)
+    guard let fingerprint = certificate.fingerprint else {
+      throw .certificate(detail: "i2d_X509_PUBKEY: cannot encode the certificate's public key")
+    }
+    let nowhere = URL(fileURLWithPath: "/dev/null")
+    return DeviceIdentity(
+      fingerprint: fingerprint, certificatePEM: String(decoding: try certificate.pem(), as: UTF8.self), keyURL: nowhere,
+      certificateURL: nowhere, commonName: name, privateKeyPEM: try key.pem())
+  }
+
   /// Reads and checks the key at `path`, or creates it if absent.
   private static func loadOrCreateKey(at path: String) throws(TLSError) -> PrivateKey {
     // Two attempts: if another process creates the key between our read and our link, the

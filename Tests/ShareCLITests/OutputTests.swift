@@ -70,6 +70,28 @@ import Testing
     #expect(share(["--home", typo.path, "inbox"], environment: home.environment).code == .success)
   }
 
+  /// Review 45: a `--home` naming a file, or a folder of other things, was an empty home (exit 0,
+  /// "The Inbox is empty"); `share peers` wrote an identity into any folder it was given.
+  @Test func aNamedHomeThatIsAFileOrAnotherFolderIsAnErrorAndPeersWritesNothing() throws {
+    let home = ScratchHome()
+    defer { home.remove() }
+    let file = home.files.appendingPathComponent("notes.txt")
+    try Data("notes\n".utf8).write(to: file)
+    let documents = home.files.appendingPathComponent("Documents")
+    try FileManager.default.createDirectory(at: documents.appendingPathComponent("taxes"), withIntermediateDirectories: true)
+    for named in [file, documents] {
+      for words in [["inbox", "list"], ["trust", "list"], ["types"], ["peers", "--timeout", "1"]] {
+        let run = share(["--home", named.path] + words)
+        #expect(run.code == .failure && run.err.contains("there is no share home at"), "\(named.lastPathComponent) \(words): \(run)")
+      }
+    }
+    let empty = home.files.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let looked = share(["--home", empty.path, "peers", "--timeout", "1"])
+    #expect(looked.code == .success, "\(looked)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty, "share peers wrote into the home")
+  }
+
   /// Review 16: "cannot read X: cannot read "X": open: …", the file named twice.
   @Test func aFileTypesCheckCannotReadIsNamedOnce() {
     let home = ScratchHome()
@@ -87,7 +109,7 @@ import Testing
   @Test func typesCheckShowsAReasonEscapedOnce() throws {
     let home = ScratchHome()
     defer { home.remove() }
-    let file = home.url.appendingPathComponent("Q3\\bad\u{1B}name.txt")
+    let file = home.files.appendingPathComponent("Q3\\bad\u{1B}name.txt")
     try Data("#!/bin/sh\necho\n".utf8).write(to: file)
     let run = share(["types", "check", file.path], environment: home.environment)
     #expect(run.code == .partial, "\(run)")
@@ -101,7 +123,7 @@ import Testing
   @Test func typesCheckRefusesABundleInstallerFolderWhole() throws {
     let home = ScratchHome()
     defer { home.remove() }
-    let folder = home.url.appendingPathComponent("dl")
+    let folder = home.files.appendingPathComponent("dl")
     for path in ["Setup.pkg/Contents/PkgInfo", "Inner/Tools.mpkg/Contents/Info.plist", "Inner/a.txt"] {
       let file = folder.appendingPathComponent(path)
       try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -120,7 +142,7 @@ import Testing
   @Test func typesCheckRefusesAVersionControlFoldersFilesAsTheReceiverDoes() throws {
     let home = ScratchHome()
     defer { home.remove() }
-    let folder = home.url.appendingPathComponent("vcs")
+    let folder = home.files.appendingPathComponent("vcs")
     for (path, text) in [(".git/config", "[core]\n"), (".git/HEAD", "ref: refs/heads/main\n"), ("src/a.txt", "hello\n")] {
       let file = folder.appendingPathComponent(path)
       try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

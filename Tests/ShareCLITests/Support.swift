@@ -47,7 +47,15 @@ func share(_ words: [String], environment: [String: String] = [:]) -> Run {
 struct ScratchHome {
   let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("share-cli-\(UUID().uuidString)")
 
-  init() { try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+  init() {
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try? FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+  }
   var environment: [String: String] { ["SHARE_HOME": url.path] }
-  func remove() { try? FileManager.default.removeItem(at: url) }
+  /// A folder beside the home for a test's own files (a home holds only share's).
+  var files: URL { URL(fileURLWithPath: url.path + "-files") }
+  func remove() {
+    try? FileManager.default.removeItem(at: url)
+    try? FileManager.default.removeItem(at: files)
+  }
 }

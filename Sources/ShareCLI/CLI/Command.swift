@@ -34,7 +34,7 @@ struct CommandContext {
   /// home even for `share inbox` (the XDG locations are made on first use by every command).
   var paths: SharePaths {
     get throws(ShareError) {
-      if homeUse == .mustExist, let namedHome, !FileManager.default.fileExists(atPath: resolvedPaths.config.path) {
+      if homeUse == .mustExist, let namedHome, !resolvedPaths.isHome {
         throw .configuration(
           "there is no share home at \(escape(namedHome)) (check --home or SHARE_HOME; 'share id' makes a new one)")
       }

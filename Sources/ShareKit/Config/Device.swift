@@ -22,6 +22,21 @@ package struct Device: Sendable {
     case generic(hostName: String)
   }
 
+  /// The home's device when it has an identity; else one made up for this run, in memory only
+  /// (nothing is written to a home that has none: review 45, `share --home DIR peers` left a
+  /// private key in any folder named).
+  package static func loadOrLook(paths: SharePaths) throws(ShareError) -> Device {
+    let key = paths.identity.appendingPathComponent(DeviceIdentity.keyFileName)
+    if FileManager.default.fileExists(atPath: key.path) { return try load(paths: paths) }
+    do {
+      let identity = try DeviceIdentity.ephemeral(commonName: DeviceName.certificateName)
+      let name = "share-" + identity.fingerprint.short
+      return Device(name: name, nameSource: .option, identity: identity, paths: paths)
+    } catch {
+      throw .transport("cannot make an identity to look with: \(error)", detail: error.detail)
+    }
+  }
+
   /// Loads (creating on first use) the identity of the home at `paths`. The name comes from
   /// `name`, else the settings file, else the host name (see `DeviceName.fallback`).
   package static func load(paths: SharePaths, name: String? = nil) throws(ShareError) -> Device {

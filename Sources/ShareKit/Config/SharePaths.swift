@@ -25,6 +25,17 @@ package struct SharePaths: Sendable, Equatable {
   /// (`CutMagicFile`): rebuilt whenever missing, damaged or out of date, so it may be deleted.
   package var magicCutFile: URL { config.appendingPathComponent("cache/magic-mime.cut") }
   package var inbox: URL { documents.appendingPathComponent("Inbox") }
+
+  /// Whether `config` may be a share home: an empty folder (one to be), or one holding something
+  /// share writes there (its identity, settings, contacts, pins, declarations) or an Inbox. A
+  /// file, or a folder of other things (a mistyped `--home ~/Documents`), is not (review 45: both
+  /// were taken for an empty home).
+  package var isHome: Bool {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: config.path, isDirectory: &isFolder), isFolder.boolValue else { return false }
+    if (try? FileManager.default.contentsOfDirectory(atPath: config.path).isEmpty) == true { return true }
+    return [identity, settings, trustStore, knownPeers, declarations, inbox].contains { FileManager.default.fileExists(atPath: $0.path) }
+  }
   /// The daemon's control socket: in the runtime folder, or — when that path is too long for a
   /// Unix socket (107 bytes) — `/tmp/share-UID/HASH.sock`, named after the runtime folder so the
   /// daemon and the commands agree. The daemon creates that shared folder owner-only and refuses
