@@ -73,6 +73,24 @@ import Testing
     #expect(b.inboxNames().isEmpty)
   }
 
+  /// Review 45: for a name that is not UTF-8 the printed path held U+10FFE9 for the byte, a
+  /// path that does not exist; a script gets the bytes on disk.
+  @Test func movingANameThatIsNotUTF8PrintsThePathOnDisk() throws {
+    let b = try ShareHome(name: "bob")
+    #expect(try b.share("id").exited(with: 0))
+    try FileManager.default.createDirectory(at: b.inbox, withIntermediateDirectories: true)
+    // A Latin-1 name, as another program may leave it there.
+    let raw = Array(b.inbox.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8) + [0]
+    let fd = raw.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o444) } }
+    #expect(fd >= 0)
+    close(fd)
+    let folder = b.root.appendingPathComponent("out")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let moved = try b.share("inbox", "move", #"caf\xE9.txt"#, folder.path + "/")
+    #expect(moved.exited(with: 0), "\(moved)")
+    #expect(Array(moved.stdout) == Array(folder.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt\n".utf8), "\(moved)")
+  }
+
   @Test func movingOntoAnExistingFileFailsAndOverwritesNothing() throws {
     let b = try receiverHolding(["a.txt"])
     let target = b.root.appendingPathComponent("taken.txt")

@@ -227,7 +227,10 @@ enum InboxMoveCommand: Command {
       terminal.err("Not moved: \(escape(name)) is still in the Inbox.")
       return .interrupted
     }
-    terminal.out(try result.get().path)
+    // For a script, the path as it is on disk; for a person, escaped (a name's bytes could be
+    // a terminal's controls).
+    let moved = try result.get().path
+    terminal.out(terminal.stdoutIsTerminal ? escape(moved) : moved)
     return interrupt.isRaised ? .interrupted : .success
   }
 }

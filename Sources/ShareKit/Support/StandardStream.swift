@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import System
+import TextEscaping
 
 /// The process's standard output or error, for the command line's console: text is written
 /// whole (a short write is continued, an interrupted one retried). When standard output's reader
@@ -16,7 +17,11 @@ package enum StandardStream: Sendable {
   /// Writes all of `text`.
   package func write(_ text: String) {
     do {
-      try descriptor.writeAll(Array(text.utf8))
+      // A file name's bytes that are not UTF-8 go out as they are (`FileNameText`) to a pipe or
+      // a file, so a path printed for a script is the path on disk (review 45: `inbox move`
+      // printed U+10FFE9); never to a terminal, where such a byte could be one of its controls.
+      let raw = FileNameText.holdsRawBytes(text) && !isTerminal
+      try descriptor.writeAll(raw ? FileNameText.bytes(of: text) : Array(text.utf8))
     } catch .brokenPipe where self == .output {
       // No atexit handlers, as for the signal: other threads may be mid-way through anything.
       _exit(141)
