@@ -109,6 +109,13 @@ package enum Entrypoint {
     do {
       parsed = try ParsedArguments.parse(line.leading + Array(line.words[consumed...]), spec: spec)
     } catch {
+      // A line that asked for events gets its usage error as one, whatever the parser could
+      // not make of the rest (review 45: an unknown option printed nothing on stdout).
+      if let stream = command as? any EventStreamCommand.Type,
+        (line.leading + line.words[consumed...]).prefix(while: { $0 != "--" }).contains(where: stream.json.spec.names.contains)
+      {
+        terminal.out(JSONOutput.line(ErrorEvent(message: error.message, exitCode: ExitCode.usage.rawValue)))
+      }
       return usageError(error.message, usage: Help.usage(for: error.spec ?? spec), terminal: terminal)
     }
     if parsed[GlobalOptions.help] {

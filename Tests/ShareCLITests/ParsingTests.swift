@@ -167,6 +167,24 @@ import Testing
     #expect(run.errLines.first == "Error: --json and --quiet cannot be used together", "\(run)")
   }
 
+  /// Review 45: an unknown option or a missing value after --json printed nothing on stdout,
+  /// while other usage errors were an event; a line that asks for events always gets one.
+  @Test func aParseErrorAfterJSONIsTheStreamsErrorEventToo() {
+    for (words, message) in [
+      (["send", "--json", "--bogus", "x"], "unknown option '--bogus'"), (["send", "x", "--json", "--to"], "--to needs a value (PEER)"),
+      (["peers", "--json", "--timeout", "soon"], nil),
+    ] as [([String], String?)] {
+      let run = share(words)
+      #expect(run.code == .usage, "\(run)")
+      #expect(run.outLines.count == 1 && run.outLines[0].hasPrefix(#"{"event":"error","exit_code":64,"#), "\(words): \(run)")
+      if let message { #expect(run.outLines.first?.contains(message) == true, "\(run)") }
+    }
+    // Without --json, or with it only as an operand after --, nothing on stdout.
+    for words in [["send", "--bogus", "x"], ["send", "--bogus", "--", "--json"]] {
+      #expect(share(words).out.isEmpty, "\(words)")
+    }
+  }
+
   @Test func theVersionIsPrintedOnStdoutByDashDashVersionDashVAndTheVersionCommand() {
     for words in [["--version"], ["-V"], ["version"], ["--home", "/h", "-V"]] {
       let run = share(words)
