@@ -82,14 +82,7 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.excel.query", "Excel query file (iqy, dqy, rqy, oqy)", ["public.plain-text", "com.microsoft.office.macro-enabled"],
       ext: ["iqy", "dqy", "rqy", "oqy"], mime: ["text/x-ms-iqy"])
-    list.type(
-      "com.microsoft.access.application", "Access application (mde, accde, adp)",
-      ["public.data", "com.microsoft.office.macro-enabled"], ext: ["mde", "accde", "ade", "adp", "mda", "accda"])
-    // An AutoExec macro or a VBA module runs when Access opens a database, as in an application
-    // (review 20: they were accepted as data). Refused like the applications, also by content.
-    list.type(
-      "com.microsoft.access.database", "Access database (mdb, accdb)", ["public.data", "com.microsoft.office.macro-enabled"],
-      ext: ["mdb", "accdb"], mime: ["application/x-msaccess", "application/vnd.ms-access"])
+    accessFiles(&list)
   }
 
   /// Text that Windows applies when it is opened or installed: a setup information file's
@@ -175,6 +168,7 @@ extension BuiltinTypes {
       mime: ["application/winhlp", "application/winhelp", "application/x-winhelp"])
     list.type("com.apple.applescript.script", "compiled AppleScript (scpt)", ["public.data", "public.executable"], ext: ["scpt"])
     list.type("com.microsoft.shell-scrap", "Windows shell scrap object", ["public.data", "public.executable"], ext: ["shs", "shb"])
+    blockedAttachments(&list)
     list.type(
       "com.microsoft.remote-desktop-connection", "Remote Desktop connection (rdp)", ["public.plain-text", "public.executable"],
       ext: ["rdp"], mime: ["application/x-rdp"])
@@ -193,6 +187,40 @@ extension BuiltinTypes {
     list.type(
       "com.microsoft.compiled-html-help", "compiled HTML help (CHM)", ["public.data", "public.executable"], ext: ["chm"],
       mime: ["application/vnd.ms-htmlhelp", "application/x-chm"], sig: true)
+  }
+
+  /// Access's files: applications, databases, and the shortcuts and workgroup files beside
+  /// them, all of which open Access on code.
+  static func accessFiles(_ list: inout BuiltinTypeList) {
+    list.type(
+      "com.microsoft.access.application", "Access application (mde, accde, adp)",
+      ["public.data", "com.microsoft.office.macro-enabled"], ext: ["mde", "accde", "ade", "adp", "mda", "accda"])
+    // An AutoExec macro or a VBA module runs when Access opens a database, as in an application
+    // (review 20: they were accepted as data). Refused like the applications, also by content.
+    list.type(
+      "com.microsoft.access.database", "Access database (mdb, accdb)", ["public.data", "com.microsoft.office.macro-enabled"],
+      ext: ["mdb", "accdb"], mime: ["application/x-msaccess", "application/vnd.ms-access"])
+    // Review 43: their neighbours on Windows' blocked-attachment list: an object shortcut (a
+    // .mam opens Access on the database it names and runs the macro), workgroup and add-in
+    // files. Not .mat: that is MATLAB's data file on every lab machine.
+    list.type(
+      "com.microsoft.access.shortcut", "Access object shortcut or workgroup file (mam, maf, mdw, …)",
+      ["public.data", "com.microsoft.office.macro-enabled"],
+      ext: ["mad", "maf", "mag", "mam", "maq", "mar", "mas", "mav", "maw", "mdt", "mdw", "mdz"])
+  }
+
+  /// Windows files on its blocked-attachment list that are not executables themselves but are
+  /// opened by programs that run what they hold.
+  static func blockedAttachments(_ list: inout BuiltinTypeList) {
+    // Review 43: an HTML component's script behaviours, an Exchange shortcut, Office profile settings
+    // applied on opening, a Visual Studio macro project, a printer migration file that installs
+    // drivers. (Not .its: gettext's ITS rules share the extension.)
+    list.type(
+      "com.microsoft.html-component", "HTML component (htc)", ["public.plain-text", "public.executable"], ext: ["htc"],
+      mime: ["text/x-component"])
+    list.type(
+      "com.microsoft.windows-blocked-attachment", "Windows file that runs what it holds (xnk, ops, vsmacros, printerexport)",
+      ["public.data", "public.executable"], ext: ["xnk", "ops", "vsmacros", "printerexport"])
   }
 
   /// Windows troubleshooting packs, which run their scripts when opened, and their parts, which

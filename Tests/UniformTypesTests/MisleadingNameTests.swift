@@ -15,6 +15,20 @@ struct MisleadingNameTests {
     try Self.policy.get().judge(name: name, head: head, totalSize: Int64(head.count), sniffer: try Self.sniffer.get())
   }
 
+  @Test("Windows' blocked attachments that open Access or run what they hold are refused by name (review 43)")
+  func blockedAttachments() throws {
+    for name in [
+      "orders.mam", "form.maf", "system.mdw", "addin.mdt", "behaviour.htc", "inbox.xnk", "profile.ops", "m.vsmacros", "p.printerexport",
+    ] {
+      let verdict = try Self.policy.get().judge(name: name, kind: .file)
+      #expect(!verdict.accepted, "\(name): \(verdict.reason)")
+    }
+    // Not MATLAB's data files, nor gettext's ITS rules.
+    for name in ["results.mat", "glade.its"] {
+      #expect(try Self.policy.get().judge(name: name, kind: .file).type.rawValue.hasPrefix("com.microsoft") == false, "\(name)")
+    }
+  }
+
   @Test("Rust source that starts with an inner attribute is Rust, not a script (review 43)")
   func rustInnerAttributes() throws {
     for text in [
