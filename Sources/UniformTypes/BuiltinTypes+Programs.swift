@@ -346,6 +346,14 @@ extension BuiltinTypes {
     list.type("org.rubygems.gem", "Ruby gem", ["public.tar-archive", "public.installer-package"], ext: ["gem"])
     list.type("org.nuget.package", "NuGet package (nupkg)", ["public.zip-archive", "public.installer-package"], ext: ["nupkg"])
     list.type("org.openwrt.ipk", "OpenWrt or webOS package (ipk)", ["public.archive", "public.installer-package"], ext: ["ipk"])
+    // Review 46: opening one installs it: VirtualBox's installer puts native code that runs as
+    // root in place; Alfred imports a workflow whose scripts run on its keywords.
+    list.type(
+      "org.virtualbox.extension-pack", "VirtualBox extension pack", ["org.gnu.gnu-zip-tar-archive", "public.installer-package"],
+      ext: ["vbox-extpack"])
+    list.type(
+      "com.runningwithcrayons.alfred.workflow", "Alfred workflow", ["public.zip-archive", "public.installer-package"],
+      ext: ["alfredworkflow"])
     list.type(
       "com.apple.mobileconfig", "Apple configuration profile (mobileconfig)", ["public.data", "public.installer-package"],
       ext: ["mobileconfig"], mime: ["application/x-apple-aspen-config"])

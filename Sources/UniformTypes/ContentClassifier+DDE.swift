@@ -18,7 +18,7 @@ extension ContentClassifier {
   static func ddeSign(_ entries: [ZipEntry], _ parts: [String], in bytes: ItemBytes, budget: inout Int) -> String? {
     for (entry, name) in zip(entries, parts) where name.hasSuffix(".xml") && !name.contains("_rels/") {
       let isWord = name.hasPrefix("word/")
-      let isSheet = name.hasPrefix("xl/worksheets/")
+      let isSheet = name.hasPrefix("xl/worksheets/") || name == "xl/workbook.xml"
       guard isWord || isSheet || name.hasPrefix("xl/externallinks/"), budget > 0,
         let (text, _, cost) = partText(entry, in: bytes, limit: min(packagePartLimit, budget))
       else { continue }
@@ -35,8 +35,10 @@ extension ContentClassifier {
   }
 
   /// The DDE field of a Word document written as text (Word 2003 XML, Flat OPC) or of an RTF
-  /// document in `head`, in words; nil when it has none.
+  /// document in `head`, or the DDE formula of a sheet written as text (CSV, SpreadsheetML 2003),
+  /// in words; nil when it has none.
   static func textDDESign(_ head: UnsafeRawBufferPointer) -> String? {
+    if let formula = textDDEFormula(head) { return formula }
     if ByteSearch.contains(Array("\\fldinst".utf8), in: head), let field = rtfDDEField(head) {
       return "RTF document with a DDE field (\(field))"
     }
@@ -44,9 +46,31 @@ extension ContentClassifier {
     return ddeField(in: String(decoding: head, as: UTF8.self).lowercased()).map { "Word XML document with a DDE field (\($0))" }
   }
 
+  /// A DDE formula in a sheet written as text (review 46): a CSV or TSV cell that Excel takes
+  /// for a formula (it starts with `=`, `+`, `-` or `@`: "CSV injection"), or a SpreadsheetML
+  /// 2003 cell's `ss:Formula`, which Excel opens under `.xml` and `.xls`.
+  static func textDDEFormula(_ head: UnsafeRawBufferPointer) -> String? {
+    guard ByteSearch.contains([UInt8(ascii: "|")], in: head), ByteSearch.contains([UInt8(ascii: "!")], in: head) else { return nil }
+    for line in head.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+      for cell in line.split(whereSeparator: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == 0x09 }) {
+        let value = cell.drop { $0 == 0x20 || $0 == UInt8(ascii: "\"") }
+        guard let first = value.first, [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@")].contains(first),
+          let server = ddeServer(value)
+        else { continue }
+        return "a cell with a DDE formula (\(server)|…)"
+      }
+    }
+    guard ByteSearch.containsIgnoringCase("formula", in: head) else { return nil }
+    var server: String?
+    forEachAttribute(in: String(decoding: head, as: UTF8.self).lowercased()[...]) { name, value in
+      if server == nil, name == "formula" || name.hasSuffix(":formula") { server = ddeServer(value.utf8) }
+    }
+    return server.map { "a SpreadsheetML cell with a DDE formula (\($0)|…)" }
+  }
+
   /// Each element of lowercased XML `text` whose local name is `local`, with the text that
   /// follows its start tag up to the next tag.
-  private static func elements(_ local: String, in text: String, _ body: (Substring, Substring) -> Bool) {
+  static func elements(_ local: String, in text: String, _ body: (Substring, Substring) -> Bool) {
     for element in text.split(separator: "<") {
       let name = element.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
       guard name == local || name.hasSuffix(":" + local) else { continue }
@@ -90,17 +114,23 @@ extension ContentClassifier {
   }
 
   /// A formula that asks a DDE server (`app|topic!item`: a `|` outside a string, after a name)
-  /// in lowercased SpreadsheetML `text`.
+  /// in lowercased SpreadsheetML `text`: a cell's, a defined name's (which a cell may refer to;
+  /// review 46), a conditional format's or a validation's.
   static func ddeFormula(in text: String) -> String? {
     guard ByteSearch.contains("|", in: text) else { return nil }
     var found: String?
-    elements("f", in: text) { _, content in
-      guard let server = ddeServer(content.utf8) else { return false }
-      found = server + "|…"
-      return true
+    for local in formulaElements where found == nil {
+      elements(local, in: text) { _, content in
+        guard let server = ddeServer(content.utf8) else { return false }
+        found = server + "|…"
+        return true
+      }
     }
     return found
   }
+
+  /// The SpreadsheetML elements whose text is a formula.
+  static let formulaElements = ["f", "definedname", "formula", "formula1", "formula2"]
 
   /// The DDE server a formula asks (the name before its `|`), nil when it asks none.
   static func ddeServer<Bytes: Collection<UInt8>>(_ formula: Bytes) -> String? {

@@ -11,10 +11,16 @@ extension ContentClassifier {
   /// `ooo:` and `script:` its own files use. `event` is OpenOffice.org 1.x's binding
   /// (`script:event` in `office:events`, review 33), as `event-listener` is OpenDocument's.
   /// `execute-macro` is Writer's "Run macro" field, and `a` a link, counted when its URL runs a
-  /// script or macro (review 37: `vnd.sun.star.script:` and `macro:` links were accepted).
-  static let flatOpenDocumentMacroElements = [
-    "script", "library-embedded", "source-code", "event-listener", "event", "execute-macro", "a",
-  ]
+  /// script or macro (review 37: `vnd.sun.star.script:` and `macro:` links were accepted), as
+  /// an image map's areas and a form's URL button are (review 46: the same URL on them was
+  /// accepted; a click sends it through the same dispatcher).
+  static let flatOpenDocumentMacroElements =
+    [
+      "script", "library-embedded", "source-code", "event-listener", "event", "execute-macro",
+    ] + clickedElements
+
+  /// Elements a click on which opens their URL.
+  static let clickedElements = ["a", "area-rectangle", "area-circle", "area-polygon", "button"]
 
   /// The OpenDocument office namespace, which the root element of a flat file binds.
   static let officeNamespace = Array("urn:oasis:names:tc:opendocument:xmlns:office:1.0".utf8)
@@ -93,7 +99,7 @@ extension ContentClassifier {
         if !clickActionRuns(UnsafeRawBufferPointer(rebasing: bytes[start..<tagEnd(bytes, from: end)])) { continue }
       }
       // A link counts only when a click on it runs a script or macro, as a click action does.
-      if element == linkName, !clickActionRuns(UnsafeRawBufferPointer(rebasing: bytes[start..<tagEnd(bytes, from: end)])) {
+      if clickedNames.contains(element), !clickActionRuns(UnsafeRawBufferPointer(rebasing: bytes[start..<tagEnd(bytes, from: end)])) {
         continue
       }
       return Escaping.escaped(String(decoding: name, as: UTF8.self), maximumLength: 60)
@@ -121,7 +127,7 @@ extension ContentClassifier {
   private static let macroElementNames = flatOpenDocumentMacroElements.map { Array($0.utf8) }
   private static let eventListenerName = Array("event-listener".utf8)
   private static let eventName = Array("event".utf8)
-  private static let linkName = Array("a".utf8)
+  private static let clickedNames = clickedElements.map { Array($0.utf8) }
 
   /// Whether a name ends at `index` as `Character`s read it: `>`, `/`, an ASCII blank, or a
   /// character past ASCII that is a blank (U+0085, U+00A0, U+2028…).

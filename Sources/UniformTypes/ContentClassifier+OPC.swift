@@ -71,10 +71,25 @@ extension ContentClassifier {
     let spent = "its parts and slides are larger in all than share reads (\(packagePartsBudget >> 20) MiB)"
     func isSlide(_ name: String) -> Bool { name.hasSuffix(".xml") && folders.contains(where: name.hasPrefix) }
     return firstSign(in: entries, parts, where: isSlide, bytes, &budget, spent) { entry, text in
+      let part = Escaping.escaped(entry.name, maximumLength: 60)
+      if ByteSearch.contains("verb", in: text), animationRunsObject(text) { return "an animation that runs an embedded object in \(part)" }
       guard ByteSearch.contains("action", in: text) else { return nil }
       let runs = attributeValues("action", in: text[...]).first { $0.hasPrefix("ppaction://program") || $0.hasPrefix("ppaction://ole") }
-      return runs.map { "a slide action \(Escaping.escaped($0, maximumLength: 40)) in \(Escaping.escaped(entry.name, maximumLength: 60))" }
+      return runs.map { "a slide action \(Escaping.escaped($0, maximumLength: 40)) in \(part)" }
     }
+  }
+
+  /// Whether a slide's timeline (lowercased `text`) has a command effect that runs an OLE verb
+  /// (`<p:cmd type="verb" cmd="0">`): PowerPoint activates the object — a Package holding a
+  /// program — as the slide appears, with no click (review 46: the 2014 "Sandworm" documents;
+  /// the mouse-over `ppaction://ole` was refused, this accepted).
+  static func animationRunsObject(_ text: String) -> Bool {
+    var runs = false
+    elements("cmd", in: text) { element, _ in
+      runs = attributeValues("type", in: element).contains("verb")
+      return runs
+    }
+    return runs
   }
 
   /// The first sign `sign` finds in the text of the parts whose lowercased names `reading`

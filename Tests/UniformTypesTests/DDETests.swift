@@ -68,10 +68,38 @@ import Testing
     )
     let linked = classify(link, "application/zip")
     #expect(linked.type.rawValue == macro && linked.refinement?.contains("DDE link to cmd") == true, "\(linked)")
+    // Review 46: in a defined name a cell refers to, a conditional format, a validation.
+    let named = Self.workbook(
+      "xl/workbook.xml", #"<workbook><definedNames><definedName name="x">cmd|' /C calc'!A0</definedName></definedNames></workbook>"#)
+    #expect(classify(named, "application/zip").type.rawValue == macro)
+    for rule in [
+      #"<conditionalFormatting sqref="A1"><cfRule type="expression"><formula>cmd|' /C calc'!A0</formula></cfRule></conditionalFormatting>"#,
+      #"<dataValidations><dataValidation type="list"><formula1>cmd|' /C calc'!A0</formula1></dataValidation></dataValidations>"#,
+    ] {
+      #expect(
+        classify(Self.workbook("xl/worksheets/sheet1.xml", "<worksheet>\(rule)</worksheet>"), "application/zip").type.rawValue == macro)
+    }
     // A | in a string, or an or-like text, is no DDE formula.
     for plain in [#"<f>CONCAT("a|b!", A1)</f>"#, "<f>SUM(A1:A3)</f>", "<f>A1&amp;\"|\"</f>"] {
       let sheet = Self.workbook("xl/worksheets/sheet1.xml", "<worksheet><sheetData><row><c>\(plain)</c></row></sheetData></worksheet>")
       #expect(classify(sheet, "application/zip").type == "org.openxmlformats.spreadsheetml.sheet", "\(plain)")
+    }
+  }
+
+  /// Review 46: "CSV injection", and a SpreadsheetML 2003 sheet Excel opens under .xml and .xls.
+  @Test func aSheetWrittenAsTextThatAsksADDEServerIsMacroEnabled() {
+    for text in [
+      "Name,Total\nAlice,=cmd|' /C calc'!A0\n", "a;b\n\"+cmd|' /C calc'!A0\";x\n", "x\t@SUM(cmd|'/c calc'!A0)\n",
+      #"<?xml version="1.0"?><?mso-application progid="Excel.Sheet"?><Workbook xmlns:ss="urn:schemas-microsoft-com:office:spreadsheet"><Worksheet><Table><Row><Cell ss:Formula="=cmd|' /C calc'!A0"/></Row></Table></Worksheet></Workbook>"#,
+    ] {
+      let content = classify(Array(text.utf8), "text/plain")
+      #expect(content.type == .macroEnabled && content.refinement?.contains("DDE formula") == true, "\(text): \(content)")
+    }
+    for text in [
+      "Name,Total\nAlice,=SUM(A1:A3)\n", "x = a | b ! c\n", "| a | b! |\n", "echo hi | grep -v x; echo done!\n",
+      #"<Cell ss:Formula="=SUM(R1C1:R2C1)"/>"#,
+    ] {
+      #expect(classify(Array(text.utf8), "text/plain").type != .macroEnabled, "\(text)")
     }
   }
 

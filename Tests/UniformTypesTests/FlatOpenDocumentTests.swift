@@ -100,14 +100,21 @@ struct FlatOpenDocumentTests {
       #"<draw:a xlink:href="VND.SUN.STAR.SCRIPT:a.b.c?location=document"><draw:frame/></draw:a>"#,
       #"<text:execute-macro text:name="Tools.Misc.Run">run</text:execute-macro>"#,
       #"<text:a xlink:href="&#118;nd.sun.star.script:a.b.c">x</text:a>"#,
+      // Review 46: an image map's area and a form's URL button open their URL on a click too.
+      #"<draw:frame><draw:image-map><draw:area-rectangle svg:x="0" svg:y="0" xlink:href="vnd.sun.star.script:a.b.c?location=document"/></draw:image-map></draw:frame>"#,
+      #"<form:button form:button-type="url" xlink:href="macro:///Tools.Misc.Run"/>"#,
     ]
     for inner in macros {
       #expect(ContentClassifier.flatOpenDocumentMacros(document(inner)) != nil, "\(inner)")
       #expect(!(try judge("letter.fodt", document(inner))).accepted, "\(inner)")
     }
-    let web = document(#"<text:a xlink:type="simple" xlink:href="https://example.org/macro/execute">a page</text:a>"#)
-    #expect(ContentClassifier.flatOpenDocumentMacros(web) == nil)
-    #expect(try judge("letter.fodt", web).accepted)
+    for inner in [
+      #"<text:a xlink:type="simple" xlink:href="https://example.org/macro/execute">a page</text:a>"#,
+      #"<draw:image-map><draw:area-circle xlink:href="https://example.org/"/></draw:image-map><form:button form:button-type="push"/>"#,
+    ] {
+      #expect(ContentClassifier.flatOpenDocumentMacros(document(inner)) == nil, "\(inner)")
+      #expect(try judge("letter.fodt", document(inner)).accepted, "\(inner)")
+    }
   }
 
   @Test("a flat ODF without scripts, and other XML with script elements, stay accepted as text")

@@ -18,7 +18,8 @@ struct MisleadingNameTests {
   @Test("Windows' blocked attachments that open Access or run what they hold are refused by name (review 43)")
   func blockedAttachments() throws {
     for name in [
-      "orders.mam", "form.maf", "system.mdw", "addin.mdt", "behaviour.htc", "inbox.xnk", "profile.ops", "m.vsmacros", "p.printerexport",
+      "pack.vbox-extpack", "tool.alfredworkflow", "orders.mam", "form.maf", "system.mdw", "addin.mdt", "behaviour.htc", "inbox.xnk",
+      "profile.ops", "m.vsmacros", "p.printerexport",
     ] {
       let verdict = try Self.policy.get().judge(name: name, kind: .file)
       #expect(!verdict.accepted, "\(name): \(verdict.reason)")

@@ -150,4 +150,24 @@ import Testing
       #expect(classify(deck(action)).type == "org.openxmlformats.presentationml.presentation", "\(action)")
     }
   }
+
+  /// Review 46: a slide's timeline that runs an embedded object's OLE verb as the slide appears
+  /// (the 2014 "Sandworm" documents); media played by a call command is everyday.
+  @Test func anAnimationThatRunsAnEmbeddedObjectIsAMacro() {
+    func deck(_ command: String) -> [UInt8] {
+      let slide =
+        #"<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:timing><p:tnLst><p:par><p:cTn id="1">"#
+        + #"<p:childTnLst>\#(command)</p:childTnLst></p:cTn></p:par></p:tnLst></p:timing></p:sld>"#
+      return SampleBytes.zip([
+        ("[Content_Types].xml", Array("<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"/>".utf8)),
+        ("ppt/presentation.xml", Array("<p:presentation/>".utf8)), ("ppt/slides/slide1.xml", Array(slide.utf8)),
+      ])
+    }
+    let verb = #"<p:cmd type="verb" cmd="0"><p:cBhvr><p:cTn id="3" dur="1000"/><p:tgtEl><p:spTgt spid="4"/></p:tgtEl></p:cBhvr></p:cmd>"#
+    let content = classify(deck(verb))
+    #expect(content.type == "org.openxmlformats.presentationml.presentation.macroenabled", "\(content)")
+    #expect(content.refinement?.contains("runs an embedded object") == true, "\(content)")
+    let media = #"<p:cmd type="call" cmd="playFrom(0.0)"><p:cBhvr><p:cTn id="3" dur="1000"/></p:cBhvr></p:cmd>"#
+    #expect(classify(deck(media)).type == "org.openxmlformats.presentationml.presentation")
+  }
 }
