@@ -60,6 +60,31 @@ extension BuiltinTypes {
       mime: ["application/onenote", "application/msonenote"])
   }
 
+  /// OpenDocument's other kinds and the templates: without them a drawing was "an OpenDocument
+  /// file, though its name says ODG drawing" (review 43), its name a ZIP archive's. Not the
+  /// formula template's `.otf`, which is OpenType's.
+  static func openDocumentKinds(_ list: inout BuiltinTypeList) {
+    for (kind, description, ext) in [
+      ("graphics", "OpenDocument drawing", "odg"), ("graphics-template", "OpenDocument drawing template", "otg"),
+      ("formula", "OpenDocument formula", "odf"), ("chart", "OpenDocument chart", "odc"), ("image", "OpenDocument image", "odi"),
+      ("text-master", "OpenDocument master document", "odm"), ("text-template", "OpenDocument text template", "ott"),
+    ] {
+      list.type(
+        "org.oasis-open.opendocument.\(kind)", "\(description) (\(ext))", ["org.oasis-open.opendocument"], ext: [ext],
+        mime: ["application/vnd.oasis.opendocument.\(kind)"])
+    }
+    list.type(
+      "org.oasis-open.opendocument.spreadsheet-template", "OpenDocument spreadsheet template (ots)",
+      ["org.oasis-open.opendocument.spreadsheet"], ext: ["ots"], mime: ["application/vnd.oasis.opendocument.spreadsheet-template"])
+    list.type(
+      "org.oasis-open.opendocument.presentation-template", "OpenDocument presentation template (otp)",
+      ["org.oasis-open.opendocument.presentation"], ext: ["otp"], mime: ["application/vnd.oasis.opendocument.presentation-template"])
+    // Painting programs' documents, ZIPs with a `mimetype` first as OpenDocument's (review 43: a
+    // Krita document was "a ZIP archive, though its name says Krita document").
+    list.type("org.kde.krita", "Krita document", ["public.zip-archive", "public.image"], ext: ["kra"], mime: ["application/x-krita"])
+    list.type("org.openraster", "OpenRaster image", ["public.zip-archive", "public.image"], ext: ["ora"], mime: ["image/openraster"])
+  }
+
   /// OpenOffice.org 1.x documents (`.sxw`, `.sxc`, …): OpenDocument's forerunner, a ZIP whose
   /// stored first entry `mimetype` names `application/vnd.sun.xml.*`. LibreOffice still opens
   /// them, and loads their `Basic/` libraries and event bindings as an odt's (review 33: without

@@ -35,9 +35,9 @@ enum BuiltinTypes {
   private static let list: BuiltinTypeList = {
     var list = BuiltinTypeList()
     for family in [
-      roots, text, sourceCode, scripts, settingScripts, links, images, documents, openOfficeDocuments, compressedDocuments, macroDocuments,
-      media,
-      fonts, archives, diskImages, security, appleDocuments, models, executables, installers, packages,
+      roots, text, sourceCode, scripts, settingScripts, links, images, documents, openDocumentKinds, openOfficeDocuments,
+      compressedDocuments, macroDocuments, media, fonts, archives, diskImages, security, appleDocuments, models, executables, installers,
+      packages,
     ] {
       family(&list)
     }
