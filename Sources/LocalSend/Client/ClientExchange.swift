@@ -1,3 +1,4 @@
+import Synchronization
 import System
 import TLS
 
@@ -9,6 +10,43 @@ struct ClientExchange {
   let context: TLSContext
   let limits: HTTPLimits
   let connectTimeout: Duration
+  /// How long an answer's body may take once its head came, however it trickles (review 47: one
+  /// byte every 2 s of a 100 KB body held a send for days).
+  var answerBodyTimeout: Duration = .seconds(30)
+  /// The connections of requests under way, so that `abort` can end them from any thread.
+  let inFlight = InFlight()
+
+  /// Requests under way, and whether they were all aborted.
+  final class InFlight: Sendable {
+    private let state = Mutex<(aborted: Bool, connections: [ObjectIdentifier: TLSConnection])>((false, [:]))
+
+    /// Adds `connection`; false (and it is closed) once aborted.
+    func add(_ connection: TLSConnection) -> Bool {
+      let added = state.withLock { state in
+        guard !state.aborted else { return false }
+        state.connections[ObjectIdentifier(connection)] = connection
+        return true
+      }
+      if !added { connection.close() }
+      return added
+    }
+
+    func remove(_ connection: TLSConnection) {
+      _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    /// Closes every connection under way, and every one opened from now on: their reads and
+    /// writes end at once.
+    func abort() {
+      let open = state.withLock { state in
+        state.aborted = true
+        return Array(state.connections.values)
+      }
+      open.forEach { $0.close() }
+    }
+
+    var aborted: Bool { state.withLock { $0.aborted } }
+  }
 
   /// The answer to a request.
   struct Answer {
@@ -33,7 +71,11 @@ struct ClientExchange {
     answerTimeout: Duration, progress: ((Int64) -> Void)? = nil
   ) throws(LocalSendError) -> Answer {
     let tls = try connect(target)
-    defer { tls.close() }
+    guard inFlight.add(tls) else { throw .cancelled }
+    defer {
+      inFlight.remove(tls)
+      tls.close()
+    }
     guard let certificate = tls.peerCertificate else {
       throw .tls(.noPeerCertificate(detail: "the device presented no certificate"))
     }
@@ -45,10 +87,11 @@ struct ClientExchange {
       // Even when sending failed, the device may have answered first (a refusal mid-upload).
       let head = try stream.readResponseHead(
         method: request.method, timeout: sendFailure == nil ? answerTimeout : .seconds(2))
-      let answerBody = try stream.readBody(head.framing, limit: Self.maxAnswerBytes)
+      let answerBody = try stream.readBody(head.framing, limit: Self.maxAnswerBytes, deadline: .now + answerBodyTimeout)
       tls.shutdown()
       return Answer(head: head, body: answerBody, peer: peer)
     } catch {
+      if inFlight.aborted { throw .cancelled }
       if let sendFailure { throw sendFailure }
       switch error {
       case .http(let http): throw .http(http)

@@ -18,7 +18,7 @@ package final class LocalSendClient: Sendable {
   package init(
     identity: DeviceIdentity, device: LocalSendDevice, limits: HTTPLimits = .default,
     connectTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(30),
-    decisionTimeout: Duration = .seconds(300)
+    decisionTimeout: Duration = .seconds(300), answerBodyTimeout: Duration = .seconds(30)
   ) throws(LocalSendError) {
     self.device = device
     self.answerTimeout = answerTimeout
@@ -26,7 +26,7 @@ package final class LocalSendClient: Sendable {
     do {
       exchange = ClientExchange(
         context: try TLSContext(identity: identity, role: .client), limits: limits,
-        connectTimeout: connectTimeout)
+        connectTimeout: connectTimeout, answerBodyTimeout: answerBodyTimeout)
     } catch {
       throw .tls(error)
     }
@@ -92,6 +92,11 @@ package final class LocalSendClient: Sendable {
       body: source, answerTimeout: answerTimeout, progress: progress)
     guard answer.head.statusCode == 200 else { throw failure(answer) }
   }
+
+  /// Ends every request under way at once, and fails every later one with `.cancelled`: a
+  /// send stopped with Ctrl-C while the device's owner had not yet answered (review 47: it
+  /// waited out the 300 s decision time).
+  package func abortAll() { exchange.inFlight.abort() }
 
   /// `POST /cancel` of a session this device started.
   package func cancel(session: String, at target: LocalSendTarget) throws(LocalSendError) {

@@ -28,6 +28,8 @@ package enum LocalSendError: Error, Sendable, CustomStringConvertible {
   case tooManyAttempts
   /// Reading a file to send failed.
   case source(path: String, errno: Errno)
+  /// This side stopped the request (`LocalSendClient.abortAll`).
+  case cancelled
 
   package var description: String {
     switch self {
@@ -45,6 +47,7 @@ package enum LocalSendError: Error, Sendable, CustomStringConvertible {
     case .blocked: return "The device is busy with another transfer; try again later."
     case .tooManyAttempts: return "The device refuses further tries after too many wrong PINs."
     case .source(let path, let code): return "Cannot read \(path): \(code)."
+    case .cancelled: return "Cancelled."
     }
   }
 }

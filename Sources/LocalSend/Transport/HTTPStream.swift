@@ -136,18 +136,26 @@ final class HTTPStream {
     }
   }
 
-  /// A whole (small) body; `.bodyTooLarge` past `limit`.
-  func readBody(_ framing: BodyFraming, limit: Int) throws(ConnectionError) -> [UInt8] {
+  /// A whole (small) body; `.bodyTooLarge` past `limit`, `.timedOut` past `deadline` however
+  /// steadily its bytes trickle in.
+  func readBody(_ framing: BodyFraming, limit: Int, deadline: ContinuousClock.Instant? = nil) throws(ConnectionError) -> [UInt8] {
     if case .length(let length) = framing, length > Int64(limit) {
       throw .http(.bodyTooLarge(limit: Int64(limit)))
     }
     var progress = BodyProgress(framing, limit: Int64(limit))
     var body: [UInt8] = []
-    while let piece = try nextBodyBytes(&progress) {
+    let idle = bodyTimeout
+    defer { bodyTimeout = idle }
+    while true {
+      if let deadline {
+        let left = deadline - .now
+        guard left > .zero else { throw .http(.timedOut) }
+        bodyTimeout = min(left, idle ?? limits.idleTimeout)
+      }
+      guard let piece = try nextBodyBytes(&progress) else { return body }
       guard body.count + piece.count <= limit else { throw .http(.bodyTooLarge(limit: Int64(limit))) }
       body.append(contentsOf: piece)
     }
-    return body
   }
 
   /// Reads and drops up to `limit` body bytes; true if the body ended within them.

@@ -90,6 +90,7 @@ extension LocalSendDelivery {
       return .peerFailure(code: "refused", message: PeerText("the LocalSend device wants a PIN, which share cannot send yet"))
     case .blocked: return .peerFailure(code: "busy", message: PeerText("the LocalSend device is receiving from someone else"))
     case .tooManyAttempts: return .peerFailure(code: "busy", message: PeerText("the LocalSend device says too many requests"))
+    case .cancelled: return .cancelled("cancelled")
     default:
       // The error's sentence may quote the device; its alias is PeerText, the rest is escaped here.
       return .transport("LocalSend to \(peer.alias) at \(endpoint.address) failed: \(PeerText(error.description))", detail: "\(error)")

@@ -34,7 +34,10 @@ final class LocalSendDelivery: Sendable {
   }
 
   /// Stops after the bytes in flight; the send ends with `.cancelled`.
-  func cancel() { cancelled.store(true, ordering: .sequentiallyConsistent) }
+  func cancel() {
+    cancelled.store(true, ordering: .sequentiallyConsistent)
+    client.abortAll()
+  }
 
   /// The name `peer`'s fingerprint is remembered under.
   static func pinName(_ peer: LocalSendPeer) -> String { LocalSendPeer.pinName(alias: peer.alias.unescaped) }
@@ -80,6 +83,7 @@ final class LocalSendDelivery: Sendable {
     var failures: [(candidate: Endpoint.Candidate, error: LocalSendError)] = []
     for _ in endpoint.candidates {
       arrived.wait()
+      if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
       guard let (index, result) = outcomes.withLock({ $0.popLast() }) else { continue }
       let candidate = endpoint.candidates[index]
       var reached = endpoint
@@ -171,6 +175,7 @@ final class LocalSendDelivery: Sendable {
         report.items[index].storedAs = PeerText(offer.file.fileName)
         report.items[index].reason = nil
       } catch {
+        if cancelled.load(ordering: .sequentiallyConsistent) { throw .cancelled("cancelled") }
         let (status, reason) = LocalSendDelivery.uploadFailure(error)
         report.items[index].status = status
         report.items[index].reason = PeerText(reason)
