@@ -107,6 +107,16 @@ import Testing
   /// The delivery: a squatter's address that refuses connections and another device's (its own
   /// certificate) are tried first, and the file lands on the device whose certificate proves
   /// the fingerprint, at the third address.
+  /// Review 47: a send told the device 53317 whatever port this home's receiver listens on.
+  @Test func aSendTellsTheDeviceThePortThisHomeReceivesOn() throws {
+    let a = try TestHome(name: "lab-a")
+    #expect(try LocalSendDelivery(device: a.device).announcedPort == Int(LocalSendProtocol.defaultPort))
+    var settings = try Settings.load(from: a.device.paths.settings)
+    settings.localsendPort = 47_082
+    try settings.save(to: a.device.paths.settings)
+    #expect(try LocalSendDelivery(device: a.device).announcedPort == 47_082)
+  }
+
   @Test func aSendTriesEachAddressClaimingTheFingerprintUntilOneProvesIt() throws {
     let a = try TestHome(name: "lab-a")
     let sender = try #require(LocalSendFingerprint(identity: a.device.identity))

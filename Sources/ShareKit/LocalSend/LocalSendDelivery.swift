@@ -22,16 +22,21 @@ final class LocalSendDelivery: Sendable {
     guard let fingerprint = LocalSendFingerprint(identity: device.identity) else {
       throw .configuration("the device certificate has no CERTIFICATE block")
     }
+    // The port this home's LocalSend receiver listens on, for a device that answers or sends
+    // back (review 47: always 53317, whatever `localsend_port` said).
+    let port = (try? Settings.load(from: device.paths.settings))?.localsendPort ?? LocalSendProtocol.defaultPort
     do {
       client = try LocalSendClient(
         identity: device.identity,
         device: LocalSendDevice(
-          alias: device.name, deviceModel: "Linux", deviceType: .desktop, fingerprint: fingerprint.hex,
-          port: Int(LocalSendProtocol.defaultPort)))
+          alias: device.name, deviceModel: "Linux", deviceType: .desktop, fingerprint: fingerprint.hex, port: Int(port)))
     } catch {
       throw .configuration("cannot use the device identity for LocalSend: \(error)")
     }
   }
+
+  /// The port this device says it receives on, in what it sends a device.
+  var announcedPort: Int { client.device.port }
 
   /// Stops after the bytes in flight; the send ends with `.cancelled`.
   func cancel() {
