@@ -119,6 +119,13 @@ package protocol UploadSink: AnyObject {
   func commit() throws(UploadRefusal)
   /// Nothing of the file may remain.
   func abort()
+  /// Why the server gave the file up, told just before `abort` when the sink did not refuse it
+  /// itself: its body was cut off, shorter than offered, or its checksum did not match.
+  func failed(_ reason: String)
+}
+
+extension UploadSink {
+  package func failed(_ reason: String) {}
 }
 
 /// How a session ended.

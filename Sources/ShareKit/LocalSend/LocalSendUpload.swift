@@ -110,6 +110,14 @@ final class LocalSendUpload: UploadSink {
     sink.drop()
     _ = sink.finish()
     file.discard()
+    // What this attempt brought is not received (review 47: three failed attempts of a file
+    // showed 299% in `share status`).
+    context.transfers.add(transfer, bytes: -received)
+    received = 0
+  }
+
+  func failed(_ reason: String) {
+    context.emit(.failed(sender.peer, item: plan.offer, reason: reason))
   }
 
   /// The type rules on the first bytes; a refusal removes the staging and tells the sender why.
