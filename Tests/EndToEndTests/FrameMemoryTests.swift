@@ -53,8 +53,9 @@ import Wire
     let oversized = try RawPeer(port: daemon.port, identity: try ThrowawayIdentity().identity)
     _ = try oversized.hello()
     try oversized.sendRaw(FrameHeader(kind: .control, length: (4 << 20) + 1).encoded)
+    // Answered at once, before its bytes (review 44: with what to do).
     guard case .failure(let tooLarge) = try oversized.receive() else { throw HarnessError("expected a Failure") }
-    #expect(tooLarge.code == "protocol" && tooLarge.message.unescaped.contains("4194304"), "\(tooLarge)")
+    #expect(tooLarge.code == "too-large" && tooLarge.message.unescaped.contains("at most 4 MiB"), "\(tooLarge)")
 
     // 3 MiB Asks, each from another stranger: two fit the budget and wait. Few items of long
     // names, so that the debug daemon decides them quickly on a busy machine (a slow decision

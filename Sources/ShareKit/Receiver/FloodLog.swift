@@ -1,6 +1,6 @@
 /// Says whether a failure of an unauthenticated connection is logged: once per address per
 /// burst, so a flood of a thousand connections is one line per address, not a thousand; and at
-/// most `newAddressesPerWindow` new addresses each `window`, so a flood from thousands of
+/// most `newAddressesPerWindow` (100) new addresses each `window` (a minute), so a flood from thousands of
 /// addresses (an IPv6 /64, spare IPv4 addresses) is not a line each either (review 44: 100,000
 /// connections from as many loopback addresses added 8,032 lines).
 ///
@@ -24,7 +24,7 @@ struct FloodLog {
   var quiet: Duration = .seconds(30)
   var every: Duration = .seconds(300)
   var window: Duration = .seconds(60)
-  var newAddressesPerWindow = 20
+  var newAddressesPerWindow = 100
   private var bursts: [String: Burst] = [:]
   private var windowStart: ContinuousClock.Instant?
   private var startedInWindow = 0

@@ -61,6 +61,9 @@ final class ReceiveSession {
     do {
       try exchange()
       connection.close()
+    } catch let answered as Answered {
+      emit(.connectionFailed(address: address, peer: peer, error: .refusedHere(message: answered.refusal.message)))
+      connection.close()
     } catch let refusal as Refusal {
       emit(.connectionFailed(address: address, peer: peer, error: .refusedHere(message: refusal.message)))
       connection.fail(code: refusal.code, message: refusal.message)
@@ -75,6 +78,11 @@ final class ReceiveSession {
         connection.close()
       }
     }
+  }
+
+  /// A refusal already sent to the peer: the connection only closes.
+  private struct Answered: Error {
+    let refusal: Refusal
   }
 
   /// How many plans are received before their storage is let go.
@@ -109,12 +117,16 @@ final class ReceiveSession {
     let message = try connection.receiveMessage(expecting: "Ask") { length in
       // Read through and dropped, so that the sender, still writing it, hears why (review 44:
       // a stranger's 40,000 files ended in "the connection was closed").
+      // The answer goes first, then the offer is read through: a peer that declares it and
+      // sends nothing still hears at once.
       if stranger, length > SessionContext.strangerAskLimit {
-        throw Refusal(
+        let refusal = Refusal(
           code: "too-large",
           message:
             "an offer from a device this one does not know may be at most \(SessionContext.strangerAskLimit >> 20) MiB, and this one is \(Double(length * 10 >> 20) / 10) MiB: send fewer items at once, or pair first ('share pair')"
         )
+        try? connection.sendNow(.failure(Failure(code: refusal.code, message: PeerText(refusal.message))))
+        throw Answered(refusal: refusal)
       }
       guard length > SessionContext.smallAsk else { return }
       guard context.reserveAsk(length, stranger: stranger) else {
