@@ -42,7 +42,12 @@ extension ContentClassifier {
     if ByteSearch.contains(Array("\\fldinst".utf8), in: head), let field = rtfDDEField(head) {
       return "RTF document with a DDE field (\(field))"
     }
-    guard ByteSearch.containsIgnoringCase("instr", in: head), ByteSearch.containsIgnoringCase("<", in: head) else { return nil }
+    // Word writes a field's instruction as `w:instrText` or `w:instr=`: text that merely holds
+    // "instr" (an "instruction") is not looked into (a tenth of `types check`'s time on real
+    // files when it was).
+    guard ByteSearch.containsIgnoringCase("instrtext", in: head) || ByteSearch.containsIgnoringCase(":instr", in: head) else {
+      return nil
+    }
     return ddeField(in: String(decoding: head, as: UTF8.self).lowercased()).map { "Word XML document with a DDE field (\($0))" }
   }
 
@@ -50,22 +55,34 @@ extension ContentClassifier {
   /// for a formula (it starts with `=`, `+`, `-` or `@`: "CSV injection"), or a SpreadsheetML
   /// 2003 cell's `ss:Formula`, which Excel opens under `.xml` and `.xls`.
   static func textDDEFormula(_ head: UnsafeRawBufferPointer) -> String? {
-    guard ByteSearch.contains([UInt8(ascii: "|")], in: head), ByteSearch.contains([UInt8(ascii: "!")], in: head) else { return nil }
-    for line in head.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
-      for cell in line.split(whereSeparator: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == 0x09 }) {
-        let value = cell.drop { $0 == 0x20 || $0 == UInt8(ascii: "\"") }
-        guard let first = value.first, [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@")].contains(first),
-          let server = ddeServer(value)
-        else { continue }
-        return "a cell with a DDE formula (\(server)|…)"
-      }
+    // Only the lines that hold a `|` and a `!` after it are split into cells (code is full of
+    // `||` and `!`; splitting every line of every head cost a tenth of `types check`'s time).
+    var from = 0
+    while let bar = ByteSearch.firstIndex(of: [UInt8(ascii: "|")], in: head, from: from) {
+      let start = head[..<bar].lastIndex { $0 == 0x0A || $0 == 0x0D }.map { $0 + 1 } ?? 0
+      let end = head[bar...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? head.count
+      from = end
+      guard head[bar..<end].contains(UInt8(ascii: "!")) else { continue }
+      if let server = ddeCell(UnsafeRawBufferPointer(rebasing: head[start..<end])) { return "a cell with a DDE formula (\(server)|…)" }
     }
-    guard ByteSearch.containsIgnoringCase("formula", in: head) else { return nil }
+    guard ByteSearch.containsIgnoringCase(":formula=", in: head) else { return nil }
     var server: String?
     forEachAttribute(in: String(decoding: head, as: UTF8.self).lowercased()[...]) { name, value in
       if server == nil, name == "formula" || name.hasSuffix(":formula") { server = ddeServer(value.utf8) }
     }
     return server.map { "a SpreadsheetML cell with a DDE formula (\($0)|…)" }
+  }
+
+  /// The DDE server a cell of `line` (CSV, TSV) asks, when one starts as a formula does.
+  private static func ddeCell(_ line: UnsafeRawBufferPointer) -> String? {
+    for cell in line.split(whereSeparator: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == 0x09 }) {
+      let value = cell.drop { $0 == 0x20 || $0 == UInt8(ascii: "\"") }
+      guard let first = value.first, [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@")].contains(first),
+        let server = ddeServer(value)
+      else { continue }
+      return server
+    }
+    return nil
   }
 
   /// Each element of lowercased XML `text` whose local name is `local`, with the text that
