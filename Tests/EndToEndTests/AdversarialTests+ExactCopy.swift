@@ -37,6 +37,11 @@ extension AdversarialTests {
       #expect(peer["standing"] as? String == "unverified", "\(peer)")
       #expect((peer["unverified"] as? String ?? "").contains("certificate is another's"), "\(peer)")
     }
+    // --watch checks each record as it comes (review 48: it said "(contact)").
+    let watched = try bob.share("peers", "--watch", "--json", "--timeout", "4")
+    let events = try parseJSONLines(watched.stdoutText).filter { $0["name"] as? String == alice.name }
+    #expect(
+      !events.isEmpty && events.allSatisfy { $0["trusted"] as? Bool == false && $0["standing"] as? String == "unverified" }, "\(events)")
     // And the table says so too, for a person at a terminal.
     let shown = try bob.share("peers", "--timeout", "3")
     let row = shown.stdoutText.split(separator: "\n").first { $0.hasPrefix(alice.name) } ?? ""
@@ -50,6 +55,8 @@ extension AdversarialTests {
     let hole = try SilentPort()
     let (copy, listed) = try Self.listedCopy(of: alice, by: bob, at: hole.port)
     defer { withExtendedLifetime(copy) {} }
-    #expect(listed.count == 1 && listed[0]["trusted"] as? Bool == true && listed[0]["proved"] as? Bool == false, "\(listed)")
+    // Nothing proved it: not listed as the contact (review 48).
+    #expect(listed.count == 1 && listed[0]["trusted"] as? Bool == false && listed[0]["proved"] as? Bool == false, "\(listed)")
+    #expect(listed.first?["standing"] as? String == "unverified", "\(listed)")
   }
 }

@@ -44,7 +44,22 @@ import Testing
     let proved = try PeerProof(device: looker.device, timeout: .seconds(2)).prove([
       Self.contact(alice.device.fingerprint, at: [Self.address(port, as: "alice-pc")])
     ])
-    #expect(proved.count == 1 && proved[0].proved == false && proved[0].trusted && proved[0].standing == .known)
+    // Not the contact: nothing proved it (review 48).
+    #expect(proved.count == 1 && proved[0].proved == false && !proved[0].trusted && !proved[0].isSelf)
+  }
+
+  /// Review 48: an address that accepts and never answers joined the proved contact's row.
+  @Test func aSilentAddressBesideAProvedOneIsListedApart() throws {
+    let alice = try RunningReceiver(home: TestHome(name: "alice-pc"))
+    let silent = try SilentListener()
+    let looker = try TestHome()
+    let listed = Self.contact(
+      alice.home.device.fingerprint, at: [Self.address(alice.port, as: "alice-pc"), Self.address(silent.port, as: "alice-pc")])
+    let proved = try PeerProof(device: looker.device, timeout: .seconds(1)).prove([listed])
+    let real = try #require(proved.first { $0.proved == true })
+    #expect(real.trusted && real.addresses.map(\.port) == [alice.port])
+    let apart = try #require(proved.first { $0.proved == false })
+    #expect(!apart.trusted && apart.addresses.map(\.port) == [silent.port])
   }
 
   @Test func recordsNotListedAsKnownAreNotAsked() throws {

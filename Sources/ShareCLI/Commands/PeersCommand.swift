@@ -30,9 +30,9 @@ enum PeersCommand: Command {
       known name with another ID, is listed on its own and marked unverified. And since a record
       may copy a contact's name and ID word for word, share asks each address of a known
       device for a TLS handshake (nothing is sent): an address whose certificate is another's
-      is listed on its own, marked unverified, and a known device none of whose addresses
-      answered within 1.5 s is marked 'not reached'. --watch lists the records as they come,
-      unchecked.
+      is listed on its own, marked unverified, and so are the addresses that did not answer
+      within 1.5 s ('did not answer: its certificate is unchecked'), never as the contact.
+      --watch checks each record so as it comes.
       """,
     options: [timeout, watch, json],
     examples: ["share peers", "share peers --watch --json"])
@@ -80,6 +80,10 @@ enum PeersCommand: Command {
       }
       unverified = PeersCommand.claim(of: peer)
       proved = peer.proved
+      if peer.proved == false {
+        standing = "unverified"
+        unverified = PeersCommand.marks(peer).first
+      }
     }
   }
 
@@ -93,10 +97,11 @@ enum PeersCommand: Command {
     let book = try resolver.knownIdentities(warn: { terminal.warn($0) })
     let directory = PeerDirectory(book: book)
     let json = arguments[Self.json]
-    if arguments[Self.watch] { return try watch(directory, json: json, for: given, terminal: terminal) }
-    let listed = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
     // A record that copies a contact's name and ID is told from it only by its certificate.
-    let peers = try PeerProof(device: device, timeout: proofTimeout).prove(listed)
+    let proof = try PeerProof(device: device, timeout: proofTimeout)
+    if arguments[Self.watch] { return try watch(directory, proof: proof, json: json, for: given, terminal: terminal) }
+    let listed = try runBlocking { try await directory.snapshot(timeout: .seconds(timeout)) }
+    let peers = proof.prove(listed)
     // LocalSend devices this home's daemon heard (it announces, and they answer meanwhile).
     // A claim is unverified when it names a share device, or when its fingerprint is claimed
     // from elsewhere too (review 31: a stranger squatting a phone's fingerprint).
@@ -151,7 +156,9 @@ enum PeersCommand: Command {
   /// `--watch`: each appearance, change and disappearance once, until interrupted.
   /// `seconds`: how long to watch (`--timeout`; review 16: it was taken and ignored), else until
   /// interrupted.
-  static func watch(_ directory: PeerDirectory, json: Bool, for seconds: Double?, terminal: Terminal) throws -> ExitCode {
+  static func watch(
+    _ directory: PeerDirectory, proof: PeerProof, json: Bool, for seconds: Double?, terminal: Terminal
+  ) throws -> ExitCode {
     let stream = try directory.watch()
     let done = DispatchSemaphore(value: 0)
     let failure = Mutex<(any Error)?>(nil)
@@ -160,8 +167,9 @@ enum PeersCommand: Command {
       do {
         for try await event in stream {
           switch event {
-          case .appeared(let peer): show(peer, event: "appeared", json: json, terminal: terminal)
-          case .changed(let peer): show(peer, event: "changed", json: json, terminal: terminal)
+          // Proved as the listing's records are (review 48: --watch called a copy a contact).
+          case .appeared(let peer): for each in proof.prove([peer]) { show(each, event: "appeared", json: json, terminal: terminal) }
+          case .changed(let peer): for each in proof.prove([peer]) { show(each, event: "changed", json: json, terminal: terminal) }
           case .disappeared(let peer): show(peer, event: "disappeared", json: json, terminal: terminal)
           case .settled:
             if !json && !settled { terminal.err("(Avahi has answered for now; watching for changes, Ctrl-C to stop)") }
@@ -206,9 +214,12 @@ enum PeersCommand: Command {
   /// The marks after a peer: this home, a contact, or what an unverified record claims.
   static func marks(_ peer: Peer) -> [String] {
     if let claim = claim(of: peer) { return [claim] }
+    if peer.proved == false {
+      let whose = (peer.contactName ?? peer.name).description
+      return ["unverified: claims to be \(whose), and did not answer: its certificate is unchecked"]
+    }
     let contact = peer.contactName.map { "your contact \($0)" } ?? "contact"
-    let unproved = peer.proved == false ? "not reached: its certificate is unchecked" : nil
-    return [peer.isSelf ? "this home" : nil, peer.trusted ? contact : nil, unproved].compactMap { $0 }
+    return [peer.isSelf ? "this home" : nil, peer.trusted ? contact : nil].compactMap { $0 }
   }
 
   static func show(_ peer: Peer, event: String?, json: Bool, terminal: Terminal) {

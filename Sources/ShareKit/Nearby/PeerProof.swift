@@ -33,11 +33,13 @@ package struct PeerProof: Sendable {
     self.timeout = timeout
   }
 
-  /// `peers`, each record listed as known proved at its addresses: the addresses that
-  /// presented another certificate are split off into a record of their own, marked as one
-  /// whose certificate is not the device it claims (`Peer.Standing.certificateIsNot`); a known
-  /// record that none of its addresses proved is marked `proved == false`; one that some
-  /// address proved, `proved == true`. Other records are as they were (`proved == nil`).
+  /// `peers`, each record listed as known proved at its addresses: the addresses that proved
+  /// it stay (`proved == true`); the ones that presented another certificate are split off into
+  /// a record of their own, marked as one whose certificate is not the device it claims
+  /// (`Peer.Standing.certificateIsNot`); the ones that did not answer, into a record marked
+  /// `proved == false` that is no contact and not this device (review 48: a silent address
+  /// joined a proved contact's row, and alone was listed as the contact). Other records are as
+  /// they were (`proved == nil`).
   package func prove(_ peers: [Peer]) -> [Peer] {
     let asked = peers.filter(Self.needsProof)
     let outcomes = self.outcomes(of: asked)
@@ -56,8 +58,16 @@ package struct PeerProof: Sendable {
   static func split(_ peer: Peer, id: Fingerprint, outcomes: [Key: Outcome]) -> [Peer] {
     func outcome(_ address: Peer.Address) -> Outcome { outcomes[Key(address, id: id)] ?? .unreached }
     var kept = peer
-    kept.addresses = peer.addresses.filter { outcome($0) != .otherCertificate }
-    kept.proved = kept.addresses.contains { outcome($0) == .proved }
+    kept.addresses = peer.addresses.filter { outcome($0) == .proved }
+    kept.proved = true
+    var silent = peer
+    silent.addresses = peer.addresses.filter { outcome($0) == .unreached }
+    silent.proved = false
+    silent.trusted = false
+    silent.isSelf = false
+    // Named as its records were, not by the names a proof gave the device.
+    silent.aliases = []
+    silent.name = silent.addresses.first?.advertisedAs ?? peer.name
     let claimed = peer.contactName?.unescaped ?? peer.name.unescaped
     let impostors = Dictionary(grouping: peer.addresses.filter { outcome($0) == .otherCertificate }) { $0.advertisedAs ?? peer.name }
     let split = impostors.sorted { $0.key.unescaped < $1.key.unescaped }.map { name, addresses in
@@ -65,7 +75,7 @@ package struct PeerProof: Sendable {
         name: name, id: id, version: peer.version, addresses: addresses, isSelf: false, trusted: false,
         standing: .certificateIsNot(peer.isSelf ? "" : claimed))
     }
-    return (kept.addresses.isEmpty ? [] : [kept]) + split
+    return [kept, silent].filter { !$0.addresses.isEmpty } + split
   }
 
   /// An address asked for one ID.

@@ -42,7 +42,10 @@ extension Sender {
     while true {
       let failure: any Error
       do {
-        return try raceAddresses(endpoint)
+        // Addresses found elsewhere wait for these: a record that accepts and never answers
+        // (review 48: a copy of a known name at a silent port) holds them a few seconds, not
+        // the whole connect timeout.
+        return try raceAddresses(endpoint, timeout: endpoint.elsewhere == nil ? connectTimeout : min(connectTimeout, Self.beforeElsewhere))
       } catch let turnedAway as TurnedAway {
         let wait = Self.jittered(pause)
         if turnedAway.said == nil { closedRetries -= 1 }
@@ -77,6 +80,10 @@ extension Sender {
     next.elsewhere = nil
     return next
   }
+
+  /// How long the first addresses of a name resolved directly have, when others were found for
+  /// it, before those are tried.
+  static let beforeElsewhere: Duration = .seconds(3)
 
   /// How many times a receiver that only closed connections (said nothing) is tried again.
   static let closedRetries = 4
@@ -121,13 +128,13 @@ extension Sender {
   }
 
   /// One try of every address at once (see `openSession`).
-  private func raceAddresses(_ endpoint: Endpoint) throws -> Session {
+  private func raceAddresses(_ endpoint: Endpoint, timeout: Duration) throws -> Session {
     let race = ConnectionRace(count: endpoint.candidates.count)
     self.race.withLock { $0 = race }
     defer { self.race.withLock { $0 = nil } }
     if isCancelled { race.cancel() }
     for candidate in endpoint.candidates {
-      let thread = Thread { [self] in attempt(candidate, of: endpoint, in: race) }
+      let thread = Thread { [self] in attempt(candidate, of: endpoint, in: race, timeout: timeout) }
       thread.name = "share-connect"
       thread.start()
     }
@@ -146,20 +153,20 @@ extension Sender {
 
   /// One address's attempt, on a thread of its own: it ends by winning, by failing, or by
   /// closing what it opened when another has won.
-  private func attempt(_ candidate: Endpoint.Candidate, of endpoint: Endpoint, in race: ConnectionRace) {
+  private func attempt(_ candidate: Endpoint.Candidate, of endpoint: Endpoint, in race: ConnectionRace, timeout: Duration) {
     var opened: FramedConnection? = nil
     do {
-      let tcp = try Socket.connect(host: candidate.host, port: candidate.port, timeout: connectTimeout)
+      let tcp = try Socket.connect(host: candidate.host, port: candidate.port, timeout: timeout)
       guard race.register(tcp) else {
         tcp.close()
         return race.fail(candidate, ShareError.cancelled("another address answered first"))
       }
       let tls = try handshake(
         tcp, expecting: endpoint.expectedFingerprint, name: candidate.advertisedAs ?? endpoint.name,
-        advertisedOnly: endpoint.expectedOnlyAsAdvertised)
+        advertisedOnly: endpoint.expectedOnlyAsAdvertised, timeout: timeout)
       let connection = FramedConnection(tls)
       opened = connection
-      try tls.setIdleTimeout(connectTimeout)
+      try tls.setIdleTimeout(timeout)
       // The receiver's certificate is the one expected: only now is anything said.
       try connection.sendNow(.hello(Hello(name: PeerText(device.name), id: device.fingerprint.hex)))
       let hello = try receive("Hello", on: connection) { message -> Hello? in
@@ -181,10 +188,10 @@ extension Sender {
   /// The TLS handshake on a connected socket; a receiver presenting another certificate than
   /// `expected` is an identity mismatch under `name`, found before anything is said to it.
   private func handshake(
-    _ tcp: Socket, expecting expected: Fingerprint?, name: PeerText, advertisedOnly: Bool
+    _ tcp: Socket, expecting expected: Fingerprint?, name: PeerText, advertisedOnly: Bool, timeout: Duration
   ) throws -> TLSConnection {
     do {
-      return try TLSConnection.connect(tcp, context: context, timeout: connectTimeout, expectedPeer: expected)
+      return try TLSConnection.connect(tcp, context: context, timeout: timeout, expectedPeer: expected)
     } catch {
       guard case .peerMismatch(let expected, let actual) = error else { throw error }
       if advertisedOnly { throw ShareError.advertisedIdentityMismatch(advertised: expected.hex, actual: actual.hex, peer: name) }
