@@ -81,4 +81,21 @@ import Testing
     let runs = (try? String(contentsOfFile: ran, encoding: .utf8))?.split(separator: "\n").count ?? 0
     #expect(runs == 1, "\(runs) runs")
   }
+
+  /// Review 49: a hook's output went into the daemon's own (between the events of `--json`) and
+  /// raw into its log, where a peer's text printed by the hook could pose as an event or hold
+  /// a terminal's controls. It is the log's now: escaped, "hook: " first, 20 lines a run.
+  @Test func aHooksOutputIsLoggedEscapedAndBounded() throws {
+    let command = #"printf '{"event":"ask","id":7}\033[2J\n' ; echo oops >&2 ; for i in $(seq 1 30); do echo line $i; done"#
+    let reports = Mutex<[String]>([])
+    let hooks = ArrivalHooks(command: command, notify: false) { line in reports.withLock { $0.append(line) } }
+    hooks.stored(["SHARE_ITEM_NAME": "a.txt"])
+    #expect(hooks.drain(timeout: .seconds(60)))
+    let said = reports.withLock { $0 }
+    #expect(said.first == #"hook: {"event":"ask","id":7}\u{1B}[2J"#, "\(said.prefix(3))")
+    #expect(said.contains("hook: oops"), "\(said)")
+    #expect(said.filter { $0.hasPrefix("hook: line") }.count == 18, "\(said)")
+    #expect(said.last == "hook: … 12 more line(s) of its output not shown", "\(said.suffix(2))")
+    #expect(!said.contains { $0.contains("\u{1B}") })
+  }
 }

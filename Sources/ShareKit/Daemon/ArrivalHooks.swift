@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TextEscaping
 
 /// What the daemon does when an item arrives or an ask waits: run the owner's command with the
 /// item's metadata in environment variables (never interpolated into a shell line), and show a
@@ -190,10 +191,22 @@ package final class ArrivalHooks: Sendable {
 
   private func run(_ executable: String, _ arguments: [String], extra: [String: String]) -> Int32 {
     defer { running.withLock { $0 = nil } }
-    return spawnAndWait(
+    // Its output is the owner's log's, escaped (a hook may print what a peer sent), and a few
+    // lines a run at most.
+    var lines = 0
+    let status = spawnAndWait(
       executable, arguments, environment: ProcessInfo.processInfo.environment.merging(extra) { _, new in new },
-      started: { pid in running.withLock { $0 = pid } })
+      started: { pid in running.withLock { $0 = pid } },
+      output: { line in
+        lines += 1
+        if lines <= Self.outputLines { report("hook: \(Escaping.escaped(line, maximumLength: 200))") }
+      })
+    if lines > Self.outputLines { report("hook: … \(lines - Self.outputLines) more line(s) of its output not shown") }
+    return status
   }
+
+  /// How many lines of a run's output the log gets.
+  static let outputLines = 20
 
   private static func find(_ program: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
