@@ -58,6 +58,22 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: b.documents.appendingPathComponent("note.txt").path))
   }
 
+  /// Review 49: under --home, an Inbox that is a link to another disk was taken for a folder
+  /// inside the home, and every item failed with "permission denied".
+  @Test func anInboxLinkedOutOfTheHomeReceives() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let elsewhere = b.root.appendingPathComponent("other-disk-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: b.inbox.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: b.inbox, withDestinationURL: elsewhere)
+    let daemon = try b.startDaemon(trusting: [a])
+    defer { _ = daemon.stop() }
+    #expect(daemon.waitForLog("confined with Landlock"), "\(daemon.log)")
+    let sent = try a.share("send", try a.file("note.txt", "hello\n").path, "--to", daemon.address)
+    #expect(sent.exited(with: 0), "\(sent)\n\(daemon.log)")
+    #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("note.txt").path))
+  }
+
   @Test func withHooksUnconfinedTheHookWritesOutsideWhileTheDaemonStaysConfined() throws {
     let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
     let outside = b.root.appendingPathComponent("outside-\(UUID().uuidString.prefix(8))")

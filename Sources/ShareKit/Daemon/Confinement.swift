@@ -86,10 +86,13 @@ package enum Confinement {
       throw .configuration("cannot create the daemon's folders: \(error)")
     }
     try ControlSocketFolder.prepare(paths)
+    // Where each really is: an Inbox that is a link out of the home (to another disk) needs a
+    // rule of its own (review 49: under --home it was taken for a folder inside the home, and
+    // every item failed with "permission denied").
     let folders = [
       paths.config, store.inbox, store.staging.deletingLastPathComponent(), paths.runtime,
       paths.controlSocket.deletingLastPathComponent(),
-    ].map(\.path)
+    ].map { (try? FileSystem.resolvedPath($0.path)) ?? $0.path }
     // A folder inside another needs no rule of its own.
     var kept: [String] = []
     for folder in folders where !kept.contains(where: { folder == $0 || folder.hasPrefix($0 + "/") }) {
