@@ -91,4 +91,21 @@ import Testing
     let stopped = daemon.stop()
     #expect(stopped.exited(with: 0), "\(stopped)")
   }
+
+  /// Review 49: killed, the hook runner left the daemon storing items with no hook run, and
+  /// nothing said so.
+  @Test func aHookRunnerThatEndsIsSaidInTheLog() throws {
+    let (a, b) = (try ShareHome(name: "alice"), try ShareHome(name: "bob"))
+    let outside = b.root.appendingPathComponent("outside-\(UUID().uuidString.prefix(8))")
+    let (command, _) = hook(writingTo: outside, home: b)
+    let daemon = try b.startDaemon(trusting: [a], arguments: ["--on-receive", command, "--hooks-unconfined"])
+    defer { _ = daemon.stop() }
+    #expect(daemon.waitForLog("; hooks run outside it"), "\(daemon.log)")
+    let pid = daemon.process.pid
+    let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+    let runner = try #require(children.split(separator: " ").compactMap { Int32($0) }.first, "no hook runner: \(children)")
+    kill(runner, SIGKILL)
+    #expect(daemon.waitForLog("the hook runner (--hooks-unconfined) ended"), "\(daemon.log)")
+    #expect(daemon.isRunning)
+  }
 }

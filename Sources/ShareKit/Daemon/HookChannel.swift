@@ -10,6 +10,12 @@ extension HookRunner {
   package final class Channel: Sendable {
     private let descriptor: Mutex<FileDescriptor>
     private let finished = DispatchSemaphore(value: 0)
+    /// Set by `drain`: the runner's end closing is then expected.
+    private let draining = Atomic<Bool>(false)
+    /// Set once the runner's end is gone, to say so once.
+    private let gone = Atomic<Bool>(false)
+    /// Where the runner's reports, and its end, are told.
+    private let reported = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     private init(_ descriptor: FileDescriptor) {
       self.descriptor = Mutex(descriptor)
@@ -28,11 +34,13 @@ extension HookRunner {
     /// Starts reading the runner's reports, each passed to `report`.
     func start(report: @escaping @Sendable (String) -> Void) {
       let fd = descriptor.withLock { $0 }
-      let thread = Thread { [finished] in
+      reported.withLock { $0 = report }
+      let thread = Thread { [self] in
         var reader = LineReader(fd)
         while let line = reader.next() {
           if case .report(let text) = try? JSONDecoder().decode(Message.self, from: line) { report(text) }
         }
+        if !draining.load(ordering: .relaxed) { runnerGone() }
         finished.signal()
       }
       thread.name = "share-hook-channel"
@@ -40,12 +48,23 @@ extension HookRunner {
     }
 
     func send(_ message: Message) {
-      descriptor.withLock { try? $0.writeAll(HookRunner.encode(message)) }
+      let sent = descriptor.withLock { (try? $0.writeAll(HookRunner.encode(message))) != nil }
+      if !sent { runnerGone() }
+    }
+
+    /// Says once that the runner ended while the daemon runs (review 49: killed, it left the
+    /// daemon storing items with no hook run, and nothing said so).
+    private func runnerGone() {
+      guard !gone.exchange(true, ordering: .relaxed) else { return }
+      reported.withLock { $0 }?(
+        "the hook runner (--hooks-unconfined) ended: items stored from now on get no hook run or notification until the daemon is restarted"
+      )
     }
 
     /// Tells the runner nothing more comes, and waits (up to `timeout`) until it has run what
     /// it was sent and closed its end. Returns whether it did.
     func drain(timeout: Duration) -> Bool {
+      draining.store(true, ordering: .relaxed)
       descriptor.withLock { _ = Glibc.shutdown($0.rawValue, Int32(SHUT_WR)) }
       return finished.wait(timeout: .now() + .nanoseconds(Int(timeout / .nanoseconds(1)))) == .success
     }
