@@ -253,6 +253,27 @@ import Wire
     #expect(result.withLock { $0 }??.code == "declined")
   }
 
+  /// Review 49: one accept of an ask folded from two connections let both deliver (the note
+  /// stored twice); the first goes ahead, the other is told it is not needed.
+  @Test func anAcceptOfAFoldedAskLetsOneConnectionThrough() throws {
+    let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(30))
+    let refusals = Mutex<[Refusal?]>([])
+    let items = [AskedItem(name: PeerText("note.txt"), kind: "file", size: 15, type: nil, accepted: true, reason: nil)]
+    for _ in 0..<2 {
+      Thread {
+        let r = gate.consent(peerName: PeerText("x"), peer: Self.mallory, address: "::1", items: items)
+        refusals.withLock { $0.append(r) }
+      }.start()
+    }
+    try waitUntil { gate.pending.first?.connections == 2 }
+    let id = try #require(gate.pending.first?.id)
+    #expect(gate.decide(id, accept: true) != nil)
+    try waitUntil { refusals.withLock { $0.count } == 2 }
+    let answers = refusals.withLock { $0 }
+    #expect(answers.filter { $0 == nil }.count == 1, "\(answers)")
+    #expect(answers.compactMap { $0 }.first?.message.contains("received on another connection") == true, "\(answers)")
+  }
+
   @Test func askSpamIsCappedAndDuplicatesAreFolded() throws {
     let gate = Gatekeeper(mode: ModeSetting(mode: .everyone), trust: trust(), askTimeout: .seconds(10), maxPendingPerPeer: 2, maxPending: 3)
     let refusals = Mutex<[Refusal?]>([])

@@ -31,6 +31,8 @@ package final class Gatekeeper: Sendable {
     /// Declined because the mode changed to one that refuses it: why (`declineWhatTheModeRefuses`).
     var refusedByMode: String? = nil
     var waiters: [Waiter] = []
+    /// Accepted and gone ahead on one of its connections: the others are not needed.
+    var taken = false
   }
 
   private struct State {
@@ -322,7 +324,7 @@ package final class Gatekeeper: Sendable {
 
   /// What became of an ask for one connection waiting on it.
   private enum Outcome {
-    case accepted, declined, withdrawn, unanswered
+    case accepted, alreadyTaken, declined, withdrawn, unanswered
     case refusedByMode(String)
   }
 
@@ -336,7 +338,11 @@ package final class Gatekeeper: Sendable {
       }
       if waiter.left.load(ordering: .relaxed) { return .withdrawn }
       switch state.entries[id]?.decision {
-      case true?: return .accepted
+      case true?:
+        // One consent, one delivery (review 49: one accept of a folded ask stored a note twice).
+        if state.entries[id]?.taken == true { return .alreadyTaken }
+        state.entries[id]?.taken = true
+        return .accepted
       case false?:
         if let why = state.entries[id]?.refusedByMode { return .refusedByMode(why) }
         return state.entries[id]?.expired == true ? .unanswered : .declined
@@ -353,6 +359,7 @@ package final class Gatekeeper: Sendable {
     }
     switch outcome {
     case .accepted: return nil
+    case .alreadyTaken: return Refusal(code: "declined", message: "accepted, and received on another connection of yours")
     case .declined:
       return Refusal(
         code: "declined", message: state.withLock { $0.closing } ? "the receiver is shutting down" : "declined by the receiver")
