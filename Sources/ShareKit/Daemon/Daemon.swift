@@ -266,7 +266,10 @@ package final class Daemon: @unchecked Sendable {
     trimmer.stop()
     localSend?.stop()
     let cancelled = receiver.stop(grace: options.grace)
-    if cancelled > 0 { note("cancelled \(cancelled) transfer(s) after the grace period; their staging is kept for resuming") }
+    if cancelled > 0 {
+      // Only a file of known size can resume (review 49: said of standard input too).
+      note("cancelled \(cancelled) transfer(s) after the grace period; what they received of files that can resume is kept for resuming")
+    }
     hooks.drain()
     homeLock?.unlock()
   }
