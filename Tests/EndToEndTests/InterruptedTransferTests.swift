@@ -195,7 +195,7 @@ import Testing
     _ = try waitForBytesInStaging(b, sender: sender)
     let stopped = daemon.stop()
     #expect(stopped.exited(with: 0), "\(stopped)")
-    #expect(stopped.stderrText.contains("staging is kept for resuming"), "\(stopped)")
+    #expect(stopped.stderrText.contains("is kept for resuming"), "\(stopped)")
     let sent = sender.wait(timeout: .seconds(60))
     #expect(sent.status != 0, "\(sent)")
     #expect(b.inboxNames().isEmpty)
