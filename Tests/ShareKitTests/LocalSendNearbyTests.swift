@@ -117,6 +117,21 @@ import Testing
     #expect(try LocalSendDelivery(device: a.device).announcedPort == 47_082)
   }
 
+  /// ... and the running daemon's port when it was given one of its own (`--localsend-port`).
+  @Test func aSendTellsTheDeviceTheRunningDaemonsPort() throws {
+    let a = try TestHome(name: "lab-a")
+    var options = DaemonOptions()
+    options.configuration = ReceiverConfiguration(host: "127.0.0.1")
+    options.mode = ModeSetting(mode: .off)
+    options.localSend = LocalSendOptions(port: 0, multicastInterface: nil, pin: nil)
+    let daemon = try Daemon(paths: a.device.paths, options: options, events: { _ in }, note: { _ in })
+    try daemon.start()
+    defer { daemon.stop() }
+    let port = try #require(daemon.status.localsend?.port)
+    #expect(port != LocalSendProtocol.defaultPort)
+    #expect(try LocalSendDelivery(device: a.device).announcedPort == Int(port))
+  }
+
   @Test func aSendTriesEachAddressClaimingTheFingerprintUntilOneProvesIt() throws {
     let a = try TestHome(name: "lab-a")
     let sender = try #require(LocalSendFingerprint(identity: a.device.identity))

@@ -23,8 +23,10 @@ final class LocalSendDelivery: Sendable {
       throw .configuration("the device certificate has no CERTIFICATE block")
     }
     // The port this home's LocalSend receiver listens on, for a device that answers or sends
-    // back (review 47: always 53317, whatever `localsend_port` said).
-    let port = (try? Settings.load(from: device.paths.settings))?.localsendPort ?? LocalSendProtocol.defaultPort
+    // back (review 47: always 53317, whatever `localsend_port` said): the running daemon's
+    // (given `--localsend-port`, say), else the settings'.
+    let running = (try? ControlClient.sendIfRunning(.status, paths: device.paths))??.status?.localsend?.port
+    let port = running ?? (try? Settings.load(from: device.paths.settings))?.localsendPort ?? LocalSendProtocol.defaultPort
     do {
       client = try LocalSendClient(
         identity: device.identity,
