@@ -88,9 +88,15 @@ extension ContentClassifier {
   /// Each element of lowercased XML `text` whose local name is `local`, with the text that
   /// follows its start tag up to the next tag.
   static func elements(_ local: String, in text: String, _ body: (Substring, Substring) -> Bool) {
+    elements([local], in: text, body)
+  }
+
+  /// Each element whose local name is one of `locals`, in one pass over the text.
+  static func elements(_ locals: [String], in text: String, _ body: (Substring, Substring) -> Bool) {
+    let qualified = locals.map { ":" + $0 }
     for element in text.split(separator: "<") {
       let name = element.prefix { !($0 == ">" || $0 == "/" || $0.isWhitespace) }
-      guard name == local || name.hasSuffix(":" + local) else { continue }
+      guard locals.contains(where: { name == $0 }) || qualified.contains(where: { name.hasSuffix($0) }) else { continue }
       let content = element.drop { $0 != ">" }.dropFirst()
       if body(element, content) { return }
     }
@@ -136,12 +142,10 @@ extension ContentClassifier {
   static func ddeFormula(in text: String) -> String? {
     guard ByteSearch.contains("|", in: text) else { return nil }
     var found: String?
-    for local in formulaElements where found == nil {
-      elements(local, in: text) { _, content in
-        guard let server = ddeServer(content.utf8) else { return false }
-        found = server + "|…"
-        return true
-      }
+    elements(formulaElements, in: text) { _, content in
+      guard let server = ddeServer(content.utf8) else { return false }
+      found = server + "|…"
+      return true
     }
     return found
   }

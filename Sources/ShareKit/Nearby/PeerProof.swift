@@ -52,9 +52,9 @@ package struct PeerProof: Sendable {
   /// A record listed as a known device: its name and ID are a pair this home knows.
   static func needsProof(_ peer: Peer) -> Bool { peer.standing == .known && peer.id != nil && !peer.addresses.isEmpty }
 
-  /// `peer` after its addresses answered: the ones that proved it (or did not answer) stay,
-  /// the ones that presented another certificate become records of their own, one per name
-  /// they were advertised under.
+  /// `peer` after its addresses answered: the ones that proved it stay; the ones that did not
+  /// answer become one record of their own, no contact; the ones that presented another
+  /// certificate become records of their own, one per name they were advertised under.
   static func split(_ peer: Peer, id: Fingerprint, outcomes: [Key: Outcome]) -> [Peer] {
     func outcome(_ address: Peer.Address) -> Outcome { outcomes[Key(address, id: id)] ?? .unreached }
     var kept = peer

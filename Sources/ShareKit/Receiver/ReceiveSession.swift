@@ -115,10 +115,9 @@ final class ReceiveSession {
   private func receiveAsk(from peer: PeerInfo) throws -> Ask? {
     let stranger = context.gatekeeper.map { !$0.trust.trusts(peer.fingerprint) && peer.fingerprint != context.device.fingerprint } ?? false
     let message = try connection.receiveMessage(expecting: "Ask") { length in
-      // Read through and dropped, so that the sender, still writing it, hears why (review 44:
-      // a stranger's 40,000 files ended in "the connection was closed").
-      // The answer goes first, then the offer is read through: a peer that declares it and
-      // sends nothing still hears at once.
+      // Answered first, then read through and dropped: a sender still writing it hears why
+      // (review 44: a stranger's 40,000 files ended in "the connection was closed"), and a
+      // peer that declares it and sends nothing hears at once.
       if stranger, length > SessionContext.strangerAskLimit {
         let refusal = Refusal(
           code: "too-large",
