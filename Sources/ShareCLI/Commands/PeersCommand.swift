@@ -32,7 +32,7 @@ enum PeersCommand: Command {
       device for a TLS handshake (nothing is sent): an address whose certificate is another's
       is listed on its own, marked unverified, and so are the addresses that did not answer
       within 1.5 s ('did not answer: its certificate is unchecked'), never as the contact.
-      --watch checks each record so as it comes.
+      --watch checks each record the same way as it comes.
       """,
     options: [timeout, watch, json],
     examples: ["share peers", "share peers --watch --json"])
